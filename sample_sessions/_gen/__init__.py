@@ -1,0 +1,1 @@
+"""Generator of pivotal's sample sessions (not part of the installed package)."""

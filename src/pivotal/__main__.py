@@ -1,0 +1,5 @@
+"""`python -m pivotal` runs the command line."""
+
+from pivotal.cli import main
+
+main()

@@ -1,0 +1,190 @@
+"""The format registry: recognise a path's format from its content and open it.
+
+Adding a format means adding one module that exposes `SPEC: FormatSpec` and
+listing it in `_MODULES`. Formats are tried in order; the content decides, not
+the file name (a `.jsonl` file can be Claude Code, Codex, Gemini or generic).
+"""
+
+from __future__ import annotations
+
+import importlib
+import os
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from pivotal.model import Session, SessionRef
+from pivotal.readers.base import FormatSpec, SessionReader, Update
+
+__all__ = [
+    "FormatSpec",
+    "Found",
+    "SessionReader",
+    "Update",
+    "find_sessions",
+    "format_names",
+    "open_reader",
+    "read_session",
+    "sniff_path",
+    "specs",
+]
+
+# Most specific first: generic chat JSON accepts almost anything, so it is last.
+_MODULES = (
+    "pivotal.readers.claude_code",
+    "pivotal.readers.codex",
+    "pivotal.readers.gemini",
+    "pivotal.readers.opencode",
+    "pivotal.readers.aider",
+    "pivotal.readers.generic",
+)
+
+HEAD_BYTES = 64 * 1024
+_specs: list[FormatSpec] | None = None
+
+
+def specs() -> list[FormatSpec]:
+    """All known formats, in sniffing order (modules that fail to import are left out)."""
+    global _specs
+    if _specs is None:
+        loaded = []
+        for name in _MODULES:
+            try:
+                module = importlib.import_module(name)
+            except ImportError:
+                continue
+            loaded.append(module.SPEC)
+        _specs = loaded
+    return _specs
+
+
+def format_names() -> list[str]:
+    return [spec.name for spec in specs()]
+
+
+def spec_for(name: str) -> FormatSpec:
+    for spec in specs():
+        if spec.name == name:
+            return spec
+    raise KeyError(name)
+
+
+def read_head(path: Path) -> bytes:
+    if path.is_dir():
+        return b""
+    with open(path, "rb") as handle:
+        return handle.read(HEAD_BYTES)
+
+
+def sniff_path(path: Path) -> FormatSpec | None:
+    """The first format whose `sniff` accepts `path` (file or directory), or None."""
+    head = read_head(path)
+    for spec in specs():
+        try:
+            if spec.sniff(path, head):
+                return spec
+        except (OSError, ValueError):
+            continue
+    return None
+
+
+def open_reader(ref: SessionRef) -> SessionReader:
+    return spec_for(ref.format).open(ref)
+
+
+def read_session(ref: SessionRef) -> Session:
+    """Read a whole session in one batch."""
+    reader = open_reader(ref)
+    try:
+        reader.poll(final=True)
+    finally:
+        reader.close()
+    return reader.session
+
+
+@dataclass
+class Found:
+    """What `find_sessions` found under some paths, and what it could not use."""
+
+    refs: list[SessionRef] = field(default_factory=list)
+    problems: list[str] = field(default_factory=list)
+    """One clear line per path that could not be used."""
+
+
+# File names that are never sessions themselves (sidecar files of known formats).
+_IGNORED_SUFFIXES = (".db-wal", ".db-shm", ".meta.json", ".lock")
+_CANDIDATE_SUFFIXES = (".jsonl", ".json", ".db", ".md")
+
+
+def find_sessions(paths: list[Path]) -> Found:
+    """Expand files, session directories, databases and project folders into sessions."""
+    found = Found()
+    for path in paths:
+        _find_one(path, found)
+    return found
+
+
+def _find_one(path: Path, found: Found) -> None:
+    if not os.path.lexists(path):
+        found.problems.append(f"{path}: no such file or directory")
+        return
+    if not os.access(path, os.R_OK):
+        found.problems.append(f"{path}: permission denied")
+        return
+    try:
+        spec = sniff_path(path)
+    except OSError as exc:
+        found.problems.append(f"{path}: cannot read ({exc.strerror or exc})")
+        return
+    if spec is not None:
+        found.refs.extend(spec.refs(path))
+        return
+    if path.is_dir():
+        before = len(found.refs)
+        _walk_dir(path, found)
+        if len(found.refs) == before:
+            found.problems.append(
+                f"{path}: no sessions found (looked for {', '.join(format_names())})"
+            )
+        return
+    try:
+        empty = path.stat().st_size == 0
+    except OSError:
+        empty = False
+    if empty:
+        found.problems.append(f"{path}: empty file")
+    else:
+        found.problems.append(
+            f"{path}: unknown format (tried {', '.join(format_names())})"
+        )
+
+
+def _walk_dir(root: Path, found: Found) -> None:
+    """Look inside a directory: sub-directories that are sessions, and candidate files."""
+    seen: set[str] = set()
+    for dirpath, dirnames, filenames in os.walk(root, followlinks=False):
+        current = Path(dirpath)
+        if current != root:
+            spec = _sniff_quiet(current)
+            if spec is not None:
+                found.refs.extend(spec.refs(current))
+                dirnames[:] = []
+                continue
+        dirnames.sort()
+        for name in sorted(filenames):
+            if name.endswith(_IGNORED_SUFFIXES) or not name.endswith(_CANDIDATE_SUFFIXES):
+                continue
+            full = current / name
+            key = os.path.realpath(full)
+            if key in seen:
+                continue
+            seen.add(key)
+            spec = _sniff_quiet(full)
+            if spec is not None:
+                found.refs.extend(spec.refs(full))
+
+
+def _sniff_quiet(path: Path) -> FormatSpec | None:
+    try:
+        return sniff_path(path)
+    except OSError:
+        return None

@@ -1,0 +1,309 @@
+"""What every format reader is: an incremental reader over one session.
+
+A reader owns one `Session` and grows it. `poll()` reads whatever is new in
+the source since the last call (appended bytes, new rows, rewritten files)
+and returns an `Update` saying which turns are new or changed. Batch reading
+is one `poll(final=True)`; the live tail calls `poll()` again on every change
+notification. Readers only ever open their sources for reading.
+
+Line-based formats subclass `LineFileReader`, which handles the byte-level
+facts once for all of them: the partial last line (held back until its
+newline arrives, never parsed half), truncation and replacement of the file
+(reload and say so), invalid UTF-8 and line numbering.
+"""
+
+from __future__ import annotations
+
+import os
+from abc import ABC, abstractmethod
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import ClassVar
+
+import msgspec
+
+from pivotal.model import Session, SessionRef, Skipped, Turn
+
+CHUNK = 1 << 20
+MAX_REASON = 120
+
+
+@dataclass(slots=True, frozen=True)
+class Update:
+    """What one `poll()` changed.
+
+    `first_changed` is the lowest turn index that is new or changed; every
+    turn from there on must be treated as new (turns may also have been
+    removed: a rewind or a reload shortens the list). None means nothing
+    changed. `reloaded` says the source was truncated or replaced and the
+    whole session was read again. `notice` is one line for the user.
+    """
+
+    first_changed: int | None = None
+    reloaded: bool = False
+    notice: str | None = None
+    new_skipped: int = 0
+    gone: bool = False
+    """The source no longer exists (turns read so far are kept)."""
+
+    @property
+    def changed(self) -> bool:
+        return self.first_changed is not None or self.reloaded or self.new_skipped > 0
+
+
+class SessionReader(ABC):
+    """Reads one session incrementally. Subclasses fill `self.session`."""
+
+    format: ClassVar[str]
+
+    def __init__(self, ref: SessionRef) -> None:
+        self.ref = ref
+        self.session = Session(format=self.format, path=ref.path, key=ref.key)
+        self._first_changed: int | None = None
+
+    # -- helpers for subclasses -------------------------------------------
+    def mark_changed(self, index: int) -> None:
+        """Record that turn `index` (and everything after it) is new or changed."""
+        if self._first_changed is None or index < self._first_changed:
+            self._first_changed = index
+
+    def append_turn(self, turn: Turn) -> Turn:
+        """Append `turn`, fixing its index, and mark it new."""
+        turn.index = len(self.session.turns)
+        self.session.turns.append(turn)
+        self.mark_changed(turn.index)
+        return turn
+
+    def truncate_turns(self, length: int) -> None:
+        """Drop turns from `length` on (rewinds, checkpoints)."""
+        if length < len(self.session.turns):
+            del self.session.turns[length:]
+            self.mark_changed(length)
+
+    def skip(self, line: int | None, reason: str) -> None:
+        self.session.skipped.append(Skipped(line, reason[:MAX_REASON]))
+
+    def take_first_changed(self) -> int | None:
+        first, self._first_changed = self._first_changed, None
+        return first
+
+    # -- the interface ----------------------------------------------------
+    @abstractmethod
+    def poll(self, final: bool = False) -> Update:
+        """Read what is new. `final=True` means no more data will come (batch read)."""
+
+    def close(self) -> None:  # noqa: B027 - optional hook
+        """Release any handle the reader keeps."""
+
+
+class LineFileReader(SessionReader):
+    """Base for formats stored as an append-only file of lines (JSONL, Markdown).
+
+    Subclasses implement `reset()` (forget everything) and `handle_line()`.
+    """
+
+    def __init__(self, ref: SessionRef) -> None:
+        super().__init__(ref)
+        self._offset = 0
+        self._line_no = 0
+        self._pending = b""
+        self._pending_parts: list[bytes] = []
+        self._inode: tuple[int, int] | None = None
+
+    @abstractmethod
+    def reset(self) -> None:
+        """Forget all parsed state (the file is being read again from the start)."""
+
+    @abstractmethod
+    def handle_line(self, line_no: int, offset: int, line: bytes) -> None:
+        """Consume one complete line (without its newline). Must not raise."""
+
+    def finish(self) -> None:  # noqa: B027 - optional hook
+        """Called after the final batch read (e.g. to close an open turn)."""
+
+    def _restart(self) -> None:
+        self._offset = 0
+        self._line_no = 0
+        self._pending = b""
+        self._pending_parts = []
+        self.session.turns.clear()
+        self.session.skipped.clear()
+        self.session.branches.clear()
+        self.reset()
+        self.mark_changed(0)
+
+    def poll(self, final: bool = False) -> Update:
+        path = self.ref.path
+        skipped_before = len(self.session.skipped)
+        reloaded = False
+        notice = None
+        try:
+            fd = os.open(path, os.O_RDONLY)
+        except FileNotFoundError:
+            return Update(gone=True, notice=f"{path} is gone; keeping what was read")
+        try:
+            st = os.fstat(fd)
+            ident = (st.st_dev, st.st_ino)
+            if self._inode is not None and ident != self._inode:
+                reloaded, notice = True, f"{path.name} was replaced; reloaded"
+            elif st.st_size < self._offset:
+                reloaded, notice = True, f"{path.name} was truncated; reloaded"
+            if reloaded:
+                self._restart()
+            self._inode = ident
+            self._read_from(fd, st.st_size)
+        finally:
+            os.close(fd)
+        if final and (self._pending or self._pending_parts):
+            self._flush_pending_at_eof()
+        if final:
+            self.finish()
+        if notice:
+            self.session.notices.append(notice)
+        return Update(
+            first_changed=self.take_first_changed(),
+            reloaded=reloaded,
+            notice=notice,
+            new_skipped=len(self.session.skipped) - skipped_before,
+        )
+
+    def _read_from(self, fd: int, size: int) -> None:
+        while self._offset < size:
+            chunk = os.pread(fd, min(CHUNK, size - self._offset), self._offset)
+            if not chunk:
+                break
+            self._consume(chunk)
+
+    def _consume(self, chunk: bytes) -> None:
+        """Split `chunk` into lines; keep the unterminated tail for later."""
+        if self._pending and b"\n" not in chunk:
+            # a very long line arriving in pieces: avoid quadratic re-copying
+            self._pending_parts.append(chunk)
+            self._offset += len(chunk)
+            return
+        if self._pending_parts:
+            self._pending = b"".join([self._pending, *self._pending_parts])
+            self._pending_parts.clear()
+        data = self._pending + chunk if self._pending else chunk
+        base = self._offset - len(self._pending)
+        start = 0
+        find = data.find
+        while True:
+            end = find(b"\n", start)
+            if end < 0:
+                break
+            self._line_no += 1
+            line = data[start:end]
+            if line.endswith(b"\r"):
+                line = line[:-1]
+            if line.strip():
+                self.handle_line(self._line_no, base + start, line)
+            start = end + 1
+        self._pending = data[start:]
+        self._offset += len(chunk)
+
+    def _flush_pending_at_eof(self) -> None:
+        """The file ended without a newline: read the last line if it is whole."""
+        line = b"".join([self._pending, *self._pending_parts])
+        self._pending, self._pending_parts = b"", []
+        if not line.strip():
+            return
+        self._line_no += 1
+        before = len(self.session.skipped)
+        self.handle_line(self._line_no, self._offset - len(line), line.rstrip(b"\r"))
+        if len(self.session.skipped) > before:
+            last = self.session.skipped[-1]
+            if last.line == self._line_no:
+                self.session.skipped[-1] = Skipped(
+                    last.line, "incomplete last line (still being written?)"
+                )
+
+
+# ---------------------------------------------------------------------------
+# Decoding helpers shared by the JSON readers.
+
+_json_decode = msgspec.json.decode
+
+
+def decode_json(line: bytes) -> object:
+    """Decode one JSON record; invalid UTF-8 is replaced instead of failing.
+
+    Raises `msgspec.DecodeError` (a ValueError) when the record is not JSON.
+    """
+    try:
+        return _json_decode(line)
+    except msgspec.DecodeError:
+        fixed = line.decode("utf-8", "replace").encode("utf-8", "surrogatepass")
+        if fixed == line:
+            raise
+        return _json_decode(fixed)
+
+
+def describe_decode_error(exc: Exception) -> str:
+    text = str(exc) or type(exc).__name__
+    return f"malformed JSON: {text}"[:MAX_REASON]
+
+
+def parse_timestamp(value: object) -> float | None:
+    """ISO-8601 string (with Z or offset) or epoch number (s or ms) -> epoch seconds."""
+    if isinstance(value, bool) or value is None:
+        return None
+    if isinstance(value, int | float):
+        number = float(value)
+        return number / 1000.0 if number > 1e11 else number
+    if isinstance(value, str) and value:
+        return _parse_iso(value)
+    return None
+
+
+def _parse_iso(text: str) -> float | None:
+    from datetime import datetime, timezone
+
+    try:
+        stamp = datetime.fromisoformat(text.replace("Z", "+00:00") if text[-1:] == "Z" else text)
+    except ValueError:
+        return None
+    if stamp.tzinfo is None:
+        stamp = stamp.replace(tzinfo=timezone.utc)
+    return stamp.timestamp()
+
+
+def preview_of(text: str, limit: int = 200) -> str:
+    """A short single-paragraph preview of `text`."""
+    text = text.strip()
+    return text[:limit]
+
+
+# ---------------------------------------------------------------------------
+# The registry entry each format module exposes.
+
+
+@dataclass(frozen=True, slots=True)
+class FormatSpec:
+    """How pivotal recognises and opens one format.
+
+    `sniff(path, head)` says from the content (the first bytes of a file, or
+    a directory's shape) whether this format can read `path`. `refs(path)`
+    lists the sessions inside it (one for most files). `open(ref)` returns a
+    reader positioned at the start.
+    """
+
+    name: str
+    description: str
+    sniff: Callable[[Path, bytes], bool]
+    refs: Callable[[Path], list[SessionRef]]
+    open: Callable[[SessionRef], SessionReader]
+
+
+def single_ref(fmt: str) -> Callable[[Path], list[SessionRef]]:
+    """`refs` for formats where one file is one session."""
+
+    def refs(path: Path) -> list[SessionRef]:
+        try:
+            st = path.stat()
+        except OSError:
+            return [SessionRef(format=fmt, path=path)]
+        return [SessionRef(format=fmt, path=path, size=st.st_size, updated=st.st_mtime)]
+
+    return refs
