@@ -354,4 +354,3 @@ class Pivot:
     """One line a person can read in a table."""
     candidate: bool = False
     """True while the after-window is still filling (live sessions)."""
-

@@ -153,9 +153,7 @@ def _find_one(path: Path, found: Found) -> None:
     if empty:
         found.problems.append(f"{path}: empty file")
     else:
-        found.problems.append(
-            f"{path}: unknown format (tried {', '.join(format_names())})"
-        )
+        found.problems.append(f"{path}: unknown format (tried {', '.join(format_names())})")
 
 
 def _walk_dir(root: Path, found: Found) -> None:

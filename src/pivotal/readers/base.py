@@ -18,6 +18,7 @@ import os
 from abc import ABC, abstractmethod
 from collections.abc import Callable
 from dataclasses import dataclass
+from datetime import UTC
 from pathlib import Path
 from typing import ClassVar
 
@@ -90,8 +91,19 @@ class SessionReader(ABC):
 
     # -- the interface ----------------------------------------------------
     @abstractmethod
-    def poll(self, final: bool = False) -> Update:
-        """Read what is new. `final=True` means no more data will come (batch read)."""
+    def poll(self, final: bool = False, budget: int | None = None) -> Update:
+        """Read what is new. `final=True` means no more data will come (batch read).
+
+        `budget` caps the bytes read in this call (None = everything), so a UI can
+        show the first screen of a huge file while the rest is still being read;
+        `progress` says how far it got. Readers that cannot split their work may
+        ignore it. `final` only takes effect once the reader has reached the end.
+        """
+
+    @property
+    def progress(self) -> tuple[int, int]:
+        """(done, total) in the reader's own unit (bytes for files); equal when caught up."""
+        return (1, 1)
 
     def close(self) -> None:  # noqa: B027 - optional hook
         """Release any handle the reader keeps."""
@@ -110,6 +122,7 @@ class LineFileReader(SessionReader):
         self._pending = b""
         self._pending_parts: list[bytes] = []
         self._inode: tuple[int, int] | None = None
+        self._size = 0
 
     @abstractmethod
     def reset(self) -> None:
@@ -133,7 +146,11 @@ class LineFileReader(SessionReader):
         self.reset()
         self.mark_changed(0)
 
-    def poll(self, final: bool = False) -> Update:
+    @property
+    def progress(self) -> tuple[int, int]:
+        return (self._offset, max(self._size, self._offset))
+
+    def poll(self, final: bool = False, budget: int | None = None) -> Update:
         path = self.ref.path
         skipped_before = len(self.session.skipped)
         reloaded = False
@@ -152,12 +169,14 @@ class LineFileReader(SessionReader):
             if reloaded:
                 self._restart()
             self._inode = ident
-            self._read_from(fd, st.st_size)
+            self._size = st.st_size
+            self._read_from(fd, st.st_size, budget)
         finally:
             os.close(fd)
-        if final and (self._pending or self._pending_parts):
+        at_end = self._offset >= self._size
+        if final and at_end and (self._pending or self._pending_parts):
             self._flush_pending_at_eof()
-        if final:
+        if final and at_end:
             self.finish()
         if notice:
             self.session.notices.append(notice)
@@ -168,7 +187,9 @@ class LineFileReader(SessionReader):
             new_skipped=len(self.session.skipped) - skipped_before,
         )
 
-    def _read_from(self, fd: int, size: int) -> None:
+    def _read_from(self, fd: int, size: int, budget: int | None) -> None:
+        if budget is not None:
+            size = min(size, self._offset + max(budget, 1))
         while self._offset < size:
             chunk = os.pread(fd, min(CHUNK, size - self._offset), self._offset)
             if not chunk:
@@ -258,14 +279,14 @@ def parse_timestamp(value: object) -> float | None:
 
 
 def _parse_iso(text: str) -> float | None:
-    from datetime import datetime, timezone
+    from datetime import datetime
 
     try:
         stamp = datetime.fromisoformat(text.replace("Z", "+00:00") if text[-1:] == "Z" else text)
     except ValueError:
         return None
     if stamp.tzinfo is None:
-        stamp = stamp.replace(tzinfo=timezone.utc)
+        stamp = stamp.replace(tzinfo=UTC)
     return stamp.timestamp()
 
 
