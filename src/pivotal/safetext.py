@@ -21,7 +21,16 @@ import re
 from dataclasses import dataclass, replace
 from functools import lru_cache
 
-__all__ = ["Color", "SgrStyle", "apply_sgr", "clean", "needs_cleaning", "sgr_spans", "visible_char"]
+__all__ = [
+    "Color",
+    "SgrStyle",
+    "apply_sgr",
+    "clean",
+    "needs_cleaning",
+    "sgr_spans",
+    "truncation_marker",
+    "visible_char",
+]
 
 # Characters that must never reach a terminal as themselves.
 _C0 = "\x00-\x08\x0b-\x1f"  # all C0 except \t (0x09) and \n (0x0a); includes \r and ESC
@@ -107,8 +116,13 @@ def clean(text: str, *, max_len: int | None = None) -> str:
             text = _SGR.sub("", text)
         text = _clean_controls(text)
     if more:
-        text += _TRUNCATION.format(f"{more:,}")
+        text += truncation_marker(more)
     return text
+
+
+def truncation_marker(more: int) -> str:
+    """The marker `clean` appends when it cuts `more` characters."""
+    return _TRUNCATION.format(f"{more:,}")
 
 
 # -- SGR colour as data ------------------------------------------------------
