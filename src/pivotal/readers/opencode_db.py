@@ -1,0 +1,283 @@
+"""opencode >= 1.2: sessions in a SQLite database (`opencode.db`, `opencode-<channel>.db`).
+
+The database is in WAL mode and opencode may be writing it while we read, so
+every poll opens a short read-only connection, reads inside one transaction
+and closes it. Nothing here writes, locks for writing or checkpoints:
+
+* a WAL database with no `-wal` file next to it is not open anywhere, so the
+  main file holds every row: it is opened `immutable=1`, which creates no
+  `-wal`/`-shm` files in the user's directory;
+* otherwise `mode=ro` (it shares opencode's `-shm` and sees fresh rows); if that
+  cannot open (e.g. no `-shm` and a read-only directory) it falls back to
+  `immutable=1` and says that live updates may be missed.
+
+Parts are upserted in place while they stream, so each poll re-reads the rows
+whose `time_updated` is at or after the newest one seen and re-derives only
+the turns they belong to.
+"""
+
+from __future__ import annotations
+
+import os
+import sqlite3
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Any
+
+from pivotal.model import SessionRef
+from pivotal.readers.base import Update, decode_json, parse_timestamp
+from pivotal.readers.opencode_base import FORMAT, OpencodeReader
+
+SQLITE_MAGIC = b"SQLite format 3\x00"
+BUSY_TIMEOUT_S = 2.0
+REQUIRED_TABLES = frozenset({"session", "message", "part"})
+FALLBACK_NOTICE = (
+    "opened the opencode database immutable (read-only directory?): live updates may be missed"
+)
+
+
+def _uri(path: Path, mode: str) -> str:
+    from urllib.parse import quote
+
+    return f"file:{quote(str(path.absolute()))}?{mode}"
+
+
+def _is_wal(path: Path) -> bool:
+    """Header bytes 18/19 are 2 for a WAL-mode database."""
+    with open(path, "rb") as handle:
+        head = handle.read(20)
+    return len(head) == 20 and head[18] == 2
+
+
+def _connect(uri: str) -> sqlite3.Connection:
+    conn = sqlite3.connect(uri, uri=True, timeout=BUSY_TIMEOUT_S, isolation_level=None)
+    conn.execute("PRAGMA query_only = 1")
+    return conn
+
+
+def open_readonly(path: Path) -> tuple[sqlite3.Connection, str | None]:
+    """A read-only connection that creates no files where none exist, plus a notice."""
+    wal_missing = not os.path.exists(f"{path}-wal")
+    if wal_missing and _is_wal(path):
+        return _connect(_uri(path, "immutable=1")), None
+    try:
+        conn = _connect(_uri(path, "mode=ro"))
+        conn.execute("SELECT 1 FROM sqlite_master LIMIT 1").fetchall()
+        return conn, None
+    except sqlite3.OperationalError:
+        return _connect(_uri(path, "immutable=1")), FALLBACK_NOTICE
+
+
+@contextmanager
+def reading(path: Path) -> Iterator[tuple[sqlite3.Connection, str | None]]:
+    """One consistent read transaction; the connection is always closed."""
+    conn, notice = open_readonly(path)
+    try:
+        conn.execute("BEGIN")
+        try:
+            yield conn, notice
+        finally:
+            conn.execute("COMMIT")
+    finally:
+        conn.close()
+
+
+def table_names(conn: sqlite3.Connection) -> set[str]:
+    return {row[0] for row in conn.execute("SELECT name FROM sqlite_master WHERE type='table'")}
+
+
+def sniff_db(path: Path, head: bytes) -> bool:
+    """A SQLite file holding opencode's session/message/part tables."""
+    if not head.startswith(SQLITE_MAGIC):
+        return False
+    try:
+        with reading(path) as (conn, _):
+            return REQUIRED_TABLES <= table_names(conn)
+    except (sqlite3.Error, OSError):
+        # a checkpoint racing an immutable read: fall back to the DDL text in the head
+        return all(f"CREATE TABLE `{name}`".encode() in head for name in REQUIRED_TABLES)
+
+
+_SESSION_COLS = "id, parent_id, title, directory, time_created, time_updated"
+
+
+def _ref(path: Path, row: tuple[Any, ...], turns: int | None = None) -> SessionRef:
+    return SessionRef(
+        format=FORMAT,
+        path=path,
+        key=row[0],
+        session_id=row[0],
+        title=row[2] or None,
+        cwd=row[3] or None,
+        started=parse_timestamp(row[4]),
+        updated=parse_timestamp(row[5]),
+        turns=turns,
+    )
+
+
+def db_refs(path: Path) -> list[SessionRef]:
+    """One ref per session in the database, newest first (children are refs too)."""
+    query = (
+        f"SELECT {_SESSION_COLS}, (SELECT count(*) FROM message m WHERE m.session_id = s.id)"
+        " FROM session s ORDER BY time_updated DESC, id DESC"
+    )
+    try:
+        with reading(path) as (conn, _):
+            rows = conn.execute(query).fetchall()
+    except (sqlite3.Error, OSError):
+        return []
+    return [_ref(path, row[:6], row[6]) for row in rows]
+
+
+class DbReader(OpencodeReader):
+    """One session of an opencode SQLite database, read incrementally."""
+
+    def __init__(self, ref: SessionRef) -> None:
+        super().__init__(ref)
+        self._seen_msg: dict[str, tuple[int, int]] = {}
+        self._seen_part: dict[str, tuple[int, int]] = {}
+        self._msg_mark = -1
+        self._part_mark = -1
+        self._ident: tuple[int, int] | None = None
+        self._notified: set[str] = set()
+        self._broken: str | None = None
+
+    def poll(self, final: bool = False, budget: int | None = None) -> Update:
+        path = self.ref.path
+        skipped_before = len(self.session.skipped)
+        try:
+            st = os.stat(path)
+        except FileNotFoundError:
+            return Update(gone=True, notice=f"{path} is gone; keeping what was read")
+        except OSError as exc:
+            return self._fail(f"cannot read {path.name}: {exc.strerror or exc}", skipped_before)
+        notices: list[str] = []
+        reloaded = False
+        ident = (st.st_dev, st.st_ino)
+        if self._ident is not None and ident != self._ident:
+            reloaded = True
+            notices.append(f"{path.name} was replaced; reloaded")
+            self._reset()
+        self._ident = ident
+        try:
+            with reading(path) as (conn, notice):
+                if notice:
+                    notices.append(notice)
+                gone = self._read(conn, notices)
+                if gone is None and self._reload_needed(conn):
+                    reloaded = True
+                    notices.append("messages were deleted (revert?); reloaded")
+                    self._reset()
+                    self._read(conn, notices)
+        except (sqlite3.Error, OSError) as exc:
+            return self._fail(
+                f"{path.name}: not a readable opencode database ({exc})", skipped_before
+            )
+        self._broken = None
+        self.rebuild()
+        self.finish_meta()
+        fresh = [n for n in notices if n not in self._notified or n.endswith("reloaded")]
+        self._notified.update(fresh)
+        self.session.notices.extend(fresh)
+        return Update(
+            first_changed=self.take_first_changed(),
+            reloaded=reloaded,
+            notice="; ".join(fresh) or None,
+            new_skipped=len(self.session.skipped) - skipped_before,
+            gone=gone is True,
+        )
+
+    def _fail(self, reason: str, skipped_before: int) -> Update:
+        """Report an unreadable source once (not on every poll); keep what was read."""
+        if reason != self._broken:
+            self._broken = reason
+            self.skip(None, reason)
+            self.session.notices.append(reason)
+            return Update(notice=reason, new_skipped=len(self.session.skipped) - skipped_before)
+        return Update()
+
+    def _reset(self) -> None:
+        self.forget()
+        self._seen_msg.clear()
+        self._seen_part.clear()
+        self._msg_mark = self._part_mark = -1
+
+    def _reload_needed(self, conn: sqlite3.Connection) -> bool:
+        """Rows we saw were deleted (opencode deletes messages on revert)."""
+        sid = self.ref.key
+        (messages,) = conn.execute(
+            "SELECT count(*) FROM message WHERE session_id = ?", (sid,)
+        ).fetchone()
+        (parts,) = conn.execute("SELECT count(*) FROM part WHERE session_id = ?", (sid,)).fetchone()
+        return messages < len(self._seen_msg) or parts < len(self._seen_part)
+
+    def _read(self, conn: sqlite3.Connection, notices: list[str]) -> bool | None:
+        """Read new and changed rows; True when the session row no longer exists."""
+        sid = self.ref.key
+        missing = REQUIRED_TABLES - table_names(conn)
+        if missing:
+            raise sqlite3.DatabaseError(f"no {', '.join(sorted(missing))} table")
+        row = conn.execute(f"SELECT {_SESSION_COLS} FROM session WHERE id = ?", (sid,)).fetchone()
+        if row is None:
+            if self._seen_msg:
+                return True
+            if sid is None:
+                raise sqlite3.DatabaseError("no session selected (ref has no key)")
+            raise sqlite3.DatabaseError(f"no session {sid}")
+        self.set_meta(dict(zip(_SESSION_COLS.split(", "), row, strict=True)))
+        self._read_children(conn, sid)
+        for mid, updated, data in conn.execute(
+            "SELECT id, time_updated, data FROM message"
+            " WHERE session_id = ? AND time_updated >= ? ORDER BY id",
+            (sid, self._msg_mark),
+        ):
+            self._msg_mark = max(self._msg_mark, updated)
+            if self._unchanged(self._seen_msg, mid, updated, data):
+                continue
+            info = self._decode(data, f"message {mid}")
+            if info is not None:
+                self.put_message(mid, info)
+        for pid, mid, updated, data in conn.execute(
+            "SELECT id, message_id, time_updated, data FROM part"
+            " WHERE session_id = ? AND time_updated >= ? ORDER BY id",
+            (sid, self._part_mark),
+        ):
+            self._part_mark = max(self._part_mark, updated)
+            if self._unchanged(self._seen_part, pid, updated, data):
+                continue
+            part = self._decode(data, f"part {pid}")
+            if part is not None:
+                self.put_part(mid, pid, part)
+        return None
+
+    @staticmethod
+    def _unchanged(seen: dict[str, tuple[int, int]], key: str, updated: int, data: Any) -> bool:
+        stamp = (updated, hash(data))
+        if seen.get(key) == stamp:
+            return True
+        seen[key] = stamp
+        return False
+
+    def _decode(self, data: Any, what: str) -> dict[str, Any] | None:
+        if isinstance(data, str):
+            data = data.encode("utf-8", "surrogatepass")
+        if not isinstance(data, bytes):
+            self.skip(None, f"{what}: data is not JSON text")
+            return None
+        try:
+            value = decode_json(data)
+        except ValueError as exc:
+            self.skip(None, f"{what}: malformed JSON ({exc})")
+            return None
+        if not isinstance(value, dict):
+            self.skip(None, f"{what}: data is not a JSON object")
+            return None
+        return value
+
+    def _read_children(self, conn: sqlite3.Connection, sid: str) -> None:
+        rows = conn.execute(
+            f"SELECT {_SESSION_COLS} FROM session WHERE parent_id = ? ORDER BY time_created, id",
+            (sid,),
+        ).fetchall()
+        self.session.children = [_ref(self.ref.path, row) for row in rows]
