@@ -1,3 +1,4 @@
+# ruff: noqa: E501  (scenario data: verbatim tool output lines are long on purpose)
 """Held-out: splitting customer addresses into their own table (FastAPI + SQLAlchemy + Alembic).
 
 Claude Code dialect. Three labelled pivots (approval by "sure", a dead end on the staging
@@ -7,12 +8,12 @@ non-pivots ("ok" mid-routine, a directed "yes but …", a /clear command wrapper
 
 from __future__ import annotations
 
-from sample_sessions._gen.heldout._kit import A, H, Kit, Meta, Scenario
+from _gen.heldout._kit import A, H, Kit, Meta, Scenario
 
 FORMATS = ["claude"]
 
 CWD = "/home/mara/src/ledgerly"
-k = Kit("claude", CWD)
+k = Kit(CWD)
 sh, rd, ed, wr, todo, grep = k.sh, k.read, k.edit, k.write, k.todo, k.grep
 
 MODEL_SRC = """class Customer(Base):
