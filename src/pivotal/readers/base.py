@@ -27,6 +27,7 @@ import msgspec
 from pivotal.model import Session, SessionRef, Skipped, Turn
 
 CHUNK = 1 << 20
+_BLANK = b" \t\r\x0c\x0b"
 MAX_REASON = 120
 
 
@@ -206,23 +207,34 @@ class LineFileReader(SessionReader):
         if self._pending_parts:
             self._pending = b"".join([self._pending, *self._pending_parts])
             self._pending_parts.clear()
-        data = self._pending + chunk if self._pending else chunk
-        base = self._offset - len(self._pending)
         start = 0
-        find = data.find
+        base = self._offset
+        if self._pending:
+            # finish the line that started in an earlier chunk without copying the chunk
+            end = chunk.find(b"\n")
+            if end < 0:
+                self._pending += chunk
+                self._offset += len(chunk)
+                return
+            self._emit(self._pending + chunk[:end], self._offset - len(self._pending))
+            start = end + 1
+        find = chunk.find
+        emit = self._emit
         while True:
             end = find(b"\n", start)
             if end < 0:
                 break
-            self._line_no += 1
-            line = data[start:end]
-            if line.endswith(b"\r"):
-                line = line[:-1]
-            if line.strip():
-                self.handle_line(self._line_no, base + start, line)
+            emit(chunk[start:end], base + start)
             start = end + 1
-        self._pending = data[start:]
+        self._pending = chunk[start:]
         self._offset += len(chunk)
+
+    def _emit(self, line: bytes, offset: int) -> None:
+        self._line_no += 1
+        if line[-1:] == b"\r":
+            line = line[:-1]
+        if line and (line[0] not in _BLANK or line.strip()):
+            self.handle_line(self._line_no, offset, line)
 
     def _flush_pending_at_eof(self) -> None:
         """The file ended without a newline: read the last line if it is whole."""

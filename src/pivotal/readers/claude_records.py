@@ -1,0 +1,398 @@
+"""Decoding Claude Code JSONL records: a cheap index pass and an on-demand full pass.
+
+The index pass must keep up with files of hundreds of MB, so it never builds
+Python objects for message content. Small lines are decoded with a typed
+msgspec struct whose `content` is left raw; lines too big to be worth a full
+scan (nearly always tool results or huge tool inputs) have their top-level
+fields read from the line's head and tail, and are fully decoded only when
+that reading is not certain. The full pass (`parts_from_records`) runs when
+a turn is shown or examined by the detector.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+import msgspec
+
+from pivotal.model import Part, PartKind, ToolCall, Usage
+from pivotal.readers.base import decode_json
+from pivotal.readers.tooltext import exit_code_from_output
+
+BIG_LINE = 32 * 1024
+"""Lines above this size take the head/tail path in the index pass."""
+
+
+class _Usage(msgspec.Struct):
+    input_tokens: int = 0
+    output_tokens: int = 0
+    cache_creation_input_tokens: int = 0
+    cache_read_input_tokens: int = 0
+
+
+class _Message(msgspec.Struct):
+    id: str | None = None
+    role: str | None = None
+    model: str | None = None
+    content: msgspec.Raw = msgspec.Raw(b"null")
+    usage: _Usage | None = None
+
+
+class _Record(msgspec.Struct):
+    type: str = ""
+    uuid: str | None = None
+    parentUuid: str | None = None  # noqa: N815 - the source's field names
+    timestamp: str | None = None
+    sessionId: str | None = None  # noqa: N815
+    cwd: str | None = None
+    isMeta: bool = False  # noqa: N815
+    isSidechain: bool = False  # noqa: N815
+    isCompactSummary: bool = False  # noqa: N815
+    subtype: str | None = None
+    message: _Message | None = None
+    content: msgspec.Raw = msgspec.Raw(b"null")
+    aiTitle: str | None = None  # noqa: N815
+    summary: str | None = None
+
+
+_decode_record = msgspec.json.Decoder(_Record).decode
+
+
+@dataclass(slots=True)
+class Head:
+    """What the index pass needs from one record."""
+
+    type: str
+    uuid: str | None = None
+    parent: str | None = None
+    timestamp: str | None = None
+    session_id: str | None = None
+    cwd: str | None = None
+    meta: bool = False
+    sidechain: bool = False
+    compact_summary: bool = False
+    subtype: str | None = None
+    message_id: str | None = None
+    model: str | None = None
+    usage: Usage | None = None
+    content: bytes | msgspec.Raw = b"null"
+    """Raw JSON of message.content (or, for system records, top-level content)."""
+    title: str | None = None
+
+
+def read_head(line: bytes) -> Head | None:
+    """Index-pass decoding of one line. Raises ValueError for lines that are not JSON."""
+    if len(line) > BIG_LINE:
+        head = _head_from_big_line(line)
+        if head is not None:
+            return head
+    try:
+        rec = _decode_record(line)
+    except msgspec.ValidationError:
+        return _head_from_untyped(decode_json(line))
+    except msgspec.DecodeError:
+        return _head_from_untyped(decode_json(line))  # retries with invalid UTF-8 replaced
+    return _head_from_struct(rec)
+
+
+def _head_from_struct(rec: _Record) -> Head:
+    msg = rec.message
+    head = Head(
+        type=rec.type,
+        uuid=rec.uuid,
+        parent=rec.parentUuid,
+        timestamp=rec.timestamp,
+        session_id=rec.sessionId,
+        cwd=rec.cwd,
+        meta=rec.isMeta,
+        sidechain=rec.isSidechain,
+        compact_summary=rec.isCompactSummary,
+        subtype=rec.subtype,
+        title=rec.aiTitle or rec.summary,
+    )
+    if msg is not None:
+        head.message_id = msg.id
+        head.model = msg.model
+        head.content = msg.content
+        if msg.usage is not None:
+            u = msg.usage
+            head.usage = Usage(
+                input=u.input_tokens,
+                output=u.output_tokens,
+                cache_read=u.cache_read_input_tokens,
+                cache_write=u.cache_creation_input_tokens,
+            )
+    else:
+        head.content = rec.content
+    return head
+
+
+def _text_or_none(value: object) -> str | None:
+    return value if isinstance(value, str) else None
+
+
+def _head_from_untyped(obj: object) -> Head | None:
+    """Lenient path for records whose fields have unexpected types."""
+    if not isinstance(obj, dict):
+        return None
+    kind = obj.get("type")
+    if not isinstance(kind, str):
+        return None
+    head = Head(
+        type=kind,
+        uuid=_text_or_none(obj.get("uuid")),
+        parent=_text_or_none(obj.get("parentUuid")),
+        timestamp=_text_or_none(obj.get("timestamp")),
+        session_id=_text_or_none(obj.get("sessionId")),
+        cwd=_text_or_none(obj.get("cwd")),
+        meta=obj.get("isMeta") is True,
+        sidechain=obj.get("isSidechain") is True,
+        compact_summary=obj.get("isCompactSummary") is True,
+        subtype=_text_or_none(obj.get("subtype")),
+        title=_text_or_none(obj.get("aiTitle")) or _text_or_none(obj.get("summary")),
+    )
+    msg = obj.get("message")
+    content = msg.get("content") if isinstance(msg, dict) else obj.get("content")
+    if isinstance(msg, dict):
+        head.message_id = _text_or_none(msg.get("id"))
+        head.model = _text_or_none(msg.get("model"))
+    head.content = msgspec.json.encode(content) if content is not None else b"null"
+    return head
+
+
+# -- the head/tail path for big lines ------------------------------------------
+
+_FIELD = re.compile(rb'"(type|parentUuid|uuid|timestamp|sessionId|cwd|subtype)":"([^"\\]{0,400})"')
+_FLAG = re.compile(rb'"(isMeta|isSidechain|isCompactSummary)":(true|false)')
+_UUID = re.compile(rb"^[0-9a-fA-F-]{8,64}$")
+_MSG_ID = re.compile(rb'\{"id":"([^"\\]{1,200})"')
+_MODEL = re.compile(rb'"model":"([^"\\]{1,200})"')
+_TOOL_RESULT_START = re.compile(rb'\[\{(?:"tool_use_id":"[^"\\]*",)?"type":"tool_result"')
+_EDGE = 4096
+
+
+def _head_from_big_line(line: bytes) -> Head | None:
+    """Top-level fields of a huge line from its head and tail, or None when unsure.
+
+    Claude Code writes the top-level keys in a fixed order: the bookkeeping
+    fields and `type` before `message`, then `uuid`/`timestamp` after it (and
+    sometimes a `toolUseResult` copy of the output before or after them). The
+    byte pattern `"key":"` cannot occur inside a JSON string (its quotes would
+    be escaped), so the only risk is a nested object using the same key; the
+    values are checked and anything doubtful goes to the full decoder.
+    """
+    start = line.find(b'"message":{')
+    if start < 0 or start > _EDGE or not line.startswith(b"{"):
+        return None
+    fields: dict[bytes, bytes] = {}
+    for match in _FIELD.finditer(line, 0, start):
+        fields[match.group(1)] = match.group(2)
+    kind = fields.get(b"type")
+    if kind not in (b"user", b"assistant"):
+        return None
+    flags = {m.group(1): m.group(2) == b"true" for m in _FLAG.finditer(line, 0, start)}
+    body = line[start + 10 : start + 10 + _EDGE]
+    head = Head(type=kind.decode())
+    if kind == b"assistant":
+        match = _MSG_ID.match(body)
+        if match is None:
+            return None
+        head.message_id = match.group(1).decode()
+        model = _MODEL.search(body)
+        head.model = model.group(1).decode() if model else None
+    else:
+        content_at = body.find(b'"content":')
+        if content_at < 0 or not _TOOL_RESULT_START.match(body, content_at + 10):
+            return None  # a big human message: decode it properly
+        head.content = b"[tool_result]"
+    tail_fields = _tail_fields(line)
+    if tail_fields is None:
+        return None
+    uuid, timestamp = tail_fields
+    parent = fields.get(b"parentUuid")
+    head.uuid = uuid
+    head.timestamp = timestamp
+    head.parent = parent.decode() if parent is not None else None
+    head.session_id = _opt(fields.get(b"sessionId"))
+    head.cwd = _opt(fields.get(b"cwd"))
+    head.meta = flags.get(b"isMeta", False)
+    head.sidechain = flags.get(b"isSidechain", False)
+    return head
+
+
+def _tail_fields(line: bytes) -> tuple[str, str | None] | None:
+    """The top-level uuid and timestamp, searched after the message / before toolUseResult."""
+    search_end = len(line)
+    result_at = line.rfind(b',"toolUseResult":')
+    candidates = [(max(0, search_end - _EDGE), search_end)]
+    if result_at > 0:
+        candidates.insert(0, (max(0, result_at - 512), result_at))
+    for lo, hi in candidates:
+        uuid_at = line.rfind(b',"uuid":"', lo, hi)
+        if uuid_at < 0:
+            continue
+        value_end = line.find(b'"', uuid_at + 9, uuid_at + 9 + 80)
+        uuid = line[uuid_at + 9 : value_end]
+        if value_end < 0 or not _UUID.match(uuid):
+            return None
+        stamp_at = line.find(b',"timestamp":"', uuid_at, uuid_at + 200)
+        stamp = None
+        if stamp_at > 0:
+            stamp_end = line.find(b'"', stamp_at + 14, stamp_at + 14 + 64)
+            if stamp_end > 0:
+                stamp = line[stamp_at + 14 : stamp_end].decode("ascii", "replace")
+        return uuid.decode(), stamp
+    return None
+
+
+def _opt(value: bytes | None) -> str | None:
+    return value.decode("utf-8", "replace") if value is not None else None
+
+
+# -- classification of user records ---------------------------------------------
+
+SYNTHETIC_PREFIXES = (
+    "<command-name>",
+    "<command-message>",
+    "<command-args>",
+    "<local-command-stdout>",
+    "<local-command-stderr>",
+    "<local-command-caveat>",
+    "<system-reminder>",
+    "<task-notification>",
+    "<bash-input>",
+    "<bash-stdout>",
+    "<bash-stderr>",
+    "<user-memory-input>",
+    "Caveat: The messages below were generated by the user while running local commands",
+    "Base directory for this skill:",
+)
+INTERRUPT_PREFIX = "[Request interrupted by user"
+SUMMARY_PREFIX = "This session is being continued from a previous conversation"
+
+
+@dataclass(slots=True)
+class UserContent:
+    """What a user record's message.content holds."""
+
+    tool_results_only: bool
+    text: str
+    parts: list[Part]
+
+
+def read_user_content(raw: bytes | msgspec.Raw) -> UserContent:
+    """Decode a user record's content (small: human text, or tool-result blocks)."""
+    if raw == b"[tool_result]" or _TOOL_RESULT_START.match(raw):
+        return UserContent(True, "", [])
+    try:
+        content = decode_json(raw)
+    except ValueError:
+        return UserContent(False, "", [])
+    if isinstance(content, str):
+        return UserContent(False, content, [Part(PartKind.TEXT, content)])
+    if not isinstance(content, list):
+        return UserContent(False, "", [])
+    parts: list[Part] = []
+    texts: list[str] = []
+    results = 0
+    for block in content:
+        if not isinstance(block, dict):
+            continue
+        kind = block.get("type")
+        if kind == "tool_result":
+            results += 1
+        elif kind == "text" and isinstance(block.get("text"), str):
+            texts.append(block["text"])
+            parts.append(Part(PartKind.TEXT, block["text"]))
+        elif kind in ("image", "document"):
+            parts.append(Part(PartKind.ATTACHMENT, attachment_label(block)))
+    return UserContent(results > 0 and not texts, "\n\n".join(texts), parts)
+
+
+def attachment_label(block: dict[str, object]) -> str:
+    source = block.get("source")
+    media = "file"
+    size = 0
+    if isinstance(source, dict):
+        media = str(source.get("media_type") or block.get("type") or "file")
+        data = source.get("data")
+        size = len(data) * 3 // 4 if isinstance(data, str) else 0
+    return f"[{media} {size // 1024} KB]" if size else f"[{media}]"
+
+
+# -- the full pass: records of one turn -> parts --------------------------------
+
+
+def parts_from_records(records: list[object]) -> list[Part]:
+    """Assistant lines (content blocks) and the user lines carrying their results."""
+    parts: list[Part] = []
+    calls: dict[str, ToolCall] = {}
+    results: list[tuple[dict[str, object], dict[str, object]]] = []
+    for rec in records:
+        if not isinstance(rec, dict):
+            continue
+        msg = rec.get("message")
+        content = msg.get("content") if isinstance(msg, dict) else None
+        if not isinstance(content, list):
+            if isinstance(content, str) and rec.get("type") == "assistant":
+                parts.append(Part(PartKind.TEXT, content))
+            continue
+        for block in content:
+            if not isinstance(block, dict):
+                continue
+            kind = block.get("type")
+            if kind == "tool_result":
+                results.append((block, rec))
+            elif rec.get("type") != "assistant":
+                continue
+            elif kind == "text" and isinstance(block.get("text"), str):
+                parts.append(Part(PartKind.TEXT, block["text"]))
+            elif kind == "thinking":
+                parts.append(Part(PartKind.REASONING, str(block.get("thinking") or "")))
+            elif kind == "redacted_thinking":
+                parts.append(Part(PartKind.REASONING, "[redacted thinking]"))
+            elif kind == "tool_use":
+                call = ToolCall(
+                    call_id=str(block.get("id") or ""),
+                    name=str(block.get("name") or "?"),
+                    input=block.get("input"),
+                )
+                calls[call.call_id] = call
+                parts.append(Part(PartKind.TOOL, tool=call))
+    for block, rec in results:
+        call = calls.get(str(block.get("tool_use_id") or ""))
+        if call is not None:
+            _fill_result(call, block, rec)
+    return parts
+
+
+def _fill_result(call: ToolCall, block: dict[str, object], rec: dict[str, object]) -> None:
+    call.output = result_text(block.get("content"))
+    call.is_error = block.get("is_error") is True
+    call.status = "error" if call.is_error else "completed"
+    call.exit_code = exit_code_from_output(call.output)
+    if call.exit_code is None and call.name == "Bash" and not call.is_error:
+        call.exit_code = 0
+    extra = rec.get("toolUseResult")
+    if isinstance(extra, dict):
+        if extra.get("interrupted") is True:
+            call.status = "cancelled"
+        duration = extra.get("durationMs") or extra.get("totalDurationMs")
+        if isinstance(duration, int | float):
+            call.duration_ms = float(duration)
+
+
+def result_text(content: object) -> str:
+    if isinstance(content, str):
+        return content
+    if isinstance(content, list):
+        pieces = []
+        for item in content:
+            if isinstance(item, dict):
+                if item.get("type") == "text" and isinstance(item.get("text"), str):
+                    pieces.append(item["text"])
+                elif item.get("type") in ("image", "document"):
+                    pieces.append(attachment_label(item))
+        return "\n".join(pieces)
+    return ""
