@@ -513,3 +513,27 @@ def test_malformed_rows_are_skipped_and_the_rest_is_read(tmp_path: Path) -> None
     assert [t.text for t in session.turns] == ["hello"]
     assert update.new_skipped == 2
     assert [s.reason.split(":")[0] for s in session.skipped] == ["message msg_002", "part prt_002"]
+
+
+def test_legacy_deleted_message_file_reloads(tmp_path: Path) -> None:
+    storage = _legacy_tree(tmp_path)
+    reader = SPEC.open(SPEC.refs(storage)[0])
+    reader.poll()
+    (storage / "message/ses_old/msg_002.json").unlink()
+    update = reader.poll()
+    assert update.reloaded and update.first_changed == 0
+    assert [t.text for t in reader.session.turns] == ["tidy the repo"]
+
+
+def test_error_tool_whose_message_sits_in_output(tmp_path: Path) -> None:
+    """The shared session generator (and so the benchmarks) writes errors this way."""
+    part = {
+        "type": "tool",
+        "tool": "bash",
+        "callID": "c1",
+        "state": {"status": "error", "input": {"command": "x"}, "output": "boom", "metadata": {}},
+    }
+    db = _one_session_db(tmp_path, [(assistant_info(T0, "msg_x"), [part])])
+    session, _ = read_all(db)
+    [call] = session.turns[0].tool_calls
+    assert call.is_error and call.output == "boom" and call.duration_ms is None

@@ -69,6 +69,8 @@ def tool_call(part: dict[str, Any]) -> ToolCall:
         call.is_error = name == INVALID_TOOL
     elif status == "error":
         error = state.get("error")
+        if not isinstance(error, str):
+            error = state.get("output")  # some writers keep the message in `output`
         call.output = error if isinstance(error, str) else "error"
         call.is_error = True
     metadata = _dict(state.get("metadata"))

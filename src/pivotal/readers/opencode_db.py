@@ -184,7 +184,7 @@ class DbReader(OpencodeReader):
             first_changed=self.take_first_changed(),
             reloaded=reloaded,
             notice="; ".join(fresh) or None,
-            new_skipped=len(self.session.skipped) - skipped_before,
+            new_skipped=len(self.session.skipped) - (0 if reloaded else skipped_before),
             gone=gone is True,
         )
 

@@ -109,9 +109,15 @@ class LegacyReader(OpencodeReader):
 
     def poll(self, final: bool = False, budget: int | None = None) -> Update:
         sid = self.ref.key or ""
-        skipped_before = len(self.session.skipped)
         if not (self._root / "message").is_dir():
             return Update(gone=True, notice=f"{self._root} is gone; keeping what was read")
+        reloaded = self._messages_deleted(self._root / "message" / sid)
+        if reloaded:
+            self.forget()
+            self._seen.clear()
+            self._bad.clear()
+            self._reported.clear()
+        skipped_before = len(self.session.skipped)
         self._read_session_info(sid, final)
         for file in self._changed(self._root / "message" / sid):
             info = self._load(file, final)
@@ -124,10 +130,25 @@ class LegacyReader(OpencodeReader):
                     self.put_part(message_id, file.stem, part)
         self.rebuild()
         self.finish_meta()
+        notice = "messages were deleted (revert?); reloaded" if reloaded else None
+        if notice:
+            self.session.notices.append(notice)
         return Update(
             first_changed=self.take_first_changed(),
+            reloaded=reloaded,
+            notice=notice,
             new_skipped=len(self.session.skipped) - skipped_before,
         )
+
+    def _messages_deleted(self, directory: Path) -> bool:
+        """A message file read before is gone (opencode deletes messages on revert)."""
+        if not self._infos:
+            return False
+        try:
+            present = {name[:-5] for name in os.listdir(directory) if name.endswith(".json")}
+        except OSError:
+            return False
+        return any(message_id not in present for message_id in self._infos)
 
     def _read_session_info(self, sid: str, final: bool) -> None:
         for file in (self._root / "session").glob(f"*/{sid}.json"):
