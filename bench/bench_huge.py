@@ -33,7 +33,7 @@ if not found.refs:
     sys.exit("no session: " + "; ".join(found.problems))
 session = read_session(found.refs[0])
 detect = None
-for module, name in (("pivotal.detector", "detect_pivots"), ("pivotal.pivots", "detect_pivots")):
+for module, name in (("pivotal.detect", "detect_pivots"), ("pivotal.detector", "detect_pivots")):
     try:
         detect = getattr(importlib.import_module(module), name)
         break

@@ -1,0 +1,230 @@
+"""Shared machinery for fuzzing the line-based readers.
+
+Each reader is driven exactly as the app drives it: `spec.refs(path)` then
+`spec.open(ref).poll(final=True)`, and every turn's `parts` are decoded (lazy
+readers only parse content then). A session is compared through `signature()`,
+a plain tuple of everything a user could see.
+"""
+
+from __future__ import annotations
+
+import importlib
+import json
+import os
+import tempfile
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass
+from pathlib import Path
+
+import pytest
+from hypothesis import HealthCheck, settings
+from hypothesis import strategies as st
+
+from pivotal.model import Part, Session, SessionRef, Turn
+from pivotal.readers.base import FormatSpec, SessionReader
+
+FIXTURES = Path(__file__).parent / "fixtures"
+
+FUZZ = os.environ.get("PIVOTAL_FUZZ") == "1"
+EXAMPLES = 5000 if FUZZ else 60
+
+FUZZ_SETTINGS = settings(
+    max_examples=EXAMPLES,
+    deadline=None,
+    suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large],
+)
+
+
+@dataclass(frozen=True)
+class LineFormat:
+    """One line-based format under test and real files its agent wrote."""
+
+    module: str
+    fixtures: tuple[str, ...]
+    suffix: str
+    json_lines: bool = True
+    """True for JSONL: any non-JSON line is malformed and must be skipped."""
+    first_line_decides: bool = False
+    """The reader picks its mode from line 1, so garbage there is tested separately (xfail)."""
+
+    @property
+    def id(self) -> str:
+        return self.module.rsplit(".", 1)[-1]
+
+    def spec(self) -> FormatSpec:
+        """The format's registry entry; skips (visibly) while the reader has not landed."""
+        try:
+            module = importlib.import_module(self.module)
+        except ImportError as exc:
+            pytest.skip(f"{self.module} has not landed yet ({exc})")
+        return module.SPEC
+
+    def lines(self, fixture: str | None = None) -> list[bytes]:
+        data = (FIXTURES / (fixture or self.fixtures[0])).read_bytes()
+        return data.splitlines()
+
+
+LINE_FORMATS = [
+    LineFormat(
+        "pivotal.readers.claude_code",
+        ("claude-short.jsonl", "claude-autocompact.jsonl"),
+        ".jsonl",
+    ),
+    LineFormat("pivotal.readers.codex", ("codex-short.jsonl",), ".jsonl"),
+    LineFormat(
+        "pivotal.readers.gemini", ("gemini-short.jsonl",), ".jsonl", first_line_decides=True
+    ),
+    LineFormat("pivotal.readers.aider", ("aider-short.chat.history.md",), ".md", json_lines=False),
+]
+JSON_FORMATS = [f for f in LINE_FORMATS if f.json_lines]
+IDS = [f.id for f in LINE_FORMATS]
+JSON_IDS = [f.id for f in JSON_FORMATS]
+
+
+@contextmanager
+def session_file(data: bytes, fmt: LineFormat) -> Iterator[Path]:
+    """A temporary session file holding `data` (hypothesis cannot use tmp_path per example)."""
+    with tempfile.TemporaryDirectory(prefix="pivotal-fuzz-") as folder:
+        path = Path(folder) / f"session{fmt.suffix}"
+        if fmt.id == "aider":
+            path = Path(folder) / ".aider.chat.history.md"
+        path.write_bytes(data)
+        yield path
+
+
+def refs_for(spec: FormatSpec, path: Path) -> list[SessionRef]:
+    refs = spec.refs(path)
+    return refs or [SessionRef(format=spec.name, path=path)]
+
+
+def read(spec: FormatSpec, path: Path) -> list[Session]:
+    """Batch-read every session in `path` and decode all content, as the app would."""
+    sessions = []
+    for ref in refs_for(spec, path):
+        reader = spec.open(ref)
+        try:
+            reader.poll(final=True)
+            materialize(reader)
+        finally:
+            reader.close()
+        sessions.append(reader.session)
+    return sessions
+
+
+def materialize(reader: SessionReader) -> None:
+    """Decode every turn's parts (lazy loaders run only then)."""
+    for turn in reader.session.turns:
+        _ = turn.parts, turn.preview
+    for branch in reader.session.branches:
+        for turn in branch:
+            _ = turn.parts
+
+
+def part_signature(part: Part) -> tuple:
+    tool = part.tool
+    if tool is None:
+        return (str(part.kind), part.text)
+    return (
+        str(part.kind),
+        part.text,
+        tool.call_id,
+        tool.name,
+        repr(tool.input),
+        tool.output,
+        tool.is_error,
+        tool.exit_code,
+        tool.status,
+    )
+
+
+def turn_signature(turn: Turn, *, lines: bool) -> tuple:
+    base = (
+        str(turn.role),
+        int(turn.flags),
+        turn.timestamp,
+        turn.message_id,
+        turn.preview,
+        tuple(part_signature(p) for p in turn.parts),
+    )
+    return base + ((turn.source.line,) if lines else ())
+
+
+def signature(sessions: list[Session], *, lines: bool = True) -> tuple:
+    """Everything a user could see of `sessions` (line numbers optional)."""
+    result = []
+    for session in sessions:
+        turns = tuple(turn_signature(t, lines=lines) for t in session.turns)
+        branches = tuple(
+            tuple(turn_signature(t, lines=lines) for t in branch) for branch in session.branches
+        )
+        skipped = tuple((s.line, s.reason) for s in session.skipped) if lines else ()
+        result.append((session.id, session.cwd, turns, branches, skipped))
+    return tuple(result)
+
+
+def skipped_lines(sessions: list[Session]) -> set[int | None]:
+    return {s.line for session in sessions for s in session.skipped}
+
+
+# -- strategies ---------------------------------------------------------------
+
+JSON_SCALARS = st.one_of(
+    st.none(),
+    st.booleans(),
+    st.integers(min_value=-(2**70), max_value=2**70),
+    st.floats(allow_nan=False, allow_infinity=False),
+    st.text(max_size=40),
+)
+JSON_VALUES = st.recursive(
+    JSON_SCALARS,
+    lambda inner: st.one_of(
+        st.lists(inner, max_size=4), st.dictionaries(st.text(max_size=12), inner, max_size=4)
+    ),
+    max_leaves=12,
+)
+
+
+def garbage_line(valid: list[bytes]) -> st.SearchStrategy[bytes]:
+    """A line no JSON reader may accept: never blank, never valid JSON."""
+    truncated = st.sampled_from([line for line in valid if len(line) > 2]).flatmap(
+        lambda line: st.integers(1, len(line) - 1).map(lambda cut: line[:cut])
+    )
+    return st.one_of(
+        st.binary(min_size=1, max_size=200).map(lambda b: b"#" + b.replace(b"\n", b" ")),
+        truncated,
+        st.sampled_from([b"{", b"}", b"{]", b'{"type":', b"\x00\x00", b"\xff\xfe{", b"NaN"]),
+    )
+
+
+def json_paths(value: object, prefix: tuple = ()) -> list[tuple]:
+    """Every path into a decoded JSON value (the root included)."""
+    paths = [prefix]
+    if isinstance(value, dict):
+        for key, item in value.items():
+            paths += json_paths(item, (*prefix, key))
+    elif isinstance(value, list):
+        for index, item in enumerate(value):
+            paths += json_paths(item, (*prefix, index))
+    return paths
+
+
+def mutate(record: object, path: tuple, new: object, delete: bool) -> object:
+    """`record` with the value at `path` replaced by `new` (or removed)."""
+    if not path:
+        return new
+    parent = record
+    for key in path[:-1]:
+        parent = parent[key]  # type: ignore[index]
+    last = path[-1]
+    if delete and isinstance(parent, dict):
+        del parent[last]
+    else:
+        parent[last] = new  # type: ignore[index]
+    return record
+
+
+def encode(value: object) -> bytes:
+    return json.dumps(value, ensure_ascii=False, separators=(",", ":")).encode(
+        "utf-8", "surrogatepass"
+    )

@@ -1,0 +1,199 @@
+"""Property-based fuzzing of every line-based reader (bounded; PIVOTAL_FUZZ=1 for a long run).
+
+Properties: nothing raises out of `poll`/`read`; a malformed line never costs the
+valid records around it (same turns as the clean file) and is reported with its
+line number; reading is deterministic; reading in appended pieces ends where one
+batch read ends.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from pivotal.readers import find_sessions
+from pivotal.readers.base import FormatSpec
+
+from .fuzz_support import (
+    FUZZ_SETTINGS,
+    IDS,
+    JSON_FORMATS,
+    JSON_IDS,
+    JSON_VALUES,
+    LINE_FORMATS,
+    LineFormat,
+    encode,
+    garbage_line,
+    json_paths,
+    materialize,
+    mutate,
+    read,
+    refs_for,
+    session_file,
+    signature,
+    skipped_lines,
+)
+
+
+def read_bytes(spec: FormatSpec, fmt: LineFormat, data: bytes) -> tuple:
+    """Read `data` twice; both reads must agree (determinism), return the signature."""
+    with session_file(data, fmt) as path:
+        first = signature(read(spec, path))
+        second = signature(read(spec, path))
+    assert first == second
+    return first
+
+
+@pytest.mark.parametrize("fmt", LINE_FORMATS, ids=IDS)
+def test_random_bytes(fmt: LineFormat) -> None:
+    spec = fmt.spec()
+
+    @FUZZ_SETTINGS
+    @given(st.binary(max_size=4096))
+    def check(data: bytes) -> None:
+        read_bytes(spec, fmt, data)
+
+    check()
+
+
+@pytest.mark.parametrize("fmt", LINE_FORMATS, ids=IDS)
+def test_random_lines_mixed_with_real_ones(fmt: LineFormat) -> None:
+    spec = fmt.spec()
+    valid = fmt.lines()
+    line = st.one_of(st.sampled_from(valid), garbage_line(valid), st.binary(max_size=80))
+
+    @FUZZ_SETTINGS
+    @given(st.lists(line, max_size=40), st.sampled_from([b"\n", b"\r\n"]), st.booleans())
+    def check(lines: list[bytes], newline: bytes, final_newline: bool) -> None:
+        data = newline.join(lines) + (newline if final_newline else b"")
+        read_bytes(spec, fmt, data)
+
+    check()
+
+
+@pytest.mark.parametrize("fmt", JSON_FORMATS, ids=JSON_IDS)
+def test_records_with_random_field_types_and_missing_fields(fmt: LineFormat) -> None:
+    spec = fmt.spec()
+    records = [json.loads(line) for line in fmt.lines()]
+
+    @FUZZ_SETTINGS
+    @given(st.data())
+    def check(data: st.DataObject) -> None:
+        mutated = json.loads(json.dumps(records))
+        for _ in range(data.draw(st.integers(1, 6), label="mutations")):
+            index = data.draw(st.integers(0, len(mutated) - 1), label="record")
+            path = data.draw(st.sampled_from(json_paths(mutated[index])), label="path")
+            new = data.draw(JSON_VALUES, label="value")
+            delete = data.draw(st.booleans(), label="delete")
+            mutated[index] = mutate(mutated[index], path, new, delete)
+        read_bytes(spec, fmt, b"\n".join(encode(r) for r in mutated) + b"\n")
+
+    check()
+
+
+@pytest.mark.parametrize("fmt", JSON_FORMATS, ids=JSON_IDS)
+def test_garbage_lines_cost_nothing_and_are_reported(fmt: LineFormat) -> None:
+    spec = fmt.spec()
+    for fixture in fmt.fixtures:
+        valid = fmt.lines(fixture)
+        clean = read_bytes(spec, fmt, b"\n".join(valid) + b"\n")
+        _check_garbage(spec, fmt, valid, clean)
+
+
+def _check_garbage(spec: FormatSpec, fmt: LineFormat, valid: list[bytes], clean: tuple) -> None:
+    first = 1 if fmt.first_line_decides else 0
+    positions = st.integers(first, len(valid))
+
+    @FUZZ_SETTINGS
+    @given(st.lists(st.tuples(positions, garbage_line(valid)), max_size=6))
+    def check(inserts: list[tuple[int, bytes]]) -> None:
+        lines: list[bytes | None] = list(valid)
+        for position, garbage in sorted(inserts, key=lambda item: -item[0]):
+            lines.insert(position, garbage)
+        bad = {n for n, line in enumerate(lines, 1) if line not in valid}
+        data = b"\n".join(line for line in lines if line is not None) + b"\n"
+        with session_file(data, fmt) as path:
+            sessions = read(spec, path)
+        assert signature(sessions, lines=False) == signature_without_lines(clean)
+        assert bad <= skipped_lines(sessions), "malformed lines must be reported by number"
+
+    check()
+
+
+def signature_without_lines(full: tuple) -> tuple:
+    """Drop line numbers from a `signature(lines=True)` tuple."""
+    result = []
+    for session_id, cwd, turns, branches, _skipped in full:
+        result.append(
+            (
+                session_id,
+                cwd,
+                tuple(t[:-1] for t in turns),
+                tuple(tuple(t[:-1] for t in branch) for branch in branches),
+                (),
+            )
+        )
+    return tuple(result)
+
+
+@pytest.mark.parametrize("fmt", LINE_FORMATS, ids=IDS)
+def test_truncated_duplicated_and_reordered_lines(fmt: LineFormat) -> None:
+    spec = fmt.spec()
+    valid = fmt.lines()
+
+    @FUZZ_SETTINGS
+    @given(
+        st.lists(st.integers(0, len(valid) - 1), min_size=1, max_size=len(valid) * 2),
+        st.integers(0, 1 << 20),
+    )
+    def check(order: list[int], cut: int) -> None:
+        data = b"\n".join(valid[i] for i in order) + b"\n"
+        read_bytes(spec, fmt, data[: cut % (len(data) + 1)])
+
+    check()
+
+
+@pytest.mark.parametrize("fmt", LINE_FORMATS, ids=IDS)
+def test_reading_in_appended_pieces_ends_like_one_batch_read(fmt: LineFormat) -> None:
+    spec = fmt.spec()
+    data = b"\n".join(fmt.lines()) + b"\n"
+    with session_file(data, fmt) as path:
+        batch = signature(read(spec, path))
+
+    @FUZZ_SETTINGS
+    @given(st.lists(st.integers(0, len(data)), max_size=8))
+    def check(cuts: list[int]) -> None:
+        with session_file(b"", fmt) as path:
+            ref = refs_for(spec, path)[0]
+            reader = spec.open(ref)
+            try:
+                written = 0
+                for cut in sorted(set(cuts)):
+                    with open(path, "ab") as handle:
+                        handle.write(data[written:cut])
+                    written = cut
+                    reader.poll()
+                with open(path, "ab") as handle:
+                    handle.write(data[written:])
+                reader.poll(final=True)
+                materialize(reader)
+            finally:
+                reader.close()
+            assert signature([reader.session]) == batch
+
+    check()
+
+
+@FUZZ_SETTINGS
+@given(st.binary(max_size=2048), st.sampled_from([".jsonl", ".json", ".md", ".db"]))
+def test_sniffing_and_finding_never_raise(data: bytes, suffix: str) -> None:
+    fmt = LineFormat("pivotal.readers.claude_code", (), suffix)
+    with session_file(data, fmt) as path:
+        found = find_sessions([path])
+        found_dir = find_sessions([Path(path).parent])
+    assert len(found.refs) + len(found.problems) >= 1
+    assert len(found_dir.refs) + len(found_dir.problems) >= 1
