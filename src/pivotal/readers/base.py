@@ -259,7 +259,7 @@ class LineFileReader(SessionReader):
 _json_decode = msgspec.json.decode
 
 
-def decode_json(line: bytes) -> object:
+def decode_json(line: bytes | msgspec.Raw) -> object:
     """Decode one JSON record; invalid UTF-8 is replaced instead of failing.
 
     Raises `msgspec.DecodeError` (a ValueError) when the record is not JSON.
@@ -267,8 +267,9 @@ def decode_json(line: bytes) -> object:
     try:
         return _json_decode(line)
     except msgspec.DecodeError:
-        fixed = line.decode("utf-8", "replace").encode("utf-8", "surrogatepass")
-        if fixed == line:
+        raw = bytes(line)
+        fixed = raw.decode("utf-8", "replace").encode("utf-8", "surrogatepass")
+        if fixed == raw:
             raise
         return _json_decode(fixed)
 

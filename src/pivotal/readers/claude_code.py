@@ -212,7 +212,10 @@ class ClaudeCodeReader(LineFileReader):
         if index is None or index >= len(turns) - 1:
             return
         abandoned = turns[index + 1 :]
-        if not any(t.role is Role.ASSISTANT or t.is_human for t in abandoned):
+        if not any(
+            (t.role is Role.ASSISTANT or t.is_human) and not t.flags & TurnFlag.SIDECHAIN
+            for t in abandoned
+        ):
             return
         self.session.branches.append(list(abandoned))
         self.truncate_turns(index + 1)

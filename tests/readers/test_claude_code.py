@@ -1,0 +1,215 @@
+"""Claude Code reader on files shaped like what Claude Code 2.1 writes, ugly parts included."""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+import pytest
+
+from pivotal.model import PartKind, Role, SessionRef, TurnFlag
+from pivotal.readers import claude_records, find_sessions, read_session, sniff_path
+from pivotal.readers.claude_code import ClaudeCodeReader
+
+FIXTURES = Path(__file__).resolve().parents[1] / "fixtures"
+UGLY = FIXTURES / "claude" / "ugly.jsonl"
+REAL = FIXTURES / "realclients"
+SHORT = next((REAL / "claude-short").rglob("*.jsonl"))
+AUTOCOMPACT = next((REAL / "claude-autocompact").rglob("*.jsonl"))
+
+
+def read(path: Path):
+    return read_session(SessionRef("claude-code", path))
+
+
+def flags_of(session):
+    return [t.flags for t in session.turns]
+
+
+def test_sniffs_claude_code_by_content():
+    assert sniff_path(UGLY).name == "claude-code"
+    assert sniff_path(SHORT).name == "claude-code"
+
+
+def test_ugly_file_main_line():
+    s = read(UGLY)
+    texts = [t.text for t in s.turns]
+    roles = [t.role for t in s.turns]
+    assert s.id == "5f0c2a8e-1d7b-4c3e-9a61-2b8f7e4d9c10"
+    assert s.cwd == "/home/dev/work/flaky"
+    assert s.title == "Fix flaky test_a"
+    assert texts[0] == "Fix the flaky test in tests/test_a.py"
+    assert s.turns[0].is_human and s.turns[0].source.line == 3
+    # msg_A: three lines merged into one turn, its failed result folded in (duplicate read once)
+    a = s.turns[1]
+    assert a.role is Role.ASSISTANT and a.message_id == "msg_A"
+    assert [p.kind for p in a.parts] == [PartKind.REASONING, PartKind.TEXT, PartKind.TOOL]
+    (call,) = a.tool_calls
+    assert call.name == "Bash" and call.is_error and call.exit_code == 1
+    assert "FAILED tests/test_a.py::test_x" in call.output
+    # parallel calls of msg_B each get their own result
+    b = s.turns[2]
+    assert [c.name for c in b.tool_calls] == ["Read", "Grep"]
+    assert all(c.output and not c.is_error for c in b.tool_calls)
+    assert s.turns[3].text.startswith("All tests pass now")
+    assert roles.count(Role.USER) == 9
+
+
+def test_ugly_file_synthetic_compaction_and_interrupt():
+    s = read(UGLY)
+    t = s.turns
+    assert t[4].is_human and t[4].text == "ok"
+    assert t[5].flags & TurnFlag.META and not t[5].is_human
+    assert t[6].flags & TurnFlag.SYNTHETIC and not t[6].is_human  # /compact command wrapper
+    assert t[7].role is Role.SYSTEM and t[7].flags & TurnFlag.COMPACTION_BOUNDARY
+    assert t[8].flags & TurnFlag.COMPACTION_SUMMARY and not t[8].is_human
+    assert t[9].flags & TurnFlag.META and t[9].text == "Continue from where you left off."
+    assert t[10].flags & TurnFlag.INTERRUPTED  # the call the person interrupted
+    assert t[11].flags & TurnFlag.INTERRUPTED and not t[11].is_human
+
+
+def test_rewind_keeps_the_abandoned_branch():
+    s = read(UGLY)
+    t = s.turns
+    assert t[12].is_human and t[12].text == "run only the unit tests"
+    assert t[13].text == "Running only the unit tests."
+    assert len(s.branches) == 1
+    assert [x.text for x in s.branches[0]] == [
+        "no, run the fast tests only",
+        "Running the fast tests.",
+    ]
+    assert any("rewind" in n for n in s.notices)
+
+
+def test_invalid_utf8_sidechain_malformed_and_half_written_line():
+    s = read(UGLY)
+    t = s.turns
+    assert t[14].is_human and t[14].text.startswith("thanks ") and "\ufffd" in t[14].text
+    assert t[15].flags & TurnFlag.SIDECHAIN and t[15].role is Role.ASSISTANT
+    assert len(t) == 16
+    lines = {k.line: k.reason for k in s.skipped}
+    assert set(lines) == {14, 32}
+    assert "malformed" in lines[14]
+    assert "incomplete last line" in lines[32]
+
+
+def test_half_written_line_waits_while_following(tmp_path):
+    path = tmp_path / "s.jsonl"
+    shutil.copy(UGLY, path)
+    reader = ClaudeCodeReader(SessionRef("claude-code", path))
+    reader.poll()
+    assert len(reader.session.turns) == 16
+    assert {k.line for k in reader.session.skipped} == {14}  # not reported: still being written
+    with open(path, "ab") as handle:
+        handle.write((FIXTURES / "claude" / "ugly_complete_tail.txt").read_bytes() + b"\n")
+    update = reader.poll()
+    assert update.first_changed == 16
+    assert reader.session.turns[16].text == "and then deploy it"
+
+
+def test_incremental_reading_in_random_pieces_matches_batch(tmp_path):
+    import random
+
+    data = UGLY.read_bytes() + (FIXTURES / "claude" / "ugly_complete_tail.txt").read_bytes()
+    batch_path = tmp_path / "batch.jsonl"
+    batch_path.write_bytes(data + b"\n")
+    expected = read(batch_path)
+    rng = random.Random(7)
+    for _ in range(5):
+        path = tmp_path / "grow.jsonl"
+        path.write_bytes(b"")
+        reader = ClaudeCodeReader(SessionRef("claude-code", path))
+        cuts = sorted(rng.sample(range(1, len(data)), 12))
+        pos = 0
+        for cut in [*cuts, len(data)]:
+            with open(path, "ab") as handle:
+                handle.write(data[pos:cut])
+            pos = cut
+            reader.poll()
+        with open(path, "ab") as handle:
+            handle.write(b"\n")
+        reader.poll(final=True)
+        got = reader.session
+        assert [(x.role, x.flags, x.text) for x in got.turns] == [
+            (x.role, x.flags, x.text) for x in expected.turns
+        ]
+        assert [k.line for k in got.skipped] == [k.line for k in expected.skipped]
+
+
+def test_truncated_file_is_reloaded(tmp_path):
+    path = tmp_path / "s.jsonl"
+    shutil.copy(SHORT, path)
+    reader = ClaudeCodeReader(SessionRef("claude-code", path))
+    reader.poll(final=True)
+    first = reader.session.turns[0].text
+    path.write_bytes(SHORT.read_bytes()[:2000].rsplit(b"\n", 1)[0] + b"\n")
+    update = reader.poll()
+    assert update.reloaded and "truncated" in update.notice
+    assert reader.session.turns[0].text == first
+    assert len(reader.session.turns) < 10
+
+
+def test_real_claude_short():
+    s = read(SHORT)
+    human = [t for t in s.turns if t.is_human]
+    assert [t.text for t in human] == [
+        "Inspect this directory, try a few commands, and write notes.txt"
+    ]
+    calls = [c for t in s.turns for c in t.tool_calls]
+    by_cmd = {c.key_argument(): c for c in calls if c.name == "Bash"}
+    assert by_cmd["ls -la"].exit_code == 0 and not by_cmd["ls -la"].is_error
+    assert by_cmd["cat nonexistent.txt"].exit_code == 1 and by_cmd["cat nonexistent.txt"].is_error
+    assert any(c.exit_code == 3 for c in by_cmd.values())
+    todo = next(c for c in calls if c.name == "TodoWrite")
+    assert todo.is_error and "No such tool available" in todo.output
+    assert [c.name for c in calls].count("TaskUpdate") == 1
+    assert all(c.has_result for c in calls)
+    assert s.skipped == []
+
+
+def test_real_claude_autocompact_duplicates_and_boundaries():
+    s = read(AUTOCOMPACT)
+    boundaries = [t for t in s.turns if t.flags & TurnFlag.COMPACTION_BOUNDARY]
+    summaries = [t for t in s.turns if t.flags & TurnFlag.COMPACTION_SUMMARY]
+    assert len(boundaries) == 2 and len(summaries) == 2
+    assert [t.text for t in s.turns if t.is_human] == [
+        "Look around and create seed.txt",
+        "continue with big outputs",
+        "ok",
+    ]
+    # the tool_result written twice with one uuid is read once
+    seq = next(c for t in s.turns for c in t.tool_calls if c.key_argument() == "seq 1 5")
+    assert seq.output is not None and seq.output.count("\n") < 50_000
+    assert s.skipped == []
+
+
+def test_big_line_fast_path_agrees_with_full_decoding(monkeypatch, tmp_path):
+    """The head/tail reading of huge lines must give the same index as decoding them."""
+    sources = [UGLY, SHORT, AUTOCOMPACT]
+
+    def index(path):
+        s = read(path)
+        return [
+            (t.role, t.flags, t.message_id, t.timestamp, t.source.line, len(t.tool_calls))
+            for t in s.turns
+        ]
+
+    slow = [index(p) for p in sources]
+    monkeypatch.setattr(claude_records, "BIG_LINE", 0)
+    fast = [index(p) for p in sources]
+    assert fast == slow
+
+
+def test_find_sessions_in_a_project_folder():
+    found = find_sessions([REAL / "claude-short"])
+    assert [r.format for r in found.refs] == ["claude-code"]
+    assert found.problems == []
+
+
+@pytest.mark.parametrize("payload", [b"", b"\n\n", b"not json at all\n"])
+def test_unrecognisable_files_are_problems_not_crashes(tmp_path, payload):
+    path = tmp_path / "x.jsonl"
+    path.write_bytes(payload)
+    found = find_sessions([path])
+    assert found.refs == []
+    assert len(found.problems) == 1
