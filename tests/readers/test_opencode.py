@@ -194,6 +194,15 @@ def test_parts_updated_in_place_are_seen_by_repeated_polls(tmp_path: Path) -> No
 
         assert reader.poll().first_changed is None  # nothing new: no change, no duplicates
 
+        # opencode mid-write: an open write transaction neither blocks us nor shows half
+        wal = tmp_path / "opencode.db-wal"
+        writer.execute("BEGIN IMMEDIATE")
+        put_part(writer, "prt_009", "msg_002", "ses_a", text_part("uncommitted"), T0 + 35)
+        wal_before = wal.read_bytes()
+        assert reader.poll().first_changed is None
+        assert wal.read_bytes() == wal_before  # the reader never writes or checkpoints
+        writer.execute("ROLLBACK")
+
         put_message(writer, "msg_003", "ses_a", user_info(T0 + 40), T0 + 40)
         put_part(writer, "prt_004", "msg_003", "ses_a", text_part("ok"), T0 + 40)
         update = reader.poll()
@@ -537,3 +546,23 @@ def test_error_tool_whose_message_sits_in_output(tmp_path: Path) -> None:
     session, _ = read_all(db)
     [call] = session.turns[0].tool_calls
     assert call.is_error and call.output == "boom" and call.duration_ms is None
+
+
+def test_legacy_child_sessions(tmp_path: Path) -> None:
+    storage = _legacy_tree(tmp_path)
+    write_json(
+        storage / "session/prj_1/ses_sub.json",
+        {
+            "id": "ses_sub",
+            "parentID": "ses_old",
+            "title": "Find callers (@general subagent)",
+            "time": {"created": T0 + 3, "updated": T0 + 4},
+        },
+    )
+    assert {r.key for r in SPEC.refs(storage)} == {"ses_old", "ses_sub"}
+    session, _ = read_all(storage, "ses_old")
+    assert [(c.key, c.title) for c in session.children] == [
+        ("ses_sub", "Find callers (@general subagent)")
+    ]
+    child, _ = read_all(storage, "ses_sub")
+    assert child.children == [] and child.turns == []

@@ -67,33 +67,47 @@ def _meta(info: dict[str, Any]) -> dict[str, Any]:
     }
 
 
+def _session_ref(root: Path, file: Path) -> tuple[SessionRef, str | None]:
+    """The ref of one session file, and the id of its parent session (if a child)."""
+    sid = file.stem
+    meta = _meta(_read_json(file) or {})
+    try:
+        turns: int | None = sum(1 for _ in (root / "message" / sid).glob("*.json"))
+    except OSError:
+        turns = None
+    ref = SessionRef(
+        format=FORMAT,
+        path=root,
+        key=sid,
+        session_id=sid,
+        title=meta["title"],
+        cwd=meta["directory"],
+        started=parse_timestamp(meta["time_created"]),
+        updated=parse_timestamp(meta["time_updated"]),
+        turns=turns,
+    )
+    return ref, meta["parent_id"]
+
+
 def legacy_refs(root: Path, exclude: set[str] | None = None) -> list[SessionRef]:
     """One ref per session file (ids in `exclude` are already known from a database)."""
-    refs: list[SessionRef] = []
-    for file in _session_files(root):
-        sid = file.stem
-        if exclude and sid in exclude:
-            continue
-        meta = _meta(_read_json(file) or {})
-        try:
-            turns = sum(1 for _ in (root / "message" / sid).glob("*.json"))
-        except OSError:
-            turns = None
-        refs.append(
-            SessionRef(
-                format=FORMAT,
-                path=root,
-                key=sid,
-                session_id=sid,
-                title=meta["title"],
-                cwd=meta["directory"],
-                started=parse_timestamp(meta["time_created"]),
-                updated=parse_timestamp(meta["time_updated"]),
-                turns=turns,
-            )
-        )
+    refs = [
+        _session_ref(root, file)[0]
+        for file in _session_files(root)
+        if not (exclude and file.stem in exclude)
+    ]
     refs.sort(key=lambda r: (r.updated or 0.0, r.key or ""), reverse=True)
     return refs
+
+
+def child_refs(root: Path, sid: str) -> list[SessionRef]:
+    """Sessions whose `parentID` is `sid` (sub-agent sessions), oldest first."""
+    children = [
+        _session_ref(root, file)[0]
+        for file in _session_files(root)
+        if _meta(_read_json(file) or {})["parent_id"] == sid
+    ]
+    return sorted(children, key=lambda r: (r.started or 0.0, r.key or ""))
 
 
 class LegacyReader(OpencodeReader):
@@ -106,6 +120,7 @@ class LegacyReader(OpencodeReader):
         self._bad: dict[Path, Stamp] = {}
         """Files that failed to parse, with the stamp they had (to tell in-flight from broken)."""
         self._reported: set[tuple[Path, Stamp]] = set()
+        self._children_read = False
 
     def poll(self, final: bool = False, budget: int | None = None) -> Update:
         sid = self.ref.key or ""
@@ -119,6 +134,9 @@ class LegacyReader(OpencodeReader):
             self._reported.clear()
         skipped_before = len(self.session.skipped)
         self._read_session_info(sid, final)
+        if not self._children_read:
+            self._children_read = True
+            self.session.children = child_refs(self._root, sid)
         for file in self._changed(self._root / "message" / sid):
             info = self._load(file, final)
             if info is not None:
