@@ -18,6 +18,7 @@ from pivotal.readers.base import FormatSpec, SessionReader, Update
 __all__ = [
     "FormatSpec",
     "Found",
+    "Problem",
     "SessionReader",
     "Update",
     "find_sessions",
@@ -101,13 +102,28 @@ def read_session(ref: SessionRef) -> Session:
     return reader.session
 
 
+@dataclass(frozen=True)
+class Problem:
+    """A path that could not be used, with one clear line for the user.
+
+    `kind` is one of: missing, permission, unreadable, empty, unknown.
+    """
+
+    path: Path
+    kind: str
+    message: str
+
+    def __str__(self) -> str:
+        return self.message
+
+
 @dataclass
 class Found:
     """What `find_sessions` found under some paths, and what it could not use."""
 
     refs: list[SessionRef] = field(default_factory=list)
-    problems: list[str] = field(default_factory=list)
-    """One clear line per path that could not be used."""
+    problems: list[Problem] = field(default_factory=list)
+    """One per path that could not be used."""
 
 
 # File names that are never sessions themselves (sidecar files of known formats).
@@ -125,15 +141,16 @@ def find_sessions(paths: list[Path]) -> Found:
 
 def _find_one(path: Path, found: Found) -> None:
     if not os.path.lexists(path):
-        found.problems.append(f"{path}: no such file or directory")
+        found.problems.append(Problem(path, "missing", f"{path}: no such file or directory"))
         return
     if not os.access(path, os.R_OK):
-        found.problems.append(f"{path}: permission denied")
+        found.problems.append(Problem(path, "permission", f"{path}: permission denied"))
         return
     try:
         spec = sniff_path(path)
     except OSError as exc:
-        found.problems.append(f"{path}: cannot read ({exc.strerror or exc})")
+        reason = exc.strerror or str(exc)
+        found.problems.append(Problem(path, "unreadable", f"{path}: cannot read ({reason})"))
         return
     if spec is not None:
         found.refs.extend(spec.refs(path))
@@ -143,7 +160,11 @@ def _find_one(path: Path, found: Found) -> None:
         _walk_dir(path, found)
         if len(found.refs) == before:
             found.problems.append(
-                f"{path}: no sessions found (looked for {', '.join(format_names())})"
+                Problem(
+                    path,
+                    "empty",
+                    f"{path}: no sessions found (looked for {', '.join(format_names())})",
+                )
             )
         return
     try:
