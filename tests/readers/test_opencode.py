@@ -8,9 +8,12 @@ import sqlite3
 from pathlib import Path
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from pivotal.model import PartKind, Role, TurnFlag
 from pivotal.readers import opencode, opencode_db
+from pivotal.readers.opencode_convert import build_turn
 from pivotal.readers.opencode_db import FALLBACK_NOTICE
 
 from .opencode_builders import (
@@ -566,3 +569,49 @@ def test_legacy_child_sessions(tmp_path: Path) -> None:
     ]
     child, _ = read_all(storage, "ses_sub")
     assert child.children == [] and child.turns == []
+
+
+_json = st.recursive(
+    st.none() | st.booleans() | st.integers() | st.floats(allow_nan=False) | st.text(max_size=8),
+    lambda inner: (
+        st.lists(inner, max_size=3) | st.dictionaries(st.text(max_size=6), inner, max_size=3)
+    ),
+    max_leaves=12,
+)
+_keys = st.sampled_from(
+    [
+        "role",
+        "type",
+        "text",
+        "synthetic",
+        "time",
+        "tokens",
+        "error",
+        "summary",
+        "state",
+        "tool",
+        "status",
+        "input",
+        "output",
+        "metadata",
+        "exit",
+        "start",
+        "end",
+        "cache",
+        "name",
+        "auto",
+    ]
+)
+_record = st.dictionaries(_keys, _json | st.dictionaries(_keys, _json, max_size=4), max_size=6)
+
+
+@settings(max_examples=200, deadline=None)
+@given(
+    info=_record, parts=st.lists(_record, max_size=4), role=st.sampled_from(["user", "assistant"])
+)
+def test_any_json_shape_becomes_a_turn_without_raising(info, parts, role) -> None:
+    info = {**info, "role": role}
+    turn = build_turn("msg_1", info, parts)
+    assert turn.message_id == "msg_1" and isinstance(turn.preview, str)
+    for call in turn.tool_calls:
+        assert isinstance(call.name, str)
