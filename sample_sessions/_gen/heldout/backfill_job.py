@@ -478,8 +478,8 @@ def steps() -> list:
                 ed("jobs/backfill_sessions.py", "BATCH_ROWS = 4_000_000", "BATCH_ROWS = 1_000_000")
             ],
         ),
-        H('" "', expect=("delegation_after_dead_end", "empty")),
-        # ^ opencode run stores a blank argument as the three characters `" "`: still empty. Dead end → agent takes over.
+        H("", expect=("delegation_after_dead_end", "empty")),
+        # ^ empty (the opencode writer stores it as the quoted blank `" "`): dead end, the agent takes over.
         A(DEAD_END_SUMMARY),
         A(
             tools=[
