@@ -1,0 +1,259 @@
+"""What a tool call did, in a few words: read, search, edit, test, launch ...
+
+The phase labels, the "no execution since the proposal" rule and the topic
+terms all need to know whether a call looked around or changed something.
+Shell commands are split on `&&`, `;` and `|`; a command is read-only only if
+every piece is.
+"""
+
+from __future__ import annotations
+
+import re
+import shlex
+
+from pivotal.detect.view import ToolView
+
+SHELL_TOOLS = frozenset(
+    "bash shell exec_command run_shell_command local_shell local_shell_call terminal execute "
+    "run_command shell_command run_terminal_cmd container.exec".split()
+)
+READ_TOOLS = frozenset(
+    "read read_file view ls list list_directory glob read_many_files notebookread cat "
+    "get_file open_file readfile".split()
+)
+SEARCH_TOOLS = frozenset(
+    "grep search search_file_content websearch web_search google_web_search webfetch web_fetch "
+    "fetch codesearch task agent explore lookup search_files find_files".split()
+)
+EDIT_TOOLS = frozenset(
+    "edit write multiedit apply_patch patch replace write_file str_replace_editor notebookedit "
+    "create_file edit_file str_replace insert multi_edit".split()
+)
+PLAN_TOOLS = frozenset(
+    "todowrite todoread update_plan taskcreate taskupdate tasklist todo_write write_todos".split()
+)
+
+READ_COMMANDS = frozenset(
+    "ls cat head tail less more grep rg ag find fd which whereis type echo printf pwd cd stat "
+    "file wc "
+    "sort uniq jq yq tree du df free ps pgrep top htop uptime uname lsb_release hostname date id "
+    "whoami env printenv nvidia-smi lspci lscpu lsblk lsmod dmesg journalctl ldd readelf nm "
+    "strings diff cmp md5sum sha256sum sleep true test [ awk cut tr column nproc ss netstat "
+    "curl wget ping nc sed realpath dirname basename git pip pip3 apt apt-cache dpkg conda nvcc "
+    "python python3 node npm uv cargo go rustc gcc ninja cmake docker systemctl watch timeout "
+    "time nohup sudo xargs tee".split()
+)
+"""Commands that are read-only unless their arguments say otherwise (see `_segment_kind`)."""
+
+_ENV = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*=\S*$")
+_TEST = re.compile(
+    r"\b(pytest|unittest|tox|nox|jest|vitest|mocha|go test|cargo test|npm (run )?test|"
+    r"make (check|test)|ctest|phpunit|rspec)\b"
+)
+_BENCH = re.compile(
+    r"bench|perf\b|hyperfine|timeit|throughput|latency|wrk\b|locust|\bab -n|profile"
+)
+_INSTALL = re.compile(
+    r"\b(pip3? install|uv (pip )?(install|sync|add)|apt(-get)? (install|upgrade|"
+    r"remove|purge)|conda (install|update|create)|npm (install|ci|i)\b|yarn add|"
+    r"brew install|cargo (build|install)|make\b|cmake --build|ninja\b|setup\.py|"
+    r"dpkg -i|update-alternatives|go build|docker build|\.run\b|--upgrade|bootstrap)"
+)
+_LAUNCH = re.compile(
+    r"launch_server|\bserve\b|\bserver\b|nohup|uvicorn|gunicorn|docker (run|compose)|"
+    r"systemctl (start|restart)|npm (run )?(start|dev)|flask run|&\s*$|setsid"
+)
+_POLL = re.compile(
+    r"\bsleep\b|\buntil\b|\bwhile\b|/health|/v1/models|localhost|127\.0\.0\.1|"
+    r"\btail -f\b|\bwait\b|\bps aux\b|\bpgrep\b|nvidia-smi"
+)
+_MUTATING_ARGS = re.compile(
+    r"(^|\s)(-i|--in-place)\b|>\s*\S|\b(rm|mv|cp|mkdir|touch|chmod|chown|ln|"
+    r"kill|pkill|killall|patch|install|commit|push|checkout|reset|apply|"
+    r"merge|rebase|clone|add|upgrade|remove|uninstall|restart|start|stop|"
+    r"create|build|compile|train|-m\b)\b"
+)
+_GIT_READ = re.compile(
+    r"^git (status|log|diff|show|branch|remote|rev-parse|describe|blame|ls-files)"
+)
+_PKG_READ = re.compile(
+    r"^(pip3?|uv pip|conda|npm|apt|apt-cache|dpkg) (show|list|index|freeze|info|"
+    r"search|policy|view|ls|-l|-s|--version|-V)\b|--version\b|-V$|--help\b"
+)
+_PY_PROBE = re.compile(r"^python3? -c\b")
+
+
+def command_of(tool: ToolView) -> str:
+    """The shell command a call ran ('' for non-shell tools)."""
+    name = tool.name.lower()
+    data = tool.input
+    if name not in SHELL_TOOLS and not (
+        isinstance(data, dict) and ("command" in data or "cmd" in data) and name not in EDIT_TOOLS
+    ):
+        return ""
+    if isinstance(data, dict):
+        value = data.get("command", data.get("cmd", ""))
+        if isinstance(value, list):
+            parts = [str(x) for x in value]
+            if (
+                len(parts) >= 3
+                and parts[0].endswith(("bash", "sh", "zsh"))
+                and parts[1] in ("-lc", "-c")
+            ):
+                return parts[2]
+            return " ".join(parts)
+        return str(value)
+    if isinstance(data, str):
+        return data
+    return ""
+
+
+def _strip_prefixes(seg: str) -> str:
+    try:
+        words = shlex.split(seg, posix=True)
+    except ValueError:
+        words = seg.split()
+    while words and (
+        words[0] in ("sudo", "nohup", "time", "env", "exec", "setsid") or _ENV.match(words[0])
+    ):
+        words = words[1:]
+    if words and words[0] == "timeout" and len(words) > 2:
+        words = words[2:]
+    return " ".join(words)
+
+
+def _segment_kind(seg: str) -> str:
+    seg = _strip_prefixes(seg.strip())
+    if not seg:
+        return "read"
+    head = seg.split()[0].rsplit("/", 1)[-1]
+    if _TEST.search(seg):
+        return "test"
+    if _INSTALL.search(seg):
+        return "install"
+    if _BENCH.search(seg) and head not in ("cat", "ls", "grep", "head", "tail", "rg", "find"):
+        return "bench"
+    if _LAUNCH.search(seg) and head not in (
+        "cat",
+        "ls",
+        "grep",
+        "head",
+        "tail",
+        "rg",
+        "curl",
+        "ps",
+        "pgrep",
+    ):
+        return "launch"
+    if _POLL.search(seg):
+        return "poll"
+    if _GIT_READ.match(seg) or _PKG_READ.search(seg):
+        return "read"
+    if _PY_PROBE.match(seg) and not re.search(
+        r"open\([^)]*['\"]w|write|subprocess|os\.system", seg
+    ):
+        return "read"
+    if head in READ_COMMANDS and head not in (
+        "python",
+        "python3",
+        "node",
+        "npm",
+        "uv",
+        "cargo",
+        "go",
+        "git",
+        "pip",
+        "pip3",
+        "apt",
+        "conda",
+        "docker",
+        "systemctl",
+        "gcc",
+        "rustc",
+        "ninja",
+        "cmake",
+        "sed",
+        "tee",
+        "xargs",
+        "nvcc",
+    ):
+        if _MUTATING_ARGS.search(seg) and head not in (
+            "grep",
+            "rg",
+            "echo",
+            "printf",
+            "curl",
+            "find",
+        ):
+            return "edit"
+        if head == "echo" and re.search(r">\s*\S", seg):
+            return "edit"
+        return "read"
+    if head == "sed":
+        return "edit" if re.search(r"\s-i\b|--in-place", seg) else "read"
+    if head == "nvcc" and "--version" in seg:
+        return "read"
+    if head in ("rm", "mv", "cp", "mkdir", "touch", "chmod", "ln", "tee", "kill", "pkill", "patch"):
+        return "edit"
+    return "run"
+
+
+_ORDER = ("test", "bench", "install", "launch", "edit", "run", "poll", "read")
+
+
+def split_command(command: str) -> list[str]:
+    """Split on && ; | and newlines outside quotes (a python -c body stays whole)."""
+    pieces: list[str] = []
+    buf: list[str] = []
+    quote = ""
+    i = 0
+    while i < len(command):
+        ch = command[i]
+        if quote:
+            if ch == quote:
+                quote = ""
+            buf.append(ch)
+        elif ch in "'\"":
+            quote = ch
+            buf.append(ch)
+        elif ch in ";|\n" or command.startswith("&&", i):
+            pieces.append("".join(buf))
+            buf = []
+            if command.startswith(("&&", "||"), i):
+                i += 1
+        else:
+            buf.append(ch)
+        i += 1
+    pieces.append("".join(buf))
+    return [p for p in pieces if p.strip()]
+
+
+def shell_kind(command: str) -> str:
+    kinds = {_segment_kind(seg) for seg in split_command(command[:4000])}
+    if "poll" in kinds and kinds <= {"poll", "read"}:
+        return "poll"
+    for kind in _ORDER:
+        if kind in kinds:
+            return kind
+    return "read"
+
+
+def tool_kind(tool: ToolView) -> str:
+    """One of read, search, edit, plan, test, bench, install, launch, poll, run, other."""
+    name = tool.name.lower().rsplit(".", 1)[-1].rsplit("__", 1)[-1]
+    if name in PLAN_TOOLS:
+        return "plan"
+    if name in EDIT_TOOLS:
+        return "edit"
+    if name in READ_TOOLS:
+        return "read"
+    if name in SEARCH_TOOLS:
+        return "search"
+    command = command_of(tool)
+    if command:
+        return shell_kind(command)
+    return "other"
+
+
+EXECUTING = frozenset({"edit", "test", "bench", "install", "launch", "run"})
+"""Kinds that change something (or run the thing): execution, not research."""

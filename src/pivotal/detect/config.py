@@ -1,0 +1,75 @@
+"""Every threshold and weight of the pivot detector, in one frozen place.
+
+Confidence is the sum of the weights of the signals that fired (clamped to
+[0, 1]), so changing a weight here changes exactly one line of `--explain`.
+`for_sensitivity` trades recall for precision by moving the bar a silence
+must clear, not by changing what the signals mean.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+
+_LEVELS = {"low": 0.62, "normal": 0.5, "high": 0.38}
+
+
+@dataclass(frozen=True, slots=True)
+class PivotConfig:
+    """Thresholds (window sizes in turns) and signal weights."""
+
+    before_window: int = 20
+    """Turns looked at before the silence (stops earlier at the previous human turn)."""
+    after_window: int = 20
+    """Turns looked at after the silence (stops earlier at the next human turn)."""
+    hands_off_cap: int = 200
+    """How far back the hands-off streak is counted (keeps the cost bounded)."""
+    ack_max_words: int = 4
+    """A go-on longer than this is direction, not silence."""
+    min_confidence: float = 0.5
+    """A silence becomes a pivot at this confidence."""
+    dump_min_chars: int = 600
+    """A context dump is at least this long ..."""
+    dump_min_sections: int = 3
+    """... and has at least this many headings / labelled bullet groups."""
+    hands_off_min: int = 6
+    """Agent steps since the last direction before the streak counts as a signal."""
+    topic_max_overlap: float = 0.25
+    """Term overlap (Jaccard) below which the work is said to have shifted."""
+
+    # weights: what each signal adds to the confidence
+    w_empty: float = 0.3
+    w_ack: float = 0.15
+    w_compaction: float = 0.15
+    w_failure_each: float = 0.1
+    w_failure_max: float = 0.3
+    w_inconclusive: float = 0.1
+    w_milestone: float = 0.3
+    w_milestone_weak: float = 0.15
+    w_proposal: float = 0.35
+    w_open_question: float = 0.1
+    w_hands_off: float = 0.05
+    w_context_dump: float = 0.2
+    w_context_dump_marked: float = 0.1
+    w_autonomous: float = 0.15
+    w_topic_shift: float = 0.1
+    w_phase_change: float = 0.05
+    w_clarification: float = -0.45
+
+    @classmethod
+    def for_sensitivity(cls, level: str | float) -> PivotConfig:
+        """low / normal / high (or a number in [0, 1], the bar itself): higher finds more."""
+        if isinstance(level, str):
+            key = level.strip().lower()
+            if key in _LEVELS:
+                return replace(cls(), min_confidence=_LEVELS[key])
+            try:
+                level = float(key)
+            except ValueError:
+                raise ValueError(
+                    f"unknown sensitivity {level!r}: use low, normal or high"
+                ) from None
+        value = float(level)
+        if not 0.0 <= value <= 1.0:
+            raise ValueError(f"sensitivity must be in [0, 1], got {value}")
+        # A number is a sensitivity: 1.0 keeps everything, 0.0 only certain pivots.
+        return replace(cls(), min_confidence=round(1.0 - value, 4))

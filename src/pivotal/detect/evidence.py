@@ -1,0 +1,39 @@
+"""Short plain-text quotes for the evidence a signal shows.
+
+Session text is untrusted: quotes drop every control character (ESC, C1,
+bidi overrides), collapse whitespace and are cut short, so a caller can
+print them as plain text without any further cleaning.
+"""
+
+from __future__ import annotations
+
+import re
+
+_CONTROL = re.compile(
+    "[\x00-\x08\x0b-\x1f\x7f-\x9f\u061c\u180e\u200b-\u200f\u202a-\u202e\u2060-\u2069\ufeff]"
+)
+_ESCAPE_SEQ = re.compile(r"\x1b(\[[0-?]*[ -/]*[@-~]|\][^\x07\x1b]*(\x07|\x1b\\)?|.)")
+_SPACE = re.compile(r"\s+")
+
+
+def plain(text: str, limit: int = 100) -> str:
+    """One short line of plain text."""
+    text = _ESCAPE_SEQ.sub("", text[: limit * 8])
+    text = _CONTROL.sub(" ", text)
+    text = _SPACE.sub(" ", text).strip()
+    if len(text) > limit:
+        text = text[: limit - 1].rstrip() + "…"
+    return text
+
+
+def around(text: str, start: int, end: int, limit: int = 90) -> str:
+    """A plain quote of the line around a match."""
+    line_start = text.rfind("\n", 0, start) + 1
+    line_end = text.find("\n", end)
+    if line_end < 0:
+        line_end = len(text)
+    line = text[line_start:line_end]
+    offset = start - line_start
+    if len(line) > limit and offset > limit // 3:
+        line = "…" + line[offset - limit // 3 :]
+    return plain(line, limit)

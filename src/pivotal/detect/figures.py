@@ -1,0 +1,48 @@
+"""Figures with units quoted in a turn: "82 tok/s", "30 ms", "53 GB/s", "38%".
+
+The state panel shows the last figures quoted before a silence and the next
+ones after it; the milestone rule counts them as results being reported.
+"""
+
+from __future__ import annotations
+
+import re
+
+_UNITS = (
+    r"tok(?:en)?s?/s(?:ec)?|t/s|req(?:uest)?s?/s(?:ec)?|rps|qps|it/s|samples?/s|img/s|"
+    r"[KMGT]i?B/s|[KMGT]bps|[KMGT]i?B|TFLOPS|GFLOPS|FLOPS|"
+    r"ms|µs|us|ns|sec(?:onds?)?|s(?![a-z])|min(?:utes?)?|%|x(?![a-z0-9])|×|"
+    r"tokens|ops/s|MHz|GHz|W(?![a-z])"
+)
+FIGURE = re.compile(
+    r"(?<![\w.])(~|≈)?(\d{1,3}(?:,\d{3})+|\d+(?:\.\d+)?)\s?(" + _UNITS + r")(?![\w/])",
+)
+_STRONG_UNITS = re.compile(r"/s|/sec|B$|FLOPS|%|ms|µs|us|ns|x|×|rps|qps", re.IGNORECASE)
+TABLE_ROW = re.compile(r"^\s*\|.*\d.*\|\s*$", re.MULTILINE)
+
+
+def figures(text: str, limit: int = 8) -> list[str]:
+    """Figures with units in order of appearance, de-duplicated, at most `limit`."""
+    out: list[str] = []
+    seen: set[str] = set()
+    for match in FIGURE.finditer(text):
+        unit = match.group(3)
+        prose = ("s", "sec", "seconds", "second", "min", "minutes", "tokens", "W")
+        if unit in prose and "." not in match.group(2):
+            continue  # "3 s" / "5 minutes" are usually durations in prose, not results
+        gap = "" if unit in ("%", "x", "×") else " "
+        value = f"{match.group(1) or ''}{match.group(2)}{gap}{unit}".strip()
+        if value not in seen:
+            seen.add(value)
+            out.append(value)
+            if len(out) >= limit:
+                break
+    return out
+
+
+def has_results(text: str) -> bool:
+    """A benchmark-like report: a table with numbers, or at least two result figures."""
+    if len(TABLE_ROW.findall(text)) >= 2:
+        return True
+    strong = [f for f in figures(text, 12) if _STRONG_UNITS.search(f.lstrip("~≈0123456789.,"))]
+    return len(strong) >= 2

@@ -1,0 +1,148 @@
+"""The words and patterns the rules look for, kept apart from the rules.
+
+Every pattern is compiled once. They are deliberately broad (pivots are
+phrased in many ways) and are only ever applied to capped text.
+"""
+
+from __future__ import annotations
+
+import re
+
+# --- silence -------------------------------------------------------------
+
+WRAPPER_TAG = re.compile(r"</?[A-Za-z][\w:-]*(?:\s[^<>]*)?/?>")
+"""An XML-like tag (`<conversation_data>`, `</user_query>`): a wrapper, not content."""
+
+ACK_WORDS = frozenset(
+    """
+    ok okay okey okie k kk ok. yes yep yeah yup ya y sure alright allright right fine
+    continue cont proceed resume go on ahead keep going carry next please pls plz
+    do it that this so then and just now again sounds good great cool nice perfect
+    thanks thank you thx ty lgtm agreed agree approved approve confirm confirmed
+    got understood roger ack noted same with the plan as planned onwards onward forward
+    let's lets us yes, mhm hmm uh huh np good yea aye affirmative
+    """.split()
+)
+
+PUNCT_ONLY = re.compile(r"^[\s.!?…,;:\-–—~*+👍🙏✅👌🚀]*$")
+
+# --- human direction -----------------------------------------------------
+
+PROPOSAL = re.compile(
+    r"\?|\b(should|shall|could|can|would) (we|you|i)\b|\bwhat about\b|\bhow about\b|"
+    r"\bwhat if\b|\bdo you think\b|\bis it (worth|possible|feasible)\b|\bworth\b|"
+    r"\bmaybe (we|you)\b|\bconsider\b|\bpropos|\bidea\b|\bthoughts\b|\bwonder\b|"
+    r"\bcheck (if|whether)\b|\blook into\b|\binvestigate\b|\bresearch\b|\bfeasib",
+    re.IGNORECASE,
+)
+
+# --- agent narrative -----------------------------------------------------
+
+FAIL_NARRATIVE = re.compile(
+    r"\bFAIL(ED|S|URE)?\b|\bfail(ed|s|ing|ure)\b|\berror(s|ed)?\b|\bcrash(ed|es|ing)?\b|"
+    r"\btimed? ?out\b|\btime-out\b|\bOOM\b|\bout of memory\b|\bdidn'?t (work|help)\b|"
+    r"\bdoesn'?t work\b|\bnot working\b|\bstill (failing|broken|not|hangs|stuck)\b|"
+    r"\bno luck\b|\bdead end\b|\bbroke(n)?\b|\bhang(s|ing)\b|\bstuck\b|\bregress|"
+    r"\bworse than\b|\bslower than\b|\bno improvement\b|\bincompatible\b|\bunsupported\b|"
+    r"\bnot supported\b|\babandon|\bgave up\b|\bexception\b|\bsegfault\b|\bdid not (work|start)\b|"
+    r"\bno response\b|\bnot respond|\bunresponsive\b|\bunclear (whether|if)\b|\bunknown whether\b",
+    re.IGNORECASE,
+)
+
+FAIL_OUTPUT = re.compile(
+    r"Traceback \(most recent call last\)|\btimed? ?out\b|\btimeout\b|\bOOM\b|"
+    r"out of memory|OutOfMemory|Segmentation fault|core dumped|\bKilled\b|\bFAILED\b|"
+    r"\bpanic(ked)?\b|CUDA error|NCCL error|^\s*(\w+)?Error\b|^\s*error\b|\bFatal\b|"
+    r"\bcrash(ed)?\b|command not found|No such file or directory|Exit code:? [1-9]|"
+    r"exited with code [1-9]|exit status [1-9]|Connection refused|AssertionError",
+    re.IGNORECASE | re.MULTILINE,
+)
+
+SUCCESS_OUTPUT = re.compile(
+    r"\b\d+ passed\b|\ball tests pass|\bOK \(|\bsuccess(ful(ly)?)?\b|\bready\b|\bhealthy\b|"
+    r"\bBUILD SUCCESSFUL\b|\bcompleted successfully\b|\bListening on\b|\bUvicorn running\b|"
+    r"\bserver (is )?(up|running|started|ready)\b|\b200 OK\b",
+    re.IGNORECASE,
+)
+
+MILESTONE_STRONG = re.compile(
+    r"\bfinally\b|\bbreakthrough\b|\bmilestone\b|\b(it|this|now|everything) works\b|"
+    r"\bworks now\b|\bnow work(s|ing)\b|\b(is|now) working\b|\bworking (now|end[- ]to[- ]end)\b|"
+    r"\ball (\d+ )?tests (now )?pass|\btests? (now )?pass(es|ed|ing)?\b|\b\d+ passed\b|"
+    r"\bserver (is )?(up|running|ready|healthy|live)\b|\bup and running\b|\bis (up|live|ready)\b|"
+    r"\bbenchmark results?\b|\bresults? (are in|below|so far)\b|\bsuccess(fully)?\b|"
+    r"\bgreen\b|\bunblocked\b|\bachiev(ed|es)\b|\bgenerat(ing|es) coherent\b|\bbaseline\b|"
+    r"\bboots?\b.*\bclean|\bloads? (fine|cleanly|correctly)\b|✅",
+    re.IGNORECASE,
+)
+
+MILESTONE_WEAK = re.compile(
+    r"\b(done|complete[d]?|fixed|resolved|implemented|merged|deployed|shipped|landed)\b",
+    re.IGNORECASE,
+)
+
+COMPLAINT = re.compile(
+    r"\b(wrong|why|broken|still|no!|stop|don'?t|doesn'?t|not what)\b", re.IGNORECASE
+)
+
+PLAN = re.compile(
+    r"\bplan\b|\bsteps?\b|\bapproach\b|\brisks?\b|\boptions?\b|\brecommend|\bproposal\b|"
+    r"\bwould (need|require)\b|\bwe'?d need\b|\bupgrade path\b|\bmigration\b|\bfeasib|"
+    r"\btrade-?offs?\b|\bpros\b|\bcons\b|\bhere'?s what\b|\bnext steps?\b|\bbackup\b|"
+    r"\bcompatib|\bsupport(s|ed)?\b|\bfindings?\b|\bverdict\b|\bworth it\b",
+    re.IGNORECASE,
+)
+
+ASKS_PERSON = re.compile(
+    r"\b(would|do) you (like|want|prefer)\b|\bshould i\b|\bshall i\b|\bwant me to\b|"
+    r"\blet me know\b|\bhow would you like\b|\bwhat would you like\b|\bwhich (one|option)\b|"
+    r"\bcould you (clarify|tell|confirm)\b|\bcan you (clarify|confirm)\b|"
+    r"\bplease (confirm|advise)\b|"
+    r"\bready (to proceed|when you are)\b|\bproceed\?|\bgo ahead\?|\bwhat should\b|"
+    r"\bwhat do you want\b|\bhow should i\b|\bwhat'?s next\b|\bwhat next\b",
+    re.IGNORECASE,
+)
+
+CLARIFY = re.compile(
+    r"\bwhat would you like\b|\bwhat do you want\b|\bhow would you like (me )?to proceed\b|"
+    r"\bcould you (clarify|tell me|let me know)\b|\bcan you clarify\b|\bwhat should i\b|"
+    r"\bnot sure what you\b|\bunclear what you\b|\bdid you mean\b|\bwhat('?s| is) next\b|"
+    r"\blet me know (what|how|if)\b|\bhow can i help\b|\bwhat can i (do|help)\b|"
+    r"\banything else\b|\bwaiting for (your|further) (input|instructions?)\b|"
+    r"\bplease (advise|clarify)\b|"
+    r"\bwhich (would you|do you|option)\b|\bshould i (continue|proceed|go ahead)\b",
+    re.IGNORECASE,
+)
+
+DUMP_HEADINGS = re.compile(
+    r"^\s{0,3}(#{1,6}\s+|\*\*|__)?\s*(\d+[.)]\s*)?(goal|goals|objective|discoveries|findings|"
+    r"accomplished|completed|done|current (state|status)|status|state|files|relevant files|"
+    r"next steps?|remaining|todo|to do|in progress|not yet done|instructions|context|summary|"
+    r"key (facts|decisions|results)|results|performance|problems?|issues|blockers|"
+    r"what (we|i) (did|know|tried)|tried|experiments?|hardware|environment|plan)\b",
+    re.IGNORECASE | re.MULTILINE,
+)
+
+HEADING_LINE = re.compile(
+    r"^\s{0,3}(#{1,6}\s+\S|\*\*[^*\n]{2,60}\*\*:?\s*$|[A-Z][\w /&-]{2,40}:\s*$)", re.MULTILINE
+)
+
+SUMMARY_OPENING = re.compile(
+    r"^\s*(this session is being continued|another language model started|"
+    r"here is (a|the) (summary|status)|summary of|status (update|summary|report)|"
+    r"<state_snapshot>|## (summary|status|goal)|# (summary|status|goal))",
+    re.IGNORECASE,
+)
+
+WORD = re.compile(r"[A-Za-z_][\w.+-]{2,}")
+STOPWORDS = frozenset(
+    """
+    the and for with that this from have has was were are not but you your our its into
+    then than now let lets will would should could can just also all any some more most
+    what when where which while there here they them their about after before again still
+    only over under very been being into onto out use using used run running ran get got
+    need needs make makes made see seems like look looks check checking file files line
+    lines code test tests output result results error errors value values set new one two
+    first last next done work works working try trying tried it's i'll we'll that's let's
+    """.split()
+)

@@ -1,0 +1,111 @@
+"""Short labels for the mode of work, and the terms the work touches.
+
+A phase label comes from the activity mix of a window (which tools ran, what
+was edited, whether things failed): "investigating", "benchmarking",
+"upgrading" ... Terms (files, commands, identifiers) let the after-window
+rules say whether the work moved to something else.
+"""
+
+from __future__ import annotations
+
+import re
+from collections import Counter
+from collections.abc import Sequence
+
+from pivotal.detect.activity import command_of, tool_kind
+from pivotal.detect.lexicon import PLAN, STOPWORDS, WORD
+from pivotal.detect.view import TurnView
+
+LABELS = {
+    "read": "investigating",
+    "search": "investigating",
+    "poll": "waiting on a launch",
+    "edit": "editing code",
+    "test": "testing",
+    "bench": "benchmarking",
+    "install": "installing / upgrading",
+    "launch": "launching / deploying",
+    "run": "running experiments",
+    "plan": "planning",
+}
+_PREFERENCE = (
+    "install",
+    "launch",
+    "bench",
+    "test",
+    "edit",
+    "run",
+    "poll",
+    "search",
+    "read",
+    "plan",
+)
+_IDENT = re.compile(r"[A-Za-z_][A-Za-z0-9_]*[A-Z0-9_][A-Za-z0-9_.-]*|[\w-]+\.[a-z]{1,5}\b")
+
+
+def activity_mix(views: Sequence[TurnView]) -> Counter[str]:
+    """Tool kinds weighted by recency (the latest work says most about the phase)."""
+    mix: Counter[str] = Counter()
+    total = max(1, len(views))
+    for pos, view in enumerate(views):
+        for tool in view.tools:
+            mix[tool_kind(tool)] += 1.0 + pos / total  # type: ignore[assignment]
+    return mix
+
+
+def phase_label(views: Sequence[TurnView], failing: bool = False) -> str:
+    """The dominant activity of `views` as a few words ('' when nothing happened)."""
+    mix = activity_mix(views)
+    mix.pop("other", None)
+    if not mix:
+        texts = [v.text for v in views if v.is_assistant and v.text]
+        if not texts:
+            return ""
+        return "planning" if any(PLAN.search(t) for t in texts) else "discussing"
+    top = max(mix.values())
+    kind = next(k for k in _PREFERENCE if mix.get(k) == top)
+    if kind == "plan" and len(mix) > 1:
+        kind = next(k for k in _PREFERENCE if k != "plan" and mix.get(k))
+    label = LABELS.get(kind, kind)
+    if failing:
+        label = (
+            "experimenting, hitting failures"
+            if kind in ("run", "launch", "bench", "test", "poll", "install")
+            else label + ", failing"
+        )
+    return label
+
+
+def terms(views: Sequence[TurnView], limit: int = 200) -> set[str]:
+    """Files, command words and identifiers the work touches (lower-cased)."""
+    out: set[str] = set()
+    for view in views:
+        for tool in view.tools:
+            command = command_of(tool)
+            if command:
+                words = command.split()[:4]
+                out.update(
+                    w.lower().rsplit("/", 1)[-1]
+                    for w in words
+                    if len(w) > 2 and not w.startswith("-")
+                )
+            elif tool.key:
+                out.add(tool.key.lower().rsplit("/", 1)[-1][:60])
+        if view.is_assistant:
+            for match in _IDENT.finditer(view.text[:4000]):
+                word = match.group(0).lower().strip(".-")
+                if len(word) > 2 and word not in STOPWORDS:
+                    out.add(word)
+            for match in WORD.finditer(view.text[:1500]):
+                word = match.group(0).lower().strip(".-")
+                if len(word) > 5 and word not in STOPWORDS:
+                    out.add(word)
+        if len(out) > limit:
+            break
+    return out
+
+
+def overlap(a: set[str], b: set[str]) -> float:
+    if not a or not b:
+        return 1.0
+    return len(a & b) / len(a | b)

@@ -1,0 +1,193 @@
+"""Evidence from the work after a silence.
+
+context dump (a long structured summary, or one the format marks as a
+summary), autonomous action, clarification (a counter-signal: the agent asks
+what to do instead) and topic / phase shift.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from pivotal.detect.activity import EXECUTING, tool_kind
+from pivotal.detect.config import PivotConfig
+from pivotal.detect.evidence import around, plain
+from pivotal.detect.lexicon import CLARIFY, DUMP_HEADINGS, HEADING_LINE, SUMMARY_OPENING
+from pivotal.detect.phase import overlap, phase_label, terms
+from pivotal.detect.view import TurnView
+from pivotal.detect.window import Window
+from pivotal.model import Role, Signal, Silence, TurnFlag
+
+
+@dataclass(slots=True)
+class AfterFacts:
+    dump: bool = False
+    actions: int = 0
+    executing: int = 0
+    clarification: bool = False
+    action_turns: list[int] = field(default_factory=list)
+    shift: bool = False
+
+
+def is_dump(view: TurnView, cfg: PivotConfig) -> bool:
+    """A long, structured status summary (Goal / Discoveries / Next steps ...)."""
+    text = view.text
+    if view.flags & TurnFlag.COMPACTION_SUMMARY:
+        return True
+    if view.full_len < cfg.dump_min_chars:
+        return False
+    sections = len(DUMP_HEADINGS.findall(text))
+    headings = len(HEADING_LINE.findall(text))
+    if SUMMARY_OPENING.search(text[:300]) and (sections >= 2 or headings >= 2):
+        return True
+    return sections >= cfg.dump_min_sections and headings + sections >= cfg.dump_min_sections + 1
+
+
+def context_dump_signal(w: Window, cfg: PivotConfig, facts: AfterFacts) -> Signal | None:
+    marked = [v for v in w.cluster if v.flags & TurnFlag.COMPACTION_SUMMARY]
+    first_agent = next((v for v in w.after if v.role is Role.ASSISTANT and v.text.strip()), None)
+    if first_agent is not None and first_agent.flags & TurnFlag.COMPACTION_SUMMARY:
+        marked.append(first_agent)
+    if first_agent is not None and not marked and is_dump(first_agent, cfg):
+        facts.dump = True
+        return Signal(
+            "context dump",
+            [first_agent.index],
+            f"the next agent message is a structured summary ({first_agent.full_len} chars)",
+            cfg.w_context_dump,
+            "after",
+            [plain(first_agent.text, 90)],
+        )
+    if marked:
+        facts.dump = True
+        weight = (
+            cfg.w_context_dump_marked if w.silence is Silence.COMPACTION else cfg.w_context_dump
+        )
+        return Signal(
+            "context dump",
+            [v.index for v in marked],
+            "the format marks a summary written at this point",
+            weight,
+            "after",
+            [plain(v.text, 90) for v in marked[:1]],
+        )
+    return None
+
+
+def action_signals(w: Window, cfg: PivotConfig, facts: AfterFacts) -> list[Signal]:
+    """Autonomous action, or a clarification question with nothing done."""
+    agent = w.agent_after
+    for view in agent:
+        for tool in view.tools:
+            kind = tool_kind(tool)
+            if kind == "plan":
+                continue
+            facts.actions += 1
+            facts.executing += kind in EXECUTING
+            if view.index not in facts.action_turns:
+                facts.action_turns.append(view.index)
+    first_text = next((v for v in agent if v.text.strip()), None)
+    out: list[Signal] = []
+    if first_text is not None and facts.executing == 0:
+        tail = first_text.text.strip()[-500:]
+        match = CLARIFY.search(tail)
+        lines = [ln for ln in tail.splitlines() if ln.strip()]
+        asks = match is not None or (
+            bool(lines) and lines[-1].rstrip(" *_`").endswith("?") and not first_text.tools
+        )
+        if asks and facts.actions <= 1:
+            facts.clarification = True
+            quote = around(tail, match.start(), match.end()) if match else lines[-1]
+            out.append(
+                Signal(
+                    "clarification",
+                    [first_text.index],
+                    "the agent asks what to do instead of acting",
+                    cfg.w_clarification,
+                    "after",
+                    [plain(quote, 90)],
+                )
+            )
+    if facts.actions and not facts.clarification:
+        names = []
+        for view in agent:
+            for tool in view.tools:
+                if tool_kind(tool) != "plan" and len(names) < 3:
+                    names.append(plain(f"{tool.name}: {tool.key}", 80))
+        out.append(
+            Signal(
+                "autonomous action",
+                facts.action_turns[:6],
+                f"{facts.actions} tool call(s) without asking ({facts.executing} executing)",
+                cfg.w_autonomous,
+                "after",
+                names,
+            )
+        )
+    return out
+
+
+def shift_signals(
+    w: Window, cfg: PivotConfig, facts: AfterFacts, phase_before: str, phase_after: str
+) -> list[Signal]:
+    """Topic shift (terms) and phase change (activity mix)."""
+    out: list[Signal] = []
+    agent_after = [
+        v for v in w.after if v.role is Role.ASSISTANT and not v.flags & TurnFlag.COMPACTION_SUMMARY
+    ]
+    # a context dump restates the old work: judge the shift on what follows it
+    if facts.dump and agent_after and not agent_after[0].tools and len(agent_after) > 1:
+        agent_after = agent_after[1:]
+    before_terms = terms(w.agent_before[-8:])
+    after_terms = terms(agent_after[:8])
+    if len(before_terms) >= 4 and len(after_terms) >= 4:
+        score = overlap(before_terms, after_terms)
+        if score <= cfg.topic_max_overlap:
+            facts.shift = True
+            new = sorted(after_terms - before_terms)[:5]
+            out.append(
+                Signal(
+                    "topic shift",
+                    [v.index for v in agent_after[:3]],
+                    f"the work touches different things (overlap {score:.2f})",
+                    cfg.w_topic_shift,
+                    "after",
+                    [plain("now: " + ", ".join(new), 90)],
+                )
+            )
+    if phase_before and phase_after and phase_before.split(",")[0] != phase_after.split(",")[0]:
+        out.append(
+            Signal(
+                "phase change",
+                [v.index for v in agent_after[:1]],
+                f"{phase_before} → {phase_after}",
+                cfg.w_phase_change,
+                "after",
+            )
+        )
+    return out
+
+
+def after_phase(w: Window, facts: AfterFacts) -> str:
+    if facts.clarification:
+        return "waiting for direction"
+    views = [v for v in w.after if not v.flags & TurnFlag.COMPACTION_SUMMARY]
+    label = phase_label(views)
+    if facts.dump:
+        return f"re-orienting, then {label}" if label and label != "discussing" else "re-orienting"
+    return label
+
+
+def after_signals(
+    w: Window, cfg: PivotConfig, phase_before: str
+) -> tuple[list[Signal], AfterFacts, str]:
+    facts = AfterFacts()
+    out: list[Signal] = []
+    dump = context_dump_signal(w, cfg, facts)
+    if dump is not None:
+        out.append(dump)
+    out.extend(action_signals(w, cfg, facts))
+    phase_after = after_phase(w, facts)
+    core_after = phase_after.replace("re-orienting, then ", "")
+    out.extend(shift_signals(w, cfg, facts, phase_before, core_after))
+    return out, facts, phase_after

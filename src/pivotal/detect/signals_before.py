@@ -1,0 +1,308 @@
+"""Evidence from the work before a silence.
+
+failure streak, inconclusive ending, milestone, proposal pending, open
+question and hands-off streak. Each signal lists the turns that triggered it.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+
+from pivotal.detect.activity import EXECUTING, tool_kind
+from pivotal.detect.config import PivotConfig
+from pivotal.detect.evidence import around, plain
+from pivotal.detect.figures import figures, has_results
+from pivotal.detect.lexicon import (
+    ASKS_PERSON,
+    FAIL_NARRATIVE,
+    FAIL_OUTPUT,
+    MILESTONE_STRONG,
+    MILESTONE_WEAK,
+    PLAN,
+    PROPOSAL,
+    SUCCESS_OUTPUT,
+)
+from pivotal.detect.view import ToolView, TurnView
+from pivotal.detect.window import Window
+from pivotal.model import Signal
+
+INCONCLUSIVE = re.compile(
+    r"timed? ?out|timeout|still (loading|waiting|starting|running|pending|not)|not (yet )?ready|"
+    r"no response|hasn'?t (responded|started|finished|come up)|may have crashed|waiting for|"
+    r"unclear (whether|if)|not sure (whether|if)|unknown|no output|gave up waiting|did not finish|"
+    r"didn'?t finish|exceeded",
+    re.IGNORECASE,
+)
+
+
+@dataclass(slots=True)
+class BeforeFacts:
+    failures: int = 0
+    """Failed attempts since the last success."""
+    failures_total: int = 0
+    successes: int = 0
+    inconclusive: bool = False
+    milestone: int = 0
+    """0 none, 1 weak, 2 strong."""
+    mixed: bool = False
+    proposal: bool = False
+    proposal_by_agent: bool = False
+    open_question: bool = False
+    research_turns: list[int] = field(default_factory=list)
+    failure_turns: list[int] = field(default_factory=list)
+    milestone_turns: list[int] = field(default_factory=list)
+
+
+def _tool_failed(tool: ToolView) -> re.Match[str] | bool:
+    if tool.failed or tool.status == "error":
+        return True
+    if not tool.output:
+        return False
+    match = FAIL_OUTPUT.search(tool.output)
+    if match and SUCCESS_OUTPUT.search(tool.output[match.end() :]):
+        return False  # the error was followed by a success (a retry inside one command)
+    return match or False
+
+
+def _tool_quote(tool: ToolView) -> str:
+    match = FAIL_OUTPUT.search(tool.output or "")
+    if match:
+        return plain(f"{tool.name}: " + around(tool.output, match.start(), match.end(), 70), 90)
+    if tool.exit_code:
+        return plain(f"{tool.name}: {tool.key} → exit {tool.exit_code}", 90)
+    return plain(f"{tool.name}: {tool.key} → error", 90)
+
+
+def failure_signals(w: Window, cfg: PivotConfig, facts: BeforeFacts) -> list[Signal]:
+    """Failed attempts since the last success, and whether the last action was inconclusive."""
+    streak: list[tuple[int, str]] = []
+    last_tool: tuple[TurnView, ToolView] | None = None
+    for view in w.agent_before:
+        strong = bool(MILESTONE_STRONG.search(view.text)) or has_results(view.text)
+        narrative = None if strong else FAIL_NARRATIVE.search(view.text)
+        turn_failed = False
+        for tool in view.tools:
+            if tool_kind(tool) == "plan":
+                continue
+            last_tool = (view, tool)
+            if _tool_failed(tool):
+                facts.failures_total += 1
+                streak.append((view.index, _tool_quote(tool)))
+                turn_failed = True
+            elif tool.has_result:
+                facts.successes += 1
+                if SUCCESS_OUTPUT.search(tool.output or "") and tool_kind(tool) != "read":
+                    streak.clear()
+        if narrative and not turn_failed:
+            facts.failures_total += 1
+            streak.append((view.index, around(view.text, narrative.start(), narrative.end())))
+        if strong:
+            streak.clear()
+    facts.failures = len(streak)
+    facts.failure_turns = sorted({i for i, _ in streak})
+    out: list[Signal] = []
+    if streak:
+        weight = min(cfg.w_failure_max, cfg.w_failure_each * len(streak))
+        out.append(
+            Signal(
+                "failure streak",
+                facts.failure_turns,
+                f"{len(streak)} failed attempt(s) since the last success",
+                weight,
+                "before",
+                [q for _, q in streak[-4:]],
+            )
+        )
+    if last_tool is not None:
+        view, tool = last_tool
+        text_tail = (w.agent_before[-1].text or "")[-600:] if w.agent_before else ""
+        pending = not tool.has_result or tool.status in ("pending", "running")
+        match = INCONCLUSIVE.search(tool.output[-1500:] if tool.output else "")
+        narrative = INCONCLUSIVE.search(text_tail)
+        if pending or match or (narrative and tool_kind(tool) in ("poll", "launch")):
+            facts.inconclusive = True
+            if pending:
+                why = f"{tool.name} never returned a result"
+            elif match:
+                why = around(tool.output, match.start(), match.end(), 70)
+            else:
+                assert narrative is not None
+                why = around(text_tail, narrative.start(), narrative.end(), 70)
+            out.append(
+                Signal(
+                    "inconclusive ending",
+                    [view.index],
+                    f"the last action ended without a verdict: {plain(tool.key, 60)}",
+                    cfg.w_inconclusive,
+                    "before",
+                    [plain(why, 90)],
+                )
+            )
+    return out
+
+
+def milestone_signal(w: Window, cfg: PivotConfig, facts: BeforeFacts) -> Signal | None:
+    """Success reported in the last agent messages: works, tests pass, numbers with units."""
+    agent = w.agent_before[-4:]
+    strong: list[tuple[int, str]] = []
+    weak: list[tuple[int, str]] = []
+    for view in agent:
+        text = view.text
+        match = MILESTONE_STRONG.search(text)
+        if match:
+            strong.append((view.index, around(text, match.start(), match.end())))
+        elif has_results(text):
+            strong.append((view.index, "results: " + ", ".join(figures(text, 4))))
+        else:
+            for tool in view.tools:
+                if tool_kind(tool) in ("test", "bench", "launch", "poll") and tool.has_result:
+                    hit = SUCCESS_OUTPUT.search(tool.output or "")
+                    if hit and not _tool_failed(tool):
+                        strong.append((view.index, around(tool.output, hit.start(), hit.end())))
+                        break
+                    if tool_kind(tool) == "bench" and has_results(tool.output or ""):
+                        strong.append(
+                            (view.index, "results: " + ", ".join(figures(tool.output, 4)))
+                        )
+                        break
+            else:
+                weak_match = MILESTONE_WEAK.search(text)
+                if weak_match:
+                    weak.append((view.index, around(text, weak_match.start(), weak_match.end())))
+    if strong and facts.failure_turns and facts.failure_turns[-1] > strong[-1][0]:
+        strong = []  # the success was followed by new failures
+    if strong:
+        facts.milestone = 2
+        last = agent[-1].text if agent else ""
+        facts.mixed = bool(FAIL_NARRATIVE.search(last))
+        facts.milestone_turns = [i for i, _ in strong]
+        detail = "success reported" + (
+            " (mixed: below target or with caveats)" if facts.mixed else ""
+        )
+        return Signal(
+            "milestone",
+            facts.milestone_turns,
+            detail,
+            cfg.w_milestone,
+            "before",
+            [q for _, q in strong[-3:]],
+        )
+    if weak and not facts.failures:
+        facts.milestone = 1
+        facts.milestone_turns = [i for i, _ in weak]
+        return Signal(
+            "milestone",
+            facts.milestone_turns,
+            "work reported done",
+            cfg.w_milestone_weak,
+            "before",
+            [q for _, q in weak[-2:]],
+        )
+    return None
+
+
+def proposal_signal(w: Window, cfg: PivotConfig, facts: BeforeFacts) -> Signal | None:
+    """The person asked or proposed; the agent researched or planned; nothing executed since."""
+    agent = w.agent_before
+    if not agent:
+        return None
+    executed = any(tool_kind(t) in EXECUTING for v in agent for t in v.tools)
+    research = [
+        v.index
+        for v in agent
+        if any(tool_kind(t) in ("read", "search", "poll") for t in v.tools) or PLAN.search(v.text)
+    ]
+    if w.direction is not None and not executed and research:
+        human = w.direction.text
+        match = PROPOSAL.search(human)
+        if match:
+            facts.proposal = True
+            facts.research_turns = research
+            return Signal(
+                "proposal pending",
+                [w.direction.index, *research[-3:]],
+                f"the person asked; the agent researched it in {len(research)} turn(s), "
+                "nothing executed yet",
+                cfg.w_proposal,
+                "before",
+                [plain(human, 90), *[plain(v.text, 70) for v in agent[-1:] if v.text]],
+            )
+    # the agent laid out a plan and asked for a go-ahead, with nothing executed since
+    last = agent[-1]
+    tail = last.text[-800:]
+    if (
+        PLAN.search(last.text)
+        and ASKS_PERSON.search(tail)
+        and not any(tool_kind(t) in EXECUTING for t in last.tools)
+    ):
+        facts.proposal = True
+        facts.proposal_by_agent = True
+        facts.research_turns = research or [last.index]
+        return Signal(
+            "proposal pending",
+            [last.index],
+            "the agent laid out a plan and asked for a go-ahead; nothing executed yet",
+            cfg.w_proposal,
+            "before",
+            [plain(tail.strip().splitlines()[-1] if tail.strip() else "", 90)],
+        )
+    return None
+
+
+def open_question_signal(w: Window, cfg: PivotConfig, facts: BeforeFacts) -> Signal | None:
+    """The agent's last message asks the person something."""
+    for view in reversed(w.agent_before):
+        if not view.text.strip():
+            continue
+        tail = view.text.strip()[-400:]
+        lines = [ln for ln in tail.splitlines() if ln.strip()]
+        ends_q = bool(lines) and lines[-1].rstrip(" *_`)").endswith("?")
+        match = ASKS_PERSON.search(tail)
+        if ends_q or match:
+            facts.open_question = True
+            if ends_q:
+                sentences = re.split(r"(?<=[.!:])\s+", lines[-1])
+                quote = sentences[-1]
+            else:
+                assert match is not None
+                quote = around(tail, match.start(), match.end())
+            return Signal(
+                "open question",
+                [view.index],
+                "the agent's last message asks the person",
+                cfg.w_open_question,
+                "before",
+                [plain(quote, 90)],
+            )
+        return None
+    return None
+
+
+def hands_off_signal(w: Window, cfg: PivotConfig) -> Signal | None:
+    """Many agent steps since the person last gave direction."""
+    if w.hands_off < cfg.hands_off_min:
+        return None
+    count = f"{w.hands_off}+" if w.hands_off >= cfg.hands_off_cap else str(w.hands_off)
+    turns = [w.direction.index] if w.direction is not None else []
+    return Signal(
+        "hands-off streak",
+        turns,
+        f"{count} agent steps since the person last gave direction",
+        cfg.w_hands_off,
+        "before",
+    )
+
+
+def before_signals(w: Window, cfg: PivotConfig) -> tuple[list[Signal], BeforeFacts]:
+    facts = BeforeFacts()
+    out = failure_signals(w, cfg, facts)
+    for signal in (
+        milestone_signal(w, cfg, facts),
+        proposal_signal(w, cfg, facts),
+        open_question_signal(w, cfg, facts),
+        hands_off_signal(w, cfg),
+    ):
+        if signal is not None:
+            out.append(signal)
+    return out, facts

@@ -1,0 +1,117 @@
+"""A small, capped snapshot of a turn's content for the rules to read.
+
+`Turn.parts` may cost I/O and JSON decoding, and tool outputs may be
+megabytes. A `TurnView` decodes a turn once, keeps at most a head and a tail
+of every long string, and is cached by the tracker, so overlapping windows of
+neighbouring silences never decode the same turn twice.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+from typing import Any
+
+from pivotal.model import PartKind, Role, Turn, TurnFlag
+
+HEAD = 6000
+TAIL = 2000
+
+
+def cap(text: str, head: int = HEAD, tail: int = TAIL) -> str:
+    """Keep the head and the tail of a long string (errors and verdicts live at the end)."""
+    if len(text) <= head + tail:
+        return text
+    return text[:head] + "\n…\n" + text[-tail:]
+
+
+def as_dict(value: Any) -> Any:
+    """Tool input as decoded data: some formats store the arguments as a JSON string."""
+    if isinstance(value, str):
+        stripped = value.strip()
+        if stripped[:1] in ("{", "["):
+            try:
+                return json.loads(stripped)
+            except ValueError:
+                return value
+    return value
+
+
+@dataclass(slots=True)
+class ToolView:
+    name: str
+    input: Any
+    key: str
+    output: str
+    has_result: bool
+    failed: bool
+    exit_code: int | None
+    status: str | None
+
+
+@dataclass(slots=True)
+class TurnView:
+    index: int
+    """`Turn.index` (what the output points at)."""
+    role: Role
+    flags: TurnFlag
+    text: str
+    reasoning: str = ""
+    tools: list[ToolView] = field(default_factory=list)
+    attachments: int = 0
+    full_len: int = 0
+    """Length of the uncapped text (a context dump is judged by it)."""
+
+    @property
+    def is_assistant(self) -> bool:
+        return self.role is Role.ASSISTANT
+
+
+def make_view(turn: Turn) -> TurnView:
+    """Decode `turn` once; never raises on odd content."""
+    texts: list[str] = []
+    reasoning: list[str] = []
+    tools: list[ToolView] = []
+    attachments = 0
+    try:
+        parts = turn.parts
+    except Exception:  # a lazy loader failing must not stop detection
+        parts = []
+    for part in parts:
+        if part.kind is PartKind.TEXT and part.text:
+            texts.append(part.text)
+        elif part.kind is PartKind.REASONING and part.text:
+            reasoning.append(part.text)
+        elif part.kind is PartKind.ATTACHMENT:
+            attachments += 1
+        if part.tool is not None:
+            call = part.tool
+            try:
+                key = call.key_argument()
+            except Exception:
+                key = ""
+            tools.append(
+                ToolView(
+                    name=str(call.name or ""),
+                    input=as_dict(call.input),
+                    key=cap(str(key), 400, 100),
+                    output=cap(call.output or ""),
+                    has_result=call.has_result,
+                    failed=call.failed,
+                    exit_code=call.exit_code,
+                    status=call.status,
+                )
+            )
+    text = "\n\n".join(texts)
+    if not text and not parts and turn.preview:
+        text = turn.preview
+    return TurnView(
+        index=turn.index,
+        role=turn.role,
+        flags=turn.flags,
+        text=cap(text, 12000, 3000),
+        reasoning=cap("\n\n".join(reasoning), 3000, 1000),
+        tools=tools,
+        attachments=attachments,
+        full_len=len(text),
+    )

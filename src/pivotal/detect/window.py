@@ -1,0 +1,105 @@
+"""The turns around one silence: the before-window, the cluster, the after-window.
+
+Built once per evaluation from cached `TurnView`s. Only turns inside these
+windows are ever decoded, which keeps detection cheap on huge sessions.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+
+from pivotal.detect.config import PivotConfig
+from pivotal.detect.silence import SilenceIndex
+from pivotal.detect.view import TurnView
+from pivotal.model import Role, Silence, Turn
+
+
+@dataclass(slots=True)
+class Window:
+    anchor: TurnView
+    silence: Silence
+    cluster: list[TurnView]
+    before: list[TurnView]
+    """Chronological; starts at the previous human turn when it is within reach."""
+    direction: TurnView | None
+    """The person's last real message (not silent) inside the before-window."""
+    after: list[TurnView]
+    """Chronological; stops before the next human turn."""
+    next_human: int | None
+    """Index of the next human turn, if one has arrived."""
+    complete: bool
+    """The after-window is full (next human turn or `after_window` turns seen)."""
+    hands_off: int
+    """Agent turns since the person last gave direction (capped)."""
+    work_before: bool
+    """Some agent work exists before the silence (not the session start)."""
+    reach: int
+    """Position one past the last turn this evaluation read."""
+
+    @property
+    def agent_before(self) -> list[TurnView]:
+        return [v for v in self.before if v.role is Role.ASSISTANT]
+
+    @property
+    def agent_after(self) -> list[TurnView]:
+        return [v for v in self.after if v.role is Role.ASSISTANT]
+
+
+def build_window(
+    turns: Sequence[Turn],
+    anchor: int,
+    silences: SilenceIndex,
+    view: Callable[[int], TurnView],
+    config: PivotConfig,
+) -> Window:
+    """Gather the windows around the silence at position `anchor`."""
+    kind = silences.silence(turns, anchor)
+    assert kind is not None
+    cluster = silences.cluster(turns, anchor)
+    # before: back to (and including) the previous human turn, at most N turns
+    before_pos: list[int] = []
+    direction: int | None = None
+    j = anchor - 1
+    while j >= 0 and len(before_pos) < config.before_window:
+        before_pos.append(j)
+        if turns[j].is_human and silences.silence(turns, j) is None:
+            direction = j
+            break
+        j -= 1
+    before_pos.reverse()
+    # hands-off streak and session start: cheap fields only
+    hands_off = 0
+    j = anchor - 1
+    while j >= 0 and anchor - j <= config.hands_off_cap:
+        turn = turns[j]
+        if turn.role is Role.ASSISTANT:
+            hands_off += 1
+        elif turn.is_human and silences.silence(turns, j) is None:
+            break
+        j -= 1
+    # after: from the end of the cluster to the next human turn
+    after_pos: list[int] = []
+    next_human: int | None = None
+    j = cluster[-1] + 1
+    while j < len(turns) and len(after_pos) < config.after_window:
+        if turns[j].is_human:
+            next_human = turns[j].index
+            break
+        after_pos.append(j)
+        j += 1
+    complete = next_human is not None or len(after_pos) >= config.after_window
+    reach = j + 1 if next_human is not None else j
+    return Window(
+        anchor=view(anchor),
+        silence=kind,
+        cluster=[view(p) for p in cluster],
+        before=[view(p) for p in before_pos],
+        direction=view(direction) if direction is not None else None,
+        after=[view(p) for p in after_pos],
+        next_human=next_human,
+        complete=complete,
+        hands_off=hands_off,
+        work_before=hands_off > 0,
+        reach=reach,
+    )
