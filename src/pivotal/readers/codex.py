@@ -1,0 +1,563 @@
+"""Codex CLI rollout files (`~/.codex/sessions/Y/M/D/rollout-*.jsonl`).
+
+Every line is `{"timestamp", "type", "payload"}`. Codex writes user and
+assistant text twice: as `response_item` messages and as `event_msg`
+(`user_message` / `agent_message` in older builds, `item_completed` in
+0.171). This reader uses the `response_item` stream only, because it is the
+one every version writes and it holds the harness text too (environment
+context, AGENTS.md, skills), which becomes SYNTHETIC turns instead of being
+lost. `event_msg` lines only add what the response stream lacks: token usage,
+exit codes, interrupts and errors.
+
+One assistant turn is one model response: its reasoning, text and tool calls
+up to the first tool output, user message or token report. Tool outputs are
+folded into their call by `call_id`.
+
+Compaction: 0.171 writes the model's summary as an assistant message marked
+`metadata.compaction_output`, then a `compacted` line; older builds only the
+`compacted` line. Either way the reader emits one COMPACTION_BOUNDARY system
+turn and one COMPACTION_SUMMARY user turn (what Codex puts back into the
+history), and never replays `replacement_history` as new turns.
+"""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import msgspec
+
+from pivotal.model import (
+    Part,
+    PartKind,
+    Role,
+    SessionRef,
+    SourceRef,
+    ToolCall,
+    Turn,
+    TurnFlag,
+    Usage,
+)
+from pivotal.readers.base import (
+    FormatSpec,
+    LineFileReader,
+    decode_json,
+    describe_decode_error,
+    parse_timestamp,
+    preview_of,
+    single_ref,
+)
+from pivotal.readers.generic_common import duration_ms_from_text, exit_code_from_text
+
+FORMAT = "codex"
+
+# User-role text the harness injects (matched at the start of the stripped text).
+HARNESS_PREFIXES = (
+    "<environment_context>",
+    "<user_instructions>",
+    "# AGENTS.md instructions for",
+    "<skills_instructions>",
+    "<skill>",
+    "<user_shell_command>",
+    "<turn_aborted>",
+    "<subagent_notification>",
+    "<permissions instructions>",
+    "<collaboration_mode>",
+    "<apps_instructions>",
+    "Another language model started to solve this problem",
+)
+SUMMARY_PREFIX = "Another language model started to solve this problem"
+
+# Tool outputs that report a failure without an exit code.
+ERROR_PREFIXES = (
+    "apply_patch verification failed",
+    "unsupported call",
+    "failed to parse function arguments",
+    "aborted by user",
+    "execution error",
+    "error:",
+)
+
+_TOOL_CALL_TYPES = ("function_call", "custom_tool_call", "local_shell_call")
+_OUTPUT_TYPES = ("function_call_output", "custom_tool_call_output")
+_WRAPPER_TYPES = ("session_meta", "response_item", "event_msg", "turn_context", "compacted")
+_SNIFF_TYPES = (b"session_meta", b"response_item", b"event_msg", b"turn_context")
+_SNIFF_RE = re.compile(rb'^\s*\{"timestamp":"[^"]{0,40}",(?:"ordinal":\d+,)?"type":"([a-z_]+)"')
+
+
+class CodexReader(LineFileReader):
+    format = FORMAT
+
+    def __init__(self, ref: SessionRef) -> None:
+        super().__init__(ref)
+        self.reset()
+
+    def reset(self) -> None:
+        self._current: Turn | None = None
+        self._calls: dict[str, ToolCall] = {}
+        self._call_turn: dict[str, Turn] = {}
+        self._early: dict[str, list[dict]] = {}
+        self._model: str | None = None
+        self._compaction_open = False
+        self.cli_version: str | None = None
+
+    # -- lines ------------------------------------------------------------
+    def handle_line(self, line_no: int, offset: int, line: bytes) -> None:
+        try:
+            obj = decode_json(line)
+        except ValueError as exc:
+            self.skip(line_no, describe_decode_error(exc))
+            return
+        if not isinstance(obj, dict):
+            self.skip(line_no, "not a JSON object")
+            return
+        kind = obj.get("type")
+        payload = obj.get("payload")
+        if "payload" not in obj:
+            # pre-2025 rollouts: a bare meta line, then bare response items
+            if kind is None and "id" in obj and "timestamp" in obj:
+                kind, payload = "session_meta", obj
+            elif isinstance(kind, str) and kind not in _WRAPPER_TYPES:
+                kind, payload = "response_item", obj
+        if not isinstance(payload, dict):
+            if kind in ("session_meta", "response_item", "event_msg", "compacted"):
+                self.skip(line_no, f"{kind} without an object payload")
+            return
+        ts = parse_timestamp(obj.get("timestamp"))
+        where = SourceRef(line=line_no, offset=offset)
+        try:
+            if kind == "response_item":
+                self._response_item(payload, ts, where, obj.get("metadata"))
+            elif kind == "event_msg":
+                self._event(payload, ts, where)
+            elif kind == "session_meta":
+                self._session_meta(payload, ts)
+            elif kind == "turn_context":
+                model = payload.get("model")
+                if isinstance(model, str) and model:
+                    self._model = model
+                    self.session.model = model
+            elif kind == "compacted":
+                self._compacted(payload, ts, where)
+        except (TypeError, ValueError, AttributeError, KeyError) as exc:
+            self.skip(line_no, f"unexpected {kind} shape: {type(exc).__name__}")
+
+    def _session_meta(self, payload: dict, ts: float | None) -> None:
+        session = self.session
+        ident = payload.get("id")
+        if isinstance(ident, str) and session.id is None:
+            session.id = ident
+        cwd = payload.get("cwd")
+        if isinstance(cwd, str) and session.cwd is None:
+            session.cwd = cwd
+        started = parse_timestamp(payload.get("timestamp")) or ts
+        if session.started is None:
+            session.started = started
+        version = payload.get("cli_version")
+        if isinstance(version, str):
+            self.cli_version = version
+
+    # -- response items -----------------------------------------------------
+    def _response_item(self, item: dict, ts: float | None, where: SourceRef, meta: object) -> None:
+        kind = item.get("type")
+        if kind == "message":
+            self._message(item, ts, where, meta)
+        elif kind == "reasoning":
+            texts = [s.get("text", "") for s in _dicts(item.get("summary"))]
+            if not any(texts):
+                texts = [s.get("text", "") for s in _dicts(item.get("content"))]
+            text = "\n\n".join(t for t in texts if isinstance(t, str) and t)
+            turn = self._assistant(item, ts, where)
+            if text:
+                turn.parts.append(Part(PartKind.REASONING, text=text))
+            self.mark_changed(turn.index)
+        elif kind in _TOOL_CALL_TYPES or (
+            isinstance(kind, str) and kind.endswith("_call") and "call_id" in item
+        ):
+            self._tool_call(kind, item, ts, where)
+        elif kind in _OUTPUT_TYPES or (
+            isinstance(kind, str) and kind.endswith("_call_output") and "call_id" in item
+        ):
+            self._tool_output(item)
+        elif kind in ("compaction", "compaction_summary", "context_compaction"):
+            self._current = None
+            if not self._compaction_open:
+                self._boundary(ts, where, "Context compacted (remote; the summary is encrypted)")
+                self._compaction_open = True
+        # other item types (ghost_snapshot, ...) carry no conversation
+
+    def _message(self, item: dict, ts: float | None, where: SourceRef, meta: object) -> None:
+        role = item.get("role")
+        texts, attachments = _content_text(item.get("content"))
+        text = "\n\n".join(texts) if len(texts) > 1 else (texts[0] if texts else "")
+        if role == "assistant":
+            if isinstance(meta, dict) and meta.get("compaction_output"):
+                self._current = None
+                self._boundary(ts, where, "Context compacted")
+                self._summary(text, ts, where, item.get("id"))
+                self._compaction_open = True
+                return
+            turn = self._assistant(item, ts, where)
+            if isinstance(item.get("id"), str):
+                turn.message_id = item["id"]  # the message's id names the response best
+            turn.parts.append(Part(PartKind.TEXT, text=text))
+            turn.parts.extend(attachments)
+            if not turn.preview:
+                turn.preview = preview_of(turn.text)
+            self.mark_changed(turn.index)
+            return
+        self._current = None
+        flags = TurnFlag.NONE
+        if role == "developer" or role == "system":
+            new_role, flags = Role.SYSTEM, TurnFlag.SYNTHETIC
+        else:
+            new_role = Role.USER
+            if _is_harness(item, text):
+                flags = TurnFlag.SYNTHETIC
+                if text.lstrip().startswith("<turn_aborted>"):
+                    flags |= TurnFlag.INTERRUPTED
+            else:
+                flags = TurnFlag.HUMAN
+        turn = self._new(new_role, flags, ts, where, item.get("id"))
+        turn.parts = [Part(PartKind.TEXT, text=text), *attachments]
+        turn.preview = preview_of(text)
+        self.append_turn(turn)
+
+    def _assistant(self, item: dict, ts: float | None, where: SourceRef) -> Turn:
+        """The open assistant turn (this model response), started if needed."""
+        turn = self._current
+        if turn is None:
+            turn = self._new(Role.ASSISTANT, TurnFlag.NONE, ts, where, item.get("id"))
+            turn.model = self._model
+            turn.parts = []
+            self.append_turn(turn)
+            self._current = turn
+        elif turn.message_id is None and isinstance(item.get("id"), str):
+            turn.message_id = item["id"]
+        return turn
+
+    def _tool_call(self, kind: str, item: dict, ts: float | None, where: SourceRef) -> None:
+        call_id = item.get("call_id") or item.get("id")
+        if not isinstance(call_id, str):
+            return
+        if kind == "function_call":
+            name = item.get("name") or "function"
+            raw = item.get("arguments")
+            arguments: object = raw
+            if isinstance(raw, str):
+                try:
+                    arguments = msgspec.json.decode(raw)
+                except msgspec.DecodeError:
+                    arguments = raw
+            namespace = item.get("namespace")
+            if isinstance(namespace, str) and namespace:
+                name = f"{namespace}.{name}"
+        elif kind == "custom_tool_call":
+            name = item.get("name") or "custom_tool"
+            arguments = item.get("input")
+        else:
+            name = kind.removesuffix("_call")
+            arguments = item.get("action", item.get("arguments"))
+        call = ToolCall(call_id=call_id, name=str(name), input=arguments)
+        status = item.get("status")
+        if isinstance(status, str) and kind not in ("function_call", "custom_tool_call"):
+            call.status = status
+        turn = self._assistant(item, ts, where)
+        turn.parts.append(Part(PartKind.TOOL, tool=call))
+        self._calls[call_id] = call
+        self._call_turn[call_id] = turn
+        self.mark_changed(turn.index)
+        for early in self._early.pop(call_id, []):
+            self._apply_result(call_id, early)
+
+    def _tool_output(self, item: dict) -> None:
+        self._current = None
+        call_id = item.get("call_id")
+        if not isinstance(call_id, str):
+            return
+        self._apply_result(call_id, {"output": item.get("output")})
+
+    def _apply_result(self, call_id: str, result: dict) -> None:
+        """Fill a call's result fields; results that arrive before their call wait."""
+        call = self._calls.get(call_id)
+        if call is None:
+            self._early.setdefault(call_id, []).append(result)
+            return
+        if "output" in result:
+            text, success, exit_code, duration = _output_fields(result["output"])
+            call.output = text
+            if call.exit_code is None:
+                call.exit_code = exit_code if exit_code is not None else exit_code_from_text(text)
+            if call.duration_ms is None:
+                call.duration_ms = duration if duration is not None else duration_ms_from_text(text)
+            if success is False or text.lstrip().lower().startswith(ERROR_PREFIXES):
+                call.is_error = True
+            if call.status is None:
+                call.status = "error" if call.failed else "completed"
+            elif call.status in ("in_progress", "pending", "running"):
+                call.status = "error" if call.failed else "completed"
+        if result.get("exit_code") is not None and isinstance(result["exit_code"], int):
+            call.exit_code = result["exit_code"]
+        if result.get("duration_ms") is not None and call.duration_ms is None:
+            call.duration_ms = result["duration_ms"]
+        if result.get("error"):
+            call.is_error = True
+        status = result.get("status")
+        if isinstance(status, str):
+            call.status = "error" if status in ("failed", "declined") else "completed"
+            if status == "failed" and call.exit_code is None:
+                call.is_error = True
+        if call.output is None and isinstance(result.get("fallback_output"), str):
+            call.output = result["fallback_output"]
+        self.mark_changed(self._call_turn[call_id].index)
+
+    # -- events -------------------------------------------------------------
+    def _event(self, payload: dict, ts: float | None, where: SourceRef) -> None:
+        kind = payload.get("type")
+        if kind == "token_count":
+            self._current = None
+            self._usage(payload.get("info"))
+        elif kind == "turn_aborted":
+            self._current = None
+            self._interrupted(payload, ts, where)
+        elif kind == "exec_command_end":
+            self._exec_end(payload.get("call_id"), payload)
+        elif kind == "patch_apply_end":
+            call_id = payload.get("call_id")
+            if isinstance(call_id, str) and payload.get("success") is False:
+                self._apply_result(call_id, {"error": True})
+        elif kind == "item_completed":
+            item = payload.get("item")
+            if isinstance(item, dict) and item.get("type") in ("CommandExecution", "FileChange"):
+                self._exec_end(item.get("id"), item)
+        elif kind in ("task_complete", "turn_complete"):
+            self._current = None
+        elif kind in ("error", "stream_error"):
+            self._current = None
+            message = payload.get("message")
+            text = message if isinstance(message, str) else "error"
+            turn = self._new(Role.SYSTEM, TurnFlag.SYNTHETIC | TurnFlag.ERROR, ts, where, None)
+            turn.parts = [Part(PartKind.TEXT, text=text)]
+            turn.preview = preview_of(text)
+            self.append_turn(turn)
+
+    def _exec_end(self, call_id: object, data: dict) -> None:
+        if not isinstance(call_id, str):
+            return
+        result: dict = {}
+        if isinstance(data.get("exit_code"), int):
+            result["exit_code"] = data["exit_code"]
+        duration = _duration_ms(data.get("duration"))
+        if duration is not None:
+            result["duration_ms"] = duration
+        status = data.get("status")
+        if isinstance(status, str):
+            result["status"] = status
+        output = data.get("aggregated_output")
+        if isinstance(output, str):
+            result["fallback_output"] = output
+        if result:
+            self._apply_result(call_id, result)
+
+    def _usage(self, info: object) -> None:
+        if not isinstance(info, dict):
+            return
+        last = info.get("last_token_usage")
+        if not isinstance(last, dict):
+            return
+        for turn in reversed(self.session.turns):
+            if turn.role is Role.USER and turn.flags & TurnFlag.HUMAN:
+                return
+            if turn.role is Role.ASSISTANT:
+                if turn.usage is None:
+                    turn.usage = _usage_from(last)
+                    self.mark_changed(turn.index)
+                return
+
+    def _interrupted(self, payload: dict, ts: float | None, where: SourceRef) -> None:
+        for turn in reversed(self.session.turns):
+            if turn.role is Role.USER:
+                break
+            if turn.role is Role.ASSISTANT:
+                turn.flags |= TurnFlag.INTERRUPTED
+                self.mark_changed(turn.index)
+                return
+        reason = payload.get("reason")
+        text = f"Turn aborted ({reason})" if isinstance(reason, str) else "Turn aborted"
+        turn = self._new(Role.SYSTEM, TurnFlag.SYNTHETIC | TurnFlag.INTERRUPTED, ts, where, None)
+        turn.parts = [Part(PartKind.TEXT, text=text)]
+        turn.preview = text
+        self.append_turn(turn)
+
+    # -- compaction ---------------------------------------------------------
+    def _compacted(self, payload: dict, ts: float | None, where: SourceRef) -> None:
+        self._current = None
+        if self._compaction_open:
+            # the summary was already shown (compaction_output / remote item)
+            self._compaction_open = False
+            return
+        message = payload.get("message")
+        text = message if isinstance(message, str) else ""
+        self._boundary(ts, where, "Context compacted")
+        self._summary(text, ts, where, None)
+
+    def _boundary(self, ts: float | None, where: SourceRef, text: str) -> None:
+        turn = self._new(
+            Role.SYSTEM, TurnFlag.COMPACTION_BOUNDARY | TurnFlag.SYNTHETIC, ts, where, None
+        )
+        turn.parts = [Part(PartKind.TEXT, text=text)]
+        turn.preview = text
+        self.append_turn(turn)
+
+    def _summary(self, text: str, ts: float | None, where: SourceRef, ident: object) -> None:
+        flags = TurnFlag.COMPACTION_SUMMARY | TurnFlag.SYNTHETIC
+        turn = self._new(Role.USER, flags, ts, where, ident)
+        turn.parts = [Part(PartKind.TEXT, text=text)]
+        turn.preview = preview_of(text)
+        self.append_turn(turn)
+
+    def _new(
+        self, role: Role, flags: TurnFlag, ts: float | None, where: SourceRef, ident: object
+    ) -> Turn:
+        ident = ident if isinstance(ident, str) else None
+        source = SourceRef(line=where.line, record_id=ident, offset=where.offset)
+        return Turn(index=0, role=role, flags=flags, timestamp=ts, message_id=ident, source=source)
+
+
+# ---------------------------------------------------------------------------
+# payload helpers
+
+
+def _dicts(value: object) -> list[dict]:
+    return [v for v in value if isinstance(v, dict)] if isinstance(value, list) else []
+
+
+def _content_text(content: object) -> tuple[list[str], list[Part]]:
+    """Texts (kept verbatim: an empty prompt stays "") and attachment placeholders."""
+    if isinstance(content, str):
+        return [content], []
+    texts: list[str] = []
+    attachments: list[Part] = []
+    for block in _dicts(content):
+        kind = block.get("type")
+        if kind in ("input_text", "output_text", "text"):
+            text = block.get("text")
+            texts.append(text if isinstance(text, str) else "")
+        elif kind in ("input_image", "image"):
+            attachments.append(Part(PartKind.ATTACHMENT, text="[image]"))
+        elif kind == "input_file":
+            name = block.get("filename")
+            attachments.append(Part(PartKind.ATTACHMENT, text=f"[file {name or ''}]".strip()))
+    return texts, attachments
+
+
+def _is_harness(item: dict, text: str) -> bool:
+    """Whether a user-role message was injected by Codex rather than typed."""
+    passthrough = item.get("internal_chat_message_metadata_passthrough")
+    if isinstance(passthrough, dict):
+        kinds = [
+            (m.get("provenance") or {}).get("type")
+            for m in _dicts(passthrough.get("content_item_metadata"))
+            if isinstance(m.get("provenance"), dict)
+        ]
+        if kinds:
+            return "user" not in kinds
+    return text.lstrip().startswith(HARNESS_PREFIXES)
+
+
+def _output_fields(output: object) -> tuple[str, bool | None, int | None, float | None]:
+    """(text, success flag, exit code, duration ms) of a function_call_output."""
+    success = None
+    if isinstance(output, dict):
+        success = output.get("success") if isinstance(output.get("success"), bool) else None
+        output = output.get("content", output.get("output", ""))
+    if isinstance(output, list):
+        texts = [b.get("text") for b in _dicts(output) if isinstance(b.get("text"), str)]
+        output = "\n".join(texts)
+    if not isinstance(output, str):
+        output = "" if output is None else str(output)
+    exit_code = duration = None
+    if output.startswith("{") and '"metadata"' in output:
+        # 2025 rollouts: {"output": "...", "metadata": {"exit_code": 1, "duration_seconds": 0.1}}
+        try:
+            inner = msgspec.json.decode(output)
+        except msgspec.DecodeError:
+            inner = None
+        if isinstance(inner, dict) and isinstance(inner.get("metadata"), dict):
+            meta = inner["metadata"]
+            if isinstance(meta.get("exit_code"), int):
+                exit_code = meta["exit_code"]
+            if isinstance(meta.get("duration_seconds"), int | float):
+                duration = float(meta["duration_seconds"]) * 1000.0
+            if isinstance(inner.get("output"), str):
+                output = inner["output"]
+    return output, success, exit_code, duration
+
+
+def _duration_ms(value: object) -> float | None:
+    if isinstance(value, dict):
+        secs, nanos = value.get("secs", 0), value.get("nanos", 0)
+        if isinstance(secs, int | float) and isinstance(nanos, int | float):
+            return secs * 1000.0 + nanos / 1e6
+    if isinstance(value, int | float) and not isinstance(value, bool):
+        return float(value)
+    return None
+
+
+def _usage_from(data: dict) -> Usage:
+    def num(key: str) -> int:
+        value = data.get(key)
+        return value if isinstance(value, int) and not isinstance(value, bool) else 0
+
+    cached = num("cached_input_tokens")
+    return Usage(
+        input=max(num("input_tokens") - cached, 0),
+        output=num("output_tokens"),
+        cache_read=cached,
+        cache_write=num("cache_write_input_tokens"),
+        reasoning=num("reasoning_output_tokens"),
+    )
+
+
+# ---------------------------------------------------------------------------
+# registry entry
+
+
+def sniff(path: Path, head: bytes) -> bool:
+    """A rollout starts with a `session_meta` line (or, when resumed oddly, another item)."""
+    if path.is_dir():
+        return False
+    first = head.lstrip()[:4096]
+    match = _SNIFF_RE.match(first)
+    if match:
+        return match.group(1) in _SNIFF_TYPES
+    line = head.split(b"\n", 1)[0]
+    try:
+        obj = decode_json(line)
+    except ValueError:
+        return False
+    if not isinstance(obj, dict):
+        return False
+    if obj.get("type") in ("session_meta", "response_item", "event_msg", "turn_context"):
+        return isinstance(obj.get("payload"), dict) and "timestamp" in obj
+    # pre-2025 rollouts: a bare meta line {"id", "timestamp", "instructions"?, "git"?}
+    return (
+        "type" not in obj
+        and isinstance(obj.get("id"), str)
+        and "timestamp" in obj
+        and ("instructions" in obj or "git" in obj)
+        and "sessionId" not in obj
+    )
+
+
+def open_reader(ref: SessionRef) -> CodexReader:
+    return CodexReader(ref)
+
+
+SPEC = FormatSpec(
+    name=FORMAT,
+    description="Codex CLI rollout JSONL (~/.codex/sessions/...)",
+    sniff=sniff,
+    refs=single_ref(FORMAT),
+    open=open_reader,
+)

@@ -1,0 +1,576 @@
+"""Gemini CLI chats: JSONL (>= 0.39) and the older whole-file `.json` chats.
+
+The JSONL file is a log of edits to a message list, not a list of messages:
+a message is appended again every time it changes (last one wins), `$set`
+patches session fields, `$set.messages` writes a whole checkpoint and
+`$rewindTo` drops a message and everything after it. The reader therefore
+keeps the logical message list (`_entries`) and derives the turns from it
+after each poll, reporting only the turns that changed (`replace_turns`).
+
+Checkpoints, as Gemini 0.61 really writes them:
+* On every resume it appends a header, a checkpoint holding only the
+  `<session_context>` message, then a checkpoint with the full history in
+  API shape (tool calls as `functionCall` parts, results as separate user
+  records, fresh timestamps). A failed `-p ""` run leaves only the first of
+  these. So a checkpoint never removes messages already read, and messages
+  already known keep their richer first form; only unknown ids are added.
+* Compression rewrites the list to `[context, <state_snapshot> user, "Got
+  it. Thanks for the additional context!", kept tail...]`. The turns before
+  it stay on the main line (they are what the person saw); the reader adds a
+  COMPACTION_BOUNDARY system turn, the snapshot as a COMPACTION_SUMMARY
+  synthetic turn and the acknowledgement as a synthetic assistant turn. The
+  kept tail is a copy of messages already read under new ids: each copy is
+  matched to its original (same text, or same tool call ids) and becomes an
+  alias of it, so it is not shown twice.
+
+`$rewindTo` removes turns from the main line; they are kept in
+`Session.branches`. `info` / `warning` / `error` records become SYSTEM
+synthetic turns (`error` also flagged ERROR). User records that only carry
+`functionResponse` parts are tool results: they are folded into the call.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from pathlib import Path
+
+import msgspec
+
+from pivotal.model import (
+    Part,
+    PartKind,
+    Role,
+    SessionRef,
+    SourceRef,
+    ToolCall,
+    Turn,
+    TurnFlag,
+    Usage,
+)
+from pivotal.readers.base import (
+    FormatSpec,
+    LineFileReader,
+    SessionReader,
+    decode_json,
+    describe_decode_error,
+    parse_timestamp,
+    preview_of,
+)
+from pivotal.readers.generic_common import (
+    WholeFileJsonReader,
+    exit_code_from_text,
+    replace_turns,
+)
+
+FORMAT = "gemini"
+ACK_TEXT = "Got it. Thanks for the additional context!"
+SNAPSHOT_TAG = "<state_snapshot>"
+CONTEXT_TAG = "<session_context>"
+_COMMAND_RE = re.compile(r"^/[A-Za-z][\w:-]*(?:\s|$)")
+_STATUS = {
+    "success": "completed",
+    "error": "error",
+    "cancelled": "cancelled",
+    "executing": "running",
+    "scheduled": "pending",
+    "validating": "pending",
+    "awaiting_approval": "pending",
+}
+
+
+@dataclass(slots=True)
+class _Entry:
+    """One message on the logical list (or a compaction boundary marker)."""
+
+    rec: dict
+    line: int | None
+    offset: int | None
+    boundary: bool = False
+
+
+class GeminiJsonlReader(LineFileReader):
+    format = FORMAT
+
+    def __init__(self, ref: SessionRef) -> None:
+        super().__init__(ref)
+        self.reset()
+
+    def reset(self) -> None:
+        self._entries: list[_Entry] = []
+        self._index: dict[str, int] = {}
+        self._dropped: list[list[_Entry]] = []
+        self._dirty = True
+
+    def take_first_changed(self) -> int | None:
+        if self._dirty:
+            self._dirty = False
+            replace_turns(self, build_turns(self._entries))
+            self.session.branches = [build_turns(lost) for lost in self._dropped]
+        return super().take_first_changed()
+
+    def handle_line(self, line_no: int, offset: int, line: bytes) -> None:
+        try:
+            obj = decode_json(line)
+        except ValueError as exc:
+            self.skip(line_no, describe_decode_error(exc))
+            return
+        if not isinstance(obj, dict):
+            self.skip(line_no, "not a JSON object")
+            return
+        if "$set" in obj:
+            patch = obj["$set"]
+            if isinstance(patch, dict):
+                self._patch(patch, line_no, offset)
+            else:
+                self.skip(line_no, "$set without an object")
+        elif "$rewindTo" in obj:
+            self._rewind(obj["$rewindTo"])
+        elif "type" in obj:
+            self._upsert(obj, line_no, offset)
+        elif "sessionId" in obj:
+            self._header(obj)
+
+    def _header(self, obj: dict) -> None:
+        session = self.session
+        if session.id is None and isinstance(obj.get("sessionId"), str):
+            session.id = obj["sessionId"]
+        if session.started is None:
+            session.started = parse_timestamp(obj.get("startTime"))
+        ended = parse_timestamp(obj.get("lastUpdated"))
+        if ended is not None:
+            session.ended = ended
+
+    def _patch(self, patch: dict, line_no: int, offset: int) -> None:
+        summary = patch.get("summary")
+        if isinstance(summary, str) and summary:
+            self.session.title = summary
+        ended = parse_timestamp(patch.get("lastUpdated"))
+        if ended is not None:
+            self.session.ended = ended
+        messages = patch.get("messages")
+        if isinstance(messages, list):
+            self._checkpoint([m for m in messages if isinstance(m, dict)], line_no, offset)
+
+    def _upsert(self, rec: dict, line_no: int | None, offset: int | None) -> None:
+        ident = rec.get("id")
+        if isinstance(ident, str) and ident in self._index:
+            self._entries[self._index[ident]].rec = rec
+        else:
+            if isinstance(ident, str):
+                self._index[ident] = len(self._entries)
+            self._entries.append(_Entry(rec, line_no, offset))
+        self._dirty = True
+
+    def _rewind(self, ident: object) -> None:
+        if not isinstance(ident, str) or ident not in self._index:
+            return
+        cut = self._index[ident]
+        self._dropped.append(self._entries[cut:])
+        del self._entries[cut:]
+        self._index = {i: p for i, p in self._index.items() if p < cut}
+        self.session.notices.append("the session was rewound; later turns kept as a branch")
+        self._dirty = True
+
+    def _checkpoint(self, messages: list[dict], line_no: int, offset: int) -> None:
+        """Merge a full checkpoint without losing what was read (see module docstring)."""
+        snap = next(
+            (
+                k
+                for k, m in enumerate(messages)
+                if m.get("type") == "user"
+                and SNAPSHOT_TAG in _plain_text(m)
+                and m.get("id") not in self._index
+            ),
+            None,
+        )
+        if snap is None:
+            for message in messages:
+                if message.get("id") not in self._index:
+                    self._upsert(message, line_no, offset)
+            return
+        for message in messages[:snap]:
+            if message.get("id") not in self._index:
+                self._upsert(message, line_no, offset)
+        known = len(self._entries)
+        self._entries.append(_Entry({}, line_no, offset, boundary=True))
+        self._upsert(messages[snap], line_no, offset)
+        tail = messages[snap + 1 :]
+        if tail and tail[0].get("type") == "gemini" and _plain_text(tail[0]).strip() == ACK_TEXT:
+            self._upsert(tail[0], line_no, offset)
+            tail = tail[1:]
+        taken: set[int] = set()
+        for message in tail:
+            ident = message.get("id")
+            if ident in self._index:
+                continue
+            original = self._match(message, known, taken)
+            if original is not None and isinstance(ident, str):
+                taken.add(original)
+                self._index[ident] = original
+            else:
+                self._upsert(message, line_no, offset)
+        self._dirty = True
+
+    def _match(self, message: dict, limit: int, taken: set[int]) -> int | None:
+        """The entry (before `limit`) a kept-tail copy duplicates, searching backwards."""
+        key = _match_key(message)
+        if key is None:
+            return None
+        for pos in range(limit - 1, -1, -1):
+            entry = self._entries[pos]
+            if pos in taken or entry.boundary:
+                continue
+            if _match_key(entry.rec) == key:
+                return pos
+        return None
+
+
+class GeminiJsonReader(WholeFileJsonReader):
+    """Gemini CLI <= 0.38: one `{sessionId, messages: [...]}` document rewritten whole."""
+
+    format = FORMAT
+
+    def build(self, doc: object) -> list[Turn] | None:
+        if not isinstance(doc, dict) or not isinstance(doc.get("messages"), list):
+            return None
+        session = self.session
+        if isinstance(doc.get("sessionId"), str):
+            session.id = doc["sessionId"]
+        session.started = parse_timestamp(doc.get("startTime"))
+        session.ended = parse_timestamp(doc.get("lastUpdated"))
+        if isinstance(doc.get("summary"), str):
+            session.title = doc["summary"]
+        entries: list[_Entry] = []
+        index: dict[str, int] = {}
+        for message in doc["messages"]:
+            if not isinstance(message, dict):
+                continue
+            ident = message.get("id")
+            if isinstance(ident, str) and ident in index:
+                entries[index[ident]].rec = message
+                continue
+            if isinstance(ident, str):
+                index[ident] = len(entries)
+            entries.append(_Entry(message, None, None))
+        return build_turns(entries)
+
+
+# ---------------------------------------------------------------------------
+# entries -> turns
+
+
+def build_turns(entries: list[_Entry]) -> list[Turn]:
+    """Turns of a logical message list; tool results are folded into their calls."""
+    turns: list[Turn] = []
+    calls: dict[str, ToolCall] = {}
+    after_snapshot = False
+    for entry in entries:
+        if entry.boundary:
+            turn = _turn(Role.SYSTEM, TurnFlag.COMPACTION_BOUNDARY | TurnFlag.SYNTHETIC, entry)
+            turn.parts = [Part(PartKind.TEXT, text="Context compressed")]
+            turn.preview = "Context compressed"
+            turns.append(turn)
+            continue
+        rec = entry.rec
+        kind = rec.get("type")
+        if kind == "user":
+            turn = _user_turn(entry, calls)
+            after_snapshot = turn is not None and bool(turn.flags & TurnFlag.COMPACTION_SUMMARY)
+            if turn is None:
+                continue
+        elif kind in ("gemini", "model"):
+            turn = _model_turn(entry, calls)
+            if after_snapshot and turn.text.strip() == ACK_TEXT:
+                turn.flags |= TurnFlag.SYNTHETIC
+            after_snapshot = False
+        elif kind in ("info", "warning", "error"):
+            flags = TurnFlag.SYNTHETIC | (TurnFlag.ERROR if kind == "error" else TurnFlag.NONE)
+            turn = _turn(Role.SYSTEM, flags, entry)
+            text = _plain_text(rec)
+            turn.parts = [Part(PartKind.TEXT, text=text)]
+            turn.preview = preview_of(text)
+            after_snapshot = False
+        else:
+            continue
+        turn.index = len(turns)
+        turns.append(turn)
+    return turns
+
+
+def _turn(role: Role, flags: TurnFlag, entry: _Entry) -> Turn:
+    ident = entry.rec.get("id")
+    ident = ident if isinstance(ident, str) else None
+    return Turn(
+        index=0,
+        role=role,
+        flags=flags,
+        timestamp=parse_timestamp(entry.rec.get("timestamp")),
+        message_id=ident,
+        source=SourceRef(line=entry.line, record_id=ident, offset=entry.offset),
+    )
+
+
+def _user_turn(entry: _Entry, calls: dict[str, ToolCall]) -> Turn | None:
+    rec = entry.rec
+    content = rec.get("content")
+    texts: list[str] = []
+    attachments: list[Part] = []
+    responses = 0
+    if isinstance(content, str):
+        texts.append(content)
+    for part in _dicts(content):
+        if "functionResponse" in part:
+            responses += 1
+            _fold_response(part["functionResponse"], calls)
+        elif isinstance(part.get("text"), str):
+            texts.append(part["text"])
+        elif "inlineData" in part or "fileData" in part:
+            data = part.get("inlineData") or part.get("fileData") or {}
+            mime = data.get("mimeType") if isinstance(data, dict) else None
+            attachments.append(Part(PartKind.ATTACHMENT, text=f"[{mime or 'attachment'}]"))
+    if responses and not texts and not attachments:
+        return None
+    text = "".join(texts)
+    stripped = text.lstrip()
+    if stripped.startswith(CONTEXT_TAG):
+        flags = TurnFlag.SYNTHETIC
+    elif SNAPSHOT_TAG in text:
+        flags = TurnFlag.COMPACTION_SUMMARY | TurnFlag.SYNTHETIC
+    elif _COMMAND_RE.match(stripped):
+        flags = TurnFlag.SYNTHETIC
+    else:
+        flags = TurnFlag.HUMAN
+    turn = _turn(Role.USER, flags, entry)
+    turn.parts = [Part(PartKind.TEXT, text=text), *attachments]
+    turn.preview = preview_of(text)
+    return turn
+
+
+def _model_turn(entry: _Entry, calls: dict[str, ToolCall]) -> Turn:
+    rec = entry.rec
+    turn = _turn(Role.ASSISTANT, TurnFlag.NONE, entry)
+    model = rec.get("model")
+    turn.model = model if isinstance(model, str) else None
+    parts: list[Part] = []
+    for thought in _dicts(rec.get("thoughts")):
+        subject, body = thought.get("subject"), thought.get("description")
+        pieces = [p for p in (subject, body) if isinstance(p, str) and p]
+        if pieces:
+            parts.append(Part(PartKind.REASONING, text="\n".join(pieces)))
+    content = rec.get("content")
+    texts = [content] if isinstance(content, str) else []
+    pending_calls: list[dict] = []
+    for part in _dicts(content):
+        if isinstance(part.get("text"), str):
+            if part.get("thought") is True:
+                parts.append(Part(PartKind.REASONING, text=part["text"]))
+            else:
+                texts.append(part["text"])
+        elif isinstance(part.get("functionCall"), dict):
+            pending_calls.append(part["functionCall"])
+    text = "".join(texts)
+    if text:
+        parts.append(Part(PartKind.TEXT, text=text))
+    seen: set[str] = set()
+    for raw in _dicts(rec.get("toolCalls")):
+        call = _tool_call(raw)
+        seen.add(call.call_id)
+        calls[call.call_id] = call
+        parts.append(Part(PartKind.TOOL, tool=call))
+    for raw in pending_calls:
+        ident = raw.get("id")
+        call_id = ident if isinstance(ident, str) else f"{raw.get('name')}#{len(calls)}"
+        if call_id in seen:
+            continue
+        call = ToolCall(call_id=call_id, name=str(raw.get("name") or "tool"), input=raw.get("args"))
+        calls[call_id] = call
+        parts.append(Part(PartKind.TOOL, tool=call))
+    turn.parts = parts
+    turn.preview = preview_of(text)
+    tokens = rec.get("tokens")
+    if isinstance(tokens, dict):
+        turn.usage = _usage(tokens)
+    return turn
+
+
+def _tool_call(raw: dict) -> ToolCall:
+    ident = raw.get("id")
+    call = ToolCall(
+        call_id=ident if isinstance(ident, str) else str(raw.get("name")),
+        name=str(raw.get("name") or "tool"),
+        input=raw.get("args"),
+    )
+    status = raw.get("status")
+    if isinstance(status, str):
+        call.status = _STATUS.get(status, status)
+        call.is_error = status == "error"
+    for part in _dicts(raw.get("result")):
+        if "functionResponse" in part:
+            _fill(call, part["functionResponse"])
+    if call.output is None and isinstance(raw.get("resultDisplay"), str):
+        call.output = raw["resultDisplay"]
+    return call
+
+
+def _fold_response(response: object, calls: dict[str, ToolCall]) -> None:
+    if not isinstance(response, dict):
+        return
+    call = calls.get(response.get("id")) if isinstance(response.get("id"), str) else None
+    if call is None:
+        name = response.get("name")
+        call = next(
+            (c for c in reversed(calls.values()) if c.name == name and c.output is None), None
+        )
+    if call is not None and call.output is None:
+        _fill(call, response)
+
+
+def _fill(call: ToolCall, response: object) -> None:
+    """Output / error of one functionResponse; the exit code only exists in the text."""
+    if not isinstance(response, dict):
+        return
+    body = response.get("response")
+    if isinstance(body, dict):
+        if isinstance(body.get("error"), str):
+            call.output = body["error"]
+            call.is_error = True
+        elif isinstance(body.get("output"), str):
+            call.output = body["output"]
+        else:
+            call.output = msgspec.json.encode(body).decode("utf-8", "replace")
+    elif isinstance(body, str):
+        call.output = body
+    if call.output is not None:
+        if call.exit_code is None:
+            call.exit_code = exit_code_from_text(call.output)
+        if call.status is None:
+            call.status = "error" if call.is_error else "completed"
+
+
+def _usage(tokens: dict) -> Usage:
+    def num(key: str) -> int:
+        value = tokens.get(key)
+        return value if isinstance(value, int) and not isinstance(value, bool) else 0
+
+    cached = num("cached")
+    return Usage(
+        input=max(num("input") - cached, 0),
+        output=num("output"),
+        cache_read=cached,
+        reasoning=num("thoughts"),
+    )
+
+
+def _dicts(value: object) -> list[dict]:
+    return [v for v in value if isinstance(v, dict)] if isinstance(value, list) else []
+
+
+def _plain_text(rec: dict) -> str:
+    content = rec.get("content")
+    if isinstance(content, str):
+        return content
+    return "".join(p["text"] for p in _dicts(content) if isinstance(p.get("text"), str))
+
+
+def _match_key(rec: dict) -> tuple | None:
+    """What identifies a message across Gemini's re-written copies of it."""
+    kind = rec.get("type")
+    content = rec.get("content")
+    call_ids = [
+        p["functionCall"].get("id")
+        for p in _dicts(content)
+        if isinstance(p.get("functionCall"), dict)
+    ]
+    call_ids += [c.get("id") for c in _dicts(rec.get("toolCalls"))]
+    if any(isinstance(c, str) for c in call_ids):
+        return (kind, "calls", tuple(sorted(c for c in call_ids if isinstance(c, str))))
+    responses = [
+        p["functionResponse"].get("id")
+        for p in _dicts(content)
+        if isinstance(p.get("functionResponse"), dict)
+    ]
+    if responses:
+        return (kind, "responses", tuple(sorted(str(r) for r in responses)))
+    if kind in ("user", "gemini", "model"):
+        return (kind, "text", _plain_text(rec))
+    return None
+
+
+# ---------------------------------------------------------------------------
+# registry entry
+
+
+def _first_line(head: bytes) -> object:
+    line = head.lstrip().split(b"\n", 1)[0]
+    try:
+        return decode_json(line)
+    except ValueError:
+        return None
+
+
+def sniff(path: Path, head: bytes) -> bool:
+    """A JSONL header line `{sessionId, projectHash, startTime, ...}` or a legacy chat JSON."""
+    if path.is_dir():
+        return False
+    first = _first_line(head)
+    if isinstance(first, dict):
+        if "type" in first or "role" in first:
+            return False
+        return isinstance(first.get("sessionId"), str) and (
+            "projectHash" in first or "startTime" in first
+        )
+    # pretty-printed legacy document: look at its first keys
+    start = head.lstrip()[:2048]
+    return (
+        start.startswith(b"{")
+        and b'"sessionId"' in start
+        and b'"projectHash"' in start
+        and b'"messages"' in head
+    )
+
+
+def open_reader(ref: SessionRef) -> SessionReader:
+    try:
+        with open(ref.path, "rb") as handle:
+            head = handle.read(64 * 1024)
+    except OSError:
+        return GeminiJsonlReader(ref)
+    first = _first_line(head)
+    if isinstance(first, dict) and "messages" not in first:
+        return GeminiJsonlReader(ref)
+    if not head.strip():
+        return GeminiJsonlReader(ref)
+    return GeminiJsonReader(ref)
+
+
+def refs(path: Path) -> list[SessionRef]:
+    try:
+        st = path.stat()
+        with open(path, "rb") as handle:
+            first = _first_line(handle.read(8192))
+    except OSError:
+        return [SessionRef(format=FORMAT, path=path)]
+    session_id = started = None
+    if isinstance(first, dict):
+        session_id = first.get("sessionId") if isinstance(first.get("sessionId"), str) else None
+        started = parse_timestamp(first.get("startTime"))
+    return [
+        SessionRef(
+            format=FORMAT,
+            path=path,
+            session_id=session_id,
+            started=started,
+            size=st.st_size,
+            updated=st.st_mtime,
+        )
+    ]
+
+
+SPEC = FormatSpec(
+    name=FORMAT,
+    description="Gemini CLI chats (~/.gemini/tmp/<project>/chats/session-*.jsonl or .json)",
+    sniff=sniff,
+    refs=refs,
+    open=open_reader,
+)

@@ -1,0 +1,319 @@
+"""Generic chat transcripts: `{"role", "content"}` messages in JSONL or JSON.
+
+Three shapes: one message per line (JSONL, read incrementally), a JSON array
+of messages, or an object with `"messages": [...]` (OpenAI chat style). Both
+JSON shapes are rewritten whole by their writers, so they are re-read on
+change. `content` is a string or a list of parts (`{type: text, text}`,
+images, and Anthropic-style `tool_use` / `tool_result` blocks).
+
+Roles: user / human -> USER + HUMAN; assistant / model / ai -> ASSISTANT;
+system / developer -> SYSTEM + SYNTHETIC. Tool results are not turns:
+`role: "tool"` messages (`tool_call_id`), legacy `role: "function"` messages
+and `tool_result` blocks are folded into the call they answer. This format is
+sniffed last and only claims files whose first message clearly has this shape.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from pathlib import Path
+
+import msgspec
+
+from pivotal.model import Part, PartKind, Role, SessionRef, SourceRef, ToolCall, Turn, TurnFlag
+from pivotal.readers.base import (
+    FormatSpec,
+    LineFileReader,
+    SessionReader,
+    decode_json,
+    describe_decode_error,
+    parse_timestamp,
+    preview_of,
+    single_ref,
+)
+from pivotal.readers.generic_common import (
+    WholeFileJsonReader,
+    duration_ms_from_text,
+    exit_code_from_text,
+)
+
+FORMAT = "generic"
+USER_ROLES = ("user", "human")
+ASSISTANT_ROLES = ("assistant", "model", "ai", "bot")
+SYSTEM_ROLES = ("system", "developer")
+TOOL_ROLES = ("tool", "function")
+ROLES = USER_ROLES + ASSISTANT_ROLES + SYSTEM_ROLES + TOOL_ROLES
+_TEXT_TYPES = ("text", "input_text", "output_text")
+_IMAGE_TYPES = ("image_url", "image", "input_image")
+_ROLE_RE = re.compile(rb'"role"\s*:\s*"(' + b"|".join(r.encode() for r in ROLES) + rb')"')
+
+
+class ChatBuilder:
+    """Turns chat messages into turns, folding tool results into their calls."""
+
+    def __init__(self, append: Callable[[Turn], Turn], touch: Callable[[int], None]) -> None:
+        self._append = append
+        self._touch = touch
+        self._calls: dict[str, tuple[ToolCall, Turn]] = {}
+        self._open: list[tuple[ToolCall, Turn]] = []
+
+    def add(self, msg: dict, line: int | None = None, offset: int | None = None) -> str | None:
+        """Add one message; returns why it was unusable, or None."""
+        role = msg.get("role")
+        role = role.lower() if isinstance(role, str) else role
+        if role not in ROLES:
+            return f"unknown role {str(role)[:30]!r}"
+        if role in TOOL_ROLES:
+            text = _text_of(msg.get("content"))
+            self._result(msg.get("tool_call_id"), msg.get("name"), text, _is_error(msg))
+            return None
+        parts: list[Part] = []
+        texts: list[str] = []
+        results = 0
+        content = msg.get("content")
+        if isinstance(content, str):
+            texts.append(content)
+        for block in _dicts(content):
+            kind = block.get("type")
+            if kind in _TEXT_TYPES or (kind is None and isinstance(block.get("text"), str)):
+                texts.append(block.get("text") if isinstance(block.get("text"), str) else "")
+            elif kind in _IMAGE_TYPES:
+                parts.append(Part(PartKind.ATTACHMENT, text="[image]"))
+            elif kind in ("thinking", "reasoning"):
+                body = block.get("thinking", block.get("text"))
+                if isinstance(body, str) and body:
+                    parts.append(Part(PartKind.REASONING, text=body))
+            elif kind == "tool_use":
+                parts.append(self._call(block.get("id"), block.get("name"), block.get("input")))
+            elif kind == "tool_result":
+                results += 1
+                text = _text_of(block.get("content"))
+                self._result(block.get("tool_use_id"), None, text, bool(block.get("is_error")))
+        reasoning = msg.get("reasoning_content") or msg.get("reasoning")
+        if isinstance(reasoning, str) and reasoning:
+            parts.insert(0, Part(PartKind.REASONING, text=reasoning))
+        for raw in _dicts(msg.get("tool_calls")):
+            function = raw.get("function") if isinstance(raw.get("function"), dict) else raw
+            parts.append(
+                self._call(raw.get("id"), function.get("name"), _args(function.get("arguments")))
+            )
+        legacy = msg.get("function_call")
+        if isinstance(legacy, dict):
+            parts.append(self._call(None, legacy.get("name"), _args(legacy.get("arguments"))))
+        if results and not texts and not parts:
+            return None  # a message that only carries tool results
+        text = "\n\n".join(texts) if len(texts) > 1 else (texts[0] if texts else "")
+        if role in USER_ROLES:
+            new_role, flags = Role.USER, TurnFlag.HUMAN
+        elif role in ASSISTANT_ROLES:
+            new_role, flags = Role.ASSISTANT, TurnFlag.NONE
+        else:
+            new_role, flags = Role.SYSTEM, TurnFlag.SYNTHETIC
+        ident = msg.get("id")
+        ident = str(ident) if isinstance(ident, str | int) and not isinstance(ident, bool) else None
+        turn = Turn(
+            index=0,
+            role=new_role,
+            flags=flags,
+            timestamp=parse_timestamp(
+                msg.get("timestamp", msg.get("created_at", msg.get("created")))
+            ),
+            message_id=ident,
+            source=SourceRef(line=line, record_id=ident, offset=offset),
+        )
+        model = msg.get("model")
+        turn.model = model if isinstance(model, str) else None
+        turn.parts = ([Part(PartKind.TEXT, text=text)] if texts else []) + parts
+        turn.preview = preview_of(text)
+        self._append(turn)
+        for part in parts:
+            if part.tool is not None:
+                self._calls[part.tool.call_id] = (part.tool, turn)
+                self._open.append((part.tool, turn))
+        return None
+
+    def _call(self, ident: object, name: object, arguments: object) -> Part:
+        call_id = ident if isinstance(ident, str) and ident else f"call-{len(self._calls)}"
+        call = ToolCall(call_id=call_id, name=str(name or "tool"), input=arguments)
+        return Part(PartKind.TOOL, tool=call)
+
+    def _result(self, call_id: object, name: object, text: str, is_error: bool) -> None:
+        found = self._calls.get(call_id) if isinstance(call_id, str) else None
+        if found is None:
+            # no id (legacy "function" role): the oldest open call with that name
+            found = next(
+                (
+                    (c, t)
+                    for c, t in self._open
+                    if c.output is None and (name is None or c.name == name)
+                ),
+                None,
+            )
+        if found is None:
+            return
+        call, turn = found
+        call.output = text
+        call.is_error = call.is_error or is_error
+        call.exit_code = exit_code_from_text(text)
+        call.duration_ms = duration_ms_from_text(text)
+        call.status = "error" if call.failed else "completed"
+        self._open = [(c, t) for c, t in self._open if c is not call]
+        self._touch(turn.index)
+
+
+class GenericJsonlReader(LineFileReader):
+    format = FORMAT
+
+    def __init__(self, ref: SessionRef) -> None:
+        super().__init__(ref)
+        self.reset()
+
+    def reset(self) -> None:
+        self._builder = ChatBuilder(self.append_turn, self.mark_changed)
+
+    def handle_line(self, line_no: int, offset: int, line: bytes) -> None:
+        try:
+            obj = decode_json(line)
+        except ValueError as exc:
+            self.skip(line_no, describe_decode_error(exc))
+            return
+        if not isinstance(obj, dict):
+            self.skip(line_no, "not a JSON object")
+            return
+        problem = self._builder.add(obj, line_no, offset)
+        if problem:
+            self.skip(line_no, problem)
+
+
+class GenericJsonReader(WholeFileJsonReader):
+    """A JSON array of messages, or an object with `messages`, rewritten whole."""
+
+    format = FORMAT
+
+    def build(self, doc: object) -> list[Turn] | None:
+        if isinstance(doc, dict):
+            messages = doc.get("messages")
+            for key, attr in (("id", "id"), ("title", "title"), ("model", "model")):
+                if isinstance(doc.get(key), str):
+                    setattr(self.session, attr, doc[key])
+        else:
+            messages = doc
+        if not isinstance(messages, list):
+            return None
+        turns: list[Turn] = []
+
+        def append(turn: Turn) -> Turn:
+            turn.index = len(turns)
+            turns.append(turn)
+            return turn
+
+        builder = ChatBuilder(append, lambda index: None)
+        self.session.skipped.clear()
+        for number, msg in enumerate(messages, start=1):
+            problem = builder.add(msg) if isinstance(msg, dict) else "not a JSON object"
+            if problem:
+                self.skip(None, f"message {number}: {problem}")
+        return turns
+
+
+# ---------------------------------------------------------------------------
+# helpers
+
+
+def _dicts(value: object) -> list[dict]:
+    return [v for v in value if isinstance(v, dict)] if isinstance(value, list) else []
+
+
+def _text_of(content: object) -> str:
+    if isinstance(content, str):
+        return content
+    if isinstance(content, list):
+        return "\n".join(b["text"] for b in _dicts(content) if isinstance(b.get("text"), str))
+    if content is None:
+        return ""
+    return msgspec.json.encode(content).decode("utf-8", "replace")
+
+
+def _args(raw: object) -> object:
+    if isinstance(raw, str):
+        try:
+            return msgspec.json.decode(raw)
+        except msgspec.DecodeError:
+            return raw
+    return raw
+
+
+def _is_error(msg: dict) -> bool:
+    return bool(msg.get("is_error")) or msg.get("status") in ("error", "failed")
+
+
+def _is_message(obj: object) -> bool:
+    if not isinstance(obj, dict):
+        return False
+    role = obj.get("role")
+    if not isinstance(role, str) or role.lower() not in ROLES:
+        return False
+    return "content" in obj or "tool_calls" in obj
+
+
+def _first_line(head: bytes) -> object:
+    line = head.lstrip().split(b"\n", 1)[0]
+    try:
+        return decode_json(line)
+    except ValueError:
+        return None
+
+
+def sniff(path: Path, head: bytes) -> bool:
+    """Only files whose first message is clearly `{role, content}` shaped."""
+    if path.is_dir():
+        return False
+    start = head.lstrip()
+    if start.startswith(b"["):
+        try:
+            doc = decode_json(head)
+        except ValueError:
+            # longer than the head: the first element must look like a message
+            return re.match(rb"\[\s*\{", start) is not None and _looks_like_message(start[:4096])
+        return isinstance(doc, list) and bool(doc) and _is_message(doc[0])
+    if not start.startswith(b"{"):
+        return False
+    first = _first_line(start)
+    if _is_message(first):
+        return True
+    try:
+        doc = decode_json(head)
+    except ValueError:
+        match = re.search(rb'"messages"\s*:\s*\[\s*\{', start[:16384])
+        return match is not None and _looks_like_message(start[match.end() - 1 :][:4096])
+    if not isinstance(doc, dict) or not isinstance(doc.get("messages"), list):
+        return False
+    messages = doc["messages"]
+    return bool(messages) and _is_message(messages[0])
+
+
+def _looks_like_message(text: bytes) -> bool:
+    return _ROLE_RE.search(text) is not None and b'"content"' in text
+
+
+def open_reader(ref: SessionRef) -> SessionReader:
+    try:
+        with open(ref.path, "rb") as handle:
+            head = handle.read(64 * 1024)
+    except OSError:
+        return GenericJsonlReader(ref)
+    start = head.lstrip()
+    if start.startswith(b"[") or not _is_message(_first_line(start)):
+        if start:
+            return GenericJsonReader(ref)
+    return GenericJsonlReader(ref)
+
+
+SPEC = FormatSpec(
+    name=FORMAT,
+    description="generic chat messages ({role, content}) as JSONL, a JSON array or {messages}",
+    sniff=sniff,
+    refs=single_ref(FORMAT),
+    open=open_reader,
+)

@@ -1,0 +1,161 @@
+"""Helpers shared by the Codex, Gemini and generic chat readers.
+
+Two jobs live here because three formats need them: turning a tool's output
+text into an exit code / duration (Codex and several chat exports only have
+them inside the text), and reading a whole JSON document that its writer
+rewrites in place (old Gemini `.json` chats, exported chat arrays). Those
+readers rebuild their turns from scratch on every change, so `replace_turns`
+keeps the turns that did not change and reports only the first that did.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+from abc import abstractmethod
+
+from pivotal.model import Part, PartKind, SessionRef, Turn
+from pivotal.readers.base import SessionReader, Update, decode_json, describe_decode_error
+
+_EXIT_RE = re.compile(
+    r"(?:^|\n)\s*(?:Exit code|Exit Code|exit code|Process exited with code)\s*:?\s*(-?\d+)"
+)
+_WALL_RE = re.compile(r"(?:^|\n)\s*Wall time\s*:\s*([0-9]+(?:\.[0-9]+)?)\s*s(?:econds)?\b")
+
+
+def exit_code_from_text(text: str) -> int | None:
+    """The first "Exit code: N" / "Process exited with code N" in a tool output."""
+    match = _EXIT_RE.search(text)
+    return int(match.group(1)) if match else None
+
+
+def duration_ms_from_text(text: str) -> float | None:
+    """Milliseconds from a "Wall time: X seconds" line, when the tool printed one."""
+    match = _WALL_RE.search(text)
+    return float(match.group(1)) * 1000.0 if match else None
+
+
+def turn_signature(turn: Turn) -> tuple:
+    """Everything a viewer shows of a turn, to tell whether a rebuilt turn changed."""
+    parts = []
+    for part in turn.parts:
+        tool = part.tool
+        if tool is None:
+            parts.append((part.kind, part.text))
+        else:
+            parts.append(
+                (
+                    part.kind,
+                    tool.call_id,
+                    tool.name,
+                    repr(tool.input),
+                    tool.output,
+                    tool.is_error,
+                    tool.exit_code,
+                    tool.duration_ms,
+                    tool.status,
+                )
+            )
+    usage = turn.usage
+    return (
+        turn.role,
+        int(turn.flags),
+        turn.timestamp,
+        turn.message_id,
+        turn.source,
+        turn.model,
+        None if usage is None else (usage.input, usage.output, usage.cache_read, usage.reasoning),
+        tuple(parts),
+    )
+
+
+def replace_turns(reader: SessionReader, new_turns: list[Turn]) -> None:
+    """Make `reader.session.turns` equal `new_turns`, marking only what changed.
+
+    Turns before the first difference keep their identity, so a viewer holding
+    them is not disturbed.
+    """
+    old = reader.session.turns
+    first = 0
+    limit = min(len(old), len(new_turns))
+    while first < limit and turn_signature(old[first]) == turn_signature(new_turns[first]):
+        first += 1
+    if first == len(old) == len(new_turns):
+        return
+    del old[first:]
+    for index, turn in enumerate(new_turns[first:], start=first):
+        turn.index = index
+        old.append(turn)
+    reader.mark_changed(first)
+
+
+def text_part(text: str) -> Part:
+    return Part(PartKind.TEXT, text=text)
+
+
+class WholeFileJsonReader(SessionReader):
+    """A JSON document rewritten whole by its writer: re-read it when it changes.
+
+    A half-written document (the writer is mid-rewrite) keeps the turns read
+    before and is retried on the next poll; only a final read reports it.
+    """
+
+    def __init__(self, ref: SessionRef) -> None:
+        super().__init__(ref)
+        self._stamp: tuple[int, int, int, int] | None = None
+        self._size = 0
+        self._failed = False
+
+    @abstractmethod
+    def build(self, doc: object) -> list[Turn] | None:
+        """Turns for a decoded document, or None when it is not this format's shape."""
+
+    def poll(self, final: bool = False, budget: int | None = None) -> Update:
+        path = self.ref.path
+        skipped_before = len(self.session.skipped)
+        try:
+            st = os.stat(path)
+        except FileNotFoundError:
+            return Update(gone=True, notice=f"{path} is gone; keeping what was read")
+        stamp = (st.st_dev, st.st_ino, st.st_size, st.st_mtime_ns)
+        self._size = st.st_size
+        notice = None
+        if stamp != self._stamp or (final and self._failed):
+            notice = self._reload(stamp, final)
+        if notice:
+            self.session.notices.append(notice)
+        return Update(
+            first_changed=self.take_first_changed(),
+            notice=notice,
+            new_skipped=max(len(self.session.skipped) - skipped_before, 0),
+        )
+
+    def _reload(self, stamp: tuple[int, int, int, int], final: bool) -> str | None:
+        try:
+            with open(self.ref.path, "rb") as handle:
+                data = handle.read()
+        except OSError as exc:
+            return f"{self.ref.path.name}: cannot read ({exc.strerror or exc})"
+        try:
+            doc = decode_json(data) if data.strip() else None
+        except ValueError as exc:
+            self._failed = True
+            if final:
+                self.skip(
+                    None, f"incomplete or malformed JSON document ({describe_decode_error(exc)})"
+                )
+            return None
+        turns = self.build(doc) if doc is not None else []
+        if turns is None:
+            self._failed = True
+            if final:
+                self.skip(None, "not a chat document")
+            return None
+        self._failed = False
+        self._stamp = stamp
+        replace_turns(self, turns)
+        return None
+
+    @property
+    def progress(self) -> tuple[int, int]:
+        return (self._size, self._size) if self._stamp else (0, self._size)
