@@ -151,21 +151,23 @@ async def changes(
     poll_interval: float = DEFAULT_POLL_INTERVAL,
     step_ms: int = DEFAULT_STEP_MS,
     tick: float = SAFETY_INTERVAL,
+    every_tick: bool = False,
 ) -> AsyncIterator[set[str]]:
     """Yield the changed paths under `watch` each time something changes there.
 
     An empty set is a tick: yielded every `tick` seconds when the fingerprint
-    of `poll` (default `watch`) changed behind the notifications' back, and
-    whenever notifications had to be restarted. Falls back to polling `poll`
-    every `poll_interval` when notifications cannot be set up. Ends when
-    `stop` is set.
+    of `poll` (default `watch`) changed behind the notifications' back (or
+    always with `every_tick`, for callers with periodic work), and whenever
+    notifications had to be restarted. Falls back to polling `poll` every
+    `poll_interval` when notifications cannot be set up. Ends when `stop` is set.
     """
     poll = poll or watch
     notify = not force_polling
     while not _stopped(stop):
         if notify and directory_identity(watch) is not None:
             outcome = _Outcome()
-            async with aclosing(_notified(watch, poll, stop, step_ms, tick, outcome)) as notified:
+            notified = _notified(watch, poll, stop, step_ms, tick, every_tick, outcome)
+            async with aclosing(notified):
                 async for batch in notified:
                     yield batch
             if _stopped(stop):
@@ -173,9 +175,12 @@ async def changes(
             notify = not outcome.failed
             yield set()  # the watch ended: something may have been missed
             continue
-        async with aclosing(_polled(watch, poll, stop, poll_interval, notify)) as polled:
+        polled = _polled(watch, poll, stop, poll_interval, notify, tick if every_tick else None)
+        async with aclosing(polled):
             async for batch in polled:
                 yield batch
+        if not _stopped(stop):
+            yield set()  # the directory is back: look before the watch starts
 
 
 def _stopped(stop: asyncio.Event | None) -> bool:
@@ -188,6 +193,7 @@ async def _notified(
     stop: asyncio.Event | None,
     step_ms: int,
     tick: float,
+    every_tick: bool,
     outcome: _Outcome,
 ) -> AsyncIterator[set[str]]:
     """Notifications from watchfiles; returns when the directory is gone or replaced.
@@ -219,7 +225,7 @@ async def _notified(
             if directory_identity(watch) != identity:
                 return
             now = fingerprint(poll)
-            if now != last:
+            if now != last or every_tick:
                 last = now
                 yield set()
     except (OSError, RuntimeError):
@@ -236,20 +242,26 @@ async def _polled(
     stop: asyncio.Event | None,
     interval: float,
     until_back: bool,
+    tick: float | None,
 ) -> AsyncIterator[set[str]]:
-    """Fingerprint `poll` every `interval`.
+    """Fingerprint `poll` every `interval` (and yield a tick every `tick` seconds if set).
 
     With `until_back`, returns as soon as the watched directory exists again
     (so notifications can take over).
     """
+    loop = asyncio.get_running_loop()
     last = fingerprint(poll)
     paths = {str(p) for p in poll.files()}
+    next_tick = loop.time() + tick if tick is not None else None
     while not _stopped(stop):
         await asyncio.sleep(interval)
         now = fingerprint(poll)
         if now != last:
             last = now
             yield paths
+        elif tick is not None and next_tick is not None and loop.time() >= next_tick:
+            next_tick = loop.time() + tick
+            yield set()
         if until_back and directory_identity(watch) is not None:
             return
 
