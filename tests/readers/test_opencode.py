@@ -615,3 +615,31 @@ def test_any_json_shape_becomes_a_turn_without_raising(info, parts, role) -> Non
     assert turn.message_id == "msg_1" and isinstance(turn.preview, str)
     for call in turn.tool_calls:
         assert isinstance(call.name, str)
+
+
+def test_a_read_that_fails_midway_loses_no_rows(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Rows come in id order, not time order: a failure must not move the watermark."""
+    db = tmp_path / "opencode.db"
+    writer = create_db(db)
+    add_session(writer, "ses_a")
+    put_message(writer, "msg_001", "ses_a", assistant_info(T0, "msg_0"), T0)
+    put_part(writer, "prt_001", "msg_001", "ses_a", text_part("newer"), T0 + 50)
+    put_part(writer, "prt_002", "msg_001", "ses_a", text_part("older"), T0 + 10)
+    writer.close()
+    reader = SPEC.open(SPEC.refs(db)[0])
+    real_decode = opencode_db.DbReader._decode
+    calls = {"n": 0}
+
+    def flaky(self, data, what):  # noqa: ANN001, ANN202 - test double
+        if what == "part prt_002" and calls["n"] == 0:
+            calls["n"] += 1
+            raise sqlite3.DatabaseError("database disk image is malformed")
+        return real_decode(self, data, what)
+
+    monkeypatch.setattr(opencode_db.DbReader, "_decode", flaky)
+    reader.poll()
+    update = reader.poll()
+    assert update.first_changed == 0
+    assert reader.session.turns[0].text == "newer\n\nolder"

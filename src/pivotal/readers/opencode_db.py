@@ -153,23 +153,28 @@ class DbReader(OpencodeReader):
         except OSError as exc:
             return self._fail(f"cannot read {path.name}: {exc.strerror or exc}", skipped_before)
         notices: list[str] = []
-        reloaded = False
         ident = (st.st_dev, st.st_ino)
-        if self._ident is not None and ident != self._ident:
-            reloaded = True
-            notices.append(f"{path.name} was replaced; reloaded")
-            self._reset()
-        self._ident = ident
+        replaced = self._ident is not None and ident != self._ident
+        reloaded = False
         try:
             with reading(path) as (conn, notice):
                 if notice:
                     notices.append(notice)
-                gone = self._read(conn, notices)
-                if gone is None and self._reload_needed(conn):
+                if replaced:
+                    reloaded = True
+                    notices.append(f"{path.name} was replaced; reloaded")
+                    self._reset()
+                self._ident = ident
+                gone = self._read(conn)
+                if not gone and self._reload_needed(conn):
                     reloaded = True
                     notices.append("messages were deleted (revert?); reloaded")
                     self._reset()
-                    self._read(conn, notices)
+                    self._read(conn)
+        except sqlite3.OperationalError as exc:
+            if "locked" in str(exc) or "busy" in str(exc):
+                return Update()  # opencode holds a lock longer than our timeout: retry next poll
+            return self._fail(f"{path.name}: cannot read opencode database ({exc})", skipped_before)
         except (sqlite3.Error, OSError) as exc:
             return self._fail(
                 f"{path.name}: not a readable opencode database ({exc})", skipped_before
@@ -185,7 +190,7 @@ class DbReader(OpencodeReader):
             reloaded=reloaded,
             notice="; ".join(fresh) or None,
             new_skipped=len(self.session.skipped) - (0 if reloaded else skipped_before),
-            gone=gone is True,
+            gone=gone,
         )
 
     def _fail(self, reason: str, skipped_before: int) -> Update:
@@ -212,8 +217,12 @@ class DbReader(OpencodeReader):
         (parts,) = conn.execute("SELECT count(*) FROM part WHERE session_id = ?", (sid,)).fetchone()
         return messages < len(self._seen_msg) or parts < len(self._seen_part)
 
-    def _read(self, conn: sqlite3.Connection, notices: list[str]) -> bool | None:
-        """Read new and changed rows; True when the session row no longer exists."""
+    def _read(self, conn: sqlite3.Connection) -> bool:
+        """Read new and changed rows; True when the session row no longer exists.
+
+        The watermarks move only once every row was handled: rows come in id order,
+        not time order, so moving them row by row could pass over rows a failed
+        read never reached."""
         sid = self.ref.key
         missing = REQUIRED_TABLES - table_names(conn)
         if missing:
@@ -221,42 +230,40 @@ class DbReader(OpencodeReader):
         row = conn.execute(f"SELECT {_SESSION_COLS} FROM session WHERE id = ?", (sid,)).fetchone()
         if row is None:
             if self._seen_msg:
-                return True
+                return True  # deleted while we follow it: keep what was read
             if sid is None:
                 raise sqlite3.DatabaseError("no session selected (ref has no key)")
             raise sqlite3.DatabaseError(f"no session {sid}")
         self.set_meta(dict(zip(_SESSION_COLS.split(", "), row, strict=True)))
         self._read_children(conn, sid)
+        msg_mark, part_mark = self._msg_mark, self._part_mark
         for mid, updated, data in conn.execute(
             "SELECT id, time_updated, data FROM message"
             " WHERE session_id = ? AND time_updated >= ? ORDER BY id",
             (sid, self._msg_mark),
         ):
-            self._msg_mark = max(self._msg_mark, updated)
-            if self._unchanged(self._seen_msg, mid, updated, data):
+            msg_mark = max(msg_mark, updated)
+            stamp = (updated, hash(data))
+            if self._seen_msg.get(mid) == stamp:
                 continue
             info = self._decode(data, f"message {mid}")
             if info is not None:
                 self.put_message(mid, info)
+            self._seen_msg[mid] = stamp  # only now: a failed read retries the row
         for pid, mid, updated, data in conn.execute(
             "SELECT id, message_id, time_updated, data FROM part"
             " WHERE session_id = ? AND time_updated >= ? ORDER BY id",
             (sid, self._part_mark),
         ):
-            self._part_mark = max(self._part_mark, updated)
-            if self._unchanged(self._seen_part, pid, updated, data):
+            part_mark = max(part_mark, updated)
+            stamp = (updated, hash(data))
+            if self._seen_part.get(pid) == stamp:
                 continue
             part = self._decode(data, f"part {pid}")
             if part is not None:
                 self.put_part(mid, pid, part)
-        return None
-
-    @staticmethod
-    def _unchanged(seen: dict[str, tuple[int, int]], key: str, updated: int, data: Any) -> bool:
-        stamp = (updated, hash(data))
-        if seen.get(key) == stamp:
-            return True
-        seen[key] = stamp
+            self._seen_part[pid] = stamp
+        self._msg_mark, self._part_mark = msg_mark, part_mark
         return False
 
     def _decode(self, data: Any, what: str) -> dict[str, Any] | None:
