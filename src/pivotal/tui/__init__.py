@@ -1,0 +1,41 @@
+"""The replayer: a keyboard-driven Textual app. Only the CLI imports this package.
+
+`run_replayer` is the one entry point: open a session, or the picker over
+several, replay it turn by turn and stop at the silent pivots.
+"""
+
+from __future__ import annotations
+
+from pivotal.model import SessionRef
+
+__all__ = ["run_replayer"]
+
+
+def run_replayer(
+    ref: SessionRef | None,
+    *,
+    refs: list[SessionRef] | None = None,
+    at: int | None = None,
+    speed: float = 1.0,
+    autopause: bool = True,
+    demo: bool = False,
+    follow: bool = False,
+) -> int:
+    """Run the replayer until the person quits; returns the exit code.
+
+    Args:
+        ref: the session to open; None shows the picker over `refs`.
+        refs: sessions to choose from when `ref` is None.
+        at: 0-based turn to start at.
+        speed: initial playback speed (1.0 = one turn a second).
+        autopause: stop at each pivot while playing.
+        demo: say this is the bundled demo session (no sessions were found).
+        follow: live follow; not wired yet, the app says so.
+    """
+    from pivotal.tui.app import ReplayerApp
+
+    app = ReplayerApp(
+        ref, refs=refs, at=at, speed=speed, autopause=autopause, demo=demo, follow=follow
+    )
+    result = app.run()
+    return 0 if result is None else int(result)

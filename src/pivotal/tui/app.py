@@ -1,0 +1,172 @@
+"""ReplayerApp: opens a session (or the picker), reads it in a worker, shows ReplayScreen.
+
+Built from explicit inputs so tests can construct the real thing: a
+`SessionRef` to read, a list of refs for the picker, or an in-memory `Session`
+(with its pivots) that needs no reader at all.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Iterable
+
+from textual import on, work
+from textual.app import App, SystemCommand
+from textual.screen import Screen
+from textual.worker import get_current_worker
+
+from pivotal.model import Pivot, Session, SessionRef
+from pivotal.readers import open_reader
+from pivotal.tui import keys
+from pivotal.tui.loading import Batch, find_failures, find_pivots, read_batches
+from pivotal.tui.messages import ReadFailed, SessionAnalysed, TurnsRead
+from pivotal.tui.replay_screen import ReplayScreen
+from pivotal.tui.screens import PickerScreen
+
+POST_EVERY = 0.25
+"""Seconds between progress messages while a big file is read."""
+DEMO_NOTICE = (
+    "No sessions were found, so this is the bundled demo session. "
+    "Run `pivotal PATH` on a session file or folder to replay your own."
+)
+
+
+class ReplayerApp(App[int]):
+    """The replayer: one screen per opened session, the picker when there is a choice."""
+
+    CSS_PATH = "pivotal.tcss"
+    TITLE = "pivotal"
+
+    def __init__(
+        self,
+        ref: SessionRef | None = None,
+        *,
+        refs: list[SessionRef] | None = None,
+        session: Session | None = None,
+        pivots: list[Pivot] | None = None,
+        at: int | None = None,
+        speed: float = 1.0,
+        autopause: bool = True,
+        demo: bool = False,
+        follow: bool = False,
+    ) -> None:
+        super().__init__()
+        self.ref = ref
+        self.refs = refs or []
+        self.session = session
+        self.given_pivots = pivots
+        self.at = at
+        self.speed = speed
+        self.autopause = autopause
+        self.demo = demo
+        self.follow = follow
+
+    def on_mount(self) -> None:
+        if self.follow:
+            self.notify("Live follow is not available yet: replaying what is on disk.", timeout=6)
+        if self.session is not None:
+            screen = self.open_screen(self.session.title or str(self.session.path))
+            pivots = self.given_pivots
+            if pivots is None:
+                pivots = find_pivots(self.session.turns)
+            screen.set_session(self.session.turns, pivots, find_failures(self.session.turns))
+            if self.at is not None:
+                screen.moved(screen.playback.goto(self.at))
+        elif self.ref is not None:
+            self.open_ref(self.ref)
+        else:
+            self.push_screen(PickerScreen(self.refs), self.open_picked)
+
+    def open_picked(self, ref: SessionRef | None) -> None:
+        if ref is not None:
+            self.open_ref(ref)
+
+    def open_screen(self, title: str) -> ReplayScreen:
+        notice = DEMO_NOTICE if self.demo else ""
+        screen = ReplayScreen(autopause=self.autopause, speed=self.speed, notice=notice)
+        screen.pending_at = self.at
+        self.sub_title = title
+        self.push_screen(screen)
+        return screen
+
+    def open_ref(self, ref: SessionRef) -> None:
+        self.open_screen(ref.title or ref.label)
+        self.read_session(ref)
+
+    @property
+    def replay(self) -> ReplayScreen | None:
+        for screen in reversed(self.screen_stack):
+            if isinstance(screen, ReplayScreen):
+                return screen
+        return None
+
+    # -- reading ---------------------------------------------------------------------
+    @work(
+        thread=True,
+        exclusive=True,
+        group="read",
+        exit_on_error=False,
+        description="Reading the session",
+    )
+    def read_session(self, ref: SessionRef) -> None:
+        """Read `ref` in slices, posting the first slice at once and then every POST_EVERY s."""
+        worker = get_current_worker()
+        try:
+            reader = open_reader(ref)
+        except (OSError, KeyError, ValueError) as exc:
+            self.post_message(ReadFailed(f"cannot open {ref.label}: {exc}"))
+            return
+        try:
+            last_post, pending = 0.0, None
+            for batch in read_batches(reader, lambda: worker.is_cancelled):
+                pending = merge(pending, batch)
+                now = time.monotonic()
+                if batch.finished or now - last_post >= POST_EVERY:
+                    self.post_message(TurnsRead(pending))
+                    pending, last_post = None, now
+            if worker.is_cancelled:
+                return
+            turns = reader.session.turns
+            pivots = self.given_pivots if self.given_pivots is not None else find_pivots(turns)
+            failures = find_failures(turns, lambda: worker.is_cancelled)
+            self.post_message(SessionAnalysed(pivots, failures))
+        except Exception as exc:  # noqa: BLE001 - shown to the person, never swallowed silently
+            self.post_message(ReadFailed(f"reading {ref.label} failed: {exc!r}"))
+        finally:
+            reader.close()
+
+    @on(TurnsRead)
+    def show_turns(self, message: TurnsRead) -> None:
+        if (screen := self.replay) is not None:
+            screen.add_turns(message.batch)
+
+    @on(SessionAnalysed)
+    def show_analysis(self, message: SessionAnalysed) -> None:
+        if (screen := self.replay) is not None:
+            screen.add_analysis(message.pivots, message.failures)
+
+    @on(ReadFailed)
+    def show_failure(self, message: ReadFailed) -> None:
+        self.notify(message.reason, severity="error", timeout=10)
+        if (screen := self.replay) is not None:
+            screen.loading = ""
+            screen.status = message.reason
+            screen.sync(follow=False)
+
+    # -- command palette ---------------------------------------------------------------
+    def get_system_commands(self, screen: Screen) -> Iterable[SystemCommand]:
+        yield from super().get_system_commands(screen)
+        if not isinstance(screen, ReplayScreen):
+            return
+        for title, action in keys.PALETTE:
+            yield SystemCommand(title, f"replay: {action}", lambda a=action: screen.run_action(a))
+
+
+def merge(pending: Batch | None, batch: Batch) -> Batch:
+    """Fold an unposted batch into the next one, keeping the lowest changed turn."""
+    if pending is None:
+        return batch
+    firsts = [f for f in (pending.first_changed, batch.first_changed) if f is not None]
+    batch.first_changed = min(firsts) if firsts else None
+    batch.notices = pending.notices + batch.notices
+    return batch

@@ -1,0 +1,113 @@
+"""The replayer's key map (ANCHORS.md §5) and the help text built from the same rows.
+
+One table so the bindings, the help screen and the command palette cannot drift
+apart: each row is (keys, label, action, description, footer label or "" when
+the footer leaves it out).
+"""
+
+from __future__ import annotations
+
+from textual.binding import Binding
+
+ROWS: list[tuple[str, list[tuple[str, str, str, str, str]]]] = [
+    (
+        "Playback",
+        [
+            ("space", "Space", "toggle_play", "Play/pause", "Play/pause"),
+            ("period,l,right", ". l →", "step(1)", "Next turn", "Step"),
+            ("comma,h,left", ", h ←", "step(-1)", "Previous turn", ""),
+            ("plus,equals_sign", "+", "faster", "Faster", "Speed"),
+            ("minus", "-", "slower", "Slower", ""),
+            ("r", "r", "toggle_realtime", "Real-time pacing (idle gaps capped)", ""),
+            ("a", "a", "toggle_autopause", "Auto-pause at pivots on/off", ""),
+        ],
+    ),
+    (
+        "Jump",
+        [
+            ("right_square_bracket", "]", "next_pivot", "Next pivot", "Pivot"),
+            ("left_square_bracket", "[", "prev_pivot", "Previous pivot", ""),
+            ("e", "e", "next_failure", "Next failure", "Failure"),
+            ("E", "E", "prev_failure", "Previous failure", ""),
+            ("g,home", "g Home", "first", "First turn", ""),
+            ("G,end", "G End", "last", "Last turn", ""),
+            ("shift+right", "Shift+→", "seek(1)", "Forward 10 %", ""),
+            ("shift+left", "Shift+←", "seek(-1)", "Back 10 %", ""),
+            ("colon", ":", "goto", "Go to turn…", ""),
+        ]
+        + [
+            (str(n), "0–9" if n == 0 else str(n), f"percent({n})", f"Jump to {n * 10} %", "")
+            for n in range(10)
+        ],
+    ),
+    (
+        "Find and filter",
+        [
+            ("slash", "/", "search", "Search", "Search"),
+            ("n", "n", "search_next", "Next match", "Next match"),
+            ("N", "N", "search_prev", "Previous match", ""),
+            (
+                "backslash,ampersand",
+                "\\ &",
+                "cycle_filter",
+                "Filter: all/human/pivots/failures",
+                "Filter",
+            ),
+        ],
+    ),
+    (
+        "View",
+        [
+            ("enter", "Enter", "expand", "Expand/fold the turn's tool calls", ""),
+            ("t", "t", "toggle_reasoning", "Show/hide reasoning", ""),
+            ("p", "p", "toggle_panel", "Show/hide the pivot panel", "Panel"),
+            ("j,down", "j ↓", "scroll_lines(1)", "Scroll down", ""),
+            ("k,up", "k ↑", "scroll_lines(-1)", "Scroll up", ""),
+            ("pagedown,ctrl+d", "PgDn Ctrl+D", "scroll_page(1)", "Page down", ""),
+            ("pageup,ctrl+u", "PgUp Ctrl+U", "scroll_page(-1)", "Page up", ""),
+            ("F", "F", "follow", "Follow a live session", ""),
+            ("escape", "Esc", "close_overlay", "Close the panel / stop playing", ""),
+            ("question_mark,f1", "? F1", "help", "Help", "Help"),
+            ("q", "q", "app.quit", "Quit", "Quit"),
+        ],
+    ),
+]
+
+
+def bindings() -> list[Binding]:
+    """Textual bindings for the replay screen (digits share one help row)."""
+    result = []
+    for _, rows in ROWS:
+        for keys, label, action, description, footer in rows:
+            result.append(
+                Binding(
+                    keys,
+                    action,
+                    footer or description,
+                    show=bool(footer),
+                    key_display=label.split()[0],
+                    tooltip=description,
+                )
+            )
+    return result
+
+
+def _help_rows(rows: list[tuple[str, str, str, str, str]]) -> list[tuple[str, str]]:
+    """(keys, description) rows; the ten digit jumps collapse into one row."""
+    result = []
+    for _, label, action, description, _ in rows:
+        if action == "percent(0)":
+            result.append(("0–9", "Jump to 0–90 % of the session"))
+        elif not action.startswith("percent("):
+            result.append((label, description))
+    return result
+
+
+HELP_GROUPS: list[tuple[str, list[tuple[str, str]]]] = [
+    (group, _help_rows(rows)) for group, rows in ROWS
+]
+
+PALETTE: list[tuple[str, str]] = [
+    (description, action) for _, rows in ROWS for _, _, action, description, _ in rows
+]
+"""(title, action) for the command palette: every action by name."""

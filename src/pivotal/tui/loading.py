@@ -1,0 +1,110 @@
+"""Reading a session in slices so the first screen appears before the file is read.
+
+`read_batches` drives a `SessionReader` with a byte budget per poll and yields a
+snapshot after each slice; the app runs it in a thread worker and posts the
+snapshots as messages. `analyse` finds pivots and failures once all is read.
+Nothing here imports Textual.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, field
+
+from pivotal.model import Pivot, Turn
+from pivotal.readers.base import SessionReader
+from pivotal.tui.playback import turn_failed
+
+FIRST_BUDGET = 256 * 1024
+"""Bytes read before the first screen is shown."""
+BUDGET = 8 * 1024 * 1024
+
+
+@dataclass(slots=True)
+class Batch:
+    """The turns read so far (a snapshot list the UI may keep) and how far reading got."""
+
+    turns: list[Turn]
+    first_changed: int | None
+    done: int
+    total: int
+    finished: bool
+    notices: list[str] = field(default_factory=list)
+    skipped: int = 0
+
+
+def read_batches(
+    reader: SessionReader, cancelled: Callable[[], bool] = lambda: False
+) -> Iterator[Batch]:
+    """Poll `reader` slice by slice until it has read everything (or is cancelled)."""
+    budget = FIRST_BUDGET
+    first: int | None = None
+    while not cancelled():
+        update = reader.poll(final=True, budget=budget)
+        budget = BUDGET
+        if update.first_changed is not None:
+            first = update.first_changed if first is None else min(first, update.first_changed)
+        done, total = reader.progress
+        finished = done >= total or update.gone
+        notices = [update.notice] if update.notice else []
+        session = reader.session
+        yield Batch(
+            list(session.turns), first, done, total, finished, notices, len(session.skipped)
+        )
+        first = None
+        if finished:
+            return
+
+
+def find_pivots(turns: list[Turn]) -> list[Pivot]:
+    """The detector's pivots for `turns` (empty while the detector is not installed)."""
+    try:
+        from pivotal.detect import PivotConfig, detect_pivots
+    except ImportError:
+        return []
+    return list(detect_pivots(turns, PivotConfig()))
+
+
+def find_failures(turns: list[Turn], cancelled: Callable[[], bool] = lambda: False) -> list[int]:
+    """Indices of error turns and turns with a failed tool call."""
+    failures = []
+    for turn in turns:
+        if cancelled():
+            break
+        try:
+            if turn_failed(turn):
+                failures.append(turn.index)
+        except Exception:  # noqa: BLE001 - a turn that cannot be decoded is not a failure
+            continue
+    return failures
+
+
+def searchable(turn: Turn) -> str:
+    """All the text of a turn a person might search for, lower-cased."""
+    pieces = [turn.preview]
+    try:
+        parts = turn.parts
+    except Exception:  # noqa: BLE001 - undecodable turns are still searchable by preview
+        parts = []
+    for part in parts:
+        pieces.append(part.text)
+        if part.tool is not None:
+            call = part.tool
+            pieces += [call.name, call.key_argument(), (call.output or "")[:200_000]]
+    return "\n".join(pieces).lower()
+
+
+def search(
+    turns: list[Turn],
+    order: list[int],
+    needle: str,
+    cancelled: Callable[[], bool] = lambda: False,
+) -> int | None:
+    """The first turn in `order` whose text contains `needle` (case-insensitive)."""
+    needle = needle.lower()
+    for index in order:
+        if cancelled():
+            return None
+        if needle in searchable(turns[index]):
+            return index
+    return None

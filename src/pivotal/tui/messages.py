@@ -1,0 +1,43 @@
+"""Messages the reading and search workers post to the UI (thread-safe hand-off)."""
+
+from __future__ import annotations
+
+from textual.message import Message
+
+from pivotal.model import Pivot
+from pivotal.tui.loading import Batch
+
+
+class TurnsRead(Message):
+    """Another slice of the session was read: `batch.turns` is everything so far."""
+
+    def __init__(self, batch: Batch) -> None:
+        super().__init__()
+        self.batch = batch
+
+
+class SessionAnalysed(Message):
+    """The whole session is read and its pivots and failures are known."""
+
+    def __init__(self, pivots: list[Pivot], failures: list[int]) -> None:
+        super().__init__()
+        self.pivots = pivots
+        self.failures = failures
+
+
+class ReadFailed(Message):
+    """The session could not be read at all (the reason is one line for the person)."""
+
+    def __init__(self, reason: str) -> None:
+        super().__init__()
+        self.reason = reason
+
+
+class SearchDone(Message):
+    """A search finished: `turn` is the match, or None."""
+
+    def __init__(self, needle: str, turn: int | None, forward: bool) -> None:
+        super().__init__()
+        self.needle = needle
+        self.turn = turn
+        self.forward = forward

@@ -1,0 +1,231 @@
+"""Where the replay is and what moves it: a pure model with no Textual in it.
+
+The app owns one `Playback` and asks it where a key should move the cursor;
+everything here is plain data so it can be tested without a terminal. The
+cursor is always a turn index (in `Session.turns`); a filter narrows which
+turns stepping visits and the transcript shows.
+"""
+
+from __future__ import annotations
+
+from bisect import bisect_left, bisect_right
+from dataclasses import dataclass, field
+from enum import StrEnum
+
+from pivotal.model import Pivot, Turn, TurnFlag
+
+SPEEDS = (0.25, 0.5, 1.0, 2.0, 4.0, 8.0, 16.0)
+"""Playback speeds; at 1x a turn is revealed every `BASE_DELAY` seconds."""
+BASE_DELAY = 1.0
+IDLE_LIMIT = 2.0
+"""Real-time mode caps any gap between turns at this many seconds (asciinema's idle limit)."""
+MIN_DELAY = 0.02
+
+
+class Filter(StrEnum):
+    """Which turns stepping visits and the transcript shows."""
+
+    ALL = "all"
+    HUMAN = "human"
+    PIVOTS = "pivots"
+    FAILURES = "failures"
+
+
+FILTER_ORDER = (Filter.ALL, Filter.HUMAN, Filter.PIVOTS, Filter.FAILURES)
+
+
+def turn_failed(turn: Turn) -> bool:
+    """An error turn or one with a failed tool call (decodes the turn's parts)."""
+    if turn.flags & TurnFlag.ERROR:
+        return True
+    return any(call.failed for call in turn.tool_calls)
+
+
+@dataclass
+class Playback:
+    """Cursor, play state, speed, auto-pause and filter over a list of turns."""
+
+    turns: list[Turn] = field(default_factory=list)
+    pivots: list[Pivot] = field(default_factory=list)
+    failures: list[int] = field(default_factory=list)
+    cursor: int = 0
+    playing: bool = False
+    speed_index: int = 2
+    realtime: bool = False
+    autopause: bool = True
+    filter: Filter = Filter.ALL
+    _visible: list[int] | None = None
+    _pivot_turns: list[int] = field(default_factory=list)
+    _pivot_members: dict[int, int] = field(default_factory=dict)
+
+    # -- data ---------------------------------------------------------------
+    def set_turns(self, turns: list[Turn]) -> None:
+        self.turns = turns
+        self._visible = None
+        if turns:
+            self.cursor = min(self.cursor, len(turns) - 1)
+        else:
+            self.cursor = 0
+
+    def set_pivots(self, pivots: list[Pivot]) -> None:
+        self.pivots = sorted(pivots, key=lambda p: p.turn)
+        self._pivot_turns = [p.turn for p in self.pivots]
+        self._pivot_members = {}
+        for number, pivot in enumerate(self.pivots):
+            for index in [pivot.turn, *pivot.cluster]:
+                self._pivot_members.setdefault(index, number)
+        self._visible = None
+
+    def set_failures(self, failures: list[int]) -> None:
+        self.failures = sorted(failures)
+        self._visible = None
+
+    @property
+    def speed(self) -> float:
+        return SPEEDS[self.speed_index]
+
+    # -- filter -------------------------------------------------------------
+    @property
+    def visible(self) -> list[int]:
+        """Turn indices the current filter shows, ascending."""
+        if self._visible is None:
+            self._visible = self._compute_visible()
+        return self._visible
+
+    def _compute_visible(self) -> list[int]:
+        count = len(self.turns)
+        if self.filter is Filter.ALL:
+            return list(range(count))
+        if self.filter is Filter.HUMAN:
+            return [t.index for t in self.turns if t.is_human]
+        if self.filter is Filter.PIVOTS:
+            return sorted(i for i in self._pivot_members if i < count)
+        return [i for i in self.failures if i < count]
+
+    def set_filter(self, value: Filter) -> None:
+        """Change the filter; the cursor moves to the nearest shown turn at or before it."""
+        self.filter = value
+        self._visible = None
+        visible = self.visible
+        if not visible:
+            return
+        pos = bisect_right(visible, self.cursor) - 1
+        self.cursor = visible[max(pos, 0)]
+
+    def cycle_filter(self) -> Filter:
+        order = FILTER_ORDER
+        self.set_filter(order[(order.index(self.filter) + 1) % len(order)])
+        return self.filter
+
+    def shown(self) -> list[int]:
+        """Turns on screen: the visible ones up to and including the cursor."""
+        visible = self.visible
+        return visible[: bisect_right(visible, self.cursor)]
+
+    # -- moves (each returns the new cursor or None when it cannot move) ------
+    def _set(self, index: int | None) -> int | None:
+        if index is None or not self.turns:
+            return None
+        index = max(0, min(index, len(self.turns) - 1))
+        self.cursor = index
+        return index
+
+    def step(self, delta: int) -> int | None:
+        visible = self.visible
+        if not visible:
+            return None
+        if delta > 0:
+            pos = bisect_right(visible, self.cursor) + delta - 1
+        else:
+            pos = bisect_left(visible, self.cursor) + delta
+        if pos < 0 or pos >= len(visible):
+            return None
+        return self._set(visible[pos])
+
+    def first(self) -> int | None:
+        return self._set(self.visible[0]) if self.visible else None
+
+    def last(self) -> int | None:
+        return self._set(self.visible[-1]) if self.visible else None
+
+    def percent(self, tenth: int) -> int | None:
+        """Jump to `tenth` x 10 % of the shown turns."""
+        visible = self.visible
+        if not visible:
+            return None
+        return self._set(visible[min(len(visible) - 1, len(visible) * tenth // 10)])
+
+    def goto(self, index: int) -> int | None:
+        """Jump to turn `index` (or the nearest shown turn before it)."""
+        if not self.turns:
+            return None
+        index = max(0, min(index, len(self.turns) - 1))
+        visible = self.visible
+        pos = bisect_right(visible, index) - 1
+        target = visible[pos] if pos >= 0 else (visible[0] if visible else index)
+        return self._set(target)
+
+    def next_pivot(self) -> int | None:
+        pos = bisect_right(self._pivot_turns, self.cursor)
+        return self._set(self._pivot_turns[pos]) if pos < len(self._pivot_turns) else None
+
+    def prev_pivot(self) -> int | None:
+        pos = bisect_left(self._pivot_turns, self.cursor) - 1
+        return self._set(self._pivot_turns[pos]) if pos >= 0 else None
+
+    def next_failure(self) -> int | None:
+        pos = bisect_right(self.failures, self.cursor)
+        return self._set(self.failures[pos]) if pos < len(self.failures) else None
+
+    def prev_failure(self) -> int | None:
+        pos = bisect_left(self.failures, self.cursor) - 1
+        return self._set(self.failures[pos]) if pos >= 0 else None
+
+    # -- pivots -------------------------------------------------------------
+    def pivot_at_or_before(self, index: int | None = None) -> Pivot | None:
+        """The pivot the panel explains: the last one anchored at or before the cursor."""
+        index = self.cursor if index is None else index
+        pos = bisect_right(self._pivot_turns, index) - 1
+        return self.pivots[pos] if pos >= 0 else None
+
+    def pivot_anchored_at(self, index: int) -> Pivot | None:
+        pos = bisect_left(self._pivot_turns, index)
+        if pos < len(self._pivot_turns) and self._pivot_turns[pos] == index:
+            return self.pivots[pos]
+        return None
+
+    # -- playback -----------------------------------------------------------
+    def faster(self) -> float:
+        self.speed_index = min(self.speed_index + 1, len(SPEEDS) - 1)
+        return self.speed
+
+    def slower(self) -> float:
+        self.speed_index = max(self.speed_index - 1, 0)
+        return self.speed
+
+    def delay_to_next(self) -> float | None:
+        """Seconds to wait before revealing the next shown turn (None at the end)."""
+        visible = self.visible
+        pos = bisect_right(visible, self.cursor)
+        if pos >= len(visible):
+            return None
+        if not self.realtime:
+            return max(BASE_DELAY / self.speed, MIN_DELAY)
+        here = self.turns[self.cursor].timestamp
+        then = self.turns[visible[pos]].timestamp
+        if here is None or then is None:
+            gap = BASE_DELAY
+        else:
+            gap = min(max(then - here, 0.0), IDLE_LIMIT)
+        return max(gap / self.speed, MIN_DELAY)
+
+    def advance(self) -> tuple[int | None, bool]:
+        """One playback tick: step forward; say whether auto-pause should stop here."""
+        moved = self.step(1)
+        if moved is None:
+            self.playing = False
+            return None, False
+        stop = self.autopause and self.pivot_anchored_at(moved) is not None
+        if stop:
+            self.playing = False
+        return moved, stop

@@ -1,0 +1,286 @@
+"""Turn one `Turn` into screen lines (Rich strips) at a given width and fold state.
+
+The transcript caches what this returns by everything that changes the look
+(`TurnLook`), so a turn is rendered once per width / fold state, and only when
+it is on screen. Session text is cleaned (`safe.clean`) and handed to Rich as
+`Text` or Markdown source, never as markup. Long bodies are cut so one huge
+message or tool output cannot stall a frame.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from datetime import UTC, datetime
+
+from rich.console import Console, RenderableType
+from rich.markdown import Markdown
+from rich.segment import Segment
+from rich.style import Style
+from rich.text import Text
+from textual.strip import Strip
+
+from pivotal.model import Part, PartKind, Pivot, Role, ToolCall, Turn, TurnFlag
+from pivotal.tui.safe import clean, one_line
+
+MARKDOWN_LIMIT = 6_000
+"""Longer texts are shown as plain text: Rich Markdown costs ~1 ms per KB."""
+TEXT_LIMIT = 4_000
+EXPANDED_LIMIT = 60_000
+OUTPUT_LINES = 200
+FOLDED_LINES = 3
+"""Injected (synthetic) text is folded to this many lines until expanded."""
+ALL_PARTS = -1
+"""`TurnLook.expanded` member meaning "everything in this turn is expanded"."""
+
+
+@dataclass(frozen=True, slots=True)
+class Palette:
+    """Rich styles for each kind of line, taken from the transcript's component classes."""
+
+    human: Style = Style(color="green", bold=True)
+    agent: Style = Style(color="cyan", bold=True)
+    synthetic: Style = Style(color="bright_black")
+    system: Style = Style(color="magenta", bold=True)
+    tool: Style = Style(color="yellow")
+    failed: Style = Style(color="red", bold=True)
+    cursor: Style = Style(color="black", bgcolor="yellow", bold=True)
+    pivot: Style = Style(color="black", bgcolor="magenta", bold=True)
+    dim: Style = Style(dim=True)
+
+
+@dataclass(frozen=True, slots=True)
+class TurnLook:
+    """Everything that changes how a turn looks: the strip cache key (with the turn index)."""
+
+    width: int
+    cursor: bool = False
+    reasoning: bool = False
+    expanded: frozenset[int] = frozenset()
+    pivot: str | None = None
+    """Banner text when a pivot is anchored at this turn."""
+
+
+@dataclass(slots=True)
+class RenderedTurn:
+    strips: list[Strip]
+    tool_rows: dict[int, int]
+    """Line in `strips` -> index in `turn.parts` of the tool call whose header it is."""
+
+
+def pivot_banner(pivot: Pivot) -> str:
+    kind = pivot.kind.value.replace("_", " ")
+    tail = " (candidate)" if pivot.candidate else ""
+    return f"◆ PIVOT · {kind} · {pivot.confidence:.2f} · silence: {pivot.silence.value}{tail}"
+
+
+def role_label(turn: Turn) -> tuple[str, str]:
+    """(label, palette attribute) for a turn's header."""
+    if turn.flags & TurnFlag.COMPACTION_BOUNDARY:
+        return "■ compaction", "system"
+    if turn.flags & TurnFlag.COMPACTION_SUMMARY:
+        return "○ compaction summary", "synthetic"
+    if turn.is_human:
+        return "● You", "human"
+    if turn.role is Role.USER:
+        return "○ injected", "synthetic"
+    if turn.role is Role.SYSTEM:
+        return "■ system", "system"
+    return "◆ Agent", "agent"
+
+
+def header_text(turn: Turn, look: TurnLook, palette: Palette) -> Text:
+    label, attr = role_label(turn)
+    style: Style = getattr(palette, attr)
+    text = Text(no_wrap=True, overflow="ellipsis")
+    text.append(label, style)
+    text.append(f"  #{turn.index + 1}", palette.dim)
+    if turn.timestamp is not None:
+        stamp = datetime.fromtimestamp(turn.timestamp, UTC).strftime("%H:%M:%S")
+        text.append(f"  {stamp}", palette.dim)
+    if turn.model and turn.role is Role.ASSISTANT:
+        text.append(f"  {one_line(turn.model, 40)}", palette.dim)
+    if turn.flags & TurnFlag.INTERRUPTED:
+        text.append("  interrupted", palette.failed)
+    if turn.flags & TurnFlag.ERROR:
+        text.append("  error", palette.failed)
+    if turn.flags & TurnFlag.SIDECHAIN:
+        text.append("  sidechain", palette.dim)
+    if look.cursor:
+        text.stylize(palette.cursor)
+    return text
+
+
+def tool_header(call: ToolCall, open_: bool, palette: Palette) -> Text:
+    text = Text(no_wrap=True, overflow="ellipsis")
+    text.append("▾ " if open_ else "▸ ", palette.dim)
+    text.append(one_line(call.name, 40) or "tool", palette.tool)
+    key = one_line(call.key_argument(), 120)
+    if key:
+        text.append(f"  {key}")
+    if call.failed:
+        text.append("  ✗", palette.failed)
+    elif call.has_result:
+        text.append("  ✓", palette.human)
+    else:
+        text.append("  …", palette.dim)
+    if call.exit_code is not None:
+        text.append(f" exit {call.exit_code}", palette.failed if call.failed else palette.dim)
+    if call.duration_ms is not None:
+        text.append(f" · {format_duration(call.duration_ms)}", palette.dim)
+    return text
+
+
+def format_duration(ms: float) -> str:
+    if ms < 1000:
+        return f"{ms:.0f}ms"
+    if ms < 60_000:
+        return f"{ms / 1000:.1f}s"
+    return f"{ms / 60_000:.1f}m"
+
+
+def cut(text: str, limit: int) -> tuple[str, int]:
+    """`text` cut to `limit` characters, and how many were left out."""
+    if len(text) <= limit:
+        return text, 0
+    return text[:limit], len(text) - limit
+
+
+def cut_lines(text: str, lines: int) -> tuple[str, int]:
+    parts = text.split("\n", lines)
+    if len(parts) <= lines:
+        return text, 0
+    rest = parts[lines].count("\n") + 1
+    return "\n".join(parts[:lines]), rest
+
+
+def more_note(count: int, unit: str, palette: Palette) -> Text:
+    return Text(f"… {count:,} more {unit} (Enter expands)", palette.dim)
+
+
+def text_blocks(body: str, turn: Turn, expanded: bool, palette: Palette) -> list[RenderableType]:
+    """A text part: Markdown for the agent, literal text for people and injections."""
+    body = clean(body)
+    if turn.is_synthetic and not turn.is_human and not expanded:
+        shown, hidden = cut_lines(body, FOLDED_LINES)
+        blocks: list[RenderableType] = [Text(shown, palette.synthetic)]
+        if hidden:
+            blocks.append(more_note(hidden, "lines", palette))
+        return blocks
+    shown, hidden = cut(body, EXPANDED_LIMIT if expanded else TEXT_LIMIT)
+    if turn.role is Role.ASSISTANT and len(shown) <= MARKDOWN_LIMIT:
+        blocks = [Markdown(shown, code_theme="monokai", hyperlinks=False)]
+    else:
+        style = palette.synthetic if turn.is_synthetic else Style()
+        blocks = [Text(shown, style)]
+    if hidden:
+        blocks.append(more_note(hidden, "characters", palette))
+    return blocks
+
+
+def tool_blocks(call: ToolCall, palette: Palette) -> list[RenderableType]:
+    """The body of an expanded tool call: its input, then its output."""
+    blocks: list[RenderableType] = [Text(format_input(call.input), palette.dim)]
+    if call.output is None:
+        blocks.append(Text("(no result yet)", palette.dim))
+        return blocks
+    body, hidden_chars = cut(clean(call.output), EXPANDED_LIMIT)
+    body, hidden_lines = cut_lines(body, OUTPUT_LINES)
+    style = palette.failed if call.failed else Style()
+    blocks.append(Text(body or "(empty output)", style))
+    if hidden_lines or hidden_chars:
+        blocks.append(Text(f"… output cut ({hidden_lines:,} more lines)", palette.dim))
+    return blocks
+
+
+def format_input(value: object) -> str:
+    if isinstance(value, dict):
+        lines = []
+        for key, item in value.items():
+            shown = item if isinstance(item, str) else json.dumps(item, default=str)
+            lines.append(f"{clean(str(key))}: {cut(clean(shown), 2_000)[0]}")
+        return "\n".join(lines) or "(no input)"
+    if value is None:
+        return "(no input)"
+    return cut(clean(str(value)), 2_000)[0]
+
+
+def part_blocks(
+    part: Part, number: int, turn: Turn, look: TurnLook, palette: Palette
+) -> list[tuple[RenderableType, int | None]]:
+    """Blocks of one part; the int marks a tool header line for clicks."""
+    open_ = ALL_PARTS in look.expanded or number in look.expanded
+    if part.kind is PartKind.TEXT:
+        if not part.text.strip():
+            return []
+        return [(block, None) for block in text_blocks(part.text, turn, open_, palette)]
+    if part.kind is PartKind.REASONING:
+        if not look.reasoning:
+            size = len(part.text)
+            return [(Text(f"▸ thinking ({size:,} chars, t shows)", palette.dim), None)]
+        shown, _ = cut(clean(part.text), EXPANDED_LIMIT if open_ else TEXT_LIMIT)
+        return [(Text(shown, Style(dim=True, italic=True)), None)]
+    if part.kind is PartKind.TOOL and part.tool is not None:
+        blocks: list[tuple[RenderableType, int | None]] = [
+            (tool_header(part.tool, open_, palette), number)
+        ]
+        if open_:
+            blocks += [(block, None) for block in tool_blocks(part.tool, palette)]
+        return blocks
+    return [(Text(f"◇ {one_line(part.text, 200) or 'attachment'}", palette.dim), None)]
+
+
+def body_blocks(
+    turn: Turn, look: TurnLook, palette: Palette
+) -> list[tuple[RenderableType, int | None]]:
+    if turn.flags & TurnFlag.COMPACTION_BOUNDARY:
+        note = one_line(turn.preview, 120)
+        label = "━━ context compacted here" + (f": {note}" if note else "") + " ━━"
+        return [(Text(label, palette.system), None)]
+    try:
+        parts = turn.parts
+    except Exception as exc:  # a lazy loader failing must not take the screen down
+        return [
+            (Text(f"(could not read this turn: {one_line(str(exc), 100)})", palette.failed), None)
+        ]
+    blocks: list[tuple[RenderableType, int | None]] = []
+    for number, part in enumerate(parts):
+        blocks += part_blocks(part, number, turn, look, palette)
+    has_text = any(p.kind is PartKind.TEXT and p.text.strip() for p in parts)
+    if turn.is_human and not has_text:
+        blocks.insert(0, (Text("(empty message)", Style(italic=True) + palette.human), None))
+    elif not blocks:
+        preview = clean(turn.preview)
+        blocks.append((Text(preview or "(no content)", palette.dim), None))
+    return blocks
+
+
+def render_turn(turn: Turn, look: TurnLook, palette: Palette, console: Console) -> RenderedTurn:
+    """Render `turn` to strips `look.width` cells wide: banner, header, body, blank line."""
+    inner = max(look.width - 2, 10)
+    options = console.options.update(width=inner, highlight=False, markup=False)
+    blocks: list[tuple[RenderableType, int | None]] = []
+    if look.pivot:
+        blocks.append((Text(look.pivot, palette.pivot, no_wrap=True, overflow="ellipsis"), None))
+    blocks.append((header_text(turn, look, palette), None))
+    blocks += body_blocks(turn, look, palette)
+    _, attr = role_label(turn)
+    gutter_style = palette.cursor if look.cursor else getattr(palette, attr)
+    gutter = Segment("┃ " if look.cursor else "▏ ", gutter_style)
+    strips: list[Strip] = []
+    tool_rows: dict[int, int] = {}
+    for renderable, tool in blocks:
+        lines = console.render_lines(renderable, options, pad=True)
+        if tool is not None:
+            tool_rows[len(strips)] = tool
+        strips.extend(Strip([gutter, *line], inner + 2) for line in lines)
+    strips.append(Strip.blank(inner + 2))
+    return RenderedTurn(strips, tool_rows)
+
+
+def estimate_height(turn: Turn, width: int) -> int:
+    """A guess at a turn's height before it is rendered (banner excluded)."""
+    inner = max(width - 2, 10)
+    preview = turn.preview
+    lines = preview.count("\n") + 1 + len(preview) // inner
+    return 2 + max(lines, 1)

@@ -1,0 +1,355 @@
+"""ReplayScreen: transcript, pivot panel, timeline and footer, and every replay key.
+
+The screen owns the `Playback` (cursor, play state, filter) and pushes it down
+to its widgets in `sync()`; widgets report clicks back by message. Data comes
+from the app (`add_turns`, `add_analysis`) as the reading worker delivers it.
+"""
+
+from __future__ import annotations
+
+from bisect import bisect_right
+
+from rich.text import Text
+from textual import events, on, work
+from textual.app import ComposeResult
+from textual.containers import Horizontal
+from textual.screen import Screen
+from textual.timer import Timer
+from textual.widgets import Footer, Static
+from textual.worker import get_current_worker
+
+from pivotal.model import Pivot, Turn
+from pivotal.tui import keys
+from pivotal.tui.loading import Batch, search
+from pivotal.tui.messages import SearchDone
+from pivotal.tui.pivot_panel import PivotPanel
+from pivotal.tui.playback import SPEEDS, Playback
+from pivotal.tui.render import ALL_PARTS, pivot_banner
+from pivotal.tui.screens import HelpScreen, PromptScreen
+from pivotal.tui.timeline import Timeline, TimelineState
+from pivotal.tui.transcript import TranscriptView
+
+WIDE = 120
+"""From this many columns on, the pivot panel is docked on the right."""
+
+
+class ReplayScreen(Screen[None]):
+    """The main screen of the replayer."""
+
+    BINDINGS = keys.bindings()
+
+    def __init__(self, *, autopause: bool = True, speed: float = 1.0, notice: str = "") -> None:
+        super().__init__()
+        self.playback = Playback(autopause=autopause)
+        self.playback.speed_index = min(range(len(SPEEDS)), key=lambda i: abs(SPEEDS[i] - speed))
+        self.notice = notice
+        self.status = ""
+        self.loading = ""
+        self.analysed = False
+        self.needle = ""
+        self.pending_at: int | None = None
+        self._timer: Timer | None = None
+        self.ready = False
+        """Widgets exist (data that arrives earlier is kept and shown on mount)."""
+
+    # -- widgets -----------------------------------------------------------------
+    def compose(self) -> ComposeResult:
+        if self.notice:
+            yield Static(Text(self.notice), id="banner")
+        with Horizontal(id="body"):
+            yield TranscriptView(id="transcript")
+            yield PivotPanel(id="panel")
+        yield Timeline(id="timeline")
+        yield Footer()
+
+    @property
+    def transcript(self) -> TranscriptView:
+        return self.query_one(TranscriptView)
+
+    @property
+    def panel(self) -> PivotPanel:
+        return self.query_one(PivotPanel)
+
+    @property
+    def timeline(self) -> Timeline:
+        return self.query_one(Timeline)
+
+    def on_resize(self, event: events.Resize) -> None:
+        self.set_class(event.size.width >= WIDE, "-wide")
+
+    def on_mount(self) -> None:
+        self.set_class(self.app.size.width >= WIDE, "-wide")
+        self.ready = True
+        self.transcript.set_turns(self.playback.turns, 0)
+        self.transcript.set_banners({p.turn: pivot_banner(p) for p in self.playback.pivots})
+        self.sync()
+
+    # -- data from the app -------------------------------------------------------
+    def add_turns(self, batch: Batch) -> None:
+        """A slice of the session arrived: show it (the cursor stays where it is)."""
+        self.playback.set_turns(batch.turns)
+        if self.ready:
+            self.transcript.set_turns(batch.turns, batch.first_changed)
+        if batch.notices:
+            self.status = batch.notices[-1]
+        if batch.finished:
+            self.loading = "" if self.analysed else "finding pivots…"
+        else:
+            share = batch.done * 100 // max(batch.total, 1)
+            self.loading = f"reading {share}% ({batch.done >> 20}/{batch.total >> 20} MB)"
+        if self.pending_at is not None and (batch.finished or self.pending_at < len(batch.turns)):
+            self.playback.goto(self.pending_at)
+            self.pending_at = None
+        self.sync()
+
+    def add_analysis(self, pivots: list[Pivot], failures: list[int]) -> None:
+        self.analysed = True
+        self.loading = ""
+        self.playback.set_pivots(pivots)
+        self.playback.set_failures(failures)
+        if self.ready:
+            self.transcript.set_banners({p.turn: pivot_banner(p) for p in self.playback.pivots})
+        self.sync()
+
+    def set_session(self, turns: list[Turn], pivots: list[Pivot], failures: list[int]) -> None:
+        """Everything at once (tests, small in-memory sessions)."""
+        self.add_turns(Batch(turns, 0, 1, 1, True))
+        self.add_analysis(pivots, failures)
+
+    # -- pushing state down -------------------------------------------------------
+    def sync(self, *, follow: bool = True) -> None:
+        """Push the playback state to the transcript, the panel, the timeline, the footer."""
+        if not self.ready:
+            return
+        pb = self.playback
+        self.transcript.show(pb.shown(), pb.cursor, follow=follow)
+        pivot = pb.pivot_at_or_before()
+        number = pb.pivots.index(pivot) + 1 if pivot is not None else 0
+        self.panel.show_pivot(pivot, number, len(pb.pivots), loading=not self.analysed)
+        self.timeline.update_state(
+            TimelineState(
+                total=len(pb.turns),
+                cursor=pb.cursor,
+                pivots=tuple(p.turn for p in pb.pivots),
+                failures=tuple(pb.failures),
+                playing=pb.playing,
+                speed=pb.speed,
+                realtime=pb.realtime,
+                autopause=pb.autopause,
+                filter=pb.filter.value,
+                loading=self.loading,
+                notice=self.status,
+            )
+        )
+        self.refresh_bindings()
+
+    def moved(self, target: int | None, what: str = "") -> None:
+        """After a jump: say so when nothing moved, then sync."""
+        self.status = "" if target is not None else what
+        self.sync()
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        if action in ("search_next", "search_prev"):
+            return bool(self.needle)
+        if action in ("next_failure", "prev_failure"):
+            return bool(self.playback.failures)
+        return True
+
+    # -- playback ---------------------------------------------------------------
+    def action_toggle_play(self) -> None:
+        pb = self.playback
+        pb.playing = not pb.playing
+        if pb.playing and pb.delay_to_next() is None:
+            pb.first()
+        self.status = ""
+        self.schedule()
+        self.sync()
+
+    def schedule(self) -> None:
+        if self._timer is not None:
+            self._timer.stop()
+            self._timer = None
+        if not self.playback.playing:
+            return
+        delay = self.playback.delay_to_next()
+        if delay is None:
+            self.playback.playing = False
+            return
+        self._timer = self.set_timer(delay, self.tick)
+
+    def tick(self) -> None:
+        """Reveal the next turn; stop at a pivot when auto-pause is on."""
+        moved, stopped = self.playback.advance()
+        if stopped:
+            self.status = "auto-paused at a pivot (Space plays on)"
+            if not self.has_class("-wide"):
+                self.add_class("-show-panel")
+        self.schedule()
+        self.sync()
+
+    def action_step(self, delta: int) -> None:
+        self.moved(self.playback.step(delta), "at the end" if delta > 0 else "at the start")
+
+    def action_faster(self) -> None:
+        self.playback.faster()
+        self.schedule()
+        self.sync()
+
+    def action_slower(self) -> None:
+        self.playback.slower()
+        self.schedule()
+        self.sync()
+
+    def action_toggle_realtime(self) -> None:
+        self.playback.realtime = not self.playback.realtime
+        self.schedule()
+        self.sync()
+
+    def action_toggle_autopause(self) -> None:
+        self.playback.autopause = not self.playback.autopause
+        self.sync()
+
+    # -- jumps --------------------------------------------------------------------
+    def action_next_pivot(self) -> None:
+        self.moved(self.playback.next_pivot(), "no later pivot")
+
+    def action_prev_pivot(self) -> None:
+        self.moved(self.playback.prev_pivot(), "no earlier pivot")
+
+    def action_next_failure(self) -> None:
+        self.moved(self.playback.next_failure(), "no later failure")
+
+    def action_prev_failure(self) -> None:
+        self.moved(self.playback.prev_failure(), "no earlier failure")
+
+    def action_first(self) -> None:
+        self.moved(self.playback.first())
+
+    def action_last(self) -> None:
+        self.moved(self.playback.last())
+
+    def action_percent(self, tenth: int) -> None:
+        self.moved(self.playback.percent(tenth))
+
+    def action_seek(self, direction: int) -> None:
+        visible = self.playback.visible
+        if not visible:
+            return
+        pos = bisect_right(visible, self.playback.cursor) - 1
+        step = max(len(visible) // 10, 1) * direction
+        self.moved(self.playback.goto(visible[max(0, min(pos + step, len(visible) - 1))]))
+
+    def action_goto(self) -> None:
+        def done(value: str | None) -> None:
+            if value and value.strip().isdigit():
+                self.moved(self.playback.goto(int(value.strip()) - 1))
+
+        total = len(self.playback.turns)
+        self.app.push_screen(PromptScreen(f"Go to turn (1–{total})", "turn number"), done)
+
+    @on(Timeline.JumpRequested)
+    @on(PivotPanel.JumpRequested)
+    def jump_to_turn(self, event: Timeline.JumpRequested | PivotPanel.JumpRequested) -> None:
+        self.moved(self.playback.goto(event.turn))
+
+    @on(TranscriptView.PivotClicked)
+    def show_clicked_pivot(self, event: TranscriptView.PivotClicked) -> None:
+        self.add_class("-show-panel")
+        self.remove_class("-hide-panel")
+
+    # -- search and filter ----------------------------------------------------------
+    def action_search(self) -> None:
+        def done(value: str | None) -> None:
+            if value:
+                self.needle = value
+                self.run_search(forward=True)
+
+        self.app.push_screen(
+            PromptScreen("Search", "text in messages and tool output", self.needle), done
+        )
+
+    def action_search_next(self) -> None:
+        self.run_search(forward=True)
+
+    def action_search_prev(self) -> None:
+        self.run_search(forward=False)
+
+    def run_search(self, forward: bool) -> None:
+        if not self.needle:
+            return
+        visible, cursor = self.playback.visible, self.playback.cursor
+        pos = bisect_right(visible, cursor)
+        if forward:
+            order = visible[pos:] + visible[: max(pos - 1, 0)]
+        else:
+            order = visible[: max(pos - 1, 0)][::-1] + visible[pos:][::-1]
+        self.status = f"searching “{self.needle}”…"
+        self.sync(follow=False)
+        self.search_worker(self.playback.turns, order, self.needle, forward)
+
+    @work(
+        thread=True,
+        exclusive=True,
+        group="search",
+        exit_on_error=False,
+        description="Searching the session",
+    )
+    def search_worker(
+        self, turns: list[Turn], order: list[int], needle: str, forward: bool
+    ) -> None:
+        worker = get_current_worker()
+        found = search(turns, order, needle, lambda: worker.is_cancelled)
+        if not worker.is_cancelled:
+            self.post_message(SearchDone(needle, found, forward))
+
+    @on(SearchDone)
+    def show_search_result(self, event: SearchDone) -> None:
+        if event.turn is None:
+            self.status = f"“{event.needle}” not found"
+            self.sync(follow=False)
+            return
+        self.playback.goto(event.turn)
+        self.status = f"“{event.needle}” at turn #{event.turn + 1}"
+        self.sync()
+
+    def action_cycle_filter(self) -> None:
+        value = self.playback.cycle_filter()
+        self.status = f"showing {value.value} turns" if self.playback.visible else "nothing to show"
+        self.sync()
+
+    # -- view ---------------------------------------------------------------------
+    def action_expand(self) -> None:
+        if self.playback.turns:
+            self.transcript.toggle_expanded(self.playback.cursor, ALL_PARTS)
+
+    def action_toggle_reasoning(self) -> None:
+        self.transcript.set_reasoning(not self.transcript.reasoning)
+        self.status = "reasoning shown" if self.transcript.reasoning else "reasoning folded"
+        self.sync(follow=False)
+
+    def action_toggle_panel(self) -> None:
+        if self.has_class("-wide"):
+            self.toggle_class("-hide-panel")
+        else:
+            self.toggle_class("-show-panel")
+
+    def action_scroll_lines(self, delta: int) -> None:
+        self.transcript.scroll_relative(y=delta, animate=False)
+
+    def action_scroll_page(self, direction: int) -> None:
+        height = max(self.transcript.scrollable_content_region.height - 1, 1)
+        self.transcript.scroll_relative(y=direction * height, animate=False)
+
+    def action_follow(self) -> None:
+        self.status = "live follow is not available yet"
+        self.notify("Live follow is not available yet in the replayer.", timeout=4)
+        self.sync(follow=False)
+
+    def action_close_overlay(self) -> None:
+        if self.has_class("-show-panel") and not self.has_class("-wide"):
+            self.remove_class("-show-panel")
+        elif self.playback.playing:
+            self.action_toggle_play()
+
+    def action_help(self) -> None:
+        self.app.push_screen(HelpScreen())

@@ -1,0 +1,126 @@
+"""Small screens around the replay: help, a one-line prompt, the session picker."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+
+from rich.table import Table
+from rich.text import Text
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Vertical, VerticalScroll
+from textual.screen import ModalScreen, Screen
+from textual.widgets import Footer, Input, OptionList, Static
+from textual.widgets.option_list import Option
+
+from pivotal.model import SessionRef
+from pivotal.tui.keys import HELP_GROUPS
+from pivotal.tui.safe import one_line
+
+
+class HelpScreen(ModalScreen[None]):
+    """Every key of the replayer, grouped; Esc, q or ? closes it."""
+
+    BINDINGS = [
+        Binding("escape,q,question_mark,f1", "dismiss", "Close"),
+        Binding("j,down", "scroll('down')", "Down", show=False),
+        Binding("k,up", "scroll('up')", "Up", show=False),
+    ]
+
+    def compose(self) -> ComposeResult:
+        with VerticalScroll(id="help-body"):
+            yield Static(help_table(), id="help-table")
+        yield Footer()
+
+    def action_scroll(self, direction: str) -> None:
+        body = self.query_one("#help-body", VerticalScroll)
+        if direction == "down":
+            body.scroll_down(animate=False)
+        else:
+            body.scroll_up(animate=False)
+
+
+def help_table() -> Table:
+    table = Table(title="pivotal keys", show_header=False, box=None, padding=(0, 2), expand=False)
+    table.add_column("key", style="bold")
+    table.add_column("action")
+    for group, rows in HELP_GROUPS:
+        table.add_row(Text(group, style="bold underline"), "")
+        for keys, what in rows:
+            table.add_row(keys, what)
+        table.add_row("", "")
+    table.add_row("Ctrl+P", "command palette: every action by name")
+    return table
+
+
+class PromptScreen(ModalScreen[str | None]):
+    """A one-line prompt docked at the bottom (go to turn, search)."""
+
+    BINDINGS = [Binding("escape", "cancel", "Cancel")]
+
+    def __init__(self, label: str, placeholder: str = "", value: str = "") -> None:
+        super().__init__()
+        self.label = label
+        self.placeholder = placeholder
+        self.value = value
+
+    def compose(self) -> ComposeResult:
+        with Vertical(id="prompt-box"):
+            yield Static(Text(self.label), id="prompt-label")
+            yield Input(value=self.value, placeholder=self.placeholder, id="prompt-input")
+
+    def on_input_submitted(self, event: Input.Submitted) -> None:
+        self.dismiss(event.value)
+
+    def action_cancel(self) -> None:
+        self.dismiss(None)
+
+
+class PickerScreen(Screen[SessionRef]):
+    """Choose a session to replay (used when no path was given)."""
+
+    BINDINGS = [
+        Binding("q", "app.quit", "Quit"),
+        Binding("j", "cursor_down", show=False),
+        Binding("k", "cursor_up", show=False),
+    ]
+
+    def __init__(self, refs: list[SessionRef]) -> None:
+        super().__init__()
+        self.refs = refs
+
+    def compose(self) -> ComposeResult:
+        count = len(self.refs)
+        yield Static(
+            Text(f"{count} session{'s' if count != 1 else ''} found · Enter replays", style="bold"),
+            id="picker-title",
+        )
+        options = [Option(ref_label(ref), id=str(n)) for n, ref in enumerate(self.refs)]
+        yield OptionList(*options, id="picker-list")
+        yield Footer()
+
+    def action_cursor_down(self) -> None:
+        self.query_one(OptionList).action_cursor_down()
+
+    def action_cursor_up(self) -> None:
+        self.query_one(OptionList).action_cursor_up()
+
+    def on_option_list_option_selected(self, event: OptionList.OptionSelected) -> None:
+        self.dismiss(self.refs[int(event.option.id or 0)])
+
+
+def ref_label(ref: SessionRef) -> Text:
+    """One picker row: format, when, size / turns, title or path."""
+    text = Text(no_wrap=True, overflow="ellipsis")
+    text.append(f"{ref.format:<12}", style="bold")
+    when = ref.updated or ref.started
+    stamp = datetime.fromtimestamp(when, UTC).strftime("%Y-%m-%d %H:%M") if when else "—"
+    text.append(f"{stamp:<18}", style="dim")
+    if ref.turns is not None:
+        text.append(f"{ref.turns:>6} turns  ", style="dim")
+    elif ref.size is not None:
+        text.append(f"{ref.size / 1024:>8,.0f} KB  ", style="dim")
+    text.append(one_line(ref.title, 60) or one_line(ref.label, 200))
+    if ref.title:
+        text.append(f"  {one_line(ref.label, 200)}", style="dim")
+    return text

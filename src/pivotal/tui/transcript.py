@@ -1,0 +1,279 @@
+"""TranscriptView: the replayed conversation, drawn with Textual's Line API.
+
+Only the lines on screen are built. A turn is rendered to strips the first
+time it is on screen (cached by turn index and `TurnLook`); turns never seen
+get an estimated height, replaced by the real one once they are measured. This
+keeps stepping and jumping in a 5,000-turn session within a frame, where one
+Markdown widget per message would take minutes (PERF.md §2).
+"""
+
+from __future__ import annotations
+
+from bisect import bisect_right
+from itertools import accumulate
+
+from rich.style import Style
+from textual import events
+from textual.cache import LRUCache
+from textual.geometry import Region, Size
+from textual.message import Message
+from textual.scroll_view import ScrollView
+from textual.strip import Strip
+
+from pivotal.model import Turn
+from pivotal.tui.render import (
+    ALL_PARTS,
+    Palette,
+    RenderedTurn,
+    TurnLook,
+    estimate_height,
+    render_turn,
+)
+
+
+class TranscriptView(ScrollView, can_focus=True):
+    """The turns revealed so far (the visible ones up to the cursor), the cursor turn last."""
+
+    COMPONENT_CLASSES = {
+        "transcript--human",
+        "transcript--agent",
+        "transcript--synthetic",
+        "transcript--system",
+        "transcript--tool",
+        "transcript--failed",
+        "transcript--cursor",
+        "transcript--pivot",
+    }
+
+    class PivotClicked(Message):
+        """The person clicked a pivot banner: show the panel for it."""
+
+        def __init__(self, turn: int) -> None:
+            super().__init__()
+            self.turn = turn
+
+    def __init__(self, *, id: str | None = None) -> None:
+        super().__init__(id=id)
+        self.turns: list[Turn] = []
+        self.shown: list[int] = []
+        self.cursor = 0
+        self.reasoning = False
+        self.banners: dict[int, str] = {}
+        self.expanded: dict[int, frozenset[int]] = {}
+        self._cache: LRUCache[tuple[int, TurnLook], RenderedTurn] = LRUCache(256)
+        self._heights: dict[int, int] = {}
+        self._estimates: dict[int, int] = {}
+        self._offsets: list[int] = [0]
+        self._layout_width = 0
+        self._palette: Palette | None = None
+
+    # -- inputs from the app -------------------------------------------------
+    def set_turns(self, turns: list[Turn], first_changed: int | None = None) -> None:
+        """New turn list; forget everything measured from `first_changed` on."""
+        self.turns = turns
+        if first_changed is not None:
+            self._forget(lambda index: index >= first_changed)
+
+    def show(self, shown: list[int], cursor: int, *, follow: bool = True) -> None:
+        """Show `shown` turns with `cursor` marked; scroll so the cursor turn is in view."""
+        self.shown = shown
+        self.cursor = cursor
+        self._relayout()
+        if follow:
+            self.scroll_to_cursor()
+        self.refresh()
+
+    def set_reasoning(self, shown: bool) -> None:
+        self.reasoning = shown
+        self._forget(lambda index: True)
+        self._relayout()
+        self.scroll_to_cursor()
+
+    def set_banners(self, banners: dict[int, str]) -> None:
+        changed = set(banners.items()) ^ set(self.banners.items())
+        self.banners = banners
+        touched = {index for index, _ in changed}
+        self._forget(lambda index: index in touched)
+        self._relayout()
+        self.refresh()
+
+    def toggle_expanded(self, turn: int, part: int = ALL_PARTS) -> bool:
+        """Fold or unfold one tool call (or the whole turn); True when now expanded."""
+        current = self.expanded.get(turn, frozenset())
+        if part == ALL_PARTS and current:
+            current, opened = frozenset(), False
+        elif part in current:
+            current, opened = current - {part}, False
+        else:
+            current, opened = current | {part}, True
+        self.expanded[turn] = current
+        self._heights.pop(turn, None)
+        self._relayout()
+        if turn == self.cursor:
+            self.scroll_to_cursor()
+        self.refresh()
+        return opened
+
+    # -- layout ----------------------------------------------------------------
+    @property
+    def content_width(self) -> int:
+        return max(self.scrollable_content_region.width, 20)
+
+    def _forget(self, which) -> None:  # type: ignore[no-untyped-def]
+        for index in [i for i in self._heights if which(i)]:
+            del self._heights[index]
+        for index in [i for i in self._estimates if which(i)]:
+            del self._estimates[index]
+
+    def _height(self, index: int) -> int:
+        height = self._heights.get(index)
+        if height is not None:
+            return height
+        estimate = self._estimates.get(index)
+        if estimate is None:
+            estimate = estimate_height(self.turns[index], self._layout_width)
+            estimate += 1 if index in self.banners else 0
+            self._estimates[index] = estimate
+        return estimate
+
+    def _relayout(self) -> None:
+        width = self.content_width
+        if width != self._layout_width:
+            self._layout_width = width
+            self._heights.clear()
+            self._estimates.clear()
+        self._offsets = [0, *accumulate(self._height(i) for i in self.shown)]
+        self.virtual_size = Size(width, self._offsets[-1])
+
+    def _measure(self, index: int) -> bool:
+        """Render turn `index` now; True when its height differed from what layout assumed."""
+        rendered = self.rendered(index)
+        old = self._heights.get(index)
+        self._heights[index] = len(rendered.strips)
+        return old != len(rendered.strips)
+
+    def _measure_range(self, top: int, height: int) -> bool:
+        """Measure the shown turns covering lines [top, top + height)."""
+        changed = False
+        pos = max(bisect_right(self._offsets, top) - 1, 0)
+        line = self._offsets[pos] if pos < len(self._offsets) else 0
+        while pos < len(self.shown) and line < top + height:
+            index = self.shown[pos]
+            if index not in self._heights:
+                changed |= self._measure(index)
+            line += self._heights.get(index, 0)
+            pos += 1
+        return changed
+
+    def scroll_to_cursor(self) -> None:
+        """Scroll so the cursor turn ends at the bottom (or starts at the top when taller)."""
+        if not self.shown:
+            self.scroll_to(y=0, animate=False, force=True)
+            return
+        viewport = max(self.scrollable_content_region.height, 1)
+        pos = self.position_of(self.cursor)
+        if pos is None:
+            return
+        # measure the cursor turn and everything above it that fits on screen
+        filled, changed, back = 0, False, pos
+        while back >= 0 and filled < viewport:
+            index = self.shown[back]
+            if index not in self._heights:
+                changed |= self._measure(index)
+            filled += self._heights[index]
+            back -= 1
+        if changed:
+            self._relayout()
+        top, bottom = self._offsets[pos], self._offsets[pos + 1]
+        target = top if bottom - top > viewport else bottom - viewport
+        self.scroll_to(y=max(target, 0), animate=False, immediate=True, force=True)
+
+    def position_of(self, index: int) -> int | None:
+        pos = bisect_right(self.shown, index) - 1
+        return pos if pos >= 0 and self.shown[pos] == index else None
+
+    # -- rendering ---------------------------------------------------------------
+    def palette(self) -> Palette:
+        if self._palette is None:
+            get = self.get_component_rich_style
+            self._palette = Palette(
+                human=get("transcript--human", partial=True),
+                agent=get("transcript--agent", partial=True),
+                synthetic=get("transcript--synthetic", partial=True),
+                system=get("transcript--system", partial=True),
+                tool=get("transcript--tool", partial=True),
+                failed=get("transcript--failed", partial=True),
+                cursor=get("transcript--cursor", partial=True),
+                pivot=get("transcript--pivot", partial=True),
+                dim=Style(dim=True),
+            )
+        return self._palette
+
+    def notify_style_update(self) -> None:
+        super().notify_style_update()
+        self._palette = None
+        self._cache.clear()
+        self._heights.clear()
+
+    def look(self, index: int) -> TurnLook:
+        return TurnLook(
+            width=self._layout_width or self.content_width,
+            cursor=index == self.cursor,
+            reasoning=self.reasoning,
+            expanded=self.expanded.get(index, frozenset()),
+            pivot=self.banners.get(index),
+        )
+
+    def rendered(self, index: int) -> RenderedTurn:
+        key = (index, self.look(index))
+        found = self._cache.get(key)
+        if found is None:
+            found = render_turn(self.turns[index], key[1], self.palette(), self.app.console)
+            self._cache[key] = found
+        return found
+
+    def render_lines(self, crop: Region) -> list[Strip]:
+        if self.content_width != self._layout_width:
+            self._relayout()
+        if self._measure_range(int(self.scroll_offset.y) + crop.y, crop.height):
+            self._relayout()
+        return super().render_lines(crop)
+
+    def render_line(self, y: int) -> Strip:
+        scroll_x, scroll_y = self.scroll_offset
+        line = scroll_y + y
+        width = self.scrollable_content_region.width
+        style = self.rich_style
+        strip = self._strip_at(line)
+        if strip is None:
+            return Strip.blank(width, style)
+        return strip.crop_extend(scroll_x, scroll_x + width, style).apply_style(style)
+
+    def _strip_at(self, line: int) -> Strip | None:
+        found = self.locate(line)
+        if found is None:
+            return None
+        index, row = found
+        strips = self.rendered(index).strips
+        return strips[row] if row < len(strips) else None
+
+    def locate(self, line: int) -> tuple[int, int] | None:
+        """(turn index, row within the turn) at content line `line`."""
+        pos = bisect_right(self._offsets, line) - 1
+        if pos < 0 or pos >= len(self.shown):
+            return None
+        return self.shown[pos], line - self._offsets[pos]
+
+    # -- mouse -----------------------------------------------------------------
+    def on_click(self, event: events.Click) -> None:
+        found = self.locate(int(self.scroll_offset.y) + event.y)
+        if found is None:
+            return
+        index, row = found
+        rendered = self.rendered(index)
+        if row in rendered.tool_rows:
+            self.toggle_expanded(index, rendered.tool_rows[row])
+            event.stop()
+        elif row == 0 and index in self.banners:
+            self.post_message(self.PivotClicked(index))
+            event.stop()
