@@ -172,9 +172,10 @@ def _find_one(path: Path, found: Found) -> None:
     except OSError:
         empty = False
     if empty:
-        found.problems.append(f"{path}: empty file")
+        found.problems.append(Problem(path, "empty", f"{path}: empty file"))
     else:
-        found.problems.append(f"{path}: unknown format (tried {', '.join(format_names())})")
+        message = f"{path}: unknown format (tried {', '.join(format_names())})"
+        found.problems.append(Problem(path, "unknown", message))
 
 
 def _walk_dir(root: Path, found: Found) -> None:

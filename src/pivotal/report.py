@@ -1,0 +1,207 @@
+"""Headless renderings of sessions and pivots: the scan JSON schema, tables, --explain.
+
+The JSON shape is an API (documented in the README): one object per session
+per line. Every piece of session text that reaches the output goes through
+`safetext.clean`, so tool output cannot drive the terminal from a table, an
+explanation or a JSON consumer that prints a field.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Sequence
+from typing import Any
+
+from pivotal.model import Pivot, Session, SessionRef, Signal, StateChange, Turn
+from pivotal.safetext import clean
+
+QUOTE = 100
+
+
+def iso(timestamp: float | None) -> str | None:
+    if timestamp is None:
+        return None
+    return time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime(timestamp))
+
+
+def short_time(timestamp: float | None) -> str:
+    if timestamp is None:
+        return "-"
+    return time.strftime("%Y-%m-%d %H:%M", time.gmtime(timestamp))
+
+
+def _text(value: str, limit: int | None = None) -> str:
+    return clean(value, max_len=limit)
+
+
+def signal_json(signal: Signal) -> dict[str, Any]:
+    return {
+        "name": signal.name,
+        "turns": list(signal.turns),
+        "detail": _text(signal.detail, 300),
+        "weight": round(signal.weight, 3),
+        "side": signal.side,
+        "quotes": [_text(q, QUOTE) for q in signal.quotes],
+    }
+
+
+def state_json(state: StateChange) -> dict[str, Any]:
+    return {
+        "phase_before": _text(state.phase_before),
+        "phase_after": _text(state.phase_after),
+        "initiative_before": state.initiative_before,
+        "initiative_after": state.initiative_after,
+        "open_threads": [_text(t, 200) for t in state.open_threads],
+        "attempts_failed": state.attempts_failed,
+        "attempts_succeeded": state.attempts_succeeded,
+        "figures_before": [_text(f, 80) for f in state.figures_before],
+        "figures_after": [_text(f, 80) for f in state.figures_after],
+        "tasks": [
+            {
+                "item": _text(t.item, 200),
+                "before": t.before,
+                "after": t.after,
+                "turn": t.turn,
+            }
+            for t in state.tasks
+        ],
+    }
+
+
+def pivot_json(session: Session, pivot: Pivot) -> dict[str, Any]:
+    """One pivot in the documented `scan --json` shape."""
+    anchor = session.turns[pivot.turn] if 0 <= pivot.turn < len(session.turns) else None
+    return {
+        "turn": pivot.turn,
+        "message_id": anchor.message_id if anchor else None,
+        "line": anchor.source.line if anchor else None,
+        "timestamp": iso(anchor.timestamp) if anchor else None,
+        "kind": str(pivot.kind),
+        "silence": str(pivot.silence),
+        "confidence": round(pivot.confidence, 2),
+        "candidate": pivot.candidate,
+        "reason": _text(pivot.reason, 300),
+        "cluster": list(pivot.cluster),
+        "signals": [signal_json(s) for s in pivot.signals],
+        "delegation": [signal_json(s) for s in pivot.delegation],
+        "state": state_json(pivot.state),
+    }
+
+
+def session_json(ref: SessionRef, session: Session, pivots: Sequence[Pivot]) -> dict[str, Any]:
+    return {
+        "path": str(ref.path),
+        "key": ref.key,
+        "format": session.format,
+        "session_id": session.id,
+        "turns": len(session.turns),
+        "skipped": [{"line": s.line, "reason": _text(s.reason)} for s in session.skipped],
+        "pivots": [pivot_json(session, p) for p in pivots],
+    }
+
+
+# -- text ----------------------------------------------------------------------
+
+
+def session_header(ref: SessionRef, session: Session) -> str:
+    title = f" — {_text(session.title, 80)}" if session.title else ""
+    ident = f", id {session.id}" if session.id else ""
+    return f"{_text(ref.label)}  ({session.format}, {len(session.turns)} turns{ident}){title}"
+
+
+def skipped_line(session: Session) -> str | None:
+    if not session.skipped:
+        return None
+    lines = [str(s.line) for s in session.skipped if s.line is not None][:10]
+    more = len(session.skipped) - len(lines)
+    where = f" at line {', '.join(lines)}" if lines else ""
+    extra = f" and {more} more" if more > 0 else ""
+    first = _text(session.skipped[0].reason, 80)
+    return f"  skipped {len(session.skipped)} unreadable record(s){where}{extra} ({first})"
+
+
+def pivot_table(session: Session, pivots: Sequence[Pivot]) -> list[str]:
+    if not pivots:
+        return ["  no silent pivots"]
+    rows = [("TURN", "TIME", "KIND", "SILENCE", "CONF", "REASON")]
+    for p in pivots:
+        anchor = session.turns[p.turn] if 0 <= p.turn < len(session.turns) else None
+        kind = str(p.kind) + (" (candidate)" if p.candidate else "")
+        rows.append(
+            (
+                str(p.turn),
+                short_time(anchor.timestamp if anchor else None),
+                kind,
+                str(p.silence),
+                f"{p.confidence:.2f}",
+                _text(p.reason, 90).replace("\n", " "),
+            )
+        )
+    widths = [max(len(r[i]) for r in rows) for i in range(5)]
+    return ["  " + "  ".join(r[i].ljust(widths[i]) for i in range(5)) + "  " + r[5] for r in rows]
+
+
+def explain(session: Session, pivot: Pivot) -> list[str]:
+    """The evidence for one pivot, for a person checking it against the transcript."""
+    anchor = session.turns[pivot.turn] if 0 <= pivot.turn < len(session.turns) else None
+    where = f", line {anchor.source.line}" if anchor and anchor.source.line else ""
+    out = [
+        f"Pivot at turn {pivot.turn}{where} ({short_time(anchor.timestamp if anchor else None)})"
+        f" — {pivot.kind}, silence {pivot.silence}, confidence {pivot.confidence:.2f}"
+        + (" [candidate]" if pivot.candidate else ""),
+        f"  {_text(pivot.reason, 300)}",
+        "  Signals (weight → confidence):",
+    ]
+    for sig in pivot.signals:
+        out.extend(_signal_lines(session, sig, weighted=True))
+    total = sum(s.weight for s in pivot.signals)
+    out.append(f"    = {total:.2f} (clamped to [0, 1] → {pivot.confidence:.2f})")
+    if pivot.delegation:
+        out.append("  Delegation:")
+        for sig in pivot.delegation:
+            out.extend(_signal_lines(session, sig, weighted=False))
+    out.append("  State before → after:")
+    out.extend(_state_lines(pivot.state))
+    return out
+
+
+def _signal_lines(session: Session, sig: Signal, *, weighted: bool) -> list[str]:
+    lead = f"{sig.weight:+.2f} " if weighted else ""
+    turns = ", ".join(str(t) for t in sig.turns[:8]) or "-"
+    lines = [f"    {lead}{sig.name} [{sig.side}] turns {turns}: {_text(sig.detail, 160)}"]
+    for i, turn_index in enumerate(sig.turns[:3]):
+        quote = sig.quotes[i] if i < len(sig.quotes) else _quote_of(session, turn_index)
+        if quote:
+            when = short_time(_turn_time(session, turn_index))
+            lines.append(f'        turn {turn_index} {when}  "{_text(quote, QUOTE)}"')
+    return lines
+
+
+def _turn_time(session: Session, index: int) -> float | None:
+    return session.turns[index].timestamp if 0 <= index < len(session.turns) else None
+
+
+def _quote_of(session: Session, index: int) -> str:
+    if not 0 <= index < len(session.turns):
+        return ""
+    turn: Turn = session.turns[index]
+    return (turn.preview or "").replace("\n", " ")
+
+
+def _state_lines(state: StateChange) -> list[str]:
+    rows = [
+        ("phase", f"{state.phase_before or '?'} → {state.phase_after or '?'}"),
+        ("initiative", f"{state.initiative_before or '?'} → {state.initiative_after or '?'}"),
+        ("attempts", f"{state.attempts_failed} failed / {state.attempts_succeeded} succeeded"),
+    ]
+    if state.open_threads:
+        rows.append(("open threads", "; ".join(state.open_threads)))
+    if state.figures_before or state.figures_after:
+        before = ", ".join(state.figures_before) or "-"
+        after = ", ".join(state.figures_after) or "-"
+        rows.append(("figures", f"before: {before}  |  after: {after}"))
+    for task in state.tasks:
+        rows.append(
+            ("task", f"{task.item}: {task.before or '-'} → {task.after or '-'} (turn {task.turn})")
+        )
+    return [f"    {name:<13} {_text(value, 200)}" for name, value in rows]

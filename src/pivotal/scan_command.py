@@ -1,0 +1,105 @@
+"""`pivotal scan`: read sessions, detect their pivots, print tables or JSON lines."""
+
+from __future__ import annotations
+
+import sqlite3
+import sys
+from pathlib import Path
+from typing import TextIO
+
+import msgspec
+
+from pivotal.exitcodes import PROBLEM_CODES, ExitCode, worst
+from pivotal.model import Session, SessionRef
+from pivotal.readers import find_sessions, read_session
+from pivotal.report import explain, pivot_table, session_header, session_json, skipped_line
+
+_encode = msgspec.json.Encoder().encode
+
+
+def _err(message: str) -> None:
+    print(f"pivotal: {message}", file=sys.stderr)
+
+
+def run_scan(
+    paths: list[Path],
+    *,
+    as_json: bool,
+    explain: bool = False,
+    sensitivity: str = "normal",
+    out: TextIO | None = None,
+) -> int:
+    from pivotal.detect import PivotConfig, detect_pivots
+
+    out = out or sys.stdout
+    found = find_sessions(paths)
+    codes = [PROBLEM_CODES.get(p.kind, ExitCode.NO_SESSIONS) for p in found.problems]
+    for problem in found.problems:
+        _err(str(problem))
+    config = PivotConfig.for_sensitivity(sensitivity)
+    for ref in found.refs:
+        session = _read(ref)
+        if session is None:
+            codes.append(ExitCode.UNREADABLE)
+            continue
+        pivots = detect_pivots(session.turns, config)
+        if as_json:
+            out.write(_encode(session_json(ref, session, pivots)).decode() + "\n")
+        else:
+            _print_text(out, ref, session, pivots, explain)
+        out.flush()
+    return int(worst(codes))
+
+
+def _read(ref: SessionRef) -> Session | None:
+    try:
+        return read_session(ref)
+    except (OSError, sqlite3.Error) as exc:
+        _err(f"{ref.label}: cannot read ({exc})")
+        return None
+
+
+def _print_text(
+    out: TextIO,
+    ref: SessionRef,
+    session: Session,
+    pivots: list,  # type: ignore[type-arg]
+    with_explain: bool,
+) -> None:
+    lines = [session_header(ref, session)]
+    skipped = skipped_line(session)
+    if skipped:
+        lines.append(skipped)
+    lines.extend(pivot_table(session, pivots))
+    if with_explain:
+        for pivot in pivots:
+            lines.append("")
+            lines.extend("  " + line for line in explain(session, pivot))
+    out.write("\n".join(lines) + "\n\n")
+
+
+def run_follow(paths: list[Path], *, as_json: bool, sensitivity: str = "normal") -> int:
+    """`scan --follow PATH`: print each pivot once it is confirmed, until Ctrl+C."""
+    import asyncio
+
+    from pivotal.detect import PivotConfig
+    from pivotal.follow_scan import scan_follow
+
+    if len(paths) != 1:
+        _err("--follow takes exactly one PATH")
+        return int(ExitCode.USAGE)
+    found = find_sessions(paths)
+    for problem in found.problems:
+        _err(str(problem))
+    if not found.refs:
+        return int(
+            worst([PROBLEM_CODES.get(p.kind, ExitCode.NO_SESSIONS) for p in found.problems])
+            or ExitCode.NO_SESSIONS
+        )
+    ref = max(found.refs, key=lambda r: r.updated or 0.0)
+    config = PivotConfig.for_sensitivity(sensitivity)
+    try:
+        asyncio.run(scan_follow(ref, as_json=as_json, out=sys.stdout, config=config))
+    except KeyboardInterrupt:
+        return int(ExitCode.INTERRUPTED)
+    return int(ExitCode.OK)

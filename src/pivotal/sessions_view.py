@@ -1,0 +1,76 @@
+"""`pivotal sessions`: the listing as a table or JSON lines."""
+
+from __future__ import annotations
+
+import sys
+import time
+from typing import TextIO
+
+import msgspec
+
+from pivotal.model import SessionRef
+from pivotal.report import iso
+from pivotal.safetext import clean
+
+
+def _age(timestamp: float | None, now: float) -> str:
+    if timestamp is None:
+        return "-"
+    seconds = max(0, int(now - timestamp))
+    for unit, size in (("d", 86400), ("h", 3600), ("m", 60)):
+        if seconds >= size:
+            return f"{seconds // size}{unit} ago"
+    return f"{seconds}s ago"
+
+
+def _size(size: int | None) -> str:
+    if size is None:
+        return "-"
+    for unit in ("B", "KB", "MB", "GB"):
+        if size < 1024 or unit == "GB":
+            return f"{size:.0f} {unit}" if unit == "B" else f"{size:.1f} {unit}"
+        size /= 1024  # type: ignore[assignment]
+    return "-"
+
+
+def ref_json(ref: SessionRef) -> dict[str, object]:
+    return {
+        "agent": ref.format,
+        "path": str(ref.path),
+        "key": ref.key,
+        "session_id": ref.session_id,
+        "title": clean(ref.title) if ref.title else None,
+        "cwd": ref.cwd,
+        "started": iso(ref.started),
+        "updated": iso(ref.updated),
+        "turns": ref.turns,
+        "size": ref.size,
+    }
+
+
+def print_sessions(refs: list[SessionRef], *, as_json: bool, out: TextIO | None = None) -> None:
+    out = out or sys.stdout
+    if as_json:
+        encode = msgspec.json.encode
+        for ref in refs:
+            out.write(encode(ref_json(ref)).decode() + "\n")
+        return
+    if not refs:
+        return
+    now = time.time()
+    rows = [("AGENT", "PROJECT", "STARTED", "CHANGED", "TURNS", "SIZE", "PATH")]
+    for ref in refs:
+        rows.append(
+            (
+                ref.format,
+                clean(ref.cwd or ref.title or "-", max_len=40),
+                _age(ref.started, now),
+                _age(ref.updated, now),
+                str(ref.turns) if ref.turns is not None else "-",
+                _size(ref.size),
+                clean(ref.label),
+            )
+        )
+    widths = [max(len(r[i]) for r in rows) for i in range(6)]
+    for row in rows:
+        out.write("  ".join(row[i].ljust(widths[i]) for i in range(6)) + "  " + row[6] + "\n")
