@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from tests.detect.helpers import DUMP, B, bash, edit, read, tool
+from .helpers import DUMP, B, bash, edit, read, tool
 
 
 def prelude(b: B) -> None:

@@ -1,0 +1,110 @@
+"""Which human turns are silences (empty / ack) and which are direction."""
+
+from __future__ import annotations
+
+import pytest
+
+from pivotal.detect.config import PivotConfig
+from pivotal.detect.silence import classify_text, classify_turn
+from pivotal.model import Part, PartKind, Role, Silence, Turn, TurnFlag
+
+CFG = PivotConfig()
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "",
+        "   ",
+        "\n",
+        "\t \n",
+        "<conversation_data>\n\n</conversation_data>",
+        '" "',
+        "''",
+        "<x></x>",
+    ],
+)
+def test_empty(text: str) -> None:
+    assert classify_text(text, CFG) is Silence.EMPTY
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "ok",
+        "OK.",
+        "continue",
+        "Continue",
+        "go on",
+        "go ahead",
+        "yes",
+        "proceed",
+        "k",
+        "…",
+        ".",
+        "👍",
+        "yes please",
+        "ok continue",
+        '"go on"',
+        "sounds good",
+        "keep going",
+        "lgtm",
+    ],
+)
+def test_ack(text: str) -> None:
+    assert classify_text(text, CFG) is Silence.ACK
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "ok, now run the tests",
+        "fix the import in foo.py",
+        "/compact",
+        "try NCCL tree instead",
+        "yes but use the smaller model",
+        "continue with the flashinfer benchmark please ok",
+        "<command-name>/clear</command-name>",
+    ],
+)
+def test_direction_is_not_silent(text: str) -> None:
+    assert classify_text(text, CFG) is None
+
+
+def _human(text: str, flags: TurnFlag = TurnFlag.HUMAN, parts: list[Part] | None = None) -> Turn:
+    turn = Turn(index=0, role=Role.USER, flags=flags, preview=text[:200])
+    turn.parts = parts if parts is not None else [Part(PartKind.TEXT, text)]
+    return turn
+
+
+def test_synthetic_and_interrupt_are_never_silences() -> None:
+    nudge = _human("Continue from where you left off.", TurnFlag.SYNTHETIC | TurnFlag.META)
+    assert classify_turn(nudge, CFG) is None
+    empty_synthetic = _human("", TurnFlag.SYNTHETIC)
+    assert classify_turn(empty_synthetic, CFG) is None
+    interrupt = _human("[Request interrupted by user]", TurnFlag.HUMAN | TurnFlag.INTERRUPTED)
+    assert classify_turn(interrupt, CFG) is None
+
+
+def test_attachment_only_message_is_content() -> None:
+    turn = _human("", parts=[Part(PartKind.ATTACHMENT, "[image/png 120 KB]")])
+    assert classify_turn(turn, CFG) is None
+
+
+def test_compaction_boundary_is_a_compaction_silence() -> None:
+    turn = Turn(index=0, role=Role.SYSTEM, flags=TurnFlag.COMPACTION_BOUNDARY)
+    assert classify_turn(turn, CFG) is Silence.COMPACTION
+
+
+def test_long_human_message_never_decodes_parts() -> None:
+    calls = []
+
+    def loader(t: Turn) -> list[Part]:
+        calls.append(t.index)
+        return [Part(PartKind.TEXT, "x" * 500)]
+
+    turn = Turn(
+        index=0, role=Role.USER, flags=TurnFlag.HUMAN, preview="Please " + "x" * 200, _loader=loader
+    )
+    assert classify_turn(turn, CFG) is None
+    assert calls == []
