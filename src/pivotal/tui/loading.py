@@ -11,6 +11,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 
+from pivotal.detect import PivotConfig, detect_pivots
 from pivotal.model import Pivot, Turn
 from pivotal.readers.base import SessionReader
 from pivotal.tui.playback import turn_failed
@@ -57,11 +58,7 @@ def read_batches(
 
 
 def find_pivots(turns: list[Turn]) -> list[Pivot]:
-    """The detector's pivots for `turns` (empty while the detector is not installed)."""
-    try:
-        from pivotal.detect import PivotConfig, detect_pivots
-    except ImportError:
-        return []
+    """The detector's pivots for `turns`."""
     return list(detect_pivots(turns, PivotConfig()))
 
 
