@@ -97,6 +97,7 @@ class CodexReader(LineFileReader):
         self._calls: dict[str, ToolCall] = {}
         self._call_turn: dict[str, Turn] = {}
         self._early: dict[str, list[dict]] = {}
+        self._seen: set[str] = set()
         self._model: str | None = None
         self._compaction_open = False
         self.cli_version: str | None = None
@@ -187,6 +188,11 @@ class CodexReader(LineFileReader):
         # other item types (ghost_snapshot, ...) carry no conversation
 
     def _message(self, item: dict, ts: float | None, where: SourceRef, meta: object) -> None:
+        ident = item.get("id")
+        if isinstance(ident, str):
+            if ident in self._seen:
+                return  # the same message written again (never shown twice)
+            self._seen.add(ident)
         role = item.get("role")
         texts, attachments = _content_text(item.get("content"))
         text = "\n\n".join(texts) if len(texts) > 1 else (texts[0] if texts else "")
@@ -238,7 +244,7 @@ class CodexReader(LineFileReader):
 
     def _tool_call(self, kind: str, item: dict, ts: float | None, where: SourceRef) -> None:
         call_id = item.get("call_id") or item.get("id")
-        if not isinstance(call_id, str):
+        if not isinstance(call_id, str) or call_id in self._calls:
             return
         if kind == "function_call":
             name = item.get("name") or "function"

@@ -106,6 +106,8 @@ class GeminiJsonlReader(LineFileReader):
         if self._dirty:
             self._dirty = False
             replace_turns(self, build_turns(self._entries))
+            models = [t.model for t in self.session.turns if t.model]
+            self.session.model = models[-1] if models else None
             self.session.branches = [build_turns(lost) for lost in self._dropped]
         return super().take_first_changed()
 
