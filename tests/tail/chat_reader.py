@@ -9,7 +9,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from pivotal.model import Part, PartKind, Role, SessionRef, Turn, TurnFlag
+from pivotal.model import Part, PartKind, Role, SessionRef, SourceRef, Turn, TurnFlag
 from pivotal.readers.base import LineFileReader, decode_json
 
 
@@ -31,7 +31,8 @@ class ChatReader(LineFileReader):
         text = str(record.get("content", ""))
         role = Role(record["role"])
         flags = TurnFlag.HUMAN if role is Role.USER else TurnFlag.NONE
-        turn = Turn(index=0, role=role, flags=flags, preview=text[:200])
+        source = SourceRef(line=line_no, offset=offset)
+        turn = Turn(index=0, role=role, flags=flags, source=source, preview=text[:200])
         turn.parts = [Part(PartKind.TEXT, text)]
         self.append_turn(turn)
 
