@@ -75,6 +75,9 @@ LINE_FORMATS = [
     LineFormat(
         "pivotal.readers.gemini", ("gemini-short.jsonl",), ".jsonl", first_line_decides=True
     ),
+    LineFormat(
+        "pivotal.readers.generic", ("generic-openai.jsonl",), ".jsonl", first_line_decides=True
+    ),
     LineFormat("pivotal.readers.aider", ("aider-short.chat.history.md",), ".md", json_lines=False),
 ]
 JSON_FORMATS = [f for f in LINE_FORMATS if f.json_lines]

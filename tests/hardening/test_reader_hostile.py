@@ -32,6 +32,7 @@ PROMPT = {
     "claude_code": b"Inspect this directory, try a few commands, and write notes.txt",
     "codex": b"Inspect this directory, try a few commands, and write notes.txt",
     "gemini": b"Inspect this directory, try a few commands, and write notes.txt",
+    "generic": b"Inspect this directory, try a few commands, and write notes.txt",
     "aider": b"Create notes.txt with two lines",
 }
 
@@ -40,7 +41,7 @@ DECODE_JSON_SURROGATES = (
     "JSON.stringify writes for a string cut inside an emoji: the whole record is dropped"
 )
 DECODE_JSON_BOM = "base.decode_json does not strip a UTF-8 BOM: the first record is lost"
-GEMINI_BOM = "gemini: a BOM makes open_reader pick the whole-file JSON reader: nothing is read"
+FIRST_LINE_BOM = "a BOM makes open_reader pick the whole-file JSON reader: nothing is read"
 RECURSION = (
     "msgspec raises RecursionError (not DecodeError) on JSON nested ~1000 deep; "
     "readers catch ValueError only, so it escapes poll()"
@@ -85,7 +86,14 @@ def test_crlf_file_reads_like_lf(fmt: LineFormat) -> None:
 
 @pytest.mark.parametrize(
     "fmt",
-    xfail_for({"claude_code": DECODE_JSON_BOM, "codex": DECODE_JSON_BOM, "gemini": GEMINI_BOM}),
+    xfail_for(
+        {
+            "claude_code": DECODE_JSON_BOM,
+            "codex": DECODE_JSON_BOM,
+            "gemini": FIRST_LINE_BOM,
+            "generic": FIRST_LINE_BOM,
+        }
+    ),
 )
 def test_bom_before_first_record_is_tolerated(fmt: LineFormat) -> None:
     data = data_of(fmt)
