@@ -255,7 +255,10 @@ class GeminiJsonReader(WholeFileJsonReader):
             if isinstance(ident, str):
                 index[ident] = len(entries)
             entries.append(_Entry(message, None, None))
-        return build_turns(entries)
+        turns = build_turns(entries)
+        models = [t.model for t in turns if t.model]
+        session.model = models[-1] if models else None
+        return turns
 
 
 # ---------------------------------------------------------------------------
