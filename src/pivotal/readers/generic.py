@@ -184,6 +184,8 @@ class GenericJsonlReader(LineFileReader):
         problem = self._builder.add(obj, line_no, offset)
         if problem:
             self.skip(line_no, problem)
+        elif isinstance(obj.get("model"), str) and obj.get("role") in ASSISTANT_ROLES:
+            self.session.model = obj["model"]
 
 
 class GenericJsonReader(WholeFileJsonReader):
