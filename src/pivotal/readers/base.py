@@ -15,6 +15,7 @@ newline arrives, never parsed half), truncation and replacement of the file
 from __future__ import annotations
 
 import os
+import re
 from abc import ABC, abstractmethod
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -259,19 +260,39 @@ class LineFileReader(SessionReader):
 _json_decode = msgspec.json.decode
 
 
-def decode_json(line: bytes | msgspec.Raw) -> object:
-    """Decode one JSON record; invalid UTF-8 is replaced instead of failing.
+_BOM = b"\xef\xbb\xbf"
+# a UTF-16 surrogate escape not part of a valid pair (JSON.stringify writes these
+# when a string is cut inside an emoji); msgspec rejects them, so they become U+FFFD
+_LONE_SURROGATE = re.compile(
+    rb"\\u[dD][89abAB][0-9a-fA-F]{2}(?!\\u[dD][c-fC-F][0-9a-fA-F]{2})"
+    rb"|(?<![0-9a-fA-F]{2}\\u[dD][89abAB][0-9a-fA-F]{2})\\u[dD][c-fC-F][0-9a-fA-F]{2}"
+)
 
-    Raises `msgspec.DecodeError` (a ValueError) when the record is not JSON.
+
+def decode_json(line: bytes | msgspec.Raw) -> object:
+    """Decode one JSON record, tolerating what real files contain.
+
+    A UTF-8 BOM is ignored, invalid UTF-8 and lone surrogate escapes are
+    replaced with U+FFFD, and nesting too deep to decode is a plain error.
+    Raises ValueError (msgspec.DecodeError is one) when the record is not JSON.
     """
     try:
         return _json_decode(line)
     except msgspec.DecodeError:
-        raw = bytes(line)
-        fixed = raw.decode("utf-8", "replace").encode("utf-8", "surrogatepass")
-        if fixed == raw:
-            raise
+        pass
+    except RecursionError:
+        raise ValueError("JSON nested too deeply") from None
+    raw = bytes(line)
+    fixed = raw[3:] if raw.startswith(_BOM) else raw
+    fixed = fixed.decode("utf-8", "replace").encode("utf-8", "surrogatepass")
+    if b"\\u" in fixed:
+        fixed = _LONE_SURROGATE.sub(rb"\\ufffd", fixed)
+    if fixed == raw:
+        return _json_decode(raw)  # raises the original error
+    try:
         return _json_decode(fixed)
+    except RecursionError:
+        raise ValueError("JSON nested too deeply") from None
 
 
 def describe_decode_error(exc: Exception) -> str:

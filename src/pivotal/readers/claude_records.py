@@ -89,10 +89,10 @@ def read_head(line: bytes) -> Head | None:
             return head
     try:
         rec = _decode_record(line)
-    except msgspec.ValidationError:
+    except (msgspec.ValidationError, msgspec.DecodeError, RecursionError):
+        # unexpected field types, invalid UTF-8, a BOM, lone surrogates, deep nesting:
+        # the lenient decoder either recovers the record or raises ValueError
         return _head_from_untyped(decode_json(line))
-    except msgspec.DecodeError:
-        return _head_from_untyped(decode_json(line))  # retries with invalid UTF-8 replaced
     return _head_from_struct(rec)
 
 
