@@ -112,3 +112,36 @@ def test_compaction_boundary_alone_says_compaction() -> None:
     [p] = detect_pivots(b.turns)
     assert p.turn == anchor and p.silence is Silence.COMPACTION
     assert "compaction" in p.reason.lower() and "not necessarily the person" in p.reason
+
+
+def test_go_on_while_the_agent_was_mid_task() -> None:
+    """An 'ok' between two ordinary tool calls: the agent had not stopped."""
+    b = B()
+    b.human("Measure the baseline, then profile the verify step.")
+    b.agent("", bash("python -m sglang.bench_serving --max-concurrency 1", "82.1 tok/s"))
+    b.agent(
+        "EAGLE-3 gives 54.1 tok/s, 34% slower than the 82.1 tok/s baseline. Profiling the verify "
+        "step.",
+        bash("python tools/profile_verify.py", "verify forward: 30.4 ms"),
+    )
+    b.human("ok")
+    b.agent("", read("python/sglang/srt/distributed/parallel_state.py"))
+    b.agent("", edit("scripts/launch.sh"))
+    b.human("Write up a plan.")
+    assert detect_pivots(b.turns) == []
+
+
+def test_auto_compaction_mid_experiment_with_summary_written_before_boundary() -> None:
+    """Codex writes the summary reply as an assistant message, then the compacted record."""
+    b = B()
+    b.human("Work through the experiments in the plan.")
+    b.agent("", edit("communicator.py"))
+    b.agent("Quick check that the tests still pass.", bash("pytest -q", "48 passed"))
+    summary = "Summary: experiments 1A failed; 1B in progress with the fusion patch."
+    b.agent(summary)
+    anchor = b.boundary()
+    b.summary("Another language model started to solve this problem ... " + summary)
+    b.agent("Launching 1B.", bash("python -m sglang.launch_server &", "[1] 52310"))
+    b.agent("", bash("sleep 60; tail -3 /tmp/sglang.log", "Load weight begin"))
+    pivots = detect_pivots(b.turns)
+    assert anchor not in [p.turn for p in pivots]

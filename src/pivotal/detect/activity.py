@@ -83,10 +83,15 @@ _PKG_READ = re.compile(
 _PY_PROBE = re.compile(r"^python3? -c\b")
 
 
+_AIDER_RUN = re.compile(r"^Running (.+)$", re.MULTILINE)
+
+
 def command_of(tool: ToolView) -> str:
     """The shell command a call ran ('' for non-shell tools)."""
     name = tool.name.lower()
     data = tool.input
+    if name == "aider":  # aider's log after a reply: the commands it ran, if any
+        return "\n".join(m.group(1) for m in _AIDER_RUN.finditer(tool.output or ""))
     if name not in SHELL_TOOLS and not (
         isinstance(data, dict) and ("command" in data or "cmd" in data) and name not in EDIT_TOOLS
     ):

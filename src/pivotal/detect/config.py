@@ -54,6 +54,7 @@ class PivotConfig:
     w_topic_shift: float = 0.1
     w_phase_change: float = 0.05
     w_clarification: float = -0.45
+    w_mid_task: float = -0.3
 
     @classmethod
     def for_sensitivity(cls, level: str | float) -> PivotConfig:

@@ -18,6 +18,7 @@ FIGURE = re.compile(
     r"(?<![\w.])(~|≈)?(\d{1,3}(?:,\d{3})+|\d+(?:\.\d+)?)\s?(" + _UNITS + r")(?![\w/])",
 )
 _STRONG_UNITS = re.compile(r"/s|/sec|B$|FLOPS|%|ms|µs|us|ns|x|×|rps|qps", re.IGNORECASE)
+_SPEEDUP = re.compile(r"\s*(faster|slower|speed|improvement|better|worse|over|more|less)", re.I)
 TABLE_ROW = re.compile(r"^\s*\|.*\d.*\|\s*$", re.MULTILINE)
 
 
@@ -30,6 +31,9 @@ def figures(text: str, limit: int = 8) -> list[str]:
         prose = ("s", "sec", "seconds", "second", "min", "minutes", "tokens", "W")
         if unit in prose and "." not in match.group(2):
             continue  # "3 s" / "5 minutes" are usually durations in prose, not results
+        if unit in ("x", "×") and "." not in match.group(2):
+            if not _SPEEDUP.match(text, match.end()):
+                continue  # "8x RTX" counts GPUs; "2x faster" is a result
         gap = "" if unit in ("%", "x", "×") else " "
         value = f"{match.group(1) or ''}{match.group(2)}{gap}{unit}".strip()
         if value not in seen:

@@ -12,8 +12,8 @@ import re
 from collections import Counter
 from collections.abc import Sequence
 
-from pivotal.detect.activity import command_of, tool_kind
-from pivotal.detect.lexicon import PLAN, STOPWORDS, WORD
+from pivotal.detect.activity import command_of, split_command, tool_kind
+from pivotal.detect.lexicon import PLAN, STOPWORDS
 from pivotal.detect.view import TurnView
 
 LABELS = {
@@ -40,7 +40,10 @@ _PREFERENCE = (
     "read",
     "plan",
 )
-_IDENT = re.compile(r"[A-Za-z_][A-Za-z0-9_]*[A-Z0-9_][A-Za-z0-9_.-]*|[\w-]+\.[a-z]{1,5}\b")
+_IDENT = re.compile(
+    r"\b[A-Za-z][a-z0-9]*(?:[_.][A-Za-z0-9]+)+\b|\b[a-z]+[A-Z][A-Za-z0-9]*\b|\b[A-Z]{2,}[0-9]*\b"
+)
+"""snake_case, dotted.names / files.py, camelCase and ACRONYMS: technical terms, not prose."""
 
 
 def activity_mix(views: Sequence[TurnView]) -> Counter[str]:
@@ -76,6 +79,28 @@ def phase_label(views: Sequence[TurnView], failing: bool = False) -> str:
     return label
 
 
+_PROGRAM = re.compile(r"^[A-Za-z][\w.+-]*$")
+_SKIP_PROGRAMS = frozenset(
+    "sudo nohup timeout env time sleep echo for do done then if fi cd".split()
+)
+
+
+def _command_terms(command: str) -> set[str]:
+    """The programs a command runs and the paths it names."""
+    out: set[str] = set()
+    for segment in split_command(command[:2000]):
+        words = [w for w in segment.split() if "=" not in w or w.startswith("-")]
+        if words:
+            head = words[0].rsplit("/", 1)[-1].lower()
+            if _PROGRAM.match(head) and head not in _SKIP_PROGRAMS:
+                out.add(head)
+        for word in words[1:]:
+            word = word.strip("'\"();")
+            if ("/" in word or "." in word) and not word.startswith("-") and len(word) > 3:
+                out.add(word.rsplit("/", 1)[-1].lower())
+    return out
+
+
 def terms(views: Sequence[TurnView], limit: int = 200) -> set[str]:
     """Files, command words and identifiers the work touches (lower-cased)."""
     out: set[str] = set()
@@ -83,22 +108,13 @@ def terms(views: Sequence[TurnView], limit: int = 200) -> set[str]:
         for tool in view.tools:
             command = command_of(tool)
             if command:
-                words = command.split()[:4]
-                out.update(
-                    w.lower().rsplit("/", 1)[-1]
-                    for w in words
-                    if len(w) > 2 and not w.startswith("-")
-                )
+                out.update(_command_terms(command))
             elif tool.key:
                 out.add(tool.key.lower().rsplit("/", 1)[-1][:60])
         if view.is_assistant:
             for match in _IDENT.finditer(view.text[:4000]):
                 word = match.group(0).lower().strip(".-")
                 if len(word) > 2 and word not in STOPWORDS:
-                    out.add(word)
-            for match in WORD.finditer(view.text[:1500]):
-                word = match.group(0).lower().strip(".-")
-                if len(word) > 5 and word not in STOPWORDS:
                     out.add(word)
         if len(out) > limit:
             break

@@ -140,7 +140,7 @@ def shift_signals(
         agent_after = agent_after[1:]
     before_terms = terms(w.agent_before[-8:])
     after_terms = terms(agent_after[:8])
-    if len(before_terms) >= 4 and len(after_terms) >= 4:
+    if len(before_terms) >= 3 and len(after_terms) >= 3:
         score = overlap(before_terms, after_terms)
         if score <= cfg.topic_max_overlap:
             facts.shift = True

@@ -49,6 +49,7 @@ class BeforeFacts:
     proposal: bool = False
     proposal_by_agent: bool = False
     open_question: bool = False
+    mid_task: bool = False
     research_turns: list[int] = field(default_factory=list)
     failure_turns: list[int] = field(default_factory=list)
     milestone_turns: list[int] = field(default_factory=list)
@@ -156,7 +157,8 @@ def milestone_signal(w: Window, cfg: PivotConfig, facts: BeforeFacts) -> Signal 
             strong.append((view.index, "results: " + ", ".join(figures(text, 4))))
         else:
             for tool in view.tools:
-                if tool_kind(tool) in ("test", "bench", "launch", "poll") and tool.has_result:
+                # a routine test run is not a milestone unless the agent says so
+                if tool_kind(tool) in ("bench", "launch", "poll") and tool.has_result:
                     hit = SUCCESS_OUTPUT.search(tool.output or "")
                     if hit and not _tool_failed(tool):
                         strong.append((view.index, around(tool.output, hit.start(), hit.end())))
@@ -279,6 +281,35 @@ def open_question_signal(w: Window, cfg: PivotConfig, facts: BeforeFacts) -> Sig
     return None
 
 
+def mid_task_signal(w: Window, cfg: PivotConfig, facts: BeforeFacts) -> Signal | None:
+    """The agent was still working: its last message ran a tool that came back fine.
+
+    A person can only really go silent once the agent has stopped; a go-on (or
+    an automatic compaction) that lands between two ordinary tool calls carries
+    no decision. A failed, timed-out or unanswered last call is different: the
+    agent's turn ended there (essay 000), so it does not count as mid-task.
+    """
+    agent = w.agent_before
+    if not agent or not agent[-1].ends_with_tool:
+        return None
+    last = agent[-1]
+    tools = [t for t in last.tools if tool_kind(t) not in ("plan", "other")]
+    if not tools or facts.inconclusive or facts.failures and facts.failure_turns[-1] == last.index:
+        return None
+    tool = tools[-1]
+    if not tool.has_result or _tool_failed(tool):
+        return None
+    facts.mid_task = True
+    return Signal(
+        "mid-task",
+        [last.index],
+        "the agent was still working: its last message ran a tool and had not stopped",
+        cfg.w_mid_task,
+        "before",
+        [plain(f"{tool.name}: {tool.key}", 90)],
+    )
+
+
 def hands_off_signal(w: Window, cfg: PivotConfig) -> Signal | None:
     """Many agent steps since the person last gave direction."""
     if w.hands_off < cfg.hands_off_min:
@@ -301,6 +332,7 @@ def before_signals(w: Window, cfg: PivotConfig) -> tuple[list[Signal], BeforeFac
         milestone_signal(w, cfg, facts),
         proposal_signal(w, cfg, facts),
         open_question_signal(w, cfg, facts),
+        mid_task_signal(w, cfg, facts),
         hands_off_signal(w, cfg),
     ):
         if signal is not None:

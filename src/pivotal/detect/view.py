@@ -61,6 +61,8 @@ class TurnView:
     attachments: int = 0
     full_len: int = 0
     """Length of the uncapped text (a context dump is judged by it)."""
+    ends_with_tool: bool = False
+    """The turn's last part (reasoning aside) is a tool call: the agent was still working."""
 
     @property
     def is_assistant(self) -> bool:
@@ -73,11 +75,16 @@ def make_view(turn: Turn) -> TurnView:
     reasoning: list[str] = []
     tools: list[ToolView] = []
     attachments = 0
+    ends_with_tool = False
     try:
         parts = turn.parts
     except Exception:  # a lazy loader failing must not stop detection
         parts = []
     for part in parts:
+        if part.tool is not None:
+            ends_with_tool = True
+        elif part.kind is PartKind.TEXT and part.text.strip():
+            ends_with_tool = False
         if part.kind is PartKind.TEXT and part.text:
             texts.append(part.text)
         elif part.kind is PartKind.REASONING and part.text:
@@ -114,4 +121,5 @@ def make_view(turn: Turn) -> TurnView:
         tools=tools,
         attachments=attachments,
         full_len=len(text),
+        ends_with_tool=ends_with_tool,
     )

@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from pivotal.detect.config import PivotConfig
 from pivotal.detect.silence import SilenceIndex
 from pivotal.detect.view import TurnView
-from pivotal.model import Role, Silence, Turn
+from pivotal.model import Role, Silence, Turn, TurnFlag
 
 
 @dataclass(slots=True)
@@ -68,6 +68,15 @@ def build_window(
             break
         j -= 1
     before_pos.reverse()
+    cluster_views = [view(p) for p in cluster]
+    if kind is Silence.COMPACTION and before_pos:
+        # Codex writes the model's summary reply as an ordinary assistant message just
+        # before its `compacted` record: that reply is the compaction, not prior work.
+        summaries = [v.text for v in cluster_views if v.flags & TurnFlag.COMPACTION_SUMMARY]
+        last = view(before_pos[-1])
+        probe = last.text.strip()[:120]
+        if last.role is Role.ASSISTANT and len(probe) > 20 and any(probe in s for s in summaries):
+            before_pos.pop()
     # hands-off streak and session start: cheap fields only
     hands_off = 0
     j = anchor - 1
@@ -93,7 +102,7 @@ def build_window(
     return Window(
         anchor=view(anchor),
         silence=kind,
-        cluster=[view(p) for p in cluster],
+        cluster=cluster_views,
         before=[view(p) for p in before_pos],
         direction=view(direction) if direction is not None else None,
         after=[view(p) for p in after_pos],
