@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Iterable
+from functools import partial
 
 from textual import on, work
 from textual.app import App, SystemCommand
@@ -159,7 +160,7 @@ class ReplayerApp(App[int]):
         if not isinstance(screen, ReplayScreen):
             return
         for title, action in keys.PALETTE:
-            yield SystemCommand(title, f"replay: {action}", lambda a=action: screen.run_action(a))
+            yield SystemCommand(title, f"replay: {action}", partial(screen.run_action, action))
 
 
 def merge(pending: Batch | None, batch: Batch) -> Batch:

@@ -14,7 +14,7 @@ ROWS: list[tuple[str, list[tuple[str, str, str, str, str]]]] = [
         "Playback",
         [
             ("space", "Space", "toggle_play", "Play/pause", "Play/pause"),
-            ("period,l,right", ". l →", "step(1)", "Next turn", "Step"),
+            ("full_stop,l,right", ". l →", "step(1)", "Next turn", "Step"),
             ("comma,h,left", ", h ←", "step(-1)", "Previous turn", ""),
             ("plus,equals_sign", "+", "faster", "Faster", "Speed"),
             ("minus", "-", "slower", "Slower", ""),

@@ -36,7 +36,7 @@ class EvidenceLink(Static):
         event.stop()
 
 
-class PivotPanel(VerticalScroll):
+class PivotPanel(VerticalScroll, can_focus=False):
     """Side panel for the current pivot."""
 
     class JumpRequested(Message):

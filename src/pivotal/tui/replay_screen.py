@@ -37,6 +37,7 @@ class ReplayScreen(Screen[None]):
     """The main screen of the replayer."""
 
     BINDINGS = keys.bindings()
+    AUTO_FOCUS = None
 
     def __init__(self, *, autopause: bool = True, speed: float = 1.0, notice: str = "") -> None:
         super().__init__()
@@ -334,11 +335,11 @@ class ReplayScreen(Screen[None]):
             self.toggle_class("-show-panel")
 
     def action_scroll_lines(self, delta: int) -> None:
-        self.transcript.scroll_relative(y=delta, animate=False)
+        self.transcript.scroll_by_hand(delta)
 
     def action_scroll_page(self, direction: int) -> None:
         height = max(self.transcript.scrollable_content_region.height - 1, 1)
-        self.transcript.scroll_relative(y=direction * height, animate=False)
+        self.transcript.scroll_by_hand(direction * height)
 
     def action_follow(self) -> None:
         self.status = "live follow is not available yet"

@@ -31,8 +31,12 @@ from pivotal.tui.render import (
 )
 
 
-class TranscriptView(ScrollView, can_focus=True):
-    """The turns revealed so far (the visible ones up to the cursor), the cursor turn last."""
+class TranscriptView(ScrollView, can_focus=False):
+    """The turns revealed so far (the visible ones up to the cursor), the cursor turn last.
+
+    Not focusable: every key belongs to the replay screen (j/k, PgUp/PgDn scroll
+    this view), so Home / End / arrows mean turns, not scrolling.
+    """
 
     COMPONENT_CLASSES = {
         "transcript--human",
@@ -66,6 +70,8 @@ class TranscriptView(ScrollView, can_focus=True):
         self._offsets: list[int] = [0]
         self._layout_width = 0
         self._palette: Palette | None = None
+        self.follow_cursor = True
+        """Keep the cursor turn in view on resize; off once the person scrolls by hand."""
 
     # -- inputs from the app -------------------------------------------------
     def set_turns(self, turns: list[Turn], first_changed: int | None = None) -> None:
@@ -80,6 +86,7 @@ class TranscriptView(ScrollView, can_focus=True):
         self.cursor = cursor
         self._relayout()
         if follow:
+            self.follow_cursor = True
             self.scroll_to_cursor()
         self.refresh()
 
@@ -263,6 +270,23 @@ class TranscriptView(ScrollView, can_focus=True):
         if pos < 0 or pos >= len(self.shown):
             return None
         return self.shown[pos], line - self._offsets[pos]
+
+    def on_resize(self, event: events.Resize) -> None:
+        self._relayout()
+        if self.follow_cursor:
+            self.scroll_to_cursor()
+
+    def scroll_by_hand(self, lines: int) -> None:
+        """Scroll `lines` (negative = up) and stop keeping the cursor in view."""
+        self.follow_cursor = False
+        target = max(0, min(self.scroll_y + lines, self.max_scroll_y))
+        self.scroll_to(y=target, animate=False, immediate=True, force=True)
+
+    def on_mouse_scroll_up(self, event: events.MouseScrollUp) -> None:
+        self.follow_cursor = False
+
+    def on_mouse_scroll_down(self, event: events.MouseScrollDown) -> None:
+        self.follow_cursor = False
 
     # -- mouse -----------------------------------------------------------------
     def on_click(self, event: events.Click) -> None:

@@ -1,0 +1,379 @@
+"""Every replay key, pressed through Pilot, and what it changes (cursor, play state, view)."""
+
+from __future__ import annotations
+
+import pytest
+from textual import events
+
+from pivotal.tui.playback import Filter
+from pivotal.tui.render import ALL_PARTS
+from pivotal.tui.screens import HelpScreen, PromptScreen
+
+from .conftest import make_app, replay, screen_text, turn_text
+
+WIDE = (160, 48)
+
+
+@pytest.mark.parametrize("keys", [[".", "l", "right"], [",", "h", "left"]])
+async def test_step_keys(keys: list[str]) -> None:
+    app = make_app(at=10)
+    async with app.run_test(size=WIDE) as pilot:
+        pb = replay(app).playback
+        assert pb.cursor == 10
+        forward = keys[0] == "."
+        for n, key in enumerate(keys, 1):
+            await pilot.press(key)
+            assert pb.cursor == (10 + n if forward else 10 - n)
+
+
+async def test_space_plays_and_pauses() -> None:
+    app = make_app()
+    async with app.run_test(size=WIDE) as pilot:
+        screen = replay(app)
+        await pilot.press("space")
+        assert screen.playback.playing and screen._timer is not None
+        assert "▶ playing" in screen.timeline.status().plain
+        await pilot.press("space")
+        assert not screen.playback.playing
+        assert "⏸ paused" in screen.timeline.status().plain
+
+
+async def test_playing_reveals_turns_and_autopauses_at_pivot() -> None:
+    app = make_app(at=3)
+    async with app.run_test(size=WIDE) as pilot:
+        screen = replay(app)
+        await pilot.press("space")
+        screen.tick()
+        assert screen.playback.cursor == 4 and screen.playback.playing
+        screen.tick()
+        await pilot.pause()
+        assert screen.playback.cursor == 5 and not screen.playback.playing
+        assert "auto-paused" in screen.timeline.status().plain
+        # the transcript now ends with the pivot turn
+        assert 5 in screen.transcript.shown and screen.transcript.shown[-1] == 5
+
+
+async def test_autopause_key_turns_it_off() -> None:
+    app = make_app(at=4)
+    async with app.run_test(size=WIDE) as pilot:
+        screen = replay(app)
+        await pilot.press("a")
+        assert not screen.playback.autopause
+        assert "auto-pause off" in screen.timeline.status().plain
+        await pilot.press("space")
+        screen.tick()
+        assert screen.playback.cursor == 5 and screen.playback.playing
+
+
+async def test_playing_really_advances_on_the_timer() -> None:
+    app = make_app(autopause=False, speed=16.0)
+    async with app.run_test(size=WIDE) as pilot:
+        screen = replay(app)
+        await pilot.press("space")
+        await pilot.pause(0.4)
+        assert screen.playback.cursor >= 2
+
+
+async def test_speed_keys() -> None:
+    app = make_app()
+    async with app.run_test(size=WIDE) as pilot:
+        pb = replay(app).playback
+        await pilot.press("plus")
+        assert pb.speed == 2.0
+        await pilot.press("minus", "minus")
+        assert pb.speed == 0.5
+        await pilot.press("r")
+        assert pb.realtime
+        assert "0.5x real-time" in replay(app).timeline.status().plain
+
+
+async def test_pivot_jumps_and_panel() -> None:
+    app = make_app()
+    async with app.run_test(size=WIDE) as pilot:
+        screen = replay(app)
+        await pilot.press("right_square_bracket")
+        assert screen.playback.cursor == 5
+        panel_text = " ".join(str(w.render()) for w in screen.panel.query("Static"))
+        assert "delegation after dead end" in panel_text
+        assert "0.86" in panel_text and "empty" in panel_text
+        assert "debugging → fixing" in panel_text
+        assert "agent asked how to proceed" in panel_text  # delegation signal
+        await pilot.press("right_square_bracket")
+        assert screen.playback.cursor == 24
+        panel_text = " ".join(str(w.render()) for w in screen.panel.query("Static"))
+        assert "compaction boundary, not necessarily the person" in panel_text
+        await pilot.press("left_square_bracket")
+        assert screen.playback.cursor == 5
+
+
+async def test_evidence_link_jumps_to_its_turn() -> None:
+    app = make_app(at=5)
+    async with app.run_test(size=WIDE) as pilot:
+        screen = replay(app)
+        links = [w for w in screen.panel.query("EvidenceLink") if w.turn == 2]
+        assert links
+        await pilot.click(links[0])
+        assert screen.playback.cursor == 2
+
+
+async def test_timeline_click_jumps_to_pivot_marker() -> None:
+    app = make_app()
+    async with app.run_test(size=WIDE) as pilot:
+        screen = replay(app)
+        timeline = screen.timeline
+        column = timeline.column_of(24, timeline.size.width)
+        await pilot.click(timeline, offset=(column, 0))
+        assert screen.playback.cursor == 24
+
+
+@pytest.mark.parametrize(("key", "expected"), [("0", 0), ("5", 14), ("9", 25)])
+async def test_percent_keys(key: str, expected: int) -> None:
+    app = make_app(at=7)
+    async with app.run_test(size=WIDE) as pilot:
+        await pilot.press(key)
+        assert replay(app).playback.cursor == expected
+
+
+@pytest.mark.parametrize(("key", "expected"), [("G", 27), ("end", 27), ("g", 0), ("home", 0)])
+async def test_first_and_last(key: str, expected: int) -> None:
+    app = make_app(at=10)
+    async with app.run_test(size=WIDE) as pilot:
+        await pilot.press(key)
+        assert replay(app).playback.cursor == expected
+
+
+async def test_shift_arrows_seek_ten_percent() -> None:
+    app = make_app(at=10)
+    async with app.run_test(size=WIDE) as pilot:
+        await pilot.press("shift+right")
+        assert replay(app).playback.cursor == 12
+        await pilot.press("shift+left", "shift+left")
+        assert replay(app).playback.cursor == 8
+
+
+async def test_goto_prompt() -> None:
+    app = make_app()
+    async with app.run_test(size=WIDE) as pilot:
+        await pilot.press("colon")
+        assert isinstance(app.screen, PromptScreen)
+        await pilot.press("1", "7", "enter")
+        assert replay(app).playback.cursor == 16
+
+
+async def test_search_then_n_and_shift_n() -> None:
+    app = make_app()
+    async with app.run_test(size=WIDE) as pilot:
+        screen = replay(app)
+        await pilot.press("slash")
+        await pilot.press(*"OOM", "enter")
+        await app.workers.wait_for_complete()
+        await pilot.pause()
+        assert screen.playback.cursor == 3  # "OOM killed" in a tool output
+        await pilot.press("n")
+        await app.workers.wait_for_complete()
+        await pilot.pause()
+        assert screen.playback.cursor == 6  # "server crashes with OOM" in the agent's text
+        await pilot.press("N")
+        await app.workers.wait_for_complete()
+        await pilot.pause()
+        assert screen.playback.cursor == 3
+
+
+async def test_search_not_found_says_so() -> None:
+    app = make_app(at=2)
+    async with app.run_test(size=WIDE) as pilot:
+        screen = replay(app)
+        await pilot.press("slash", *"zebra", "enter")
+        await app.workers.wait_for_complete()
+        await pilot.pause()
+        assert screen.playback.cursor == 2
+        assert "not found" in screen.timeline.status().plain
+
+
+async def test_failure_keys() -> None:
+    app = make_app()
+    async with app.run_test(size=WIDE) as pilot:
+        pb = replay(app).playback
+        await pilot.press("e", "e")
+        assert pb.cursor == 2
+        await pilot.press("E")
+        assert pb.cursor == 1
+
+
+async def test_filter_key_cycles_and_transcript_follows() -> None:
+    app = make_app(at=27)
+    async with app.run_test(size=WIDE) as pilot:
+        screen = replay(app)
+        await pilot.press("backslash")
+        assert screen.playback.filter is Filter.HUMAN
+        assert all(screen.playback.turns[i].is_human for i in screen.transcript.shown)
+        assert "filter: human" in screen.timeline.status().plain
+        assert screen.playback.cursor == 22
+        await pilot.press("backslash")
+        assert screen.playback.filter is Filter.PIVOTS
+        assert screen.playback.visible == [5, 24, 25, 26]
+        assert screen.playback.cursor == 5 and screen.transcript.shown == [5]
+        await pilot.press("backslash")
+        assert screen.playback.filter is Filter.FAILURES
+        assert screen.playback.cursor == 3 and screen.transcript.shown == [1, 2, 3]
+        await pilot.press("ampersand")
+        assert screen.playback.filter is Filter.ALL
+
+
+async def test_enter_expands_tool_calls() -> None:
+    app = make_app(at=1)
+    async with app.run_test(size=WIDE) as pilot:
+        view = replay(app).transcript
+        assert "Error: bind failed" not in turn_text(view, 1)
+        await pilot.press("enter")
+        assert ALL_PARTS in view.expanded[1]
+        text = turn_text(view, 1)
+        assert "Error: bind failed" in text and "command: make serve" in text
+        await pilot.press("enter")
+        assert "Error: bind failed" not in turn_text(view, 1)
+
+
+async def test_clicking_a_tool_header_expands_just_that_call() -> None:
+    app = make_app(at=1)
+    async with app.run_test(size=WIDE) as pilot:
+        view = replay(app).transcript
+        row = next(r for r in view.rendered(1).tool_rows)
+        y = view._offsets[view.position_of(1)] + row - int(view.scroll_offset.y)
+        await pilot.click(view, offset=(5, y))
+        assert view.expanded[1] == frozenset({2})
+        assert "Error: bind failed" in turn_text(view, 1)
+
+
+async def test_t_toggles_reasoning() -> None:
+    app = make_app(at=1)
+    async with app.run_test(size=WIDE) as pilot:
+        view = replay(app).transcript
+        assert "The port may be taken." not in turn_text(view, 1)
+        assert "thinking (22 chars" in turn_text(view, 1)
+        await pilot.press("t")
+        assert "The port may be taken." in turn_text(view, 1)
+
+
+async def test_panel_docked_when_wide_and_toggled() -> None:
+    app = make_app(at=5)
+    async with app.run_test(size=WIDE) as pilot:
+        screen = replay(app)
+        assert screen.panel.display
+        await pilot.press("p")
+        assert not screen.panel.display
+        await pilot.press("p")
+        assert screen.panel.display
+
+
+async def test_panel_overlay_when_narrow() -> None:
+    app = make_app(at=5)
+    async with app.run_test(size=(80, 24)) as pilot:
+        screen = replay(app)
+        assert not screen.panel.display
+        await pilot.press("p")
+        assert screen.panel.display
+        await pilot.press("escape")
+        assert not screen.panel.display
+
+
+async def test_narrow_autopause_opens_the_panel() -> None:
+    app = make_app(at=4)
+    async with app.run_test(size=(80, 24)) as pilot:
+        screen = replay(app)
+        await pilot.press("space")
+        screen.tick()
+        await pilot.pause()
+        assert screen.panel.display
+
+
+async def test_scroll_keys_move_the_transcript() -> None:
+    app = make_app(at=27)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        view = replay(app).transcript
+        bottom = view.scroll_y
+        assert bottom > 0 and bottom == view.max_scroll_y
+        await pilot.press("k")
+        assert view.scroll_y == bottom - 1
+        await pilot.press("pageup")
+        assert view.scroll_y < bottom - 5
+        await pilot.press("j", "pagedown", "ctrl+d")
+        assert view.scroll_y == bottom
+        await pilot.press("ctrl+u")
+        assert view.scroll_y < bottom
+
+
+async def test_mouse_wheel_scrolls() -> None:
+    app = make_app(at=27)
+    async with app.run_test(size=(80, 24)) as pilot:
+        view = replay(app).transcript
+        bottom = view.scroll_y
+        await pilot._post_mouse_events([events.MouseScrollUp], view, offset=(5, 5))
+        await pilot.pause()
+        assert view.scroll_y < bottom
+
+
+async def test_help_lists_every_key_and_closes() -> None:
+    app = make_app()
+    async with app.run_test(size=WIDE) as pilot:
+        await pilot.press("question_mark")
+        assert isinstance(app.screen, HelpScreen)
+        await pilot.press("escape")
+        assert app.screen is replay(app)
+        await pilot.press("f1")
+        assert isinstance(app.screen, HelpScreen)
+
+
+async def test_follow_key_says_not_available() -> None:
+    app = make_app()
+    async with app.run_test(size=WIDE) as pilot:
+        await pilot.press("F")
+        assert "live follow is not available" in replay(app).timeline.status().plain
+
+
+async def test_escape_pauses_playback() -> None:
+    app = make_app()
+    async with app.run_test(size=WIDE) as pilot:
+        await pilot.press("space")
+        await pilot.press("escape")
+        assert not replay(app).playback.playing
+
+
+async def test_q_quits() -> None:
+    app = make_app()
+    async with app.run_test(size=WIDE) as pilot:
+        await pilot.press("q")
+    assert app.return_code == 0
+
+
+async def test_every_action_is_in_the_command_palette() -> None:
+    app = make_app()
+    async with app.run_test(size=WIDE):
+        titles = {c.title for c in app.get_system_commands(replay(app))}
+        for needed in (
+            "Next pivot",
+            "Search",
+            "Go to turn…",
+            "Show/hide reasoning",
+            "Filter: all/human/pivots/failures",
+            "Play/pause",
+            "Next failure",
+        ):
+            assert needed in titles
+
+
+async def test_palette_command_runs_the_action() -> None:
+    app = make_app()
+    async with app.run_test(size=WIDE) as pilot:
+        command = next(c for c in app.get_system_commands(replay(app)) if c.title == "Next pivot")
+        await command.callback()
+        await pilot.pause()
+        assert replay(app).playback.cursor == 5
+
+
+async def test_transcript_shows_the_cursor_turn_last() -> None:
+    app = make_app(at=6)
+    async with app.run_test(size=(80, 24)):
+        text = screen_text(app)
+        assert "#7" in text and "#8" not in text
+        assert "┃ ◆ Agent  #7" in text  # the cursor turn is marked with a heavy bar

@@ -1,0 +1,111 @@
+"""The playback model on its own: moves, filters, pacing and auto-pause (no Textual)."""
+
+from __future__ import annotations
+
+from pivotal.tui.playback import IDLE_LIMIT, Filter, Playback
+
+from .sessions import demo_pivots, demo_turns
+
+
+def playback(**kwargs: object) -> Playback:
+    pb = Playback(**kwargs)  # type: ignore[arg-type]
+    pb.set_turns(demo_turns())
+    pb.set_pivots(demo_pivots())
+    pb.set_failures([1, 2, 3])
+    return pb
+
+
+def test_steps_stop_at_the_ends() -> None:
+    pb = playback()
+    assert pb.step(-1) is None and pb.cursor == 0
+    assert pb.step(1) == 1
+    pb.last()
+    assert pb.cursor == 27 and pb.step(1) is None
+
+
+def test_pivot_and_failure_jumps() -> None:
+    pb = playback()
+    assert [pb.next_pivot(), pb.next_pivot(), pb.next_pivot()] == [5, 24, None]
+    assert pb.prev_pivot() == 5 and pb.prev_pivot() is None
+    pb.first()
+    assert [pb.next_failure(), pb.next_failure(), pb.next_failure(), pb.next_failure()] == [
+        1,
+        2,
+        3,
+        None,
+    ]
+    assert pb.prev_failure() == 2
+
+
+def test_pivot_at_or_before_cursor() -> None:
+    pb = playback()
+    assert pb.pivot_at_or_before() is None
+    pb.goto(10)
+    assert pb.pivot_at_or_before().turn == 5  # type: ignore[union-attr]
+    pb.goto(26)
+    assert pb.pivot_at_or_before().turn == 24  # type: ignore[union-attr]
+
+
+def test_percent_jumps() -> None:
+    pb = playback()
+    assert pb.percent(0) == 0
+    assert pb.percent(5) == 14
+    assert pb.percent(9) == 25
+
+
+def test_filters_limit_what_is_shown_and_visited() -> None:
+    pb = playback()
+    pb.goto(13)
+    pb.set_filter(Filter.HUMAN)
+    assert all(pb.turns[i].is_human for i in pb.visible)
+    assert pb.cursor == 12  # nearest human turn at or before 13
+    assert pb.step(1) == 14
+    pb.set_filter(Filter.PIVOTS)
+    assert pb.visible == [5, 24, 25, 26]
+    pb.set_filter(Filter.FAILURES)
+    assert pb.visible == [1, 2, 3]
+    assert pb.cycle_filter() is Filter.ALL
+
+
+def test_shown_is_visible_turns_up_to_cursor() -> None:
+    pb = playback()
+    pb.goto(3)
+    assert pb.shown() == [0, 1, 2, 3]
+
+
+def test_speed_pacing_and_realtime_cap() -> None:
+    pb = playback()
+    assert pb.delay_to_next() == 1.0
+    pb.faster()
+    assert pb.speed == 2.0 and pb.delay_to_next() == 0.5
+    pb.slower()
+    pb.slower()
+    assert pb.speed == 0.5
+    pb.realtime = True
+    pb.speed_index = 2
+    # turns are 30 s apart: real time is capped at the idle limit
+    assert pb.delay_to_next() == IDLE_LIMIT
+
+
+def test_advance_pauses_at_pivot_only_with_autopause() -> None:
+    pb = playback()
+    pb.goto(4)
+    pb.playing = True
+    assert pb.advance() == (5, True) and not pb.playing
+    pb = playback(autopause=False)
+    pb.goto(4)
+    pb.playing = True
+    assert pb.advance() == (5, False) and pb.playing
+
+
+def test_advance_at_end_stops() -> None:
+    pb = playback()
+    pb.last()
+    pb.playing = True
+    assert pb.advance() == (None, False) and not pb.playing
+
+
+def test_empty_session_never_moves() -> None:
+    pb = Playback()
+    assert pb.step(1) is None and pb.first() is None and pb.percent(5) is None
+    assert pb.goto(3) is None and pb.next_pivot() is None
