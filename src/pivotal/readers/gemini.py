@@ -79,6 +79,12 @@ _STATUS = {
 }
 
 
+def _id(rec: dict) -> str | None:
+    """A record's id, only when it is a string (anything else is treated as no id)."""
+    ident = rec.get("id")
+    return ident if isinstance(ident, str) else None
+
+
 @dataclass(slots=True)
 class _Entry:
     """One message on the logical list (or a compaction boundary marker)."""
@@ -100,12 +106,18 @@ class GeminiJsonlReader(LineFileReader):
         self._entries: list[_Entry] = []
         self._index: dict[str, int] = {}
         self._dropped: list[list[_Entry]] = []
+        self._reported: set[int | None] = set()
         self._dirty = True
 
     def take_first_changed(self) -> int | None:
         if self._dirty:
             self._dirty = False
-            replace_turns(self, build_turns(self._entries))
+            bad: list[_Entry] = []
+            replace_turns(self, build_turns(self._entries, bad))
+            for entry in bad:
+                if entry.line not in self._reported:
+                    self._reported.add(entry.line)
+                    self.skip(entry.line, "message record of an unexpected shape")
             models = [t.model for t in self.session.turns if t.model]
             self.session.model = models[-1] if models else None
             self.session.branches = [build_turns(lost) for lost in self._dropped]
@@ -120,6 +132,12 @@ class GeminiJsonlReader(LineFileReader):
         if not isinstance(obj, dict):
             self.skip(line_no, "not a JSON object")
             return
+        try:
+            self._record(obj, line_no, offset)
+        except (TypeError, ValueError, AttributeError, KeyError) as exc:
+            self.skip(line_no, f"unexpected record shape: {type(exc).__name__}")
+
+    def _record(self, obj: dict, line_no: int, offset: int) -> None:
         if "$set" in obj:
             patch = obj["$set"]
             if isinstance(patch, dict):
@@ -155,11 +173,11 @@ class GeminiJsonlReader(LineFileReader):
             self._checkpoint([m for m in messages if isinstance(m, dict)], line_no, offset)
 
     def _upsert(self, rec: dict, line_no: int | None, offset: int | None) -> None:
-        ident = rec.get("id")
-        if isinstance(ident, str) and ident in self._index:
+        ident = _id(rec)
+        if ident is not None and ident in self._index:
             self._entries[self._index[ident]].rec = rec
         else:
-            if isinstance(ident, str):
+            if ident is not None:
                 self._index[ident] = len(self._entries)
             self._entries.append(_Entry(rec, line_no, offset))
         self._dirty = True
@@ -182,17 +200,17 @@ class GeminiJsonlReader(LineFileReader):
                 for k, m in enumerate(messages)
                 if m.get("type") == "user"
                 and SNAPSHOT_TAG in _plain_text(m)
-                and m.get("id") not in self._index
+                and _id(m) not in self._index
             ),
             None,
         )
         if snap is None:
             for message in messages:
-                if message.get("id") not in self._index:
+                if _id(message) not in self._index:
                     self._upsert(message, line_no, offset)
             return
         for message in messages[:snap]:
-            if message.get("id") not in self._index:
+            if _id(message) not in self._index:
                 self._upsert(message, line_no, offset)
         known = len(self._entries)
         self._entries.append(_Entry({}, line_no, offset, boundary=True))
@@ -203,11 +221,11 @@ class GeminiJsonlReader(LineFileReader):
             tail = tail[1:]
         taken: set[int] = set()
         for message in tail:
-            ident = message.get("id")
+            ident = _id(message)
             if ident in self._index:
                 continue
             original = self._match(message, known, taken)
-            if original is not None and isinstance(ident, str):
+            if original is not None and ident is not None:
                 taken.add(original)
                 self._index[ident] = original
             else:
@@ -248,11 +266,11 @@ class GeminiJsonReader(WholeFileJsonReader):
         for message in doc["messages"]:
             if not isinstance(message, dict):
                 continue
-            ident = message.get("id")
-            if isinstance(ident, str) and ident in index:
+            ident = _id(message)
+            if ident is not None and ident in index:
                 entries[index[ident]].rec = message
                 continue
-            if isinstance(ident, str):
+            if ident is not None:
                 index[ident] = len(entries)
             entries.append(_Entry(message, None, None))
         turns = build_turns(entries)
@@ -265,47 +283,61 @@ class GeminiJsonReader(WholeFileJsonReader):
 # entries -> turns
 
 
-def build_turns(entries: list[_Entry]) -> list[Turn]:
-    """Turns of a logical message list; tool results are folded into their calls."""
+def build_turns(entries: list[_Entry], bad: list[_Entry] | None = None) -> list[Turn]:
+    """Turns of a logical message list; tool results are folded into their calls.
+
+    An entry whose shape breaks the conversion is left out and added to `bad`.
+    """
     turns: list[Turn] = []
     calls: dict[str, ToolCall] = {}
-    after_snapshot = False
+    state = {"after_snapshot": False}
     for entry in entries:
-        if entry.boundary:
-            turn = _turn(Role.SYSTEM, TurnFlag.COMPACTION_BOUNDARY | TurnFlag.SYNTHETIC, entry)
-            turn.parts = [Part(PartKind.TEXT, text="Context compressed")]
-            turn.preview = "Context compressed"
+        try:
+            turn = _entry_turn(entry, calls, state)
+        except (TypeError, ValueError, AttributeError, KeyError):
+            if bad is not None:
+                bad.append(entry)
+            continue
+        if turn is not None:
+            turn.index = len(turns)
             turns.append(turn)
-            continue
-        rec = entry.rec
-        kind = rec.get("type")
-        if kind == "user":
-            turn = _user_turn(entry, calls)
-            after_snapshot = turn is not None and bool(turn.flags & TurnFlag.COMPACTION_SUMMARY)
-            if turn is None:
-                continue
-        elif kind in ("gemini", "model"):
-            turn = _model_turn(entry, calls)
-            if after_snapshot and turn.text.strip() == ACK_TEXT:
-                turn.flags |= TurnFlag.SYNTHETIC
-            after_snapshot = False
-        elif kind in ("info", "warning", "error"):
-            flags = TurnFlag.SYNTHETIC | (TurnFlag.ERROR if kind == "error" else TurnFlag.NONE)
-            turn = _turn(Role.SYSTEM, flags, entry)
-            text = _plain_text(rec)
-            turn.parts = [Part(PartKind.TEXT, text=text)]
-            turn.preview = preview_of(text)
-            after_snapshot = False
-        else:
-            continue
-        turn.index = len(turns)
-        turns.append(turn)
     return turns
 
 
+def _entry_turn(entry: _Entry, calls: dict[str, ToolCall], state: dict) -> Turn | None:
+    """The turn for one entry (None for tool results and unknown record types)."""
+    after_snapshot = state["after_snapshot"]
+    state["after_snapshot"] = False
+    if entry.boundary:
+        turn = _turn(Role.SYSTEM, TurnFlag.COMPACTION_BOUNDARY | TurnFlag.SYNTHETIC, entry)
+        turn.parts = [Part(PartKind.TEXT, text="Context compressed")]
+        turn.preview = "Context compressed"
+        return turn
+    rec = entry.rec
+    kind = rec.get("type")
+    if kind == "user":
+        turn = _user_turn(entry, calls)
+        state["after_snapshot"] = turn is not None and bool(
+            turn.flags & TurnFlag.COMPACTION_SUMMARY
+        )
+        return turn
+    if kind in ("gemini", "model"):
+        turn = _model_turn(entry, calls)
+        if after_snapshot and turn.text.strip() == ACK_TEXT:
+            turn.flags |= TurnFlag.SYNTHETIC
+        return turn
+    if kind in ("info", "warning", "error"):
+        flags = TurnFlag.SYNTHETIC | (TurnFlag.ERROR if kind == "error" else TurnFlag.NONE)
+        turn = _turn(Role.SYSTEM, flags, entry)
+        text = _plain_text(rec)
+        turn.parts = [Part(PartKind.TEXT, text=text)]
+        turn.preview = preview_of(text)
+        return turn
+    return None
+
+
 def _turn(role: Role, flags: TurnFlag, entry: _Entry) -> Turn:
-    ident = entry.rec.get("id")
-    ident = ident if isinstance(ident, str) else None
+    ident = _id(entry.rec)
     return Turn(
         index=0,
         role=role,
