@@ -298,9 +298,11 @@ async def test_scroll_keys_move_the_transcript() -> None:
         await pilot.press("pageup")
         assert view.scroll_y < bottom - 5
         await pilot.press("j", "pagedown", "ctrl+d")
-        assert view.scroll_y == bottom
+        # measuring turns while scrolling up may correct estimated heights: compare to the end
+        assert view.scroll_y == view.max_scroll_y
+        end = view.scroll_y
         await pilot.press("ctrl+u")
-        assert view.scroll_y < bottom
+        assert view.scroll_y < end
 
 
 async def test_mouse_wheel_scrolls() -> None:
