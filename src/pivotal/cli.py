@@ -49,7 +49,7 @@ def cli() -> None:
 
 
 @cli.command()
-@click.argument("path", required=False, type=click.Path(path_type=Path))
+@click.argument("path", required=False, type=click.Path(path_type=Path, readable=False))
 @click.option("--at", "at", type=int, default=None, help="Start at this turn.")
 @click.option("--speed", type=float, default=1.0, show_default=True, help="Turns per second.")
 @click.option("--no-autopause", is_flag=True, help="Do not pause at pivots.")
@@ -57,7 +57,7 @@ def cli() -> None:
     "--root",
     "roots",
     multiple=True,
-    type=click.Path(path_type=Path),
+    type=click.Path(path_type=Path, readable=False),
     help="Look for sessions under this home folder instead of yours (repeatable).",
 )
 def replay(
@@ -79,8 +79,8 @@ def replay(
 
 
 @cli.command()
-@click.argument("path", required=False, type=click.Path(path_type=Path))
-@click.option("--root", "roots", multiple=True, type=click.Path(path_type=Path))
+@click.argument("path", required=False, type=click.Path(path_type=Path, readable=False))
+@click.option("--root", "roots", multiple=True, type=click.Path(path_type=Path, readable=False))
 def follow(path: Path | None, roots: tuple[Path, ...]) -> None:
     """Replay a session and keep following it live (the most recently active one by default)."""
     from pivotal.discovery import discover_sessions
@@ -139,7 +139,7 @@ def _run_app(ref, *, refs, at, speed, autopause, demo, follow=False) -> None:  #
     "--root",
     "roots",
     multiple=True,
-    type=click.Path(path_type=Path),
+    type=click.Path(path_type=Path, readable=False),
     help="Look under this home folder instead of yours (repeatable).",
 )
 @click.option("--json", "as_json", is_flag=True, help="One JSON object per session per line.")
@@ -161,7 +161,7 @@ def sessions(roots: tuple[Path, ...], as_json: bool, limit: int | None) -> None:
 
 
 @cli.command()
-@click.argument("paths", nargs=-1, required=True, type=click.Path(path_type=Path))
+@click.argument("paths", nargs=-1, required=True, type=click.Path(path_type=Path, readable=False))
 @click.option("--json", "as_json", is_flag=True, help="One JSON object per session per line.")
 @click.option("--explain", is_flag=True, help="Show each pivot's evidence and state table.")
 @click.option(

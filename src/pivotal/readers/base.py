@@ -269,6 +269,9 @@ _LONE_SURROGATE = re.compile(
 )
 
 
+_RAW_CONTROL = re.compile(rb"[\x00-\x08\x0b\x0c\x0e-\x1f]")
+
+
 def decode_json(line: bytes | msgspec.Raw) -> object:
     """Decode one JSON record, tolerating what real files contain.
 
@@ -287,6 +290,9 @@ def decode_json(line: bytes | msgspec.Raw) -> object:
     fixed = fixed.decode("utf-8", "replace").encode("utf-8", "surrogatepass")
     if b"\\u" in fixed:
         fixed = _LONE_SURROGATE.sub(rb"\\ufffd", fixed)
+    if _RAW_CONTROL.search(fixed):
+        # raw control bytes are never valid JSON; inside strings they were meant as text
+        fixed = _RAW_CONTROL.sub(lambda m: b"\\u%04x" % m.group()[0], fixed)
     if fixed == raw:
         return _json_decode(raw)  # raises the original error
     try:

@@ -1,0 +1,138 @@
+"""`pivotal scan` / `sessions`: output contract, exit codes, bad input without tracebacks."""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from pivotal.cli import cli
+from pivotal.exitcodes import ExitCode
+
+FIXTURES = Path(__file__).resolve().parents[1] / "fixtures"
+UGLY = FIXTURES / "claude" / "ugly.jsonl"
+REAL = FIXTURES / "realclients"
+
+
+def run(*args: str) -> tuple[int, str, str]:
+    result = CliRunner().invoke(cli, list(args), catch_exceptions=False)
+    return result.exit_code, result.stdout, result.stderr
+
+
+def test_scan_json_is_one_object_per_session_with_the_documented_keys():
+    code, out, _ = run("scan", "--json", str(UGLY), str(REAL / "claude-short"))
+    assert code == ExitCode.OK
+    lines = out.strip().splitlines()
+    assert len(lines) == 2
+    first = json.loads(lines[0])
+    assert set(first) >= {"path", "format", "session_id", "turns", "skipped", "pivots"}
+    assert first["format"] == "claude-code"
+    assert first["turns"] == 16
+    assert first["skipped"] == [
+        {"line": 14, "reason": first["skipped"][0]["reason"]},
+        {"line": 32, "reason": "incomplete last line (still being written?)"},
+    ]
+
+
+def test_scan_text_reports_skipped_lines_by_number():
+    code, out, _ = run("scan", str(UGLY))
+    assert code == ExitCode.OK
+    assert "skipped 2 unreadable record(s) at line 14, 32" in out
+
+
+def test_missing_path(tmp_path):
+    code, out, err = run("scan", str(tmp_path / "nope.jsonl"))
+    assert code == ExitCode.NOT_FOUND
+    assert out == ""
+    assert "no such file or directory" in err and "Traceback" not in err
+
+
+def test_unknown_format_names_the_formats_tried(tmp_path):
+    path = tmp_path / "notes.txt"
+    path.write_text("just some notes\nnothing else\n")
+    code, _, err = run("scan", str(path))
+    assert code == ExitCode.NO_SESSIONS
+    assert "unknown format" in err
+    for name in ("claude-code", "codex", "gemini", "opencode", "aider", "generic"):
+        assert name in err
+
+
+def test_empty_file_and_empty_directory(tmp_path):
+    empty = tmp_path / "empty.jsonl"
+    empty.write_bytes(b"")
+    folder = tmp_path / "nothing"
+    folder.mkdir()
+    (folder / "readme.md").write_text("# not a session\n")
+    code, _, err = run("scan", str(empty), str(folder))
+    assert code == ExitCode.NO_SESSIONS
+    assert f"{empty}: empty file" in err
+    assert f"{folder}: no sessions found" in err
+
+
+def test_permission_denied_is_one_line(tmp_path, monkeypatch):
+    path = tmp_path / "s.jsonl"
+    shutil.copy(UGLY, path)
+    real_access = os.access
+    monkeypatch.setattr(
+        os, "access", lambda p, mode: False if Path(p) == path else real_access(p, mode)
+    )
+    code, _, err = run("scan", str(path))
+    assert code == ExitCode.UNREADABLE
+    assert err.strip() == f"pivotal: {path}: permission denied"
+
+
+def test_good_and_bad_paths_together_print_the_good_and_fail(tmp_path):
+    code, out, err = run("scan", "--json", str(UGLY), str(tmp_path / "missing"))
+    assert code == ExitCode.NOT_FOUND
+    assert json.loads(out)["turns"] == 16
+    assert "missing: no such file" in err
+
+
+def test_invalid_utf8_and_binary_garbage_do_not_crash(tmp_path):
+    path = tmp_path / "s.jsonl"
+    path.write_bytes(UGLY.read_bytes().replace(b"Fix the flaky", b"Fix \xff\xfe\x00 flaky"))
+    code, out, _ = run("scan", "--json", str(path))
+    assert code == ExitCode.OK
+    assert json.loads(out)["turns"] == 16
+
+
+def test_hostile_text_never_reaches_the_terminal_raw(tmp_path):
+    path = tmp_path / "s.jsonl"
+    hostile = "\\u001b]0;pwned\\u0007\\u001b]52;c;ZXZpbA==\\u0007[bold red]x[/]\\u009b31m"
+    path.write_bytes(UGLY.read_bytes().replace(b"Fix the flaky test", hostile.encode()))
+    for args in (["scan", "--explain", str(path)], ["scan", "--json", str(path)]):
+        code, out, err = run(*args)
+        assert code == ExitCode.OK
+        assert "\x1b" not in out + err and "\x07" not in out + err and "\x9b" not in out + err
+
+
+def test_sessions_lists_every_agent_under_a_root():
+    roots = [REAL / name for name in ("claude-short", "opencode-short")]
+    code, out, _ = run("sessions", "--json", *[a for r in roots for a in ("--root", str(r))])
+    assert code == ExitCode.OK
+    agents = sorted(json.loads(line)["agent"] for line in out.splitlines())
+    assert agents == ["claude-code", "opencode"]
+
+
+def test_scan_does_not_import_the_ui():
+    code = (
+        "import sys, io, pathlib\n"
+        "from pivotal.scan_command import run_scan\n"
+        f"run_scan([pathlib.Path({str(UGLY)!r})], as_json=True, out=io.StringIO())\n"
+        "bad = [m for m in ('textual', 'rich') if m in sys.modules]\n"
+        "print(','.join(bad))\n"
+    )
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert done.stdout.strip() == ""
+
+
+@pytest.mark.parametrize("args", [["--version"], ["--help"], ["scan", "--help"]])
+def test_help_and_version(args):
+    code, out, _ = run(*args)
+    assert code == 0 and out
