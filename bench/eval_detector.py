@@ -247,9 +247,10 @@ def run_set(root: Path, cfg: PivotConfig, verbose: bool) -> SetResult:
         try:
             evaluate_file(expected, cfg, result)
         except Exception as exc:  # one bad sample must not stop the evaluation
-            result.errors.append(f"{expected}: {type(exc).__name__}: {exc}")
-            if verbose:
+            message = f"{type(exc).__name__}: {exc}"
+            if verbose and not any(e.endswith(message) for e in result.errors):
                 traceback.print_exc()
+            result.errors.append(f"{expected}: {message}")
     return result
 
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 from pivotal.detect import detect_pivots
 from pivotal.model import Role, Silence
 
-from .helpers import B, bash, edit, read
+from .helpers import DUMP, B, bash, edit, read
 
 
 def failing(b: B) -> None:
@@ -108,6 +108,7 @@ def test_compaction_boundary_alone_says_compaction() -> None:
     anchor = b.boundary()
     b.summary("This session is being continued ...\n## Goal\nstart the server", role=Role.USER)
     b.nudge()
+    b.agent(DUMP)
     b.agent("", bash("dmesg | tail", "NVRM: Xid 79"), edit("server.py"))
     [p] = detect_pivots(b.turns)
     assert p.turn == anchor and p.silence is Silence.COMPACTION
@@ -145,3 +146,13 @@ def test_auto_compaction_mid_experiment_with_summary_written_before_boundary() -
     b.agent("", bash("sleep 60; tail -3 /tmp/sglang.log", "Load weight begin"))
     pivots = detect_pivots(b.turns)
     assert anchor not in [p.turn for p in pivots]
+
+
+def test_compaction_where_the_agent_carries_straight_on() -> None:
+    b = B()
+    failing(b)
+    b.boundary()
+    b.summary("This session is being continued ...\n## Goal\nstart the server", role=Role.USER)
+    b.agent("Retrying with the safe flag.", bash("python -m server --safe", "started"))
+    b.agent("", bash("curl localhost:8000/health", "ok"))
+    assert detect_pivots(b.turns) == []

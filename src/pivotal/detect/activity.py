@@ -60,7 +60,8 @@ _INSTALL = re.compile(
     r"dpkg -i|update-alternatives|go build|docker build|\.run\b|--upgrade|bootstrap)"
 )
 _LAUNCH = re.compile(
-    r"launch_server|\bserve\b|\bserver\b|nohup|uvicorn|gunicorn|docker (run|compose)|"
+    r"launch_server|\bserve\b|runserver|\bserver\.(py|js)\b|nohup|uvicorn|gunicorn|"
+    r"docker (run|compose)|"
     r"systemctl (start|restart)|npm (run )?(start|dev)|flask run|&\s*$|setsid"
 )
 _POLL = re.compile(
@@ -262,3 +263,5 @@ def tool_kind(tool: ToolView) -> str:
 
 EXECUTING = frozenset({"edit", "test", "bench", "install", "launch", "run"})
 """Kinds that change something (or run the thing): execution, not research."""
+CARRIES_OUT = frozenset({"edit", "install", "launch"})
+"""Kinds that carry out a proposal; probes (`redis-cli INFO`, a quick benchmark) do not."""

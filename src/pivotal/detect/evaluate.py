@@ -77,6 +77,10 @@ def judge(
         return done
     if w.silence is Silence.ACK and kind is PivotKind.OTHER:
         return done  # a go-on in routine work
+    if w.silence is Silence.COMPACTION and not (afacts.agent_dump or bfacts.proposal):
+        return done  # the tool compacted and the agent carried straight on
+    if bfacts.mid_task and w.silence is not Silence.EMPTY and not bfacts.proposal:
+        return done  # a go-on or an automatic compaction between two ordinary steps
     if w.complete and not (afacts.actions or afacts.dump):
         return done  # nothing happened after the silence
     candidate = not w.complete

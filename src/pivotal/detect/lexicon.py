@@ -70,7 +70,7 @@ MILESTONE_STRONG = re.compile(
     r"\bworks now\b|\bnow work(s|ing)\b|\b(is|now) working\b|\bworking (now|end[- ]to[- ]end)\b|"
     r"\ball (\d+ )?tests (now )?pass|\btests? (now )?pass(es|ed|ing)?\b|\b\d+ passed\b|"
     r"\bserver (is )?(up|running|ready|healthy|live)\b|\bup and running\b|\bis (up|live|ready)\b|"
-    r"\bbenchmark results?\b|\bresults? (are in|below|so far)\b|\bsuccess(fully)?\b|"
+    r"\bbenchmark results?\b|\bresults? (are in|below|so far)\b|\bsuccessfully\b|"
     r"\bgreen\b|\bunblocked\b|\bachiev(ed|es)\b|\bgenerat(ing|es) coherent\b|"
     r"\bboots?\b.*\bclean|\bloads? (fine|cleanly|correctly)\b|✅",
     re.IGNORECASE,

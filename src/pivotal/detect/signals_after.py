@@ -22,6 +22,8 @@ from pivotal.model import Role, Signal, Silence, TurnFlag
 @dataclass(slots=True)
 class AfterFacts:
     dump: bool = False
+    agent_dump: bool = False
+    """The agent itself re-oriented with a summary (not only the format's compaction summary)."""
     actions: int = 0
     executing: int = 0
     clarification: bool = False
@@ -45,11 +47,12 @@ def is_dump(view: TurnView, cfg: PivotConfig) -> bool:
 
 def context_dump_signal(w: Window, cfg: PivotConfig, facts: AfterFacts) -> Signal | None:
     marked = [v for v in w.cluster if v.flags & TurnFlag.COMPACTION_SUMMARY]
-    first_agent = next((v for v in w.after if v.role is Role.ASSISTANT and v.text.strip()), None)
+    first_agent = next((v for v in w.agent_after if v.text.strip()), None)
     if first_agent is not None and first_agent.flags & TurnFlag.COMPACTION_SUMMARY:
         marked.append(first_agent)
-    if first_agent is not None and not marked and is_dump(first_agent, cfg):
+    if first_agent is not None and first_agent not in marked and is_dump(first_agent, cfg):
         facts.dump = True
+        facts.agent_dump = True
         return Signal(
             "context dump",
             [first_agent.index],

@@ -9,7 +9,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
-from pivotal.detect.activity import EXECUTING, tool_kind
+from pivotal.detect.activity import CARRIES_OUT, tool_kind
 from pivotal.detect.config import PivotConfig
 from pivotal.detect.evidence import around, plain
 from pivotal.detect.figures import figures, has_results
@@ -58,8 +58,8 @@ class BeforeFacts:
 def _tool_failed(tool: ToolView) -> re.Match[str] | bool:
     if tool.failed or tool.status == "error":
         return True
-    if not tool.output:
-        return False
+    if not tool.output or tool_kind(tool) in ("read", "search", "edit", "plan"):
+        return False  # file contents mention errors all the time; only the flag counts
     match = FAIL_OUTPUT.search(tool.output)
     if match and SUCCESS_OUTPUT.search(tool.output[match.end() :]):
         return False  # the error was followed by a success (a retry inside one command)
@@ -80,8 +80,10 @@ def failure_signals(w: Window, cfg: PivotConfig, facts: BeforeFacts) -> list[Sig
     streak: list[tuple[int, str]] = []
     last_tool: tuple[TurnView, ToolView] | None = None
     for view in w.agent_before:
-        strong = bool(MILESTONE_STRONG.search(view.text)) or has_results(view.text)
+        # "works, but slower" is a (mixed) success; "38 tok/s, 2x slower: FAILED" is not
+        strong = bool(MILESTONE_STRONG.search(view.text))
         narrative = None if strong else FAIL_NARRATIVE.search(view.text)
+        strong = strong or (narrative is None and has_results(view.text))
         turn_failed = False
         for tool in view.tools:
             if tool_kind(tool) == "plan":
@@ -153,7 +155,7 @@ def milestone_signal(w: Window, cfg: PivotConfig, facts: BeforeFacts) -> Signal 
         match = MILESTONE_STRONG.search(text)
         if match:
             strong.append((view.index, around(text, match.start(), match.end())))
-        elif has_results(text):
+        elif has_results(text) and not FAIL_NARRATIVE.search(text):
             strong.append((view.index, "results: " + ", ".join(figures(text, 4))))
         else:
             for tool in view.tools:
@@ -209,7 +211,7 @@ def proposal_signal(w: Window, cfg: PivotConfig, facts: BeforeFacts) -> Signal |
     agent = w.agent_before
     if not agent:
         return None
-    executed = any(tool_kind(t) in EXECUTING for v in agent for t in v.tools)
+    executed = any(tool_kind(t) in CARRIES_OUT for v in agent for t in v.tools)
     research = [
         v.index
         for v in agent
@@ -236,7 +238,7 @@ def proposal_signal(w: Window, cfg: PivotConfig, facts: BeforeFacts) -> Signal |
     if (
         PLAN.search(last.text)
         and ASKS_PERSON.search(tail)
-        and not any(tool_kind(t) in EXECUTING for t in last.tools)
+        and not any(tool_kind(t) in CARRIES_OUT for t in last.tools)
     ):
         facts.proposal = True
         facts.proposal_by_agent = True
@@ -294,7 +296,7 @@ def mid_task_signal(w: Window, cfg: PivotConfig, facts: BeforeFacts) -> Signal |
         return None
     last = agent[-1]
     tools = [t for t in last.tools if tool_kind(t) not in ("plan", "other")]
-    if not tools or facts.inconclusive or facts.failures and facts.failure_turns[-1] == last.index:
+    if not tools or facts.inconclusive:
         return None
     tool = tools[-1]
     if not tool.has_result or _tool_failed(tool):

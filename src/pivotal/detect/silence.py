@@ -76,6 +76,8 @@ def is_transparent(turn: Turn) -> bool:
     """Turns that may sit inside a cluster without breaking it."""
     if turn.flags & (TurnFlag.COMPACTION_BOUNDARY | TurnFlag.COMPACTION_SUMMARY):
         return True
+    if turn.flags & (TurnFlag.SYNTHETIC | TurnFlag.META) and not turn.is_human:
+        return True  # harness text on either side (Gemini's "Got it. Thanks ..." reply)
     if turn.role is Role.USER and not turn.is_human:
         return not turn.flags & TurnFlag.INTERRUPTED
     if turn.role is Role.SYSTEM:

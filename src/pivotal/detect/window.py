@@ -14,6 +14,8 @@ from pivotal.detect.silence import SilenceIndex
 from pivotal.detect.view import TurnView
 from pivotal.model import Role, Silence, Turn, TurnFlag
 
+_HARNESS = TurnFlag.SYNTHETIC | TurnFlag.META
+
 
 @dataclass(slots=True)
 class Window:
@@ -39,11 +41,11 @@ class Window:
 
     @property
     def agent_before(self) -> list[TurnView]:
-        return [v for v in self.before if v.role is Role.ASSISTANT]
+        return [v for v in self.before if v.role is Role.ASSISTANT and not v.flags & _HARNESS]
 
     @property
     def agent_after(self) -> list[TurnView]:
-        return [v for v in self.after if v.role is Role.ASSISTANT]
+        return [v for v in self.after if v.role is Role.ASSISTANT and not v.flags & _HARNESS]
 
 
 def build_window(
