@@ -2,7 +2,8 @@
 """Live follow latency and idle CPU while a second process appends Claude Code records.
 
     python bench/bench_follow.py [--rate 100] [--lines 1500] [--idle 3] [--step-ms 5]
-                                 [--force-polling] [--mode core|scan|all]
+                                 [--backend auto|inotify|watchfiles|polling]
+                                 [--mode core|scan|all]
 
 A writer *process* appends real-format Claude Code lines (records copied
 from what Claude Code 2.1.197 wrote, see tests/tail/claude_lines.py; each
@@ -113,9 +114,7 @@ async def follow_core(path: Path, stop: asyncio.Event, probe: Probe, args) -> No
     from pivotal.tail import follow
 
     reader = timed_reader(path, probe)
-    async for _update in follow(
-        reader, stop=stop, force_polling=args.force_polling, step_ms=args.step_ms
-    ):
+    async for _update in follow(reader, stop=stop, backend=args.backend, step_ms=args.step_ms):
         pass
 
 
@@ -149,7 +148,7 @@ async def follow_scan(path: Path, stop: asyncio.Event, probe: Probe, args) -> No
         err=open(os.devnull, "w"),  # noqa: SIM115 - lives as long as the run
         stop=stop,
         open_ref=lambda r: timed_reader(r.path, probe),
-        force_polling=args.force_polling,
+        backend=args.backend,
         step_ms=args.step_ms,
     )
 
@@ -235,6 +234,8 @@ async def main(args) -> None:
     with tempfile.TemporaryDirectory(prefix="pivotal-follow-") as tmp:
         for mode in modes:
             result = await run_mode(mode, args, Path(tmp))
+            result["backend"] = args.backend
+            result["step_ms"] = args.step_ms
             print(json.dumps(result), flush=True)
 
 
@@ -244,7 +245,9 @@ def parse_args() -> argparse.Namespace:
     parser.add_argument("--lines", type=int, default=1500)
     parser.add_argument("--idle", type=float, default=3.0, help="idle seconds for CPU")
     parser.add_argument("--step-ms", type=int, default=5)
-    parser.add_argument("--force-polling", action="store_true")
+    parser.add_argument(
+        "--backend", choices=["auto", "inotify", "watchfiles", "polling"], default="auto"
+    )
     parser.add_argument("--mode", choices=["core", "scan", "all", "tui"], default="all")
     parser.add_argument("--writer", type=Path, help=argparse.SUPPRESS)
     parser.add_argument("--log", type=Path, help=argparse.SUPPRESS)

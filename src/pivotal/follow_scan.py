@@ -105,6 +105,7 @@ async def scan_follow(
     force_polling: bool = False,
     poll_interval: float = DEFAULT_POLL_INTERVAL,
     step_ms: int = DEFAULT_STEP_MS,
+    backend: str = "auto",
 ) -> int:
     """Follow `ref` until `stop` is set, printing each confirmed pivot once.
 
@@ -122,6 +123,7 @@ async def scan_follow(
             force_polling=force_polling,
             poll_interval=poll_interval,
             step_ms=step_ms,
+            backend=backend,
         ):
             if update.notice:
                 err.write(f"pivotal: {clean(update.notice, max_len=300)}\n")

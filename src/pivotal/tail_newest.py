@@ -105,6 +105,7 @@ async def follow_newest(
     step_ms: int = DEFAULT_STEP_MS,
     rescan_interval: float = 1.0,
     budget: int | None = DEFAULT_BUDGET,
+    backend: str = "auto",
 ) -> AsyncIterator[Followed]:
     """Follow the newest session of `source`; switch when a new session appears.
 
@@ -150,6 +151,7 @@ async def follow_newest(
                 step_ms=step_ms,
                 tick=rescan_interval,
                 every_tick=True,
+                backend=backend,
             )
             async with aclosing(stream):
                 async for paths in stream:

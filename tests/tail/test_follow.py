@@ -14,15 +14,15 @@ from .chat_reader import chat_reader, record
 from .helpers import Collector, Writer, wait_until
 
 
-@pytest.fixture(params=["notify", "polling"])
-def force_polling(request: pytest.FixtureRequest) -> bool:
-    return request.param == "polling"
+@pytest.fixture(params=["inotify", "watchfiles", "polling"])
+def backend(request: pytest.FixtureRequest) -> str:
+    return request.param
 
 
-def start(path: Path, force_polling: bool, **kwargs: object):
+def start(path: Path, backend: str, **kwargs: object):
     reader = chat_reader(path)
     stop = asyncio.Event()
-    stream = follow(reader, stop=stop, force_polling=force_polling, **kwargs)  # type: ignore[arg-type]
+    stream = follow(reader, stop=stop, backend=backend, **kwargs)  # type: ignore[arg-type]
     return reader, Collector(stream, stop)
 
 
@@ -30,13 +30,11 @@ def texts(reader) -> list[str]:
     return [turn.text for turn in reader.session.turns]
 
 
-async def test_initial_read_then_several_records_in_one_write(
-    tmp_path: Path, force_polling: bool
-) -> None:
+async def test_initial_read_then_several_records_in_one_write(tmp_path: Path, backend: str) -> None:
     path = tmp_path / "s.jsonl"
     writer = Writer(path)
     writer.append(record("user", "fix the build") + record("assistant", "looking"))
-    reader, tail = start(path, force_polling)
+    reader, tail = start(path, backend)
     first = await tail.wait_for(lambda u: True)
     assert first.first_changed == 0 and not first.reloaded
     assert texts(reader) == ["fix the build", "looking"]
@@ -53,12 +51,12 @@ async def test_initial_read_then_several_records_in_one_write(
 
 
 async def test_record_split_across_writes_is_never_parsed_half(
-    tmp_path: Path, force_polling: bool
+    tmp_path: Path, backend: str
 ) -> None:
     path = tmp_path / "s.jsonl"
     writer = Writer(path)
     writer.append(record("user", "start"))
-    reader, tail = start(path, force_polling)
+    reader, tail = start(path, backend)
     await tail.wait_for(lambda u: True)
 
     line = record("assistant", "a reply written in two pieces")
@@ -76,11 +74,11 @@ async def test_record_split_across_writes_is_never_parsed_half(
     writer.assert_untouched()
 
 
-async def test_truncation_reloads_with_a_notice(tmp_path: Path, force_polling: bool) -> None:
+async def test_truncation_reloads_with_a_notice(tmp_path: Path, backend: str) -> None:
     path = tmp_path / "s.jsonl"
     writer = Writer(path)
     writer.append(record("user", "one") + record("assistant", "two"))
-    reader, tail = start(path, force_polling)
+    reader, tail = start(path, backend)
     await tail.wait_for(lambda u: True)
 
     writer.truncate()
@@ -94,11 +92,11 @@ async def test_truncation_reloads_with_a_notice(tmp_path: Path, force_polling: b
     writer.assert_untouched()
 
 
-async def test_replacement_by_rename_reloads(tmp_path: Path, force_polling: bool) -> None:
+async def test_replacement_by_rename_reloads(tmp_path: Path, backend: str) -> None:
     path = tmp_path / "s.jsonl"
     writer = Writer(path)
     writer.append(record("user", "old one") + record("assistant", "old two"))
-    reader, tail = start(path, force_polling)
+    reader, tail = start(path, backend)
     await tail.wait_for(lambda u: True)
 
     writer.replace(record("user", "rotated") + record("assistant", "new") + record("user", "x"))
@@ -114,12 +112,12 @@ async def test_replacement_by_rename_reloads(tmp_path: Path, force_polling: bool
 
 
 async def test_deletion_keeps_turns_and_resumes_when_the_file_reappears(
-    tmp_path: Path, force_polling: bool
+    tmp_path: Path, backend: str
 ) -> None:
     path = tmp_path / "s.jsonl"
     writer = Writer(path)
     writer.append(record("user", "keep me") + record("assistant", "me too"))
-    reader, tail = start(path, force_polling)
+    reader, tail = start(path, backend)
     await tail.wait_for(lambda u: True)
 
     writer.delete()
@@ -140,13 +138,13 @@ async def test_deletion_keeps_turns_and_resumes_when_the_file_reappears(
 
 
 async def test_writes_to_other_files_in_the_directory_are_ignored(
-    tmp_path: Path, force_polling: bool
+    tmp_path: Path, backend: str
 ) -> None:
     path = tmp_path / "s.jsonl"
     other = Writer(tmp_path / "other.jsonl")
     writer = Writer(path)
     writer.append(record("user", "mine"))
-    reader, tail = start(path, force_polling)
+    reader, tail = start(path, backend)
     await tail.wait_for(lambda u: True)
     for i in range(20):
         other.append(record("assistant", f"someone else {i}"))
@@ -157,11 +155,11 @@ async def test_writes_to_other_files_in_the_directory_are_ignored(
 
 
 async def test_a_file_that_does_not_exist_yet_is_followed_once_it_appears(
-    tmp_path: Path, force_polling: bool
+    tmp_path: Path, backend: str
 ) -> None:
     folder = tmp_path / "later"
     path = folder / "s.jsonl"
-    reader, tail = start(path, force_polling)
+    reader, tail = start(path, backend)
     first = await tail.wait_for(lambda u: True)
     assert first.gone
 
@@ -175,11 +173,11 @@ async def test_a_file_that_does_not_exist_yet_is_followed_once_it_appears(
     writer.assert_untouched()
 
 
-async def test_malformed_record_is_skipped_and_counted(tmp_path: Path, force_polling: bool) -> None:
+async def test_malformed_record_is_skipped_and_counted(tmp_path: Path, backend: str) -> None:
     path = tmp_path / "s.jsonl"
     writer = Writer(path)
     writer.append(record("user", "a"))
-    reader, tail = start(path, force_polling)
+    reader, tail = start(path, backend)
     await tail.wait_for(lambda u: True)
     writer.append(b'{"role": "assistant", "content": \n' + record("assistant", "b"))
     update = await tail.wait_for(lambda u: u.new_skipped > 0)
@@ -191,7 +189,7 @@ async def test_malformed_record_is_skipped_and_counted(tmp_path: Path, force_pol
 async def test_initial_read_in_small_slices_is_one_update(tmp_path: Path) -> None:
     path = tmp_path / "s.jsonl"
     Writer(path).append(b"".join(record("user", f"m{i}") for i in range(200)))
-    reader, tail = start(path, True, budget=64)
+    reader, tail = start(path, "polling", budget=64)
     first = await tail.wait_for(lambda u: True)
     assert first.first_changed == 0
     assert len(reader.session.turns) == 200

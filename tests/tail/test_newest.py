@@ -17,9 +17,9 @@ from .helpers import Collector, Writer, wait_until
 from .real import CLAUDE_SHORT as CLAUDE
 
 
-@pytest.fixture(params=["notify", "polling"])
-def force_polling(request: pytest.FixtureRequest) -> bool:
-    return request.param == "polling"
+@pytest.fixture(params=["inotify", "watchfiles", "polling"])
+def backend(request: pytest.FixtureRequest) -> str:
+    return request.param
 
 
 def chat_refs(folder: Path):
@@ -40,13 +40,13 @@ def session(folder: Path, name: str, *texts: str, mtime: float | None = None) ->
     return writer
 
 
-def start(source, force_polling: bool, **kwargs) -> Collector[Followed]:
+def start(source, backend: str, **kwargs) -> Collector[Followed]:
     stop = asyncio.Event()
     stream = follow_newest(
         source,
         open_ref=ChatReader,
         stop=stop,
-        force_polling=force_polling,
+        backend=backend,
         rescan_interval=0.05,
         **kwargs,
     )
@@ -58,11 +58,11 @@ def turn_texts(item: Followed) -> list[str]:
 
 
 async def test_follows_the_newest_and_switches_to_a_new_session(
-    tmp_path: Path, force_polling: bool
+    tmp_path: Path, backend: str
 ) -> None:
     old = session(tmp_path, "a.jsonl", "old work", mtime=1_000_000)
     newest = session(tmp_path, "b.jsonl", "current work", mtime=2_000_000)
-    tail = start(tmp_path, force_polling, list_refs=chat_refs(tmp_path))
+    tail = start(tmp_path, backend, list_refs=chat_refs(tmp_path))
     first = await tail.wait_for(lambda f: True)
     assert first.switched and first.ref.path == newest.path
     assert first.update.notice == "following b.jsonl"
@@ -88,10 +88,8 @@ async def test_follows_the_newest_and_switches_to_a_new_session(
         writer.assert_untouched()
 
 
-async def test_an_empty_folder_waits_for_the_first_session(
-    tmp_path: Path, force_polling: bool
-) -> None:
-    tail = start(tmp_path, force_polling, list_refs=chat_refs(tmp_path))
+async def test_an_empty_folder_waits_for_the_first_session(tmp_path: Path, backend: str) -> None:
+    tail = start(tmp_path, backend, list_refs=chat_refs(tmp_path))
     await asyncio.sleep(0)
     assert tail.items == []
     writer = session(tmp_path, "x.jsonl", "hello")
@@ -102,13 +100,13 @@ async def test_an_empty_folder_waits_for_the_first_session(
 
 
 async def test_a_listing_callable_is_asked_again_and_a_new_session_wins(
-    tmp_path: Path, force_polling: bool
+    tmp_path: Path, backend: str
 ) -> None:
     a = session(tmp_path, "a.jsonl", "one")
     b_dir = tmp_path / "elsewhere"
     b_dir.mkdir()
     refs = [SessionRef(format="test-chat", path=a.path, updated=1.0)]
-    tail = start(lambda: list(refs), force_polling)
+    tail = start(lambda: list(refs), backend)
     first = await tail.wait_for(lambda f: True)
     assert first.ref.path == a.path
 
@@ -122,7 +120,7 @@ async def test_a_listing_callable_is_asked_again_and_a_new_session_wins(
     await tail.close()
 
 
-async def test_real_claude_code_project_folder(tmp_path: Path, force_polling: bool) -> None:
+async def test_real_claude_code_project_folder(tmp_path: Path, backend: str) -> None:
     from pivotal.readers import open_reader
 
     project = tmp_path / "projects" / "-home-dev-work-claude-short"
@@ -137,7 +135,7 @@ async def test_real_claude_code_project_folder(tmp_path: Path, force_polling: bo
         tmp_path / "projects",
         open_ref=open_reader,
         stop=stop,
-        force_polling=force_polling,
+        backend=backend,
         rescan_interval=0.05,
     )
     tail = Collector(stream, stop)

@@ -145,7 +145,7 @@ async def test_plain_lines_are_inert_and_notices_go_to_err(tmp_path: Path) -> No
     writer.append(record("user", "do it") + record("assistant", "done"))
     hostile = "quiet \x1b]0;pwned\x07\x1b[2J[bold]x[/bold]"
     tracker = FakeTracker(hostile)
-    scan = Running(path, as_json=False, opener=ChatReader, tracker=tracker, force_polling=True)
+    scan = Running(path, as_json=False, opener=ChatReader, tracker=tracker, backend="polling")
     await scan.caught_up(len(writer.expected))
     writer.append(record("user", "") + record("assistant", "carrying on"))
     await scan.caught_up(len(writer.expected))
