@@ -76,7 +76,13 @@ def heldout_modules() -> list[Any]:
     return mods
 
 
-def generate(root: Path, only: set[str] | None = None, demo_copy: Path | None = None) -> None:
+def generate(
+    root: Path,
+    only: set[str] | None = None,
+    demo_copy: Path | None = None,
+    heldout: bool = True,
+) -> None:
+    """Write every tuning scenario in every format (and the held-out ones unless told not to)."""
     for scenario in tuning_scenarios():
         if only and scenario.name not in only:
             continue
@@ -85,7 +91,7 @@ def generate(root: Path, only: set[str] | None = None, demo_copy: Path | None = 
         if scenario.name == "demo" and demo_copy is not None:
             demo_copy.parent.mkdir(parents=True, exist_ok=True)
             shutil.copyfile(sample_path(root, "claude", "demo"), demo_copy)
-    for mod in heldout_modules():
+    for mod in heldout_modules() if heldout else []:
         for scenario in mod.SCENARIOS:
             if only and scenario.name not in only:
                 continue

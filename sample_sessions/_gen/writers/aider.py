@@ -52,8 +52,12 @@ class _Writer:
             "",
         ]
 
+    def physical_lines(self) -> int:
+        return sum(x.count("\n") + 1 for x in self.lines)
+
     def human(self, step: H) -> tuple[int, str]:
         silence = step.expect[1] if step.expect else ""
+        line = self.physical_lines() + 1  # elements may hold several lines
         if is_blank(step.text):
             self.lines.append("#### <blank>")
             silence = EMPTY if step.expect else silence
@@ -62,7 +66,6 @@ class _Writer:
             self.lines += [
                 f"#### {r}  " if i < len(rows) - 1 else f"#### {r}" for i, r in enumerate(rows)
             ]
-        line = len(self.lines) - (0 if is_blank(step.text) else len(step.text.split("\n")) - 1)
         self.lines.append("")
         return line, silence
 
