@@ -242,9 +242,28 @@ class TranscriptView(ScrollView, can_focus=False):
     def render_lines(self, crop: Region) -> list[Strip]:
         if self.content_width != self._layout_width:
             self._relayout()
-        if self._measure_range(int(self.scroll_offset.y) + crop.y, crop.height):
+        top = int(self.scroll_offset.y)
+        anchor = self._anchor(top)
+        if self._measure_range(top + crop.y, crop.height):
             self._relayout()
+            self._restore_anchor(anchor)
         return super().render_lines(crop)
+
+    def _anchor(self, top: int) -> tuple[int, int] | None:
+        """(position in `shown`, distance from the top) of the first turn starting on screen."""
+        pos = bisect_right(self._offsets, top - 1)
+        if pos >= len(self.shown):
+            return None
+        return pos, self._offsets[pos] - top
+
+    def _restore_anchor(self, anchor: tuple[int, int] | None) -> None:
+        """Keep the anchor turn where it was when heights above it turned out different."""
+        if anchor is None or self.follow_cursor:
+            return
+        pos, distance = anchor
+        target = max(0, min(self._offsets[pos] - distance, self.max_scroll_y))
+        if target != int(self.scroll_offset.y):
+            self.set_scroll(None, target)
 
     def render_line(self, y: int) -> Strip:
         scroll_x, scroll_y = self.scroll_offset
