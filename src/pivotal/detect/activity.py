@@ -199,7 +199,21 @@ def _segment_kind(seg: str) -> str:
         return "edit" if re.search(r"\s-i\b|--in-place", seg) else "read"
     if head == "nvcc" and "--version" in seg:
         return "read"
-    if head in ("rm", "mv", "cp", "mkdir", "touch", "chmod", "ln", "tee", "kill", "pkill", "patch"):
+    if head in (
+        "rm",
+        "mv",
+        "cp",
+        "mkdir",
+        "touch",
+        "chmod",
+        "ln",
+        "tee",
+        "kill",
+        "pkill",
+        "patch",
+        "apply_patch",
+        "applypatch",
+    ):
         return "edit"
     return "run"
 

@@ -81,8 +81,9 @@ def judge(
         return done  # the tool compacted and the agent carried straight on
     if bfacts.mid_task and w.silence is not Silence.EMPTY and not bfacts.proposal:
         return done  # a go-on or an automatic compaction between two ordinary steps
-    if w.complete and not (afacts.actions or afacts.dump):
-        return done  # nothing happened after the silence
+    stopped = bool(w.agent_after) and not w.agent_after[-1].ends_with_tool
+    if (w.complete or stopped) and not (afacts.actions or afacts.dump):
+        return done  # the agent replied without doing anything (or nothing happened)
     candidate = not w.complete
     pivot = Pivot(
         turn=w.anchor.index,

@@ -83,8 +83,8 @@ def action_signals(w: Window, cfg: PivotConfig, facts: AfterFacts) -> list[Signa
     for view in agent:
         for tool in view.tools:
             kind = tool_kind(tool)
-            if kind == "plan":
-                continue
+            if kind == "plan" or (tool.name == "aider" and kind == "other"):
+                continue  # a todo update, or aider's log of a reply that ran nothing
             facts.actions += 1
             facts.executing += kind in EXECUTING
             if view.index not in facts.action_turns:

@@ -25,7 +25,7 @@ from pivotal.detect.lexicon import (
 )
 from pivotal.detect.view import ToolView, TurnView
 from pivotal.detect.window import Window
-from pivotal.model import Signal
+from pivotal.model import Role, Signal, TurnFlag
 
 INCONCLUSIVE = re.compile(
     r"timed? ?out|timeout|still (loading|waiting|starting|running|pending|not)|not (yet )?ready|"
@@ -217,7 +217,8 @@ def proposal_signal(w: Window, cfg: PivotConfig, facts: BeforeFacts) -> Signal |
         for v in agent
         if any(tool_kind(t) in ("read", "search", "poll") for t in v.tools) or PLAN.search(v.text)
     ]
-    if w.direction is not None and not executed and research:
+    answered = any(v.role is Role.USER and v.flags & TurnFlag.HUMAN for v in w.before[1:])
+    if w.direction is not None and not executed and research and not answered:
         human = w.direction.text
         match = PROPOSAL.search(human)
         if match:

@@ -82,7 +82,8 @@ def make_view(turn: Turn) -> TurnView:
         parts = []
     for part in parts:
         if part.tool is not None:
-            ends_with_tool = True
+            # aider's per-reply log is not a call the model made
+            ends_with_tool = part.tool.name != "aider" or "\nRunning " in (part.tool.output or "")
         elif part.kind is PartKind.TEXT and part.text.strip():
             ends_with_tool = False
         if part.kind is PartKind.TEXT and part.text:
