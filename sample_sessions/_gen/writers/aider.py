@@ -6,7 +6,9 @@ Markdown with SEARCH/REPLACE edit blocks and ```bash blocks that aider offers to
 run; everything aider itself prints is a `> ` line ending in two spaces. aider
 has no tool calls, no ids, no per-message timestamps, and does not write its
 chat summarisation to this file, so a labelled compaction is listed under
-`not_in_file`. A pause of 25 minutes or more starts a new run (a new header).
+`not_in_file`. The whole scenario is one aider run (one header): pivotal reads each
+`# aider chat started` block as its own session, and a restart would put the silence at a
+session start.
 """
 
 from __future__ import annotations
@@ -18,7 +20,6 @@ from typing import Any
 from _gen.dsl import A, Compact, H, Interrupt, Scenario, T
 from _gen.writers.common import EMPTY, Usage, anchor, is_blank, rel, shell_command, timeline
 
-RESTART_GAP = timedelta(minutes=25)
 ASK_RUN = "Run shell command? (Y)es/(N)o/(D)on't ask again [Yes]: y"
 ASK_ADD = "Add command output to the chat? (Y)es/(N)o/(D)on't ask again [Yes]: y"
 
@@ -140,7 +141,7 @@ class _Writer:
         for timed in timeline(self.s):
             step = timed.step
             if isinstance(step, H):
-                if last_end is None or timed.at - last_end >= RESTART_GAP:
+                if last_end is None:
                     self.header(timed.at - timedelta(seconds=4))
                 line, silence = self.human(step)
                 if step.expect:

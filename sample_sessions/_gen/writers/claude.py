@@ -65,6 +65,7 @@ class _Writer:
         self.slug: str | None = None
         self.tasks: dict[str, tuple[str, str]] = {}  # content -> (task id, status)
         self.last_prompt: str | None = None
+        self.last_user_rec: dict[str, Any] | None = None
         self.prompt_id = self.ids.uuid4()
         self.transcript = (
             f"/home/dev/.claude/projects/{project_slug(scenario.cwd)}/{self.session}.jsonl"
@@ -107,6 +108,7 @@ class _Writer:
         rec.update(tail)
         line = self.emit(rec)
         self.leaf = uid
+        self.last_user_rec = rec
         return line, uid
 
     def bookkeeping_end(self) -> None:
@@ -398,6 +400,16 @@ class _Writer:
                     ("bachman", "lovelace", "hopper", "turing"),
                 )
             )
+        last = self.last_user_rec
+        if (
+            step.auto
+            and last is not None
+            and "toolUseResult" in last
+            and self.lines[-1] == dumps(last)
+        ):
+            # Claude Code 2.1.197 writes the tool_result just before an automatic boundary twice
+            # (same uuid, the second copy carrying the session slug): a real duplicate.
+            self.emit({**last, "slug": self.slug})
         if not step.auto:
             # `/compact` typed by the person: the command record comes first.
             self.user(

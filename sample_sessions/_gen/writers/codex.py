@@ -9,7 +9,9 @@ reasoning / message / function_call items (each text twice: `item_completed` and
 "Process exited with code N") and a `token_count`. Compaction: the summary as an
 assistant message (`compaction_output`), a `compacted` line with
 `replacement_history`, fresh world_state/turn_context and an `item_completed
-ContextCompaction`. Codex stores an empty prompt verbatim (input_text "").
+ContextCompaction`. Codex stores an empty prompt verbatim (input_text ""). An
+interrupt is an `event_msg turn_aborted`; Codex writes no nudge or meta records, so those
+steps leave no trace.
 """
 
 from __future__ import annotations
@@ -56,11 +58,6 @@ PERMISSIONS = (
     "written. `sandbox_mode` is `danger-full-access`: No filesystem sandboxing - all commands "
     "are permitted. Network access is enabled.\nApproval policy is currently never.\n"
     "</permissions instructions>"
-)
-ABORTED = (
-    "<turn_aborted>\nThe user interrupted the previous turn on purpose. Any running unified exec "
-    "processes may still be running in the background. If any tools/commands were aborted, "
-    "they may have partially executed.\n</turn_aborted>"
 )
 
 
@@ -724,10 +721,8 @@ class _Writer:
             elif isinstance(step, A):
                 self.assistant(step, timed)
             elif isinstance(step, (Nudge, Meta)):
-                kind = "user.instructions" if isinstance(step, Meta) else "harness.continuation"
-                self.harness_message(timed.at, "user", step.text, kind)
+                continue  # Codex injects neither: no record to write
             elif isinstance(step, Interrupt):
-                self.harness_message(timed.at, "user", ABORTED, "turn.aborted")
                 self.emit(
                     timed.at,
                     "event_msg",
