@@ -60,7 +60,7 @@ from pivotal.readers.base import (
 from pivotal.readers.generic_common import (
     WholeFileJsonReader,
     exit_code_from_text,
-    replace_turns,
+    turn_signature,
 )
 
 FORMAT = "gemini"
@@ -107,21 +107,64 @@ class GeminiJsonlReader(LineFileReader):
         self._index: dict[str, int] = {}
         self._dropped: list[list[_Entry]] = []
         self._reported: set[int | None] = set()
-        self._dirty = True
+        self._dirty_from: int | None = 0
+        self._branches_dirty = False
+        self._calls = _Calls()
+        self._state = {"after_snapshot": False}
+        self._marks: list[tuple[int, bool]] = []
+
+    def _changed_from(self, pos: int) -> None:
+        if self._dirty_from is None or pos < self._dirty_from:
+            self._dirty_from = pos
 
     def take_first_changed(self) -> int | None:
-        if self._dirty:
-            self._dirty = False
-            bad: list[_Entry] = []
-            replace_turns(self, build_turns(self._entries, bad))
-            for entry in bad:
-                if entry.line not in self._reported:
-                    self._reported.add(entry.line)
-                    self.skip(entry.line, "message record of an unexpected shape")
-            models = [t.model for t in self.session.turns if t.model]
-            self.session.model = models[-1] if models else None
+        if self._dirty_from is not None:
+            self._rebuild(min(self._dirty_from, len(self._marks)))
+            self._dirty_from = None
+        if self._branches_dirty:
+            self._branches_dirty = False
             self.session.branches = [build_turns(lost) for lost in self._dropped]
         return super().take_first_changed()
+
+    def _rebuild(self, start: int) -> None:
+        """Re-derive the turns of entries[start:] (usually only the last few)."""
+        if start == 0:
+            self._calls, self._state = _Calls(), {"after_snapshot": False}
+            base = 0
+        elif start == len(self._marks):
+            base = len(self.session.turns)  # only new entries: carry on where we were
+        else:
+            base, self._state["after_snapshot"] = self._marks[start]
+            self._calls.forget_from(start)
+        del self._marks[start:]
+        bad: list[_Entry] = []
+        # build into a scratch list whose length starts at `base`
+        scratch: list[Turn] = self.session.turns[:base]
+        _build_range(self._entries, start, self._calls, self._state, scratch, self._marks, bad)
+        tail = scratch[base:]
+        turns = self.session.turns
+        old = turns[base:]
+        same = 0
+        while same < min(len(old), len(tail)) and turn_signature(old[same]) == turn_signature(
+            tail[same]
+        ):
+            same += 1
+        if same < len(old) or same < len(tail):
+            del turns[base + same :]
+            turns.extend(tail[same:])
+            self.mark_changed(base + same)
+        for index in self._calls.touched:
+            if index < base + same:
+                self.mark_changed(index)
+        self._calls.touched.clear()
+        for entry in bad:
+            if entry.line not in self._reported:
+                self._reported.add(entry.line)
+                self.skip(entry.line, "message record of an unexpected shape")
+        for turn in reversed(turns):
+            if turn.model:
+                self.session.model = turn.model
+                break
 
     def handle_line(self, line_no: int, offset: int, line: bytes) -> None:
         try:
@@ -175,12 +218,14 @@ class GeminiJsonlReader(LineFileReader):
     def _upsert(self, rec: dict, line_no: int | None, offset: int | None) -> None:
         ident = _id(rec)
         if ident is not None and ident in self._index:
-            self._entries[self._index[ident]].rec = rec
+            pos = self._index[ident]
+            self._entries[pos].rec = rec
+            self._changed_from(pos)
         else:
             if ident is not None:
                 self._index[ident] = len(self._entries)
+            self._changed_from(len(self._entries))
             self._entries.append(_Entry(rec, line_no, offset))
-        self._dirty = True
 
     def _rewind(self, ident: object) -> None:
         if not isinstance(ident, str) or ident not in self._index:
@@ -190,7 +235,8 @@ class GeminiJsonlReader(LineFileReader):
         del self._entries[cut:]
         self._index = {i: p for i, p in self._index.items() if p < cut}
         self.session.notices.append("the session was rewound; later turns kept as a branch")
-        self._dirty = True
+        self._changed_from(0)  # results folded by the dropped messages must go too
+        self._branches_dirty = True
 
     def _checkpoint(self, messages: list[dict], line_no: int, offset: int) -> None:
         """Merge a full checkpoint without losing what was read (see module docstring)."""
@@ -213,6 +259,7 @@ class GeminiJsonlReader(LineFileReader):
             if _id(message) not in self._index:
                 self._upsert(message, line_no, offset)
         known = len(self._entries)
+        self._changed_from(known)
         self._entries.append(_Entry({}, line_no, offset, boundary=True))
         self._upsert(messages[snap], line_no, offset)
         tail = messages[snap + 1 :]
@@ -230,7 +277,6 @@ class GeminiJsonlReader(LineFileReader):
                 self._index[ident] = original
             else:
                 self._upsert(message, line_no, offset)
-        self._dirty = True
 
     def _match(self, message: dict, limit: int, taken: set[int]) -> int | None:
         """The entry (before `limit`) a kept-tail copy duplicates, searching backwards."""
@@ -283,15 +329,61 @@ class GeminiJsonReader(WholeFileJsonReader):
 # entries -> turns
 
 
+class _Calls(dict):
+    """Tool calls made so far (call id -> ToolCall) and where each was made.
+
+    `origin` lets a rebuild from entry N forget the calls made at N or later,
+    and lets a result folded into an older turn's call report that turn.
+    """
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.origin: dict[str, tuple[int, int]] = {}
+        self.pos = 0
+        self.turn_index = 0
+        self.touched: set[int] = set()
+
+    def add(self, call: ToolCall) -> None:
+        self[call.call_id] = call
+        self.origin[call.call_id] = (self.pos, self.turn_index)
+
+    def filled(self, call: ToolCall) -> None:
+        origin = self.origin.get(call.call_id)
+        if origin is not None:
+            self.touched.add(origin[1])
+
+    def forget_from(self, pos: int) -> None:
+        for call_id, (made_at, _) in list(self.origin.items()):
+            if made_at >= pos:
+                del self.origin[call_id]
+                self.pop(call_id, None)
+
+
 def build_turns(entries: list[_Entry], bad: list[_Entry] | None = None) -> list[Turn]:
     """Turns of a logical message list; tool results are folded into their calls.
 
     An entry whose shape breaks the conversion is left out and added to `bad`.
     """
     turns: list[Turn] = []
-    calls: dict[str, ToolCall] = {}
-    state = {"after_snapshot": False}
-    for entry in entries:
+    _build_range(entries, 0, _Calls(), {"after_snapshot": False}, turns, None, bad)
+    return turns
+
+
+def _build_range(
+    entries: list[_Entry],
+    start: int,
+    calls: _Calls,
+    state: dict,
+    turns: list[Turn],
+    marks: list[tuple[int, bool]] | None,
+    bad: list[_Entry] | None,
+) -> None:
+    """Append the turns of `entries[start:]` to `turns`, recording a mark per entry."""
+    for pos in range(start, len(entries)):
+        entry = entries[pos]
+        if marks is not None:
+            marks.append((len(turns), state["after_snapshot"]))
+        calls.pos, calls.turn_index = pos, len(turns)
         try:
             turn = _entry_turn(entry, calls, state)
         except (TypeError, ValueError, AttributeError, KeyError):
@@ -301,10 +393,9 @@ def build_turns(entries: list[_Entry], bad: list[_Entry] | None = None) -> list[
         if turn is not None:
             turn.index = len(turns)
             turns.append(turn)
-    return turns
 
 
-def _entry_turn(entry: _Entry, calls: dict[str, ToolCall], state: dict) -> Turn | None:
+def _entry_turn(entry: _Entry, calls: _Calls, state: dict) -> Turn | None:
     """The turn for one entry (None for tool results and unknown record types)."""
     after_snapshot = state["after_snapshot"]
     state["after_snapshot"] = False
@@ -348,7 +439,7 @@ def _turn(role: Role, flags: TurnFlag, entry: _Entry) -> Turn:
     )
 
 
-def _user_turn(entry: _Entry, calls: dict[str, ToolCall]) -> Turn | None:
+def _user_turn(entry: _Entry, calls: _Calls) -> Turn | None:
     rec = entry.rec
     content = rec.get("content")
     texts: list[str] = []
@@ -384,7 +475,7 @@ def _user_turn(entry: _Entry, calls: dict[str, ToolCall]) -> Turn | None:
     return turn
 
 
-def _model_turn(entry: _Entry, calls: dict[str, ToolCall]) -> Turn:
+def _model_turn(entry: _Entry, calls: _Calls) -> Turn:
     rec = entry.rec
     turn = _turn(Role.ASSISTANT, TurnFlag.NONE, entry)
     model = rec.get("model")
@@ -413,7 +504,7 @@ def _model_turn(entry: _Entry, calls: dict[str, ToolCall]) -> Turn:
     for raw in _dicts(rec.get("toolCalls")):
         call = _tool_call(raw)
         seen.add(call.call_id)
-        calls[call.call_id] = call
+        calls.add(call)
         parts.append(Part(PartKind.TOOL, tool=call))
     for raw in pending_calls:
         ident = raw.get("id")
@@ -421,7 +512,7 @@ def _model_turn(entry: _Entry, calls: dict[str, ToolCall]) -> Turn:
         if call_id in seen:
             continue
         call = ToolCall(call_id=call_id, name=str(raw.get("name") or "tool"), input=raw.get("args"))
-        calls[call_id] = call
+        calls.add(call)
         parts.append(Part(PartKind.TOOL, tool=call))
     turn.parts = parts
     turn.preview = preview_of(text)
@@ -450,7 +541,7 @@ def _tool_call(raw: dict) -> ToolCall:
     return call
 
 
-def _fold_response(response: object, calls: dict[str, ToolCall]) -> None:
+def _fold_response(response: object, calls: _Calls) -> None:
     if not isinstance(response, dict):
         return
     call = calls.get(response.get("id")) if isinstance(response.get("id"), str) else None
@@ -461,6 +552,7 @@ def _fold_response(response: object, calls: dict[str, ToolCall]) -> None:
         )
     if call is not None and call.output is None:
         _fill(call, response)
+        calls.filled(call)
 
 
 def _fill(call: ToolCall, response: object) -> None:
