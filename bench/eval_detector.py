@@ -10,13 +10,16 @@ run through `detect_pivots`. A detection matches a label when its anchor
 turn has the label's source line or message id. Per set it prints
 precision, recall, F1 and kind accuracy (on matched pivots), beside two
 naive baselines: "every empty human message is a pivot" and "every empty
-or bare go-on human message is a pivot". Plain text; never crashes on a
+or bare go-on human message is a pivot". The runs one history file holds
+(aider appends each run, restoring the chat, to one file) are judged as one
+conversation. Plain text; never crashes on a
 format or label it has not seen (such sessions are counted as errors).
 """
 
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import json
 import sys
 import traceback
@@ -31,7 +34,7 @@ sys.path.insert(0, str(REPO / "src"))
 
 from pivotal.detect import PivotConfig, detect_pivots  # noqa: E402
 from pivotal.detect.silence import classify_text  # noqa: E402
-from pivotal.model import Silence, Turn  # noqa: E402
+from pivotal.model import SessionRef, Silence, Turn  # noqa: E402
 from pivotal.readers import find_sessions, read_session  # noqa: E402
 
 SKIP_DIRS = {"heldout", "_gen", "__pycache__"}
@@ -153,6 +156,20 @@ def naive(turns: Sequence[Turn], with_ack: bool) -> list[Detection]:
     return out
 
 
+def conversations(refs: list[SessionRef]) -> list[list[Turn]]:
+    """The turn lists to judge: one per session, except that the runs one history file holds
+    (aider appends every run, restoring the previous chat, to one file) form one conversation."""
+    sessions = [read_session(ref).turns for ref in refs]
+    single_file = len({ref.path for ref in refs}) == 1 and refs[0].path.suffix in (".md", ".jsonl")
+    if len(sessions) < 2 or not single_file:
+        return sessions
+    joined: list[Turn] = []
+    for turns in sessions:
+        for turn in turns:
+            joined.append(dataclasses.replace(turn, index=len(joined)))
+    return [joined]
+
+
 def match(
     labels: list[Label], found: list[Detection]
 ) -> tuple[Score, list[tuple[Label, Detection]]]:
@@ -194,8 +211,7 @@ def evaluate_file(expected: Path, cfg: PivotConfig, result: SetResult) -> None:
     detections: list[Detection] = []
     naive_e: list[Detection] = []
     naive_a: list[Detection] = []
-    for ref in found.refs:
-        turns = read_session(ref).turns
+    for turns in conversations(found.refs):
         for pivot in detect_pivots(turns, cfg):
             anchor = turns[pivot.turn] if pivot.turn < len(turns) else None
             if anchor is None:
