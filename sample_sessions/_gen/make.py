@@ -103,9 +103,10 @@ def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--out", type=Path, default=SAMPLES, help="output root (default: samples)")
     ap.add_argument("--only", nargs="*", help="only these scenario names")
+    ap.add_argument("--no-heldout", action="store_true", help="skip _gen/heldout/")
     args = ap.parse_args(argv)
     demo = REPO / "src" / "pivotal" / "_demo" / "demo.jsonl" if args.out == SAMPLES else None
-    generate(args.out, set(args.only) if args.only else None, demo)
+    generate(args.out, set(args.only) if args.only else None, demo, heldout=not args.no_heldout)
     return 0
 
 
