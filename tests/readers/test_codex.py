@@ -268,3 +268,11 @@ def test_sniff_rejects_other_formats() -> None:
     assert any("gemini" in str(p) for p in others) and any("aider" in str(p) for p in others)
     for path in others:
         assert not SPEC.sniff(path, path.read_bytes()[:65536]), path
+
+
+def test_refs_carry_session_meta() -> None:
+    (ref,) = SPEC.refs(SHORT)
+    assert ref.format == "codex" and ref.path == SHORT
+    assert ref.session_id == "01a22a93-c1c4-76a1-aa85-bcac234eef3f"
+    assert ref.cwd == "/home/dev/work/codex-short"
+    assert ref.started == 1796010656.2

@@ -45,7 +45,6 @@ from pivotal.readers.base import (
     describe_decode_error,
     parse_timestamp,
     preview_of,
-    single_ref,
 )
 from pivotal.readers.generic_common import duration_ms_from_text, exit_code_from_text
 
@@ -556,6 +555,35 @@ def sniff(path: Path, head: bytes) -> bool:
     )
 
 
+def refs(path: Path) -> list[SessionRef]:
+    """The one session of a rollout, with its id, cwd and start time from `session_meta`."""
+    try:
+        st = path.stat()
+        with open(path, "rb") as handle:
+            first = handle.readline(1 << 20)
+    except OSError:
+        return [SessionRef(format=FORMAT, path=path)]
+    meta: dict = {}
+    try:
+        obj = decode_json(first)
+    except ValueError:
+        obj = None
+    if isinstance(obj, dict) and obj.get("type") == "session_meta":
+        meta = obj.get("payload") if isinstance(obj.get("payload"), dict) else {}
+    ident, cwd = meta.get("id"), meta.get("cwd")
+    return [
+        SessionRef(
+            format=FORMAT,
+            path=path,
+            session_id=ident if isinstance(ident, str) else None,
+            cwd=cwd if isinstance(cwd, str) else None,
+            started=parse_timestamp(meta.get("timestamp")),
+            size=st.st_size,
+            updated=st.st_mtime,
+        )
+    ]
+
+
 def open_reader(ref: SessionRef) -> CodexReader:
     return CodexReader(ref)
 
@@ -564,6 +592,6 @@ SPEC = FormatSpec(
     name=FORMAT,
     description="Codex CLI rollout JSONL (~/.codex/sessions/...)",
     sniff=sniff,
-    refs=single_ref(FORMAT),
+    refs=refs,
     open=open_reader,
 )
