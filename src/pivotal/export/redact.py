@@ -1,0 +1,114 @@
+"""Mask secrets and personal details before a session leaves the machine in an export.
+
+Agent sessions are full of things people would not paste into a bug report:
+API keys echoed by `env`, tokens in curl commands, private keys `cat`-ed by
+mistake, e-mail addresses in git logs, and the user name in every path. Each
+pattern is specific (a provider's key prefix, a header name, a PEM armour
+line) so ordinary prose and code pass through unchanged.
+"""
+
+from __future__ import annotations
+
+import re
+from collections import Counter
+from typing import Any
+
+_PEM = r"-----BEGIN (?:[A-Z0-9]+ )*PRIVATE KEY(?: BLOCK)?-----"
+_PEM_END = r"-----END (?:[A-Z0-9]+ )*PRIVATE KEY(?: BLOCK)?-----"
+
+# (kind, pattern, group to mask: 0 = the whole match). Most specific first.
+_RULES: list[tuple[str, re.Pattern[str], int]] = [
+    (
+        "private-key",
+        re.compile(rf"{_PEM}(?:[\s\S]*?{_PEM_END}|(?:[A-Za-z0-9+/=\s:-]|\\n)*)"),
+        0,
+    ),
+    ("anthropic-key", re.compile(r"\bsk-ant-[A-Za-z0-9_-]{20,}"), 0),
+    ("openai-key", re.compile(r"\bsk-(?:proj-|svcacct-|admin-)?[A-Za-z0-9_-]{20,}"), 0),
+    ("stripe-key", re.compile(r"\b(?:sk|rk)_(?:live|test)_[A-Za-z0-9]{16,}"), 0),
+    ("stripe-webhook-secret", re.compile(r"\bwhsec_[A-Za-z0-9]{20,}"), 0),
+    ("github-token", re.compile(r"\bgh[pousr]_[A-Za-z0-9]{30,}"), 0),
+    ("github-token", re.compile(r"\bgithub_pat_[A-Za-z0-9_]{22,}"), 0),
+    ("aws-access-key-id", re.compile(r"\b(?:AKIA|ASIA)[A-Z0-9]{16}\b"), 0),
+    (
+        "aws-secret-key",
+        re.compile(
+            r"(?i:aws_?secret_?access_?key|aws_?secret_?key|secret_?access_?key)"
+            r"[\"']?\s*[:=]\s*[\"']?([A-Za-z0-9/+=]{40})(?![A-Za-z0-9/+=])"
+        ),
+        1,
+    ),
+    ("google-api-key", re.compile(r"\bAIza[0-9A-Za-z_-]{35}"), 0),
+    ("slack-token", re.compile(r"\bxox[abposre]-[A-Za-z0-9-]{10,}"), 0),
+    ("slack-token", re.compile(r"\bxapp-[0-9]-[A-Za-z0-9-]{10,}"), 0),
+    (
+        "authorization",
+        re.compile(
+            r"(?i:\bauthorization\b[\"']?\s*[:=]\s*[\"']?(?:bearer|basic|token)\s+)"
+            r"([A-Za-z0-9._~+/=-]{8,})"
+        ),
+        1,
+    ),
+    ("bearer-token", re.compile(r"(?i:\bbearer\s+)([A-Za-z0-9._~+/-]{20,}=*)"), 1),
+    (
+        "email",
+        re.compile(
+            r"(?<![A-Za-z0-9._%+-])(?!git@)[A-Za-z0-9._%+-]{1,64}@"
+            r"(?:[A-Za-z0-9-]{1,63}\.)+[A-Za-z]{2,24}\b"
+        ),
+        0,
+    ),
+]
+
+_HOME = re.compile(
+    r"(?<![\w.~-])(?:/home/|/Users/)(?!\.\.?(?:/|\b))[^/\s\"'`<>|:;,()\[\]{}\\]+"
+    r"|(?i:\b[A-Z]:\\Users\\)[^\\\s\"'`<>|:;,()\[\]{}]+"
+)
+
+
+def mask(kind: str) -> str:
+    """The placeholder a secret of `kind` becomes (plain ASCII: safe in Markdown and HTML)."""
+    return f"[REDACTED:{kind}]"
+
+
+def redact(text: str, counts: Counter[str] | None = None) -> str:
+    """`text` with every secret, e-mail address and home-directory prefix masked."""
+    for kind, pattern, group in _RULES:
+        text = pattern.sub(_replacer(kind, group, counts), text)
+    return _HOME.sub(_home(counts), text)
+
+
+def _replacer(kind: str, group: int, counts: Counter[str] | None):  # type: ignore[no-untyped-def]
+    def replace(match: re.Match[str]) -> str:
+        if counts is not None:
+            counts[kind] += 1
+        if group == 0:
+            return mask(kind)
+        whole = match.group(0)
+        start, end = match.start(group) - match.start(0), match.end(group) - match.start(0)
+        return whole[:start] + mask(kind) + whole[end:]
+
+    return replace
+
+
+def _home(counts: Counter[str] | None):  # type: ignore[no-untyped-def]
+    def replace(match: re.Match[str]) -> str:
+        if counts is not None:
+            counts["home-path"] += 1
+        return "~"
+
+    return replace
+
+
+def redact_data(value: Any, counts: Counter[str] | None = None) -> Any:
+    """Redact every string (keys included) inside JSON-like data."""
+    if isinstance(value, str):
+        return redact(value, counts)
+    if isinstance(value, dict):
+        return {
+            (redact(k, counts) if isinstance(k, str) else k): redact_data(v, counts)
+            for k, v in value.items()
+        }
+    if isinstance(value, list | tuple):
+        return [redact_data(v, counts) for v in value]
+    return value
