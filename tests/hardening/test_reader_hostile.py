@@ -1,7 +1,7 @@
 """Hand-made hostile inputs for every line-based reader: the ugly parts agents really write.
 
-Failing cases that are reader bugs are marked `xfail(strict=True)` with the reason:
-they document the bug and start failing (XPASS) once it is fixed.
+The BOM, lone-surrogate, deep-nesting and gemini wrong-type-id cases began as strict
+xfails (reader bugs found here) and pass since the fixes in base.decode_json / gemini.
 """
 
 from __future__ import annotations
@@ -36,21 +36,6 @@ PROMPT = {
     "aider": b"Create notes.txt with two lines",
 }
 
-DECODE_JSON_SURROGATES = (
-    "base.decode_json (msgspec) rejects a lone surrogate escape such as \\ud83d, which "
-    "JSON.stringify writes for a string cut inside an emoji: the whole record is dropped"
-)
-DECODE_JSON_BOM = "base.decode_json does not strip a UTF-8 BOM: the first record is lost"
-FIRST_LINE_BOM = "a BOM makes open_reader pick the whole-file JSON reader: nothing is read"
-RECURSION = (
-    "msgspec raises RecursionError (not DecodeError) on JSON nested ~1000 deep; "
-    "readers catch ValueError only, so it escapes poll()"
-)
-GEMINI_UNHASHABLE = (
-    "gemini._checkpoint: `message.get('id') not in self._index` raises TypeError "
-    "when a $set message id is a list or object"
-)
-
 
 def data_of(fmt: LineFormat, fixture: str | None = None) -> bytes:
     return b"\n".join(fmt.lines(fixture)) + b"\n"
@@ -60,20 +45,6 @@ def read_data(fmt: LineFormat, data: bytes) -> tuple:
     spec = fmt.spec()
     with session_file(data, fmt) as path:
         return read(spec, path)
-
-
-def xfail_for(reasons: dict[str, str]) -> list:
-    """JSON formats as params, with strict xfails where a known bug makes the test fail."""
-    params = []
-    for fmt in JSON_FORMATS:
-        marks = []
-        if fmt.id in reasons:
-            marks.append(pytest.mark.xfail(strict=True, reason=reasons[fmt.id]))
-        params.append(pytest.param(fmt, id=fmt.id, marks=marks))
-    return params
-
-
-ALL_JSON = dict.fromkeys(JSON_IDS)
 
 
 @pytest.mark.parametrize("fmt", JSON_FORMATS, ids=JSON_IDS)
@@ -181,7 +152,7 @@ def test_nested_values_anywhere_do_not_raise(fmt: LineFormat) -> None:
 
 @pytest.mark.parametrize("fmt", JSON_FORMATS, ids=JSON_IDS)
 def test_wrong_type_message_id_does_not_raise(fmt: LineFormat) -> None:
-    """Minimal reproducer of the gemini bug: one `id` that is a list."""
+    """Every `id` field turned into a list (gemini once raised TypeError on this)."""
     lines = fmt.lines()
     out = []
     for line in lines:
