@@ -122,7 +122,7 @@ class Usage:
 
     def next(self, text_len: int, tools: int) -> dict[str, int]:
         out = self.rng.randint(40, 220) + text_len // 4 + 60 * tools
-        fresh = self.rng.randint(150, 2600)
+        fresh = self.rng.randint(120, 1300)
         self.context += fresh + out
         cached = max(0, self.context - fresh - self.rng.randint(0, 400))
         return {"input": fresh, "cached": cached, "output": out, "total": self.context}
