@@ -52,6 +52,11 @@ class ReplayScreen(Screen[None]):
         self._timer: Timer | None = None
         self.ready = False
         """Widgets exist (data that arrives earlier is kept and shown on mount)."""
+        self.wide = True
+        self.panel_hidden = False
+        """Wide terminals: the person hid the docked panel."""
+        self.panel_open = False
+        """Narrow terminals: the panel floats over the transcript."""
 
     # -- widgets -----------------------------------------------------------------
     def compose(self) -> ComposeResult:
@@ -76,10 +81,21 @@ class ReplayScreen(Screen[None]):
         return self.query_one(Timeline)
 
     def on_resize(self, event: events.Resize) -> None:
-        self.set_class(event.size.width >= WIDE, "-wide")
+        self.wide = event.size.width >= WIDE
+        self.place_panel()
+
+    def place_panel(self) -> None:
+        """Docked right when wide (unless hidden), floating over the transcript when narrow."""
+        self.set_class(self.wide and not self.panel_hidden, "-panel-docked")
+        self.set_class(not self.wide and self.panel_open, "-panel-overlay")
+
+    @property
+    def panel_visible(self) -> bool:
+        return not self.panel_hidden if self.wide else self.panel_open
 
     def on_mount(self) -> None:
-        self.set_class(self.app.size.width >= WIDE, "-wide")
+        self.wide = self.app.size.width >= WIDE
+        self.place_panel()
         self.ready = True
         self.transcript.set_turns(self.playback.turns, 0)
         self.transcript.set_banners({p.turn: pivot_banner(p) for p in self.playback.pivots})
@@ -183,8 +199,9 @@ class ReplayScreen(Screen[None]):
         moved, stopped = self.playback.advance()
         if stopped:
             self.status = "auto-paused at a pivot (Space plays on)"
-            if not self.has_class("-wide"):
-                self.add_class("-show-panel")
+            if not self.wide:
+                self.panel_open = True
+                self.place_panel()
         self.schedule()
         self.sync()
 
@@ -255,8 +272,8 @@ class ReplayScreen(Screen[None]):
 
     @on(TranscriptView.PivotClicked)
     def show_clicked_pivot(self, event: TranscriptView.PivotClicked) -> None:
-        self.add_class("-show-panel")
-        self.remove_class("-hide-panel")
+        self.panel_open, self.panel_hidden = True, False
+        self.place_panel()
 
     # -- search and filter ----------------------------------------------------------
     def action_search(self) -> None:
@@ -329,10 +346,11 @@ class ReplayScreen(Screen[None]):
         self.sync(follow=False)
 
     def action_toggle_panel(self) -> None:
-        if self.has_class("-wide"):
-            self.toggle_class("-hide-panel")
+        if self.wide:
+            self.panel_hidden = not self.panel_hidden
         else:
-            self.toggle_class("-show-panel")
+            self.panel_open = not self.panel_open
+        self.place_panel()
 
     def action_scroll_lines(self, delta: int) -> None:
         self.transcript.scroll_by_hand(delta)
@@ -347,8 +365,9 @@ class ReplayScreen(Screen[None]):
         self.sync(follow=False)
 
     def action_close_overlay(self) -> None:
-        if self.has_class("-show-panel") and not self.has_class("-wide"):
-            self.remove_class("-show-panel")
+        if self.panel_open and not self.wide:
+            self.panel_open = False
+            self.place_panel()
         elif self.playback.playing:
             self.action_toggle_play()
 

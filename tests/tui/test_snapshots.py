@@ -1,0 +1,81 @@
+"""A handful of pictures of the replayer, one per screen state (pytest-textual-snapshot).
+
+Deterministic: the demo session has fixed UTC timestamps, nothing plays, and no
+Input is focused when the picture is taken (no cursor blink).
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from pivotal.model import SessionRef
+from pivotal.tui.app import ReplayerApp
+
+from .conftest import make_app
+
+
+def test_mid_replay(snap_compare) -> None:  # type: ignore[no-untyped-def]
+    """Turn 11 of 28: human and agent turns styled apart, the failing tool calls folded to
+    one-line headers with ✗ and exit codes, the first pivot's banner in the transcript,
+    its panel docked right, the timeline with two ◆ markers and the cursor ● after the first."""
+    assert snap_compare(make_app(at=10), terminal_size=(140, 40))
+
+
+def test_paused_at_pivot(snap_compare) -> None:  # type: ignore[no-untyped-def]
+    """Auto-paused on the empty message (turn 6): "(empty message)" in the transcript, the
+    panel with kind, confidence 0.86, silence "empty", before → after, delegation and
+    evidence links, and "auto-paused at a pivot" in the status line."""
+
+    async def play_to_pivot(pilot) -> None:  # type: ignore[no-untyped-def]
+        screen = pilot.app.replay
+        await pilot.press("space")
+        screen.tick()
+        await pilot.pause()
+
+    assert snap_compare(make_app(at=4), terminal_size=(140, 40), run_before=play_to_pivot)
+
+
+def test_help_screen(snap_compare) -> None:  # type: ignore[no-untyped-def]
+    """The help screen lists every key, grouped: playback, jump, find and filter, view."""
+    assert snap_compare(make_app(), terminal_size=(100, 50), press=["question_mark"])
+
+
+def test_picker(snap_compare) -> None:  # type: ignore[no-untyped-def]
+    """The picker lists the sessions found, newest data first as given, with format and size."""
+    refs = [
+        SessionRef(
+            "claude_code",
+            Path("/home/dev/.claude/projects/a/1.jsonl"),
+            size=120_000,
+            updated=1_764_460_800.0,
+            title="Fix the server config",
+        ),
+        SessionRef(
+            "codex",
+            Path("/home/dev/.codex/sessions/rollout-2.jsonl"),
+            size=48_000,
+            updated=1_764_374_400.0,
+        ),
+        SessionRef(
+            "opencode",
+            Path("/home/dev/.local/share/opencode/opencode.db"),
+            key="ses_3",
+            turns=214,
+            updated=1_764_288_000.0,
+            title="Speed it up",
+        ),
+    ]
+    assert snap_compare(ReplayerApp(None, refs=refs), terminal_size=(100, 20))
+
+
+def test_small_terminal_80x24(snap_compare) -> None:  # type: ignore[no-untyped-def]
+    """80×24 at the compaction pivot: no panel (it toggles when narrow), the compaction
+    boundary and the injected summary folded to three lines, nothing garbled, the hostile
+    escape text of the last turn not yet shown."""
+    assert snap_compare(make_app(at=25), terminal_size=(80, 24))
+
+
+def test_hostile_text_is_inert(snap_compare) -> None:  # type: ignore[no-untyped-def]
+    """The last turn's OSC title escape shows as visible ␛ text and "[bold red]" stays
+    literal: session text never drives the terminal or the markup parser."""
+    assert snap_compare(make_app(at=27), terminal_size=(100, 16))
