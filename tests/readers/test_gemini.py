@@ -267,7 +267,14 @@ def test_legacy_json_chat() -> None:
     assert session.skipped == []
     assert session.id == "99999999-aaaa-bbbb-cccc-dddddddddddd"
     assert texts(session.human_turns()) == ["add a README", ""]
-    assert [c.name for t in session.turns for c in t.tool_calls] == ["write_file"]
+    calls = [c for t in session.turns for c in t.tool_calls]
+    assert [(c.name, c.status) for c in calls] == [
+        ("write_file", "completed"),
+        ("run_shell_command", "cancelled"),
+    ]
+    # a cancelled tool call and the "Request cancelled." notice mark the interrupt
+    interrupted = [t.message_id for t in session.turns if t.flags & TurnFlag.INTERRUPTED]
+    assert interrupted == ["m2", "m4"]
     assert session.turns[-1].role is Role.SYSTEM and session.turns[-1].is_synthetic
 
 

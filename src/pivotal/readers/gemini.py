@@ -25,7 +25,8 @@ Checkpoints, as Gemini 0.61 really writes them:
 
 `$rewindTo` removes turns from the main line; they are kept in
 `Session.branches`. `info` / `warning` / `error` records become SYSTEM
-synthetic turns (`error` also flagged ERROR). User records that only carry
+synthetic turns (`error` also flagged ERROR; the "Request cancelled." notice
+and a reply with a cancelled tool call are flagged INTERRUPTED). User records that only carry
 `functionResponse` parts are tool results: they are folded into the call.
 """
 
@@ -66,6 +67,8 @@ from pivotal.readers.generic_common import (
 FORMAT = "gemini"
 ACK_TEXT = "Got it. Thanks for the additional context!"
 SNAPSHOT_TAG = "<state_snapshot>"
+# what Gemini CLI records when the person presses Esc / Ctrl+C mid-turn
+CANCEL_NOTICES = ("Request cancelled.", "Request cancelled")
 CONTEXT_TAG = "<session_context>"
 _COMMAND_RE = re.compile(r"^/[A-Za-z][\w:-]*(?:\s|$)")
 _STATUS = {
@@ -416,11 +419,15 @@ def _entry_turn(entry: _Entry, calls: _Calls, state: dict) -> Turn | None:
         turn = _model_turn(entry, calls)
         if after_snapshot and turn.text.strip() == ACK_TEXT:
             turn.flags |= TurnFlag.SYNTHETIC
+        if any(c.status == "cancelled" for c in turn.tool_calls):
+            turn.flags |= TurnFlag.INTERRUPTED
         return turn
     if kind in ("info", "warning", "error"):
         flags = TurnFlag.SYNTHETIC | (TurnFlag.ERROR if kind == "error" else TurnFlag.NONE)
-        turn = _turn(Role.SYSTEM, flags, entry)
         text = _plain_text(rec)
+        if text.strip() in CANCEL_NOTICES:
+            flags |= TurnFlag.INTERRUPTED
+        turn = _turn(Role.SYSTEM, flags, entry)
         turn.parts = [Part(PartKind.TEXT, text=text)]
         turn.preview = preview_of(text)
         return turn

@@ -57,6 +57,7 @@ class ChatBuilder:
         self._touch = touch
         self._calls: dict[str, tuple[ToolCall, Turn]] = {}
         self._open: list[tuple[ToolCall, Turn]] = []
+        self._made = 0
 
     def add(self, msg: dict, line: int | None = None, offset: int | None = None) -> str | None:
         """Add one message; returns why it was unusable, or None."""
@@ -134,7 +135,8 @@ class ChatBuilder:
         return None
 
     def _call(self, ident: object, name: object, arguments: object) -> Part:
-        call_id = ident if isinstance(ident, str) and ident else f"call-{len(self._calls)}"
+        self._made += 1
+        call_id = ident if isinstance(ident, str) and ident else f"call-{self._made}"
         call = ToolCall(call_id=call_id, name=str(name or "tool"), input=arguments)
         return Part(PartKind.TOOL, tool=call)
 
@@ -181,7 +183,10 @@ class GenericJsonlReader(LineFileReader):
         if not isinstance(obj, dict):
             self.skip(line_no, "not a JSON object")
             return
-        problem = self._builder.add(obj, line_no, offset)
+        try:
+            problem = self._builder.add(obj, line_no, offset)
+        except (TypeError, ValueError, AttributeError, KeyError) as exc:
+            problem = f"unexpected message shape: {type(exc).__name__}"
         if problem:
             self.skip(line_no, problem)
         elif isinstance(obj.get("model"), str) and obj.get("role") in ASSISTANT_ROLES:
@@ -213,7 +218,10 @@ class GenericJsonReader(WholeFileJsonReader):
         builder = ChatBuilder(append, lambda index: None)
         self.session.skipped.clear()
         for number, msg in enumerate(messages, start=1):
-            problem = builder.add(msg) if isinstance(msg, dict) else "not a JSON object"
+            try:
+                problem = builder.add(msg) if isinstance(msg, dict) else "not a JSON object"
+            except (TypeError, ValueError, AttributeError, KeyError) as exc:
+                problem = f"unexpected message shape: {type(exc).__name__}"
             if problem:
                 self.skip(None, f"message {number}: {problem}")
         return turns
