@@ -142,6 +142,10 @@ def test_last_block_error_output_and_bad_bytes() -> None:
         "bad bytes \ufffd here",
         "half-writ",
     ]
+    ok = session.turns[-2]
+    assert ok.text == "OK." and ok.flags & TurnFlag.INTERRUPTED
+    assert [c.output for c in ok.tool_calls] == ["^C again to exit"]
+    assert not hello.flags & TurnFlag.INTERRUPTED
 
 
 def test_half_written_last_line_waits_while_following() -> None:

@@ -19,6 +19,7 @@ Inside a block:
   the "Tokens: N sent, M received" line becomes the reply's usage. A run
   anywhere else (the version banner at the start of a block, notices after a
   prompt) is a SYSTEM turn flagged SYNTHETIC.
+* A `> ^C ...` line (the person pressed Ctrl+C) flags the turn INTERRUPTED.
 * Code fences are tracked so `>` or `####` inside a fenced block stay reply text.
 
 aider writes no per-message times: only the first turn of a block gets the
@@ -189,6 +190,8 @@ class AiderReader(LineFileReader):
             return
         self._lines.append(body)
         joined = "\n".join(self._lines)
+        if body.startswith("^C"):  # "^C again to exit", "^C KeyboardInterrupt"
+            turn.flags |= TurnFlag.INTERRUPTED
         call = turn.parts[-1].tool
         if call is None:  # a SYSTEM notice turn (the banner names the model)
             model = _MODEL_RE.match(body)
