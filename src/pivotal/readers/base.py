@@ -208,34 +208,32 @@ class LineFileReader(SessionReader):
         if self._pending_parts:
             self._pending = b"".join([self._pending, *self._pending_parts])
             self._pending_parts.clear()
-        start = 0
-        base = self._offset
+        pieces = chunk.split(b"\n")
+        tail = pieces.pop()
+        offset = self._offset - len(self._pending)
         if self._pending:
-            # finish the line that started in an earlier chunk without copying the chunk
-            end = chunk.find(b"\n")
-            if end < 0:
-                self._pending += chunk
-                self._offset += len(chunk)
-                return
-            self._emit(self._pending + chunk[:end], self._offset - len(self._pending))
-            start = end + 1
-        find = chunk.find
-        emit = self._emit
-        while True:
-            end = find(b"\n", start)
-            if end < 0:
-                break
-            emit(chunk[start:end], base + start)
-            start = end + 1
-        self._pending = chunk[start:]
+            pieces[0] = self._pending + pieces[0]
+        batch: list[tuple[int, int, bytes]] = []
+        line_no = self._line_no
+        for line in pieces:
+            line_no += 1
+            size = len(line) + 1
+            if line[-1:] == b"\r":
+                line = line[:-1]
+            if line and (line[0] not in _BLANK or line.strip()):
+                batch.append((line_no, offset, line))
+            offset += size
+        self._line_no = line_no
+        self._pending = tail
         self._offset += len(chunk)
+        if batch:
+            self.handle_lines(batch)
 
-    def _emit(self, line: bytes, offset: int) -> None:
-        self._line_no += 1
-        if line[-1:] == b"\r":
-            line = line[:-1]
-        if line and (line[0] not in _BLANK or line.strip()):
-            self.handle_line(self._line_no, offset, line)
+    def handle_lines(self, batch: list[tuple[int, int, bytes]]) -> None:
+        """Consume complete non-blank lines as (line_no, offset, line); formats may batch."""
+        handle = self.handle_line
+        for line_no, offset, line in batch:
+            handle(line_no, offset, line)
 
     def _flush_pending_at_eof(self) -> None:
         """The file ended without a newline: read the last line if it is whole."""

@@ -28,6 +28,8 @@ import os
 from collections import OrderedDict
 from pathlib import Path
 
+import msgspec
+
 from pivotal.model import (
     Part,
     PartKind,
@@ -51,9 +53,9 @@ from pivotal.readers.claude_records import (
     INTERRUPT_PREFIX,
     SUMMARY_PREFIX,
     SYNTHETIC_PREFIXES,
-    Head,
+    Record,
     parts_from_records,
-    read_head,
+    read_records,
     read_user_content,
 )
 
@@ -92,83 +94,96 @@ class ClaudeCodeReader(LineFileReader):
 
     # -- index pass -----------------------------------------------------------
     def handle_line(self, line_no: int, offset: int, line: bytes) -> None:
-        try:
-            head = read_head(line)
-        except ValueError as exc:
-            self.skip(line_no, describe_decode_error(exc))
-            return
-        if head is None:
-            self.skip(line_no, "not a Claude Code record (no type)")
-            return
-        if head.uuid is not None and head.uuid in self._uuid_turn:
-            return  # the same record written twice
-        self._note_session_fields(head)
-        kind = head.type
-        if kind == "assistant":
-            self._assistant(head, line_no, offset, len(line))
-        elif kind == "user":
-            self._user(head, line_no, offset, len(line))
-        elif kind == "system":
-            self._system(head, line_no, offset)
-        elif kind in ("ai-title", "summary") and head.title:
-            if kind == "ai-title" or not self.session.title:
-                self.session.title = head.title
-        self._remember_uuid(head.uuid)
+        self.handle_lines([(line_no, offset, line)])
 
-    def _remember_uuid(self, uuid: str | None) -> None:
+    def handle_lines(self, batch: list[tuple[int, int, bytes]]) -> None:
+        records = read_records([line for _, _, line in batch])
+        for (line_no, offset, line), record in zip(batch, records, strict=True):
+            if isinstance(record, ValueError):
+                self.skip(line_no, describe_decode_error(record))
+            elif record is None or not record.type:
+                self.skip(line_no, "not a Claude Code record (no type)")
+            else:
+                self._handle_record(line_no, offset, len(line), record)
+
+    def _handle_record(self, line_no: int, offset: int, length: int, rec: Record) -> None:
+        uuid = rec.uuid
+        if uuid is not None and uuid in self._uuid_turn:
+            return  # the same record written twice
+        self._note_session_fields(rec)
+        kind = rec.type
+        if kind == "assistant":
+            self._assistant(rec, line_no, offset, length)
+        elif kind == "user":
+            self._user(rec, line_no, offset, length)
+        elif kind == "system":
+            self._system(rec, line_no, offset)
+        elif kind in ("ai-title", "summary"):
+            title = rec.aiTitle or rec.summary
+            if title and (kind == "ai-title" or not self.session.title):
+                self.session.title = title
         if uuid is not None and uuid not in self._uuid_turn and self.session.turns:
             self._uuid_turn[uuid] = len(self.session.turns) - 1
 
-    def _note_session_fields(self, head: Head) -> None:
+    def _note_session_fields(self, rec: Record) -> None:
         session = self.session
-        if session.id is None and head.session_id:
-            session.id = head.session_id
-        if session.cwd is None and head.cwd:
-            session.cwd = head.cwd
-        if head.timestamp:
+        if session.id is None and rec.sessionId:
+            session.id = rec.sessionId
+        if session.cwd is None and rec.cwd:
+            session.cwd = rec.cwd
+        if rec.timestamp:
             if session.started is None:
-                session.started = parse_timestamp(head.timestamp)
-            self._last_stamp = head.timestamp
+                session.started = parse_timestamp(rec.timestamp)
+            self._last_stamp = rec.timestamp
 
-    def _new_turn(self, head: Head, role: Role, flags: TurnFlag, line_no: int, offset: int) -> Turn:
-        if head.sidechain:
+    def _new_turn(
+        self,
+        rec: Record,
+        role: Role,
+        flags: TurnFlag,
+        line_no: int,
+        offset: int,
+        message_id: str | None,
+    ) -> Turn:
+        if rec.isSidechain:
             flags = (flags & ~TurnFlag.HUMAN) | TurnFlag.SIDECHAIN
+        msg = rec.message
         turn = Turn(
             index=0,
             role=role,
             flags=flags,
-            timestamp=parse_timestamp(head.timestamp),
-            message_id=head.message_id if role is Role.ASSISTANT else head.uuid,
-            source=SourceRef(line=line_no, record_id=head.uuid, offset=offset),
-            model=head.model,
-            usage=head.usage,
+            timestamp=parse_timestamp(rec.timestamp),
+            message_id=message_id,
+            source=SourceRef(line=line_no, record_id=rec.uuid, offset=offset),
+            model=msg.model if msg is not None else None,
+            usage=msg.usage.to_usage() if msg is not None and msg.usage is not None else None,
         )
         self.append_turn(turn)
-        if head.uuid is not None:
-            self._uuid_turn[head.uuid] = turn.index
+        if rec.uuid is not None:
+            self._uuid_turn[rec.uuid] = turn.index
         return turn
 
-    def _assistant(self, head: Head, line_no: int, offset: int, length: int) -> None:
-        key = head.message_id or head.uuid or f"line-{line_no}"
+    def _assistant(self, rec: Record, line_no: int, offset: int, length: int) -> None:
+        msg = rec.message
+        key = (msg.id if msg is not None else None) or rec.uuid or f"line-{line_no}"
         index = self._msg_turn.get(key)
         turns = self.session.turns
         if index is not None and index < len(turns) and turns[index].message_id == key:
             turn = turns[index]
             self._add_span(turn, offset, length)
-            if head.usage is not None:
-                turn.usage = head.usage
-            if head.uuid is not None:
-                self._uuid_turn[head.uuid] = index
+            if msg is not None and msg.usage is not None:
+                turn.usage = msg.usage.to_usage()
+            if rec.uuid is not None:
+                self._uuid_turn[rec.uuid] = index
             return
-        head.message_id = key
-        turn = self._new_turn(head, Role.ASSISTANT, TurnFlag.NONE, line_no, offset)
+        turn = self._new_turn(rec, Role.ASSISTANT, TurnFlag.NONE, line_no, offset, key)
         turn.extra = {"spans": [(offset, length)]}
         turn._loader = self._load_parts
         self._msg_turn[key] = turn.index
-        if not head.sidechain:
+        if not rec.isSidechain:
             self._last_assistant = turn.index
-        if head.model:
-            self.session.model = head.model
+        if turn.model:
+            self.session.model = turn.model
 
     def _add_span(self, turn: Turn, offset: int, length: int) -> None:
         extra = turn.extra if turn.extra is not None else {}
@@ -176,16 +191,16 @@ class ClaudeCodeReader(LineFileReader):
         turn.extra = extra
         self.mark_changed(turn.index)
 
-    def _user(self, head: Head, line_no: int, offset: int, length: int) -> None:
-        content = read_user_content(head.content)
+    def _user(self, rec: Record, line_no: int, offset: int, length: int) -> None:
+        content = read_user_content(rec.body)
         if content.tool_results_only:
-            self._tool_result(head, offset, length)
+            self._tool_result(rec, offset, length)
             return
         text = content.text
-        flags = _user_flags(head, text)
-        if not head.sidechain:
-            self._maybe_rewind(head.parent)
-        turn = self._new_turn(head, Role.USER, flags, line_no, offset)
+        flags = _user_flags(rec, text)
+        if not rec.isSidechain:
+            self._maybe_rewind(rec.parentUuid)
+        turn = self._new_turn(rec, Role.USER, flags, line_no, offset, rec.uuid)
         turn.parts = content.parts
         turn.preview = preview_of(text)
         if flags & TurnFlag.INTERRUPTED and self._last_assistant is not None:
@@ -193,15 +208,15 @@ class ClaudeCodeReader(LineFileReader):
             last.flags |= TurnFlag.INTERRUPTED
             self.mark_changed(last.index)
 
-    def _tool_result(self, head: Head, offset: int, length: int) -> None:
-        index = self._uuid_turn.get(head.parent) if head.parent else None
+    def _tool_result(self, rec: Record, offset: int, length: int) -> None:
+        index = self._uuid_turn.get(rec.parentUuid) if rec.parentUuid else None
         if index is None or self.session.turns[index].role is not Role.ASSISTANT:
             index = self._last_assistant
         if index is None:
             return  # a result with no call we know of: nothing to attach it to
         self._add_span(self.session.turns[index], offset, length)
-        if head.uuid is not None:
-            self._uuid_turn[head.uuid] = index
+        if rec.uuid is not None:
+            self._uuid_turn[rec.uuid] = index
 
     def _maybe_rewind(self, parent: str | None) -> None:
         """A person's message continuing from an earlier point starts a new branch."""
@@ -227,15 +242,15 @@ class ClaudeCodeReader(LineFileReader):
             f"{len(self.session.branches)}"
         )
 
-    def _system(self, head: Head, line_no: int, offset: int) -> None:
-        if head.subtype == "compact_boundary":
+    def _system(self, rec: Record, line_no: int, offset: int) -> None:
+        if rec.subtype == "compact_boundary":
             flags = TurnFlag.COMPACTION_BOUNDARY | TurnFlag.SYNTHETIC
-        elif head.subtype == "api_error":
+        elif rec.subtype == "api_error":
             flags = TurnFlag.ERROR | TurnFlag.SYNTHETIC
         else:
             return
-        text = _plain(head.content) or "Conversation compacted"
-        turn = self._new_turn(head, Role.SYSTEM, flags, line_no, offset)
+        text = _plain(rec.body) or "Conversation compacted"
+        turn = self._new_turn(rec, Role.SYSTEM, flags, line_no, offset, rec.uuid)
         turn.parts = [Part(PartKind.TEXT, text)]
         turn.preview = preview_of(text)
 
@@ -282,20 +297,20 @@ class ClaudeCodeReader(LineFileReader):
         return update
 
 
-def _user_flags(head: Head, text: str) -> TurnFlag:
+def _user_flags(rec: Record, text: str) -> TurnFlag:
     stripped = text.lstrip()
-    if head.compact_summary or stripped.startswith(SUMMARY_PREFIX):
+    if rec.isCompactSummary or stripped.startswith(SUMMARY_PREFIX):
         return TurnFlag.COMPACTION_SUMMARY | TurnFlag.SYNTHETIC
     if stripped.startswith(INTERRUPT_PREFIX):
         return TurnFlag.INTERRUPTED | TurnFlag.SYNTHETIC
-    if head.meta:
+    if rec.isMeta:
         return TurnFlag.META | TurnFlag.SYNTHETIC
     if stripped.startswith(SYNTHETIC_PREFIXES):
         return TurnFlag.SYNTHETIC
     return TurnFlag.HUMAN
 
 
-def _plain(raw: bytes) -> str:
+def _plain(raw: bytes | msgspec.Raw) -> str:
     try:
         value = decode_json(raw)
     except ValueError:

@@ -24,22 +24,31 @@ BIG_LINE = 32 * 1024
 """Lines above this size take the head/tail path in the index pass."""
 
 
-class _Usage(msgspec.Struct):
+class RawUsage(msgspec.Struct):
     input_tokens: int = 0
     output_tokens: int = 0
     cache_creation_input_tokens: int = 0
     cache_read_input_tokens: int = 0
 
+    def to_usage(self) -> Usage:
+        return Usage(
+            input=self.input_tokens,
+            output=self.output_tokens,
+            cache_read=self.cache_read_input_tokens,
+            cache_write=self.cache_creation_input_tokens,
+        )
 
-class _Message(msgspec.Struct):
+
+class Message(msgspec.Struct):
     id: str | None = None
-    role: str | None = None
     model: str | None = None
     content: msgspec.Raw = msgspec.Raw(b"null")
-    usage: _Usage | None = None
+    usage: RawUsage | None = None
 
 
-class _Record(msgspec.Struct):
+class Record(msgspec.Struct):
+    """The top-level fields the index pass reads; content stays raw JSON."""
+
     type: str = ""
     uuid: str | None = None
     parentUuid: str | None = None  # noqa: N815 - the source's field names
@@ -50,115 +59,99 @@ class _Record(msgspec.Struct):
     isSidechain: bool = False  # noqa: N815
     isCompactSummary: bool = False  # noqa: N815
     subtype: str | None = None
-    message: _Message | None = None
+    message: Message | None = None
     content: msgspec.Raw = msgspec.Raw(b"null")
     aiTitle: str | None = None  # noqa: N815
     summary: str | None = None
 
-
-_decode_record = msgspec.json.Decoder(_Record).decode
-
-
-@dataclass(slots=True)
-class Head:
-    """What the index pass needs from one record."""
-
-    type: str
-    uuid: str | None = None
-    parent: str | None = None
-    timestamp: str | None = None
-    session_id: str | None = None
-    cwd: str | None = None
-    meta: bool = False
-    sidechain: bool = False
-    compact_summary: bool = False
-    subtype: str | None = None
-    message_id: str | None = None
-    model: str | None = None
-    usage: Usage | None = None
-    content: bytes | msgspec.Raw = b"null"
-    """Raw JSON of message.content (or, for system records, top-level content)."""
-    title: str | None = None
+    @property
+    def body(self) -> bytes | msgspec.Raw:
+        """Raw JSON of message.content (system records: the top-level content)."""
+        return self.message.content if self.message is not None else self.content
 
 
-def read_head(line: bytes) -> Head | None:
+_decode_record = msgspec.json.Decoder(Record).decode
+_decode_records = msgspec.json.Decoder(list[Record]).decode
+TOOL_RESULT_MARK = msgspec.Raw(b"[tool_result]")
+
+
+def read_record(line: bytes) -> Record | None:
     """Index-pass decoding of one line. Raises ValueError for lines that are not JSON."""
     if len(line) > BIG_LINE:
-        head = _head_from_big_line(line)
-        if head is not None:
-            return head
+        record = _record_from_big_line(line)
+        if record is not None:
+            return record
     try:
-        rec = _decode_record(line)
+        return _decode_record(line)
     except (msgspec.ValidationError, msgspec.DecodeError, RecursionError):
         # unexpected field types, invalid UTF-8, a BOM, lone surrogates, deep nesting:
         # the lenient decoder either recovers the record or raises ValueError
-        return _head_from_untyped(decode_json(line))
-    return _head_from_struct(rec)
+        return _record_from_untyped(decode_json(line))
 
 
-def _head_from_struct(rec: _Record) -> Head:
-    msg = rec.message
-    head = Head(
-        type=rec.type,
-        uuid=rec.uuid,
-        parent=rec.parentUuid,
-        timestamp=rec.timestamp,
-        session_id=rec.sessionId,
-        cwd=rec.cwd,
-        meta=rec.isMeta,
-        sidechain=rec.isSidechain,
-        compact_summary=rec.isCompactSummary,
-        subtype=rec.subtype,
-        title=rec.aiTitle or rec.summary,
-    )
-    if msg is not None:
-        head.message_id = msg.id
-        head.model = msg.model
-        head.content = msg.content
-        if msg.usage is not None:
-            u = msg.usage
-            head.usage = Usage(
-                input=u.input_tokens,
-                output=u.output_tokens,
-                cache_read=u.cache_read_input_tokens,
-                cache_write=u.cache_creation_input_tokens,
-            )
-    else:
-        head.content = rec.content
-    return head
+def read_records(lines: list[bytes]) -> list[Record | None | ValueError]:
+    """Decode many lines with one C call (per-line Python work is the bottleneck).
+
+    Lines too big to be worth a full scan take the head/tail path; if any small
+    line is not a valid record, the batch falls back to one line at a time so
+    the bad line alone is reported.
+    """
+    small = [line for line in lines if len(line) <= BIG_LINE]
+    try:
+        decoded = _decode_records(b"[" + b",".join(small) + b"]") if small else []
+    except (msgspec.ValidationError, msgspec.DecodeError, RecursionError):
+        return [_read_or_error(line) for line in lines]
+    if len(decoded) == len(lines):
+        return list(decoded)
+    out: list[Record | None | ValueError] = []
+    it = iter(decoded)
+    for line in lines:
+        out.append(next(it) if len(line) <= BIG_LINE else _read_or_error(line))
+    return out
+
+
+def _read_or_error(line: bytes) -> Record | None | ValueError:
+    try:
+        return read_record(line)
+    except ValueError as exc:
+        return exc
 
 
 def _text_or_none(value: object) -> str | None:
     return value if isinstance(value, str) else None
 
 
-def _head_from_untyped(obj: object) -> Head | None:
+def _record_from_untyped(obj: object) -> Record | None:
     """Lenient path for records whose fields have unexpected types."""
     if not isinstance(obj, dict):
         return None
     kind = obj.get("type")
     if not isinstance(kind, str):
         return None
-    head = Head(
-        type=kind,
-        uuid=_text_or_none(obj.get("uuid")),
-        parent=_text_or_none(obj.get("parentUuid")),
-        timestamp=_text_or_none(obj.get("timestamp")),
-        session_id=_text_or_none(obj.get("sessionId")),
-        cwd=_text_or_none(obj.get("cwd")),
-        meta=obj.get("isMeta") is True,
-        sidechain=obj.get("isSidechain") is True,
-        compact_summary=obj.get("isCompactSummary") is True,
-        subtype=_text_or_none(obj.get("subtype")),
-        title=_text_or_none(obj.get("aiTitle")) or _text_or_none(obj.get("summary")),
-    )
     msg = obj.get("message")
     content = msg.get("content") if isinstance(msg, dict) else obj.get("content")
+    raw = msgspec.Raw(msgspec.json.encode(content) if content is not None else b"null")
+    message = None
     if isinstance(msg, dict):
-        head.message_id = _text_or_none(msg.get("id"))
-        head.model = _text_or_none(msg.get("model"))
-    head.content = msgspec.json.encode(content) if content is not None else b"null"
-    return head
+        message = Message(
+            id=_text_or_none(msg.get("id")), model=_text_or_none(msg.get("model")), content=raw
+        )
+    return Record(
+        type=kind,
+        uuid=_text_or_none(obj.get("uuid")),
+        parentUuid=_text_or_none(obj.get("parentUuid")),
+        timestamp=_text_or_none(obj.get("timestamp")),
+        sessionId=_text_or_none(obj.get("sessionId")),
+        cwd=_text_or_none(obj.get("cwd")),
+        isMeta=obj.get("isMeta") is True,
+        isSidechain=obj.get("isSidechain") is True,
+        isCompactSummary=obj.get("isCompactSummary") is True,
+        subtype=_text_or_none(obj.get("subtype")),
+        message=message,
+        content=raw if message is None else msgspec.Raw(b"null"),
+        aiTitle=_text_or_none(obj.get("aiTitle")),
+        summary=_text_or_none(obj.get("summary")),
+    )
 
 
 # -- the head/tail path for big lines ------------------------------------------
@@ -172,7 +165,7 @@ _TOOL_RESULT_START = re.compile(rb'\[\{(?:"tool_use_id":"[^"\\]*",)?"type":"tool
 _EDGE = 4096
 
 
-def _head_from_big_line(line: bytes) -> Head | None:
+def _record_from_big_line(line: bytes) -> Record | None:
     """Top-level fields of a huge line from its head and tail, or None when unsure.
 
     Claude Code writes the top-level keys in a fixed order: the bookkeeping
@@ -193,32 +186,34 @@ def _head_from_big_line(line: bytes) -> Head | None:
         return None
     flags = {m.group(1): m.group(2) == b"true" for m in _FLAG.finditer(line, 0, start)}
     body = line[start + 10 : start + 10 + _EDGE]
-    head = Head(type=kind.decode())
     if kind == b"assistant":
         match = _MSG_ID.match(body)
         if match is None:
             return None
-        head.message_id = match.group(1).decode()
         model = _MODEL.search(body)
-        head.model = model.group(1).decode() if model else None
+        message = Message(
+            id=match.group(1).decode(), model=model.group(1).decode() if model else None
+        )
     else:
         content_at = body.find(b'"content":')
         if content_at < 0 or not _TOOL_RESULT_START.match(body, content_at + 10):
             return None  # a big human message: decode it properly
-        head.content = b"[tool_result]"
+        message = Message(content=TOOL_RESULT_MARK)
     tail_fields = _tail_fields(line)
     if tail_fields is None:
         return None
     uuid, timestamp = tail_fields
-    parent = fields.get(b"parentUuid")
-    head.uuid = uuid
-    head.timestamp = timestamp
-    head.parent = parent.decode() if parent is not None else None
-    head.session_id = _opt(fields.get(b"sessionId"))
-    head.cwd = _opt(fields.get(b"cwd"))
-    head.meta = flags.get(b"isMeta", False)
-    head.sidechain = flags.get(b"isSidechain", False)
-    return head
+    return Record(
+        type=kind.decode(),
+        uuid=uuid,
+        parentUuid=_opt(fields.get(b"parentUuid")),
+        timestamp=timestamp,
+        sessionId=_opt(fields.get(b"sessionId")),
+        cwd=_opt(fields.get(b"cwd")),
+        isMeta=flags.get(b"isMeta", False),
+        isSidechain=flags.get(b"isSidechain", False),
+        message=message,
+    )
 
 
 def _tail_fields(line: bytes) -> tuple[str, str | None] | None:
@@ -283,7 +278,7 @@ class UserContent:
 
 def read_user_content(raw: bytes | msgspec.Raw) -> UserContent:
     """Decode a user record's content (small: human text, or tool-result blocks)."""
-    if raw == b"[tool_result]" or _TOOL_RESULT_START.match(raw):
+    if raw is TOOL_RESULT_MARK or _TOOL_RESULT_START.match(raw):
         return UserContent(True, "", [])
     try:
         content = decode_json(raw)
