@@ -84,6 +84,9 @@ def judge(
     stopped = bool(w.agent_after) and not w.agent_after[-1].ends_with_tool
     if (w.complete or stopped) and not (afacts.actions or afacts.dump):
         return done  # the agent replied without doing anything (or nothing happened)
+    changed = afacts.dump or afacts.shift or any(sg.name == "phase change" for sg in after)
+    if kind is PivotKind.CONTINUE_AFTER_MILESTONE and w.complete and not changed:
+        return done  # a success noted in passing; the same work simply went on
     candidate = not w.complete
     pivot = Pivot(
         turn=w.anchor.index,

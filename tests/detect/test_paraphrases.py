@@ -1,0 +1,109 @@
+"""Pivots and non-pivots phrased differently from the essays (no FAILED, no tables ...)."""
+
+from __future__ import annotations
+
+from pivotal.detect import detect_pivots
+from pivotal.model import PivotKind, Silence
+
+from .helpers import B, bash, edit, read, tool
+
+
+def kinds(b: B) -> list[tuple[int, PivotKind, Silence]]:
+    return [(p.turn, p.kind, p.silence) for p in detect_pivots(b.turns)]
+
+
+def test_dead_end_from_exit_codes_only() -> None:
+    b = B()
+    b.human("Get the Go service to build on the new runner image.")
+    b.agent("", bash("go build ./...", "# runtime/cgo\ngcc: not found", 2))
+    b.agent("Installing gcc.", bash("apk add gcc musl-dev", "OK: 212 MiB in 40 packages"))
+    b.agent("", bash("go build ./...", "ld: cannot find -lssl", 1))
+    b.agent("", bash("CGO_ENABLED=0 go build ./...", "undefined: sqlite3.Open", 2))
+    b.agent(
+        "Three build attempts, three different link problems. I'm not sure which route is right."
+    )
+    anchor = b.human("k")
+    b.agent("", bash("go list -deps ./... | grep sqlite", "github.com/mattn/go-sqlite3"))
+    b.agent("Switching to the pure-Go driver.", edit("go.mod"), edit("db/open.go"))
+    b.agent("", bash("CGO_ENABLED=0 go build ./...", ""))
+    assert kinds(b) == [(anchor, PivotKind.DELEGATION_AFTER_DEAD_END, Silence.ACK)]
+
+
+def test_milestone_without_tables() -> None:
+    b = B()
+    b.human("Cut the p99 latency of the search endpoint.")
+    b.agent("", edit("search/cache.py"), bash("pytest -q", "214 passed in 12.0s"))
+    b.agent("", bash("k6 run load.js", "p(99)=38ms"))
+    b.agent("All green: 214 passed, and p99 is down to 38 ms from 120 ms under the same load.")
+    anchor = b.human("")
+    b.agent("", read("deploy/staging.yaml"), edit("deploy/staging.yaml"))
+    b.agent("", bash("kubectl apply -f deploy/staging.yaml", "deployment configured"))
+    assert kinds(b) == [(anchor, PivotKind.CONTINUE_AFTER_MILESTONE, Silence.EMPTY)]
+
+
+def test_agent_plan_then_thumbs_up() -> None:
+    b = B()
+    b.human("The nightly export job keeps timing out.")
+    b.agent("", read("jobs/export.py"), bash("grep -c SELECT jobs/export.py", "14"))
+    b.agent(
+        "The job runs 14 queries one table at a time. Plan: 1. batch the queries, 2. stream rows "
+        "to the file, 3. raise the job timeout to 2 h. Want me to go ahead?"
+    )
+    anchor = b.human("👍")
+    b.agent("", edit("jobs/export.py"), edit("jobs/config.yaml"))
+    b.agent("", bash("python -m jobs.export --dry-run", "exported 1.2M rows in 9 min"))
+    assert kinds(b) == [(anchor, PivotKind.IMPLICIT_APPROVAL, Silence.ACK)]
+
+
+def test_person_wonders_agent_researches_then_sure() -> None:
+    b = B()
+    b.human("I wonder if we could drop Celery and use plain asyncio tasks for the mailer.")
+    b.agent("", tool("Grep", {"pattern": "@shared_task"}, "mailer/tasks.py:12\nmailer/tasks.py:40"))
+    b.agent("", read("mailer/tasks.py"))
+    b.agent(
+        "Two tasks, no retries or beat schedule in use. Replacing them is small: an asyncio "
+        "queue in the app plus a retry wrapper. Risk: no persistence across restarts."
+    )
+    anchor = b.human("sure")
+    b.agent("", edit("mailer/tasks.py"), edit("requirements.txt"))
+    b.agent("", bash("pytest -q tests/test_mailer.py", "9 passed"))
+    assert kinds(b) == [(anchor, PivotKind.IMPLICIT_APPROVAL, Silence.ACK)]
+
+
+def test_recap_that_ends_in_a_question_is_not_a_pivot() -> None:
+    b = B()
+    b.human("Try the three caching strategies from the doc.")
+    b.agent("", bash("python bench.py --cache lru", "Traceback\nMemoryError", 1))
+    b.agent("", bash("python bench.py --cache ttl", "Traceback\nKeyError: 'ttl'", 1))
+    b.agent("Both crashed.")
+    b.human("")
+    b.agent(
+        "## Status\n- LRU: MemoryError\n- TTL: KeyError\n\n## Next steps\n1. fix TTL\n"
+        "2. shard LRU\n\nWhich of these would you like me to do?"
+    )
+    assert kinds(b) == []
+
+
+def test_ok_after_a_small_routine_step_is_not_a_pivot() -> None:
+    b = B()
+    b.human("Add type hints to the utils module.")
+    b.agent("", read("utils/strings.py"), edit("utils/strings.py"))
+    b.agent("Done with strings.py; moving on to dates.py.")
+    b.human("ok")
+    b.agent("", read("utils/dates.py"), edit("utils/dates.py"))
+    b.agent("", read("utils/paths.py"), edit("utils/paths.py"))
+    assert kinds(b) == []
+
+
+def test_ok_after_tests_pass_in_unchanged_work_is_not_a_pivot() -> None:
+    b = B()
+    b.human("Port the date helpers in utils/dates.py to zoneinfo.")
+    b.agent("", read("utils/dates.py"), edit("utils/dates.py"))
+    b.agent("", bash("pytest -q tests/test_dates.py", "31 passed"))
+    b.agent("Tests pass for utils/dates.py after the zoneinfo port.")
+    b.human("ok")
+    b.agent("", read("utils/dates.py"), edit("utils/dates.py"))
+    b.agent("", bash("pytest -q tests/test_dates.py", "31 passed"))
+    b.agent("", edit("utils/dates.py"), bash("pytest -q tests/test_dates.py", "31 passed"))
+    b.human("Good, commit it.")
+    assert kinds(b) == []
