@@ -379,3 +379,19 @@ async def test_transcript_shows_the_cursor_turn_last() -> None:
         text = screen_text(app)
         assert "#7" in text and "#8" not in text
         assert "┃ ◆ Agent  #7" in text  # the cursor turn is marked with a heavy bar
+
+
+def test_help_table_lists_every_bound_action() -> None:
+    from rich.console import Console
+
+    from pivotal.tui import keys
+    from pivotal.tui.screens import help_table
+
+    console = Console(width=120, record=True)
+    console.print(help_table())
+    text = console.export_text()
+    for binding in keys.bindings():
+        description = binding.tooltip or binding.description
+        if binding.action.startswith("percent("):
+            description = "Jump to 0–90 %"
+        assert description in text, binding.action
