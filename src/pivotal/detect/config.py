@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, replace
 
-_LEVELS = {"low": 0.62, "normal": 0.5, "high": 0.38}
+_LEVELS = {"low": (0.75, True), "normal": (0.5, True), "high": (0.4, False)}
 
 
 @dataclass(frozen=True, slots=True)
@@ -27,6 +27,8 @@ class PivotConfig:
     """A go-on longer than this is direction, not silence."""
     min_confidence: float = 0.5
     """A silence becomes a pivot at this confidence."""
+    strict: bool = True
+    """Apply the routine vetoes (a go-on mid-task, a compaction the agent ignores ...)."""
     dump_min_chars: int = 600
     """A context dump is at least this long ..."""
     dump_min_sections: int = 3
@@ -58,11 +60,12 @@ class PivotConfig:
 
     @classmethod
     def for_sensitivity(cls, level: str | float) -> PivotConfig:
-        """low / normal / high (or a number in [0, 1], the bar itself): higher finds more."""
+        """low / normal / high (or a sensitivity in [0, 1]): higher finds more, less surely."""
         if isinstance(level, str):
             key = level.strip().lower()
             if key in _LEVELS:
-                return replace(cls(), min_confidence=_LEVELS[key])
+                bar, strict = _LEVELS[key]
+                return replace(cls(), min_confidence=bar, strict=strict)
             try:
                 level = float(key)
             except ValueError:
@@ -72,5 +75,6 @@ class PivotConfig:
         value = float(level)
         if not 0.0 <= value <= 1.0:
             raise ValueError(f"sensitivity must be in [0, 1], got {value}")
-        # A number is a sensitivity: 1.0 keeps everything, 0.0 only certain pivots.
-        return replace(cls(), min_confidence=round(1.0 - value, 4))
+        # A number is a sensitivity: 1.0 keeps everything, 0.0 only certain pivots;
+        # above 0.5 the routine vetoes are off too.
+        return replace(cls(), min_confidence=round(1.0 - value, 4), strict=value <= 0.5)

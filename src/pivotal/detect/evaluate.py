@@ -12,6 +12,7 @@ from dataclasses import dataclass
 from pivotal.detect.archetype import choose_kind, confidence, delegation, reason
 from pivotal.detect.config import PivotConfig
 from pivotal.detect.evidence import plain
+from pivotal.detect.gates import hard_veto, routine_veto
 from pivotal.detect.phase import phase_label
 from pivotal.detect.signals_after import after_signals
 from pivotal.detect.signals_before import before_signals
@@ -19,7 +20,7 @@ from pivotal.detect.silence import SilenceIndex
 from pivotal.detect.state import state_change
 from pivotal.detect.view import TurnView
 from pivotal.detect.window import build_window
-from pivotal.model import Pivot, PivotKind, Signal, Silence, Turn
+from pivotal.model import Pivot, Signal, Silence, Turn
 
 _SILENCE_DETAIL = {
     Silence.EMPTY: "the person sent nothing (empty, whitespace or empty wrapper tags)",
@@ -51,7 +52,7 @@ def judge(
     w = build_window(turns, anchor, silences, view, cfg)
     done = Judgement(None, w.reach, w.complete)
     if not w.work_before:
-        return done  # session start: nothing to pivot from
+        return done  # session start (checked first: it needs no content at all)
     quote = [plain(w.anchor.text, 60)] if w.anchor.text.strip() else []
     signals = [
         Signal(
@@ -69,24 +70,12 @@ def judge(
     after, afacts, phase_after = after_signals(w, cfg, phase_before)
     signals.extend(before)
     signals.extend(after)
-    if afacts.clarification and afacts.executing == 0:
-        return done  # the agent only asked what the person wants
     kind = choose_kind(bfacts)
     score = confidence(signals)
-    if score < cfg.min_confidence:
+    if hard_veto(w, afacts) or score < cfg.min_confidence:
         return done
-    if w.silence is Silence.ACK and kind is PivotKind.OTHER:
-        return done  # a go-on in routine work
-    if w.silence is Silence.COMPACTION and not (afacts.agent_dump or bfacts.proposal):
-        return done  # the tool compacted and the agent carried straight on
-    if bfacts.mid_task and w.silence is not Silence.EMPTY and not bfacts.proposal:
-        return done  # a go-on or an automatic compaction between two ordinary steps
-    stopped = bool(w.agent_after) and not w.agent_after[-1].ends_with_tool
-    if (w.complete or stopped) and not (afacts.actions or afacts.dump):
-        return done  # the agent replied without doing anything (or nothing happened)
-    changed = afacts.dump or afacts.shift or any(sg.name == "phase change" for sg in after)
-    if kind is PivotKind.CONTINUE_AFTER_MILESTONE and w.complete and not changed:
-        return done  # a success noted in passing; the same work simply went on
+    if routine_veto(w, kind, bfacts, afacts, after, cfg):
+        return done
     candidate = not w.complete
     pivot = Pivot(
         turn=w.anchor.index,

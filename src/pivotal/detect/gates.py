@@ -1,0 +1,50 @@
+"""The non-pivots of PIVOTS.md, as vetoes applied after the signals are in.
+
+Hard vetoes always apply: no work before the silence (session start), the
+agent only asked what to do, or the agent did nothing after it. Routine
+vetoes recognise silences inside unchanged work; `PivotConfig.strict` turns
+them off (high sensitivity), trading precision for recall.
+"""
+
+from __future__ import annotations
+
+from pivotal.detect.config import PivotConfig
+from pivotal.detect.signals_after import AfterFacts
+from pivotal.detect.signals_before import BeforeFacts
+from pivotal.detect.window import Window
+from pivotal.model import PivotKind, Signal, Silence
+
+
+def hard_veto(w: Window, a: AfterFacts) -> str | None:
+    """Why this silence can never be a pivot (None when it can)."""
+    if not w.work_before:
+        return "session start: nothing to pivot from"
+    if a.clarification and a.executing == 0:
+        return "the agent only asked what the person wants"
+    stopped = bool(w.agent_after) and not w.agent_after[-1].ends_with_tool
+    if (w.complete or stopped) and not (a.actions or a.dump):
+        return "the agent replied without doing anything"
+    return None
+
+
+def routine_veto(
+    w: Window,
+    kind: PivotKind,
+    b: BeforeFacts,
+    a: AfterFacts,
+    after: list[Signal],
+    cfg: PivotConfig,
+) -> str | None:
+    """Why this silence looks like routine, unchanged work (None when it does not)."""
+    if not cfg.strict:
+        return None
+    if w.silence is Silence.ACK and kind is PivotKind.OTHER:
+        return "a go-on in routine work"
+    if w.silence is Silence.COMPACTION and not (a.agent_dump or b.proposal):
+        return "the tool compacted and the agent carried straight on"
+    if b.mid_task and w.silence is not Silence.EMPTY and not b.proposal:
+        return "a go-on or an automatic compaction between two ordinary steps"
+    changed = a.dump or a.shift or any(s.name == "phase change" for s in after)
+    if kind is PivotKind.CONTINUE_AFTER_MILESTONE and w.complete and not changed:
+        return "a success noted in passing; the same work simply went on"
+    return None
