@@ -39,14 +39,18 @@ class Collector(Generic[T]):
         async for item in self._stream:
             self.items.append(item)
 
-    async def wait_for(self, predicate: Callable[[T], bool]) -> T:
-        """The first item (in order) matching `predicate`, waiting for it if needed."""
+    def mark(self) -> int:
+        """Where the items yielded from now on start (for `wait_for(..., since=)`)."""
+        return len(self.items)
+
+    async def wait_for(self, predicate: Callable[[T], bool], since: int = 0) -> T:
+        """The first item from `since` on matching `predicate`, waiting for it if needed."""
         found: list[T] = []
 
         def check() -> bool:
             if self.task.done() and self.task.exception():
                 raise self.task.exception()  # type: ignore[misc]
-            found[:] = [item for item in self.items if predicate(item)]
+            found[:] = [item for item in self.items[since:] if predicate(item)]
             return bool(found)
 
         await wait_until(check)
