@@ -40,8 +40,11 @@ class WatchTarget:
 
 
 def target_for(path: Path) -> WatchTarget:
-    """The watch target of a session stored at `path` (a file or a directory)."""
-    path = Path(os.path.abspath(path))
+    """The watch target of a session stored at `path` (a file or a directory).
+
+    A symlink is resolved: writes happen where the file really lives.
+    """
+    path = Path(os.path.realpath(path))
     if path.is_dir():
         return WatchTarget(path, None, True)
     names = frozenset({path.name, *(path.name + suffix for suffix in SIDECARS)})

@@ -14,6 +14,7 @@ again every `rescan_interval` seconds.
 from __future__ import annotations
 
 import asyncio
+import os
 from collections.abc import AsyncIterator, Callable, Iterable
 from contextlib import aclosing
 from dataclasses import dataclass, replace
@@ -115,7 +116,7 @@ async def follow_newest(
     """
     folder: WatchTarget | None = None
     if isinstance(source, str | Path):
-        folder = WatchTarget(Path(source).absolute(), None, True)
+        folder = WatchTarget(Path(os.path.realpath(source)), None, True)
         listing = list_refs or refs_in(Path(source))
     else:
         listing = source

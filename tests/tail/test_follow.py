@@ -221,3 +221,20 @@ def test_merge_updates_keeps_the_lowest_change_and_every_notice() -> None:
     assert merged.notice == "x was truncated; reloaded; x was replaced"
     assert merge_updates(Update(), Update()).changed is False
     assert merge_updates(Update(gone=True), Update(first_changed=0)).gone is False
+
+
+async def test_a_symlinked_session_is_followed_where_it_really_lives(
+    tmp_path: Path, backend: str
+) -> None:
+    real_dir = tmp_path / "real"
+    real_dir.mkdir()
+    writer = Writer(real_dir / "s.jsonl")
+    writer.append(record("user", "via a link"))
+    link = tmp_path / "latest.jsonl"
+    link.symlink_to(writer.path)
+    reader, tail = start(link, backend)
+    await tail.wait_for(lambda u: True)
+    writer.append(record("assistant", "seen through the link"))
+    await wait_until(lambda: texts(reader) == ["via a link", "seen through the link"])
+    await tail.close()
+    writer.assert_untouched()
