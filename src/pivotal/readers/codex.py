@@ -99,7 +99,6 @@ class CodexReader(LineFileReader):
         self._seen: set[str] = set()
         self._model: str | None = None
         self._compaction_open = False
-        self.cli_version: str | None = None
 
     # -- lines ------------------------------------------------------------
     def handle_line(self, line_no: int, offset: int, line: bytes) -> None:
@@ -153,9 +152,6 @@ class CodexReader(LineFileReader):
         started = parse_timestamp(payload.get("timestamp")) or ts
         if session.started is None:
             session.started = started
-        version = payload.get("cli_version")
-        if isinstance(version, str):
-            self.cli_version = version
 
     # -- response items -----------------------------------------------------
     def _response_item(self, item: dict, ts: float | None, where: SourceRef, meta: object) -> None:
