@@ -222,3 +222,28 @@ def test_topic_shift() -> None:
     p = only(detect_pivots(b.turns))
     s = sig(p, "topic shift")
     assert s1 in s.turns
+
+
+def test_task_changes_start_from_the_list_as_it_stood_before_the_window() -> None:
+    b = B()
+    b.human("Work through the plan.")
+    todo = [
+        {"content": "NCCL Tree", "status": "in_progress"},
+        {"content": "Fusion", "status": "pending"},
+    ]
+    b.agent("", tool("TodoWrite", {"todos": todo}, "ok"))
+    for i in range(25):
+        b.agent("", read(f"notes/{i}.md"))
+    b.agent("", bash("python -m server --nccl-algo Tree", "NCCL error", 1))
+    b.agent("", bash("python -m server --nccl-algo Tree", "NCCL error", 1))
+    done = [
+        {"content": "NCCL Tree", "status": "failed"},
+        {"content": "Fusion", "status": "pending"},
+    ]
+    t = b.agent("Tree failed twice.", tool("TodoWrite", {"todos": done}, "ok"))
+    b.human("")
+    b.agent("", edit("fusion.py"), bash("python -m server --fusion", "started"))
+    p = only(detect_pivots(b.turns))
+    assert [(c.item, c.before, c.after, c.turn) for c in p.state.tasks] == [
+        ("NCCL Tree", "in_progress", "failed", t)
+    ]

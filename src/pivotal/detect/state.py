@@ -7,6 +7,7 @@ items whose status changed.
 
 from __future__ import annotations
 
+from pivotal.detect.activity import tool_kind
 from pivotal.detect.evidence import plain
 from pivotal.detect.figures import figures
 from pivotal.detect.signals_after import AfterFacts
@@ -15,6 +16,9 @@ from pivotal.detect.tasks import TaskTracker
 from pivotal.detect.view import TurnView
 from pivotal.detect.window import Window
 from pivotal.model import Signal, StateChange
+
+EARLIER_TODO_TURNS = 60
+"""How far before the window to look for the task list's earlier state."""
 
 
 def _last_figures(views: list[TurnView], newest_first: bool) -> list[str]:
@@ -54,10 +58,18 @@ def state_change(
     phase_after: str,
 ) -> StateChange:
     tracker = TaskTracker()
+    if any(tool_kind(t) == "plan" for v in (*w.before, *w.cluster, *w.after) for t in v.tools):
+        # the task list as it stood before the window, so changes read "pending → FAILED"
+        for view in w.earlier(EARLIER_TODO_TURNS):
+            if any(tool_kind(t) == "plan" for t in view.tools):
+                tracker.feed([view], record=False)
+                break
     tracker.feed(w.before)
     tracker.feed(w.cluster)
     tracker.feed(w.after)
-    initiative_before = "agent-led" if w.direction is None and w.hands_off >= 10 else "person-led"
+    initiative_before = (
+        "person-led" if w.hands_off < 10 else "agent following the person's last direction"
+    )
     if afacts.clarification:
         initiative_after = "back to the person"
     elif afacts.actions or afacts.dump:

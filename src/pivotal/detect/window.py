@@ -38,6 +38,8 @@ class Window:
     """Some agent work exists before the silence (not the session start)."""
     reach: int
     """Position one past the last turn this evaluation read."""
+    earlier: Callable[[int], list[TurnView]] = lambda limit: []
+    """Up to `limit` agent turns before the before-window, newest first (decoded on demand)."""
 
     @property
     def agent_before(self) -> list[TurnView]:
@@ -101,6 +103,15 @@ def build_window(
         j += 1
     complete = next_human is not None or len(after_pos) >= config.after_window
     reach = j + 1 if next_human is not None else j
+    first_before = before_pos[0] if before_pos else anchor
+
+    def earlier(limit: int) -> list[TurnView]:
+        out = []
+        for pos in range(first_before - 1, max(-1, first_before - 1 - limit), -1):
+            if turns[pos].role is Role.ASSISTANT:
+                out.append(view(pos))
+        return out
+
     return Window(
         anchor=view(anchor),
         silence=kind,
@@ -113,4 +124,5 @@ def build_window(
         hands_off=hands_off,
         work_before=hands_off > 0,
         reach=reach,
+        earlier=earlier,
     )
