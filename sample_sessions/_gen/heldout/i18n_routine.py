@@ -1,8 +1,8 @@
 # ruff: noqa: E501  (scenario data: verbatim tool output lines are long on purpose)
 """Held-out: extracting hard-coded strings from a Vue app into vue-i18n, batch by batch (Claude Code).
 
-A whole session of hard negatives: the person sends many bare acks ("ok", "go on", "yes",
-"continue", "👍", "k", "sure", ".") but every one falls inside the same routine — extract a
+A whole session of hard negatives: the person sends many bare acks ("ok", "go on", "yes", ".",
+"k", "continue", "👍") but every one falls inside the same routine — extract a
 batch, run the checks, report, next batch — so none of them is a pivot. Also a lone harness
 nudge ("Continue from where you left off.") mid-routine, a clarification loop where the agent
 only asks again, and directed short messages.
@@ -27,7 +27,7 @@ BATCHES = [
     (["LoginForm", "SignupForm", "ForgotPassword", "TwoFactor", "OnboardingTour"], 67),
 ]
 
-ACKS = ["ok", "go on", "yes", "👍", "k", "sure"]
+ACKS = ["ok", "go on", "yes", ".", "k"]
 
 
 def batch(n: int, comps: list[str], strings: int) -> list:
@@ -97,7 +97,7 @@ def batch(n: int, comps: list[str], strings: int) -> list:
         ),
         A(
             f"Batch {n + 1} done: {strings} strings moved to `en.json`, type-check and {318 + 6 * n} tests pass. "
-            f"{6 - n - 1} batches left."
+            f"{6 - n - 1} batches left." + (" Next one?" if n == 2 else "")
             if n < 5
             else f"Batch 6 done: {strings} strings. That was the last batch."
         ),
@@ -147,10 +147,8 @@ def steps() -> list:
             ]
         ),
         A(
-            "vue-i18n is already installed with `legacy: false`; 30 components have literals. Key naming: `component.element`, e.g. `tripCard.bookButton`. OK to start?"
+            "vue-i18n is already installed with `legacy: false`; 30 components have literals. Key naming: `component.element`, e.g. `tripCard.bookButton`. Starting with batch 1."
         ),
-        H("."),
-        # ^ NOT a pivot: the agent asked to start work the person had just directed in detail; "." only confirms the same plan.
     ]
     for n, (comps, strings) in enumerate(BATCHES):
         s += batch(n, comps, strings)
@@ -162,7 +160,15 @@ def steps() -> list:
             # ^ NOT a pivot: a harness nudge right after the person's ack, still inside the same routine.
     s += [
         A(
-            "All 30 components are extracted: 412 strings in `en.json`. Next would be the German and Turkish files. Do you have a translation service, or should I create empty `de.json` / `tr.json` with the same keys?"
+            tools=[
+                sh(
+                    "npx eslint --rule '@intlify/vue-i18n/no-raw-text: error' 'src/components/**/*.vue' && jq '[paths(scalars)] | length' src/locales/en.json && npm run build 2>&1 | tail -1",
+                    "459\n✓ built in 8.74s",
+                )
+            ]
+        ),
+        A(
+            "All 30 components are extracted: 412 new strings in `en.json` (459 keys with the 47 existing ones), no raw text left per the lint rule. Next would be the German and Turkish files. Do you have a translation service, or should I create empty `de.json` / `tr.json` with the same keys?"
         ),
         H("continue"),
         # ^ NOT a pivot: the agent's open question gets a bare go-on; it only asks again, nothing changes.
@@ -175,7 +181,7 @@ def steps() -> list:
             tools=[
                 sh(
                     "node -e \"const en=require('./src/locales/en.json');const blank=o=>Object.fromEntries(Object.entries(o).map(([k,v])=>[k,typeof v==='object'?blank(v):'']));for(const l of ['de','tr'])require('fs').writeFileSync('src/locales/'+l+'.json',JSON.stringify(blank(en),null,2)+'\\n')\" && jq '[paths(scalars)] | length' src/locales/de.json src/locales/tr.json",
-                    "412\n412",
+                    "459\n459",
                 )
             ]
         ),
@@ -206,7 +212,7 @@ def steps() -> list:
             ]
         ),
         A(
-            "Empty `de.json` and `tr.json` (412 keys each) with English fallback, `lokalise.yml` for the upload, build and 348 tests pass."
+            "Empty `de.json` and `tr.json` (459 keys each) with English fallback, `lokalise.yml` for the upload, build and 348 tests pass."
         ),
         H("ok, now add a CI check that fails if en.json has keys the other files don't"),
         # ^ NOT silent: "ok" followed by new work.
