@@ -309,6 +309,11 @@ def steps() -> list:
                 H("ok"),
                 # ^ NOT a pivot: an ack between two batches of the same mechanical fixing.
             ]
+        if i == 3:
+            s += [
+                H("cool"),
+                # ^ NOT a pivot: another ack mid-fixing; the next step is the next failure group.
+            ]
     s += [
         A(
             "Remaining: 37 snapshot mismatches and 6 recursion errors, plus 18 in `test_payments.py`.",

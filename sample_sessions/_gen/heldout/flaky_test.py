@@ -439,6 +439,8 @@ def steps() -> list:
                 )
             ]
         ),
+        H("mhm"),
+        # ^ NOT a pivot: an ack inside the sweep (one test converted, three to go); nothing changes.
         A(
             "Backoff test next.",
             tools=[

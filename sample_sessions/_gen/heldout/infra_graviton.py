@@ -335,8 +335,11 @@ def steps() -> list:
         H("ok"),
         # ^ NOT a pivot: routine one-by-one moves continue unchanged.
     ]
-    for name, kind, ready, took in WORKLOADS[4:]:
+    for j, (name, kind, ready, took) in enumerate(WORKLOADS[4:]):
         s += move(name, kind, ready, took)
+        if j == 1:
+            s.append(H("yep"))
+            # ^ NOT a pivot: a second ack in the middle of the one-by-one workload moves.
     s += [
         A(
             "Redis is a StatefulSet with a PDB (maxUnavailable 1); moving it pod by pod.",

@@ -254,6 +254,11 @@ def steps() -> list:
                 H("ok"),
                 # ^ NOT a pivot: an ack while the same fix is applied handler by handler.
             ]
+        if i == 1:
+            s += [
+                H("k"),
+                # ^ NOT a pivot: a second ack in the same per-handler routine (one handler left).
+            ]
     s += [
         A(
             tools=[
