@@ -46,7 +46,7 @@ from pivotal.readers.base import (
     parse_timestamp,
     preview_of,
 )
-from pivotal.readers.generic_common import duration_ms_from_text, exit_code_from_text
+from pivotal.readers.tooltext import duration_ms_from_output, exit_code_from_output
 
 FORMAT = "codex"
 
@@ -288,9 +288,11 @@ class CodexReader(LineFileReader):
             text, success, exit_code, duration = _output_fields(result["output"])
             call.output = text
             if call.exit_code is None:
-                call.exit_code = exit_code if exit_code is not None else exit_code_from_text(text)
+                call.exit_code = exit_code if exit_code is not None else exit_code_from_output(text)
             if call.duration_ms is None:
-                call.duration_ms = duration if duration is not None else duration_ms_from_text(text)
+                call.duration_ms = (
+                    duration if duration is not None else duration_ms_from_output(text)
+                )
             if success is False or text.lstrip().lower().startswith(ERROR_PREFIXES):
                 call.is_error = True
             if call.status is None:

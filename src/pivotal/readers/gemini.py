@@ -58,11 +58,8 @@ from pivotal.readers.base import (
     parse_timestamp,
     preview_of,
 )
-from pivotal.readers.generic_common import (
-    WholeFileJsonReader,
-    exit_code_from_text,
-    turn_signature,
-)
+from pivotal.readers.generic_common import WholeFileJsonReader, turn_signature
+from pivotal.readers.tooltext import exit_code_from_output
 
 FORMAT = "gemini"
 ACK_TEXT = "Got it. Thanks for the additional context!"
@@ -579,7 +576,7 @@ def _fill(call: ToolCall, response: object) -> None:
         call.output = body
     if call.output is not None:
         if call.exit_code is None:
-            call.exit_code = exit_code_from_text(call.output)
+            call.exit_code = exit_code_from_output(call.output)
         if call.status is None:
             call.status = "error" if call.is_error else "completed"
 

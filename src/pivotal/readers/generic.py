@@ -32,11 +32,8 @@ from pivotal.readers.base import (
     preview_of,
     single_ref,
 )
-from pivotal.readers.generic_common import (
-    WholeFileJsonReader,
-    duration_ms_from_text,
-    exit_code_from_text,
-)
+from pivotal.readers.generic_common import WholeFileJsonReader
+from pivotal.readers.tooltext import duration_ms_from_output, exit_code_from_output
 
 FORMAT = "generic"
 USER_ROLES = ("user", "human")
@@ -157,8 +154,8 @@ class ChatBuilder:
         call, turn = found
         call.output = text
         call.is_error = call.is_error or is_error
-        call.exit_code = exit_code_from_text(text)
-        call.duration_ms = duration_ms_from_text(text)
+        call.exit_code = exit_code_from_output(text)
+        call.duration_ms = duration_ms_from_output(text)
         call.status = "error" if call.failed else "completed"
         self._open = [(c, t) for c, t in self._open if c is not call]
         self._touch(turn.index)

@@ -1,9 +1,7 @@
 """Helpers shared by the Codex, Gemini and generic chat readers.
 
-Two jobs live here because three formats need them: turning a tool's output
-text into an exit code / duration (Codex and several chat exports only have
-them inside the text), and reading a whole JSON document that its writer
-rewrites in place (old Gemini `.json` chats, exported chat arrays). Those
+What lives here: reading a whole JSON document that its writer rewrites in
+place (old Gemini `.json` chats, exported chat arrays). Those
 readers rebuild their turns from scratch on every change, so `replace_turns`
 keeps the turns that did not change and reports only the first that did.
 """
@@ -11,28 +9,10 @@ keeps the turns that did not change and reports only the first that did.
 from __future__ import annotations
 
 import os
-import re
 from abc import abstractmethod
 
 from pivotal.model import Part, PartKind, SessionRef, Turn
 from pivotal.readers.base import SessionReader, Update, decode_json, describe_decode_error
-
-_EXIT_RE = re.compile(
-    r"(?:^|\n)\s*(?:Exit code|Exit Code|exit code|Process exited with code)\s*:?\s*(-?\d+)"
-)
-_WALL_RE = re.compile(r"(?:^|\n)\s*Wall time\s*:\s*([0-9]+(?:\.[0-9]+)?)\s*s(?:econds)?\b")
-
-
-def exit_code_from_text(text: str) -> int | None:
-    """The first "Exit code: N" / "Process exited with code N" in a tool output."""
-    match = _EXIT_RE.search(text)
-    return int(match.group(1)) if match else None
-
-
-def duration_ms_from_text(text: str) -> float | None:
-    """Milliseconds from a "Wall time: X seconds" line, when the tool printed one."""
-    match = _WALL_RE.search(text)
-    return float(match.group(1)) * 1000.0 if match else None
 
 
 def turn_signature(turn: Turn) -> tuple:
