@@ -107,3 +107,16 @@ def test_ok_after_tests_pass_in_unchanged_work_is_not_a_pivot() -> None:
     b.agent("", edit("utils/dates.py"), bash("pytest -q tests/test_dates.py", "31 passed"))
     b.human("Good, commit it.")
     assert kinds(b) == []
+
+
+def test_ack_after_a_benchmark_the_turn_ended_on_is_not_mid_task() -> None:
+    """The agent's turn ended on a benchmark result (no announced next step): a real stop."""
+    b = B()
+    b.human("Measure the new cache under load.")
+    b.agent("", edit("cache/lru.py"))
+    b.agent("", bash("python bench/load.py --rps 2000", "p50 12 ms, p99 41 ms, 1980 req/s"))
+    anchor = b.human("great")
+    b.agent("## Summary\n- p99 41 ms at 1980 req/s\n\n## Next steps\n1. roll out to staging")
+    b.agent("", read("deploy/staging.yaml"), edit("deploy/staging.yaml"))
+    b.agent("", bash("kubectl apply -f deploy/staging.yaml", "configured"))
+    assert kinds(b) == [(anchor, PivotKind.CONTINUE_AFTER_MILESTONE, Silence.ACK)]

@@ -20,7 +20,8 @@ ACK_WORDS = frozenset(
     do it that this so then and just now again sounds good great cool nice perfect
     thanks thank you thx ty lgtm agreed agree approved approve confirm confirmed
     got understood roger ack noted same with the plan as planned onwards onward forward
-    let's lets us yes, mhm hmm uh huh np good yea aye affirmative
+    let's lets us yes, mhm hmm uh huh np good yea aye affirmative for looks makes sense
+    try ship works work all g2g yess yesss kay okk oki
     """.split()
 )
 
@@ -32,7 +33,9 @@ PROPOSAL = re.compile(
     r"\?|\b(should|shall|could|can|would) (we|you|i)\b|\bwhat about\b|\bhow about\b|"
     r"\bwhat if\b|\bdo you think\b|\bis it (worth|possible|feasible)\b|\bworth\b|"
     r"\bmaybe (we|you)\b|\bconsider\b|\bpropos|\bidea\b|\bthoughts\b|\bwonder\b|"
-    r"\bcheck (if|whether)\b|\blook into\b|\binvestigate\b|\bresearch\b|\bfeasib",
+    r"\bcheck (if|whether)\b|\blook into\b|\binvestigate\b|\bresearch\b|\bfeasib|"
+    r"\bwe (could|should|might|may)\b|\bperhaps\b|\bhow hard\b|\bthinking (of|about)\b|"
+    r"\bwould it be\b|\bwould be (nice|good|better)\b|\bwhat'?s the (best|right) way\b",
     re.IGNORECASE,
 )
 
@@ -87,6 +90,14 @@ MILESTONE_WEAK = re.compile(
 COMPLAINT = re.compile(
     r"\b(wrong|why|broken|still|no!|stop|don'?t|doesn'?t|not what)\b", re.IGNORECASE
 )
+
+ANNOUNCE = re.compile(
+    r"(^|[.!]\s+)(now |next,? |then )?(let me|let's|i'?ll|i will|i'?m going to|going to|running|"
+    r"checking|profiling|launching|trying|testing|measuring|looking|starting|moving on|"
+    r"re-?running|installing|building|waiting|polling)\b[^.!?]*[.:]?\s*$",
+    re.IGNORECASE,
+)
+"""The agent's last sentence announces its next step: it was still working."""
 
 PLAN = re.compile(
     r"\bplan\b|\bsteps?\b|\bapproach\b|\brisks?\b|\boptions?\b|\brecommend|\bproposal\b|"

@@ -14,6 +14,7 @@ from pivotal.detect.config import PivotConfig
 from pivotal.detect.evidence import around, plain
 from pivotal.detect.figures import figures, has_results
 from pivotal.detect.lexicon import (
+    ANNOUNCE,
     ASKS_PERSON,
     FAIL_NARRATIVE,
     FAIL_OUTPUT,
@@ -28,12 +29,16 @@ from pivotal.detect.window import Window
 from pivotal.model import Role, Signal, TurnFlag
 
 INCONCLUSIVE = re.compile(
-    r"timed? ?out|timeout|still (loading|waiting|starting|running|pending|not)|not (yet )?ready|"
+    r"timed? ?out|timeout|can'?t tell|cannot tell|no idea (why|whether)|out of ideas|"
+    r"still (loading|waiting|starting|running|pending|not)|not (yet )?ready|"
     r"no response|hasn'?t (responded|started|finished|come up)|may have crashed|waiting for|"
     r"unclear (whether|if)|not sure (whether|if)|unknown|no output|gave up waiting|did not finish|"
     r"didn'?t finish|exceeded",
     re.IGNORECASE,
 )
+
+
+CODE_BLOCK = re.compile(r"```.*?(```|$)", re.DOTALL)
 
 
 @dataclass(slots=True)
@@ -302,6 +307,13 @@ def mid_task_signal(w: Window, cfg: PivotConfig, facts: BeforeFacts) -> Signal |
     tool = tools[-1]
     if not tool.has_result or _tool_failed(tool):
         return None
+    output = tool.output or ""
+    reported = tool_kind(tool) in ("bench", "test") and (
+        has_results(output) or SUCCESS_OUTPUT.search(output)
+    )
+    prose = CODE_BLOCK.sub("", last.text).strip()[-300:]
+    if reported and not ANNOUNCE.search(prose):
+        return None  # the turn ended on a result the person could read
     facts.mid_task = True
     return Signal(
         "mid-task",
