@@ -1,0 +1,126 @@
+"""The JSON export: the `scan --json` object for the session, extended with the transcript.
+
+Every key of the scan schema keeps its meaning (`turns` stays the turn count,
+`pivots` the scan pivots); the export adds `schema`, session metadata, the
+turns with their parts and tool calls (`transcript`), the person's marks and
+the resume command. Strings from the session are cleaned, keys included, so
+a consumer that prints a field cannot be driven by the session's escapes.
+"""
+
+from __future__ import annotations
+
+from dataclasses import asdict
+from typing import Any
+
+import msgspec
+
+from pivotal.export.common import ExportInput, role_label
+from pivotal.model import Part, ToolCall, Turn, TurnFlag
+from pivotal.notes import session_key
+from pivotal.report import iso, session_json
+from pivotal.safetext import clean
+
+SCHEMA = "pivotal.export/1"
+_encode = msgspec.json.Encoder().encode
+
+
+def cleaned(value: Any, depth: int = 0) -> Any:
+    """JSON-like data with every string cleaned (deep or odd values become strings)."""
+    if isinstance(value, str):
+        return clean(value)
+    if value is None or isinstance(value, bool | int | float):
+        return value
+    if depth > 64:
+        return clean(repr(value), max_len=200)
+    if isinstance(value, dict):
+        return {clean(str(k)): cleaned(v, depth + 1) for k, v in value.items()}
+    if isinstance(value, list | tuple):
+        return [cleaned(v, depth + 1) for v in value]
+    return clean(str(value))
+
+
+def flag_names(flags: TurnFlag) -> list[str]:
+    return [f.name.lower() for f in TurnFlag if f and f.name and flags & f]
+
+
+def tool_json(call: ToolCall) -> dict[str, Any]:
+    return {
+        "call_id": clean(call.call_id),
+        "name": clean(call.name),
+        "input": cleaned(call.input),
+        "output": clean(call.output) if call.output is not None else None,
+        "is_error": call.is_error,
+        "exit_code": call.exit_code,
+        "duration_ms": call.duration_ms,
+        "status": clean(call.status) if call.status else None,
+        "failed": call.failed,
+    }
+
+
+def part_json(part: Part) -> dict[str, Any]:
+    out: dict[str, Any] = {"kind": part.kind.value}
+    if part.tool is not None:
+        out["tool"] = tool_json(part.tool)
+    else:
+        out["text"] = clean(part.text)
+    return out
+
+
+def turn_json(turn: Turn) -> dict[str, Any]:
+    usage = turn.usage
+    return {
+        "index": turn.index,
+        "role": turn.role.value,
+        "who": role_label(turn),
+        "flags": flag_names(turn.flags),
+        "timestamp": iso(turn.timestamp),
+        "epoch": turn.timestamp,
+        "message_id": clean(turn.message_id) if turn.message_id else None,
+        "source": {
+            "line": turn.source.line,
+            "record_id": clean(turn.source.record_id) if turn.source.record_id else None,
+            "offset": turn.source.offset,
+        },
+        "model": clean(turn.model) if turn.model else None,
+        "usage": asdict(usage) if usage is not None else None,
+        "preview": clean(turn.preview),
+        "parts": [part_json(p) for p in turn.parts],
+    }
+
+
+def export_json(data: ExportInput) -> dict[str, Any]:
+    s = data.session
+    out = session_json(data.ref, s, data.pivots)
+    out.update(
+        {
+            "schema": SCHEMA,
+            "session_key": clean(session_key(s)),
+            "title": clean(s.title) if s.title else None,
+            "cwd": clean(s.cwd) if s.cwd else None,
+            "model": clean(s.model) if s.model else None,
+            "started": iso(s.started),
+            "ended": iso(s.ended),
+            "notices": [clean(n) for n in s.notices],
+            "transcript": [turn_json(t) for t in s.turns],
+            "marks": [
+                {
+                    "turn": m.turn_index,
+                    "source_id": clean(m.source_id),
+                    "note": clean(m.note),
+                    "created": iso(m.created),
+                }
+                for m in data.marks
+            ],
+            "resume": {
+                "argv": [clean(a) for a in data.resume.argv] if data.resume else [],
+                "cwd": clean(data.resume.cwd) if data.resume and data.resume.cwd else None,
+                "display": data.resume.display if data.resume else "",
+                "note": data.resume.note if data.resume else "",
+            },
+        }
+    )
+    return out
+
+
+def render_json(data: ExportInput) -> str:
+    return _encode(export_json(data)).decode() + "\n"
