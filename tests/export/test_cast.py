@@ -1,0 +1,103 @@
+"""asciicast v3 export, checked against the spec (docs.asciinema.org/manual/asciicast/v3).
+
+Spec points checked: newline-delimited JSON; the first line is the header
+object and not a comment; `version` is the integer 3; `term` is an object
+with integer `cols` and `rows`; optional `timestamp` integer,
+`idle_time_limit` float, `title` string; every later line is a 3-element
+array `[interval, code, data]` with a non-negative float interval relative to
+the previous event, a code among o/i/m/r/x and string data; `m` is a marker
+whose data is its label.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+
+from pivotal.export import render
+
+from .conftest import SECRET_VALUES
+
+CODES = {"o", "i", "m", "r", "x"}
+OUR_SGR = re.compile(r"\x1b\[[0-9;]*m")
+
+
+def parse_v3(text: str) -> tuple[dict, list[tuple[float, str, str]]]:
+    lines = text.split("\n")
+    assert lines[-1] == "", "file ends with a newline"
+    lines = lines[:-1]
+    assert not lines[0].startswith("#")
+    header = json.loads(lines[0])
+    assert isinstance(header, dict)
+    assert header["version"] == 3 and type(header["version"]) is int
+    term = header["term"]
+    assert isinstance(term, dict)
+    assert type(term["cols"]) is int and type(term["rows"]) is int
+    assert term["cols"] > 0 and term["rows"] > 0
+    if "timestamp" in header:
+        assert type(header["timestamp"]) is int
+    if "idle_time_limit" in header:
+        assert isinstance(header["idle_time_limit"], int | float)
+    if "title" in header:
+        assert isinstance(header["title"], str)
+    events = []
+    for line in lines[1:]:
+        if line.startswith("#"):
+            continue
+        event = json.loads(line)
+        assert isinstance(event, list) and len(event) == 3, line
+        interval, code, data = event
+        assert isinstance(interval, int | float) and not isinstance(interval, bool)
+        assert interval >= 0
+        assert code in CODES and isinstance(data, str)
+        if code == "r":
+            assert re.fullmatch(r"\d+x\d+", data)
+        events.append((float(interval), code, data))
+    return header, events
+
+
+def test_valid_v3_with_one_marker_per_pivot(demo_input):
+    header, events = parse_v3(render("cast", demo_input))
+    assert header["term"] == {"cols": 100, "rows": 30, "type": "xterm-256color"}
+    assert header["timestamp"] == int(demo_input.session.started)
+    assert header["idle_time_limit"] == 2.0
+    assert header["title"].startswith("pivotal: ")
+    markers = [(i, data) for i, (_, code, data) in enumerate(events) if code == "m"]
+    assert len(markers) == len(demo_input.pivots)
+    for (position, label), pivot in zip(markers, demo_input.pivots, strict=True):
+        assert f"turn {pivot.turn}" in label and str(pivot.kind) in label
+        # the player stops right after the silent turn and the pivot banner are on screen
+        shown = "".join(data for _, code, data in events[:position] if code == "o")
+        last_turn = re.findall(r"▌ turn (\d+)", shown)[-1]
+        assert int(last_turn) == pivot.turn
+        assert "PIVOT" in events[position - 1][2]
+
+
+def test_intervals_are_relative_capped_and_rounded(demo_input):
+    _, events = parse_v3(render("cast", demo_input))
+    intervals = [interval for interval, _, _ in events]
+    assert all(i <= 2.0 for i in intervals)
+    assert all(round(i, 3) == i for i in intervals)
+    assert events[0][0] == 0.0
+    total = sum(intervals)
+    # demo turns are minutes apart, so most turn gaps hit the 2 s cap: the replay
+    # lasts far less than the session but more than a turn per event
+    assert 30 < total < 2.0 * len(events)
+
+
+def test_only_our_colours_reach_the_terminal(hostile_input):
+    _, events = parse_v3(render("cast", hostile_input))
+    output = "".join(data for _, code, data in events if code == "o")
+    assert "pwned" in output
+    bare = OUR_SGR.sub("", output)
+    assert "\x1b" not in bare and "\x07" not in bare
+    assert not any(0x80 <= ord(c) <= 0x9F for c in bare)
+    assert not any(ord(c) < 0x20 and c not in "\r\n" for c in bare)
+
+
+def test_redacted_cast_has_no_secrets(hostile_input):
+    assert any(s in render("cast", hostile_input) for s in SECRET_VALUES)
+    text = render("cast", hostile_input, redact=True)
+    parse_v3(text)
+    for secret in SECRET_VALUES:
+        assert secret not in text
