@@ -1,5 +1,8 @@
 """Headless renderings of sessions and pivots: the scan JSON schema, tables, --explain.
 
+Text output numbers turns from 1 (`#12`), as the replayer shows them; the JSON
+keeps the 0-based index into the session's turn list.
+
 The JSON shape is an API (documented in the README): one object per session
 per line. Every piece of session text that reaches the output goes through
 `safetext.clean`, so tool output cannot drive the terminal from a table, an
@@ -32,6 +35,10 @@ def short_time(timestamp: float | None) -> str:
 
 def _text(value: str, limit: int | None = None) -> str:
     return clean(value, max_len=limit)
+
+
+def _cut(text: str, width: int) -> str:
+    return text if len(text) <= width else text[: width - 1] + "…"
 
 
 def signal_json(signal: Signal) -> dict[str, Any]:
@@ -129,12 +136,12 @@ def pivot_table(session: Session, pivots: Sequence[Pivot]) -> list[str]:
         kind = str(p.kind) + (" (candidate)" if p.candidate else "")
         rows.append(
             (
-                str(p.turn),
+                f"#{p.turn + 1}",
                 short_time(anchor.timestamp if anchor else None),
                 kind,
                 str(p.silence),
                 f"{p.confidence:.2f}",
-                _text(p.reason, 90).replace("\n", " "),
+                _cut(_text(p.reason).replace("\n", " "), 90),
             )
         )
     widths = [max(len(r[i]) for r in rows) for i in range(5)]
@@ -146,7 +153,7 @@ def explain(session: Session, pivot: Pivot) -> list[str]:
     anchor = session.turns[pivot.turn] if 0 <= pivot.turn < len(session.turns) else None
     where = f", line {anchor.source.line}" if anchor and anchor.source.line else ""
     out = [
-        f"Pivot at turn {pivot.turn}{where} ({short_time(anchor.timestamp if anchor else None)})"
+        f"Pivot at turn #{pivot.turn + 1}{where} ({short_time(_turn_time(session, pivot.turn))})"
         f" — {pivot.kind}, silence {pivot.silence}, confidence {pivot.confidence:.2f}"
         + (" [candidate]" if pivot.candidate else ""),
         f"  {_text(pivot.reason, 300)}",
@@ -167,13 +174,13 @@ def explain(session: Session, pivot: Pivot) -> list[str]:
 
 def _signal_lines(session: Session, sig: Signal, *, weighted: bool) -> list[str]:
     lead = f"{sig.weight:+.2f} " if weighted else ""
-    turns = ", ".join(str(t) for t in sig.turns[:8]) or "-"
+    turns = ", ".join(f"#{t + 1}" for t in sig.turns[:8]) or "-"
     lines = [f"    {lead}{sig.name} [{sig.side}] turns {turns}: {_text(sig.detail, 160)}"]
     for i, turn_index in enumerate(sig.turns[:3]):
         quote = sig.quotes[i] if i < len(sig.quotes) else _quote_of(session, turn_index)
         if quote:
             when = short_time(_turn_time(session, turn_index))
-            lines.append(f'        turn {turn_index} {when}  "{_text(quote, QUOTE)}"')
+            lines.append(f'        #{turn_index + 1} {when}  "{_text(quote, QUOTE)}"')
     return lines
 
 
@@ -202,6 +209,6 @@ def _state_lines(state: StateChange) -> list[str]:
         rows.append(("figures", f"before: {before}  |  after: {after}"))
     for task in state.tasks:
         rows.append(
-            ("task", f"{task.item}: {task.before or '-'} → {task.after or '-'} (turn {task.turn})")
+            ("task", f"{task.item}: {task.before or '-'} → {task.after or '-'} (#{task.turn + 1})")
         )
     return [f"    {name:<13} {_text(value, 200)}" for name, value in rows]
