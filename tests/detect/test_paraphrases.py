@@ -120,3 +120,20 @@ def test_ack_after_a_benchmark_the_turn_ended_on_is_not_mid_task() -> None:
     b.agent("", read("deploy/staging.yaml"), edit("deploy/staging.yaml"))
     b.agent("", bash("kubectl apply -f deploy/staging.yaml", "configured"))
     assert kinds(b) == [(anchor, PivotKind.CONTINUE_AFTER_MILESTONE, Silence.ACK)]
+
+
+def test_agent_offers_options_after_failures_is_still_a_dead_end() -> None:
+    b = B()
+    b.human("Get the ROCm build of the kernel working.")
+    b.agent("", bash("make rocm", "error: unknown target gfx1201", 2))
+    b.agent(
+        "", bash("make rocm ARCH=gfx1100", "hipcc: fatal error: cannot find ROCm device library", 1)
+    )
+    b.agent(
+        "Both builds failed. Options: 1. upgrade ROCm to 6.4, 2. build in the vendor "
+        "container. Which approach should I take?"
+    )
+    anchor = b.human("")
+    b.agent("", bash("docker pull rocm/dev-ubuntu-24.04:6.4", "Status: Downloaded"))
+    b.agent("", bash("docker run --rm -v $PWD:/src rocm/dev make -C /src rocm", "built"))
+    assert kinds(b) == [(anchor, PivotKind.DELEGATION_AFTER_DEAD_END, Silence.EMPTY)]

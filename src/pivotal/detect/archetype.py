@@ -16,13 +16,14 @@ from pivotal.model import PivotKind, Signal, Silence
 
 
 def choose_kind(b: BeforeFacts) -> PivotKind:
-    if b.proposal:
-        return PivotKind.IMPLICIT_APPROVAL
     dead_end = (
         b.failures >= 2
         or (b.failures >= 1 and b.inconclusive)
         or (b.inconclusive and b.milestone < 2)
     )
+    if b.proposal and not (b.proposal_by_agent and dead_end):
+        # the person's proposal always; the agent's own plan unless it is a way out of a dead end
+        return PivotKind.IMPLICIT_APPROVAL
     if dead_end and not (b.milestone == 2 and not b.inconclusive):
         return PivotKind.DELEGATION_AFTER_DEAD_END
     if b.milestone:
