@@ -139,3 +139,16 @@ def test_appending_costs_do_not_grow_with_length() -> None:
     tracker._view = counting  # type: ignore[method-assign]
     tracker.update(extra.turns, len(b.turns))
     assert len(calls) <= 60
+
+
+def test_detector_imports_no_ui() -> None:
+    import subprocess
+    import sys
+
+    code = (
+        "import sys, pivotal.detect; "
+        "bad = [m for m in ('textual', 'rich') if m in sys.modules]; "
+        "print(bad); sys.exit(1 if bad else 0)"
+    )
+    result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
+    assert result.returncode == 0, result.stdout + result.stderr
