@@ -21,6 +21,7 @@ from pivotal.readers import open_reader
 from pivotal.tui import keys
 from pivotal.tui.loading import Batch, find_failures, find_pivots, read_batches
 from pivotal.tui.messages import ReadFailed, SessionAnalysed, TurnsRead
+from pivotal.tui.render import warm_up
 from pivotal.tui.replay_screen import ReplayScreen
 from pivotal.tui.screens import PickerScreen
 
@@ -118,13 +119,16 @@ class ReplayerApp(App[int]):
             self.post_message(ReadFailed(f"cannot open {ref.label}: {exc}"))
             return
         try:
-            last_post, pending = 0.0, None
+            last_post, pending, warm = 0.0, None, False
             for batch in read_batches(reader, lambda: worker.is_cancelled):
                 pending = merge(pending, batch)
                 now = time.monotonic()
                 if batch.finished or now - last_post >= POST_EVERY:
                     self.post_message(TurnsRead(pending))
                     pending, last_post = None, now
+                if not warm:
+                    warm = True
+                    warm_up()
             if worker.is_cancelled:
                 return
             turns = reader.session.turns

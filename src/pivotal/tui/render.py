@@ -278,6 +278,13 @@ def render_turn(turn: Turn, look: TurnLook, palette: Palette, console: Console) 
     return RenderedTurn(strips, tool_rows)
 
 
+def warm_up() -> None:
+    """Pay Rich Markdown's and Pygments' first-use costs (~60 ms) off the UI thread."""
+    console = Console(width=80, file=None, force_terminal=False)
+    sample = Markdown("# w\n\n- *a* `b`\n\n```python\nx = 1\n```\n", code_theme="monokai")
+    console.render_lines(sample, console.options)
+
+
 def estimate_height(turn: Turn, width: int) -> int:
     """A guess at a turn's height before it is rendered (banner excluded)."""
     inner = max(width - 2, 10)

@@ -52,6 +52,7 @@ class ReplayScreen(Screen[None]):
         self._timer: Timer | None = None
         self.ready = False
         """Widgets exist (data that arrives earlier is kept and shown on mount)."""
+        self._bindings_state = (False, False)
         self.wide = True
         self.panel_hidden = False
         """Wide terminals: the person hid the docked panel."""
@@ -158,7 +159,11 @@ class ReplayScreen(Screen[None]):
                 notice=self.status,
             )
         )
-        self.refresh_bindings()
+        bindings_state = (bool(self.needle), bool(pb.failures))
+        if bindings_state != self._bindings_state:
+            # the footer recomposes on every refresh: only when a hint appears or goes
+            self._bindings_state = bindings_state
+            self.refresh_bindings()
 
     def moved(self, target: int | None, what: str = "") -> None:
         """After a jump: say so when nothing moved, then sync."""
@@ -266,9 +271,12 @@ class ReplayScreen(Screen[None]):
         self.app.push_screen(PromptScreen(f"Go to turn (1–{total})", "turn number"), done)
 
     @on(Timeline.JumpRequested)
-    @on(PivotPanel.JumpRequested)
-    def jump_to_turn(self, event: Timeline.JumpRequested | PivotPanel.JumpRequested) -> None:
+    def jump_to_turn(self, event: Timeline.JumpRequested) -> None:
         self.moved(self.playback.goto(event.turn))
+
+    def action_jump(self, turn: int) -> None:
+        """Evidence links in the pivot panel run this."""
+        self.moved(self.playback.goto(turn))
 
     @on(TranscriptView.PivotClicked)
     def show_clicked_pivot(self, event: TranscriptView.PivotClicked) -> None:

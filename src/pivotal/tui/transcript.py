@@ -70,6 +70,8 @@ class TranscriptView(ScrollView, can_focus=False):
         self._offsets: list[int] = [0]
         self._layout_width = 0
         self._palette: Palette | None = None
+        self.renders = 0
+        """How many turns were rendered to strips (cache misses): proof of laziness."""
         self.follow_cursor = True
         """Keep the cursor turn in view on resize; off once the person scrolls by hand."""
 
@@ -237,6 +239,7 @@ class TranscriptView(ScrollView, can_focus=False):
         if found is None:
             found = render_turn(self.turns[index], key[1], self.palette(), self.app.console)
             self._cache[key] = found
+            self.renders += 1
         return found
 
     def render_lines(self, crop: Region) -> list[Strip]:
