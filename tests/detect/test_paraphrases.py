@@ -137,3 +137,21 @@ def test_agent_offers_options_after_failures_is_still_a_dead_end() -> None:
     b.agent("", bash("docker pull rocm/dev-ubuntu-24.04:6.4", "Status: Downloaded"))
     b.agent("", bash("docker run --rm -v $PWD:/src rocm/dev make -C /src rocm", "built"))
     assert kinds(b) == [(anchor, PivotKind.DELEGATION_AFTER_DEAD_END, Silence.EMPTY)]
+
+
+def test_writing_the_plan_down_is_not_executing_it() -> None:
+    b = B()
+    b.human("Should we move the nightly jobs from cron to systemd timers?")
+    b.agent("", bash("crontab -l", "0 2 * * * /opt/jobs/export.sh\n0 3 * * * /opt/jobs/gc.sh"))
+    b.agent(
+        "Two jobs. Writing the migration plan down.",
+        tool("Write", {"file_path": "docs/timers-plan.md", "content": "1. units 2. timers"}, "ok"),
+    )
+    b.agent(
+        "Plan in docs/timers-plan.md: one .service and one .timer per job, then remove the "
+        "crontab lines. Risk: different environment variables."
+    )
+    anchor = b.human("")
+    b.agent("", tool("Write", {"file_path": "/etc/systemd/system/export.service"}, "ok"))
+    b.agent("", bash("systemctl daemon-reload && systemctl enable --now export.timer", ""))
+    assert kinds(b) == [(anchor, PivotKind.IMPLICIT_APPROVAL, Silence.EMPTY)]

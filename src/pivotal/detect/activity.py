@@ -279,3 +279,12 @@ EXECUTING = frozenset({"edit", "test", "bench", "install", "launch", "run"})
 """Kinds that change something (or run the thing): execution, not research."""
 CARRIES_OUT = frozenset({"edit", "install", "launch"})
 """Kinds that carry out a proposal; probes (`redis-cli INFO`, a quick benchmark) do not."""
+_DOC = re.compile(r"\.(md|markdown|txt|rst|adoc|org)$|(^|/)(plan|notes?|todo)[^/]*$", re.IGNORECASE)
+
+
+def carries_out(tool: ToolView) -> bool:
+    """The call acts on a proposal (writing a plan or notes file does not)."""
+    kind = tool_kind(tool)
+    if kind not in CARRIES_OUT:
+        return False
+    return not (kind == "edit" and _DOC.search(tool.key.strip()))

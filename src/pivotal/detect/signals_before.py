@@ -9,7 +9,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
-from pivotal.detect.activity import CARRIES_OUT, tool_kind
+from pivotal.detect.activity import carries_out, tool_kind
 from pivotal.detect.config import PivotConfig
 from pivotal.detect.evidence import around, plain
 from pivotal.detect.figures import figures, has_results
@@ -216,7 +216,7 @@ def proposal_signal(w: Window, cfg: PivotConfig, facts: BeforeFacts) -> Signal |
     agent = w.agent_before
     if not agent:
         return None
-    executed = any(tool_kind(t) in CARRIES_OUT for v in agent for t in v.tools)
+    executed = any(carries_out(t) for v in agent for t in v.tools)
     research = [
         v.index
         for v in agent
@@ -244,7 +244,7 @@ def proposal_signal(w: Window, cfg: PivotConfig, facts: BeforeFacts) -> Signal |
     if (
         PLAN.search(last.text)
         and ASKS_PERSON.search(tail)
-        and not any(tool_kind(t) in CARRIES_OUT for t in last.tools)
+        and not any(carries_out(t) for t in last.tools)
     ):
         facts.proposal = True
         facts.proposal_by_agent = True
