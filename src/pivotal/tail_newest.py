@@ -39,6 +39,8 @@ OpenRef = Callable[[SessionRef], SessionReader]
 
 MIN_RESCAN = 0.2
 """Seconds between two listings caused by notifications (other sessions may write a lot)."""
+WATCHED_RESCAN_FACTOR = 10
+"""A watched folder announces new files itself; its periodic listing is only a safety net."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -111,8 +113,10 @@ async def follow_newest(
     """Follow the newest session of `source`; switch when a new session appears.
 
     `source` is a folder (watched; listed with the format registry unless
-    `list_refs` says how) or a callable listing sessions (asked again every
-    `rescan_interval` seconds). Yields `Followed` items until `stop` is set.
+    `list_refs` says how, again when a file other than the followed one
+    changes, and every 10 x `rescan_interval` in case a notification was
+    lost) or a callable listing sessions (asked again every `rescan_interval`
+    seconds). Yields `Followed` items until `stop` is set.
     """
     folder: WatchTarget | None = None
     if isinstance(source, str | Path):
@@ -121,6 +125,8 @@ async def follow_newest(
     else:
         listing = source
     chooser = _Chooser(listing)
+    notified = folder is not None and not force_polling and backend != "polling"
+    periodic = rescan_interval * (WATCHED_RESCAN_FACTOR if notified else 1)
     ref = _newest(await chooser.scan())
     reader: SessionReader | None = None
     tail: Tail | None = None
@@ -163,7 +169,7 @@ async def follow_newest(
                             if update is not None:
                                 yield Followed(previous, reader, update)
                     others = current is None or any(not current.matches(p) for p in paths)
-                    if (others and chooser.due(MIN_RESCAN)) or chooser.due(rescan_interval):
+                    if (others and chooser.due(MIN_RESCAN)) or chooser.due(periodic):
                         ref = _newest(await chooser.scan())
                         if ref is not None:
                             break
