@@ -96,10 +96,13 @@ class SilenceIndex:
     def __init__(self, config: PivotConfig) -> None:
         self.config = config
         self._cache: dict[int, Silence | None] = {}
+        self._hi = -1
 
     def invalidate(self, start: int) -> None:
-        for key in [k for k in self._cache if k >= start]:
-            del self._cache[key]
+        if start <= self._hi:  # appends (start past every cached index) cost nothing
+            for key in [k for k in self._cache if k >= start]:
+                del self._cache[key]
+            self._hi = start - 1
 
     def silence(self, turns: Sequence[Turn], i: int) -> Silence | None:
         if i in self._cache:
@@ -111,6 +114,7 @@ class SilenceIndex:
             if prev is None or not prev.flags & TurnFlag.COMPACTION_BOUNDARY:
                 kind = Silence.COMPACTION
         self._cache[i] = kind
+        self._hi = max(self._hi, i)
         return kind
 
     def in_cluster(self, turns: Sequence[Turn], i: int) -> bool:

@@ -11,7 +11,7 @@ a session turn by turn ends with exactly the batch answer.
 from __future__ import annotations
 
 from collections import OrderedDict
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 from pivotal.detect.config import PivotConfig
 from pivotal.detect.evaluate import Judgement, judge
@@ -29,6 +29,10 @@ class PivotTracker:
         self.config = config or PivotConfig()
         self._silences = SilenceIndex(self.config)
         self._judged: dict[int, Judgement] = {}
+        self._order: list[int] = []
+        """Judged anchors in increasing position."""
+        self._open: set[int] = set()
+        """Anchors whose after-window is still filling."""
         self._views: OrderedDict[int, tuple[Turn, TurnView]] = OrderedDict()
         self._length = 0
 
@@ -47,36 +51,56 @@ class PivotTracker:
     def reset(self) -> None:
         self._silences = SilenceIndex(self.config)
         self._judged.clear()
+        self._order.clear()
+        self._open.clear()
         self._views.clear()
         self._length = 0
 
     def update(self, turns: Sequence[Turn], first_changed: int = 0) -> list[Pivot]:
         """Take turns from `first_changed` on as new or changed; return all pivots now known."""
         first = max(0, min(first_changed, self._length, len(turns)))
+        rewound = first < self._length
         self._silences.invalidate(first)
-        for pos in [p for p in self._views if p >= first]:
-            del self._views[pos]
-        for anchor in list(self._judged):
-            if anchor >= first or anchor >= len(turns):
-                del self._judged[anchor]
+        if rewound:
+            for pos in [p for p in self._views if p >= first]:
+                del self._views[pos]
+        while self._order and self._order[-1] >= first:
+            anchor = self._order.pop()
+            del self._judged[anchor]
+            self._open.discard(anchor)
         self._length = len(turns)
 
         def view(pos: int) -> TurnView:
             return self._view(turns, pos)
 
-        stale = [a for a, j in self._judged.items() if not j.complete or j.reach > first]
-        for anchor in stale:
-            if self._silences.is_anchor(turns, anchor):
-                self._judged[anchor] = judge(turns, anchor, self._silences, view, self.config)
-            else:
-                del self._judged[anchor]
+        # earlier silences whose window was still open, or (after a rewind) reached the change
+        stale = set(self._open)
+        if rewound:
+            stale.update(a for a, j in self._judged.items() if j.reach > first)
+        for anchor in sorted(stale):
+            self._judge(turns, anchor, view)
         for pos in range(first, len(turns)):
             if self._silences.is_anchor(turns, pos):
-                self._judged[pos] = judge(turns, pos, self._silences, view, self.config)
+                self._order.append(pos)
+                self._judge(turns, pos, view)
         return self.pivots()
 
+    def _judge(self, turns: Sequence[Turn], anchor: int, view: Callable[[int], TurnView]) -> None:
+        judgement = judge(turns, anchor, self._silences, view, self.config)
+        self._judged[anchor] = judgement
+        if judgement.complete:
+            self._open.discard(anchor)
+        else:
+            self._open.add(anchor)
+
     def pivots(self) -> list[Pivot]:
-        return [j.pivot for _, j in sorted(self._judged.items()) if j.pivot is not None]
+        """All pivots now known, in session order (candidates included)."""
+        out = []
+        for anchor in self._order:
+            pivot = self._judged[anchor].pivot
+            if pivot is not None:
+                out.append(pivot)
+        return out
 
 
 def detect_pivots(turns: Sequence[Turn], config: PivotConfig | None = None) -> list[Pivot]:
