@@ -4,7 +4,7 @@
 Labelled: "yes" after the agent laid out the full-run plan (implicit approval), an opencode
 quoted-blank `" "` after the third OOM (delegation after a dead end), and an automatic compaction
 right after the verification milestone (continue after milestone, compaction). Negatives: "ok" and
-"👌" during the routine progress polls, a lone synthetic nudge in the middle of the polling loop,
+"👌" during the routine progress polls, an automatic compaction in the middle of the polling loop,
 and "continue with the backfill but skip 2025" which is directed, not silent.
 """
 
@@ -111,6 +111,22 @@ Backfill `analytics.sessions_daily` (ClickHouse) from raw S3 events for 2025-09-
 - Switch the Grafana "Sessions" dashboard from the live materialized view to `sessions_daily`.
 - Schedule the job daily (Airflow DAG `sessions_daily_rebuild`, yesterday's partition).
 - Remove the temporary dedupe log output."""
+
+
+MID_SUMMARY = """## Goal
+Backfill `analytics.sessions_daily` from raw S3 events for 2025-09-01 … 2026-10-24 (419 days), matching the live Flink job.
+
+## Accomplished
+- `jobs/backfill_sessions.py` (Berlin-day bucketing, day±1 partitions, delete-then-insert, resumable state file).
+- One-day check against live: 1,204,331 sessions on 2026-10-20, identical per site.
+- Full run launched with 4 workers (8 hit TOO_MANY_PARTS), S3 retries set to 10 attempts.
+
+## Current state
+- Background job pid 185402, progress in backfill_state.json: 187/419 days after 40 min, one failure (2025-10-26, OOM, exit 137).
+- Polling every 10 minutes with `python -m jobs.backfill_status`.
+
+## Next steps
+- Keep polling until the run finishes, then retry failed days."""
 
 
 def progress(done: int, failed: list[str], elapsed: str) -> str:
@@ -387,8 +403,10 @@ def steps() -> list:
                 )
             ],
         ),
+        Compact(MID_SUMMARY, auto=True),
         Nudge(),
-        # ^ NOT a pivot: a harness nudge on its own in the middle of routine polling; no person fell silent.
+        # ^ NOT a pivot: an automatic compaction (with opencode's synthetic "Continue if you have next steps…")
+        #   in the middle of the polling loop; no person fell silent and the same loop simply continues.
         A(
             tools=[
                 sh(

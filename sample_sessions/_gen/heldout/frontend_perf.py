@@ -577,7 +577,18 @@ def steps() -> list:
                 )
             ]
         ),
-        A("PR #1874 is open with the before/after table."),
+        A(
+            tools=[
+                sh(
+                    "gh pr checks 1874 --watch --interval 30 2>&1 | tail -4",
+                    "build\tpass\t2m11s\nlighthouse-ci\tpass\t3m02s\nunit\tpass\t1m48s\nAll checks were successful",
+                    ms=190000,
+                )
+            ]
+        ),
+        A(
+            "PR #1874 is open with the before/after table; build, unit tests and Lighthouse CI pass."
+        ),
     ]
     return s
 

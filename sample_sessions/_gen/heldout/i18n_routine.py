@@ -3,8 +3,8 @@
 
 A whole session of hard negatives: the person sends many bare acks ("ok", "go on", "yes", ".",
 "k", "continue", "👍") but every one falls inside the same routine — extract a
-batch, run the checks, report, next batch — so none of them is a pivot. Also a lone harness
-nudge ("Continue from where you left off.") mid-routine, a clarification loop where the agent
+batch, run the checks, report, next batch — so none of them is a pivot. Also Claude Code's isMeta
+nudge ("Continue from where you left off.") where the person resumed mid-routine, a clarification loop where the agent
 only asks again, and directed short messages.
 """
 
@@ -152,12 +152,13 @@ def steps() -> list:
     ]
     for n, (comps, strings) in enumerate(BATCHES):
         s += batch(n, comps, strings)
+        if n == 2:
+            # the person resumed the session here (`claude --continue`): Claude Code injects its isMeta nudge
+            # before the prompt. NOT a pivot: a harness nudge plus an ack, still inside the same routine.
+            s.append(Nudge("Continue from where you left off."))
         if n < 5:
             s.append(H(ACKS[n]))
             # ^ NOT a pivot: an ack between identical batches; the next batch is the same kind of work.
-        if n == 2:
-            s.append(Nudge("Continue from where you left off."))
-            # ^ NOT a pivot: a harness nudge right after the person's ack, still inside the same routine.
     s += [
         A(
             tools=[
