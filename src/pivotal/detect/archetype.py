@@ -9,8 +9,7 @@ essays' words; they carry no weight of their own.
 from __future__ import annotations
 
 from pivotal.detect.evidence import plain
-from pivotal.detect.signals_after import AfterFacts
-from pivotal.detect.signals_before import BeforeFacts
+from pivotal.detect.facts import AfterFacts, BeforeFacts
 from pivotal.detect.window import Window
 from pivotal.model import PivotKind, Signal, Silence
 

@@ -9,8 +9,7 @@ them off (high sensitivity), trading precision for recall.
 from __future__ import annotations
 
 from pivotal.detect.config import PivotConfig
-from pivotal.detect.signals_after import AfterFacts
-from pivotal.detect.signals_before import BeforeFacts
+from pivotal.detect.facts import AfterFacts, BeforeFacts
 from pivotal.detect.window import Window
 from pivotal.model import PivotKind, Signal, Silence
 

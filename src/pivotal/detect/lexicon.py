@@ -87,10 +87,6 @@ MILESTONE_WEAK = re.compile(
     re.IGNORECASE,
 )
 
-COMPLAINT = re.compile(
-    r"\b(wrong|why|broken|still|no!|stop|don'?t|doesn'?t|not what)\b", re.IGNORECASE
-)
-
 ANNOUNCE = re.compile(
     r"(^|[.!]\s+)(now |next,? |then )?(let me|let's|i'?ll|i will|i'?m going to|going to|running|"
     r"checking|profiling|launching|trying|testing|measuring|looking|starting|moving on|"
@@ -148,7 +144,6 @@ SUMMARY_OPENING = re.compile(
     re.IGNORECASE,
 )
 
-WORD = re.compile(r"[A-Za-z_][\w.+-]{2,}")
 STOPWORDS = frozenset(
     """
     the and for with that this from have has was were are not but you your our its into
@@ -160,3 +155,6 @@ STOPWORDS = frozenset(
     first last next done work works working try trying tried it's i'll we'll that's let's
     """.split()
 )
+
+CODE_BLOCK = re.compile(r"```.*?(```|$)", re.DOTALL)
+"""A fenced code block (aider puts the command it runs there, after the prose)."""

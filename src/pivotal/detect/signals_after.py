@@ -7,28 +7,15 @@ what to do instead) and topic / phase shift.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
-
 from pivotal.detect.activity import EXECUTING, tool_kind
 from pivotal.detect.config import PivotConfig
 from pivotal.detect.evidence import around, plain
+from pivotal.detect.facts import AfterFacts
 from pivotal.detect.lexicon import CLARIFY, DUMP_HEADINGS, HEADING_LINE, SUMMARY_OPENING
 from pivotal.detect.phase import overlap, phase_label, terms
 from pivotal.detect.view import TurnView
 from pivotal.detect.window import Window
 from pivotal.model import Role, Signal, Silence, TurnFlag
-
-
-@dataclass(slots=True)
-class AfterFacts:
-    dump: bool = False
-    agent_dump: bool = False
-    """The agent itself re-oriented with a summary (not only the format's compaction summary)."""
-    actions: int = 0
-    executing: int = 0
-    clarification: bool = False
-    action_turns: list[int] = field(default_factory=list)
-    shift: bool = False
 
 
 def is_dump(view: TurnView, cfg: PivotConfig) -> bool:

@@ -1,153 +1,33 @@
 """Evidence from the work before a silence.
 
-failure streak, inconclusive ending, milestone, proposal pending, open
-question and hands-off streak. Each signal lists the turns that triggered it.
+milestone, proposal pending, open question, mid-task (a counter-signal) and
+hands-off streak, plus the failure streak and inconclusive ending from
+`failures`. Each signal lists the turns that triggered it.
 """
 
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field
 
 from pivotal.detect.activity import carries_out, tool_kind
 from pivotal.detect.config import PivotConfig
 from pivotal.detect.evidence import around, plain
+from pivotal.detect.facts import BeforeFacts
+from pivotal.detect.failures import failure_signals, tool_failed
 from pivotal.detect.figures import figures, has_results
 from pivotal.detect.lexicon import (
     ANNOUNCE,
     ASKS_PERSON,
+    CODE_BLOCK,
     FAIL_NARRATIVE,
-    FAIL_OUTPUT,
     MILESTONE_STRONG,
     MILESTONE_WEAK,
     PLAN,
     PROPOSAL,
     SUCCESS_OUTPUT,
 )
-from pivotal.detect.view import ToolView, TurnView
 from pivotal.detect.window import Window
 from pivotal.model import Role, Signal, TurnFlag
-
-INCONCLUSIVE = re.compile(
-    r"timed? ?out|timeout|can'?t tell|cannot tell|no idea (why|whether)|out of ideas|"
-    r"still (loading|waiting|starting|running|pending|not)|not (yet )?ready|"
-    r"no response|hasn'?t (responded|started|finished|come up)|may have crashed|waiting for|"
-    r"unclear (whether|if)|not sure (whether|if)|unknown|no output|gave up waiting|did not finish|"
-    r"didn'?t finish|exceeded",
-    re.IGNORECASE,
-)
-
-
-CODE_BLOCK = re.compile(r"```.*?(```|$)", re.DOTALL)
-
-
-@dataclass(slots=True)
-class BeforeFacts:
-    failures: int = 0
-    """Failed attempts since the last success."""
-    failures_total: int = 0
-    successes: int = 0
-    inconclusive: bool = False
-    milestone: int = 0
-    """0 none, 1 weak, 2 strong."""
-    mixed: bool = False
-    proposal: bool = False
-    proposal_by_agent: bool = False
-    open_question: bool = False
-    mid_task: bool = False
-    research_turns: list[int] = field(default_factory=list)
-    failure_turns: list[int] = field(default_factory=list)
-    milestone_turns: list[int] = field(default_factory=list)
-
-
-def _tool_failed(tool: ToolView) -> re.Match[str] | bool:
-    if tool.failed or tool.status == "error":
-        return True
-    if not tool.output or tool_kind(tool) in ("read", "search", "edit", "plan"):
-        return False  # file contents mention errors all the time; only the flag counts
-    match = FAIL_OUTPUT.search(tool.output)
-    if match and SUCCESS_OUTPUT.search(tool.output[match.end() :]):
-        return False  # the error was followed by a success (a retry inside one command)
-    return match or False
-
-
-def _tool_quote(tool: ToolView) -> str:
-    match = FAIL_OUTPUT.search(tool.output or "")
-    if match:
-        return plain(f"{tool.name}: " + around(tool.output, match.start(), match.end(), 70), 90)
-    if tool.exit_code:
-        return plain(f"{tool.name}: {tool.key} → exit {tool.exit_code}", 90)
-    return plain(f"{tool.name}: {tool.key} → error", 90)
-
-
-def failure_signals(w: Window, cfg: PivotConfig, facts: BeforeFacts) -> list[Signal]:
-    """Failed attempts since the last success, and whether the last action was inconclusive."""
-    streak: list[tuple[int, str]] = []
-    last_tool: tuple[TurnView, ToolView] | None = None
-    for view in w.agent_before:
-        # "works, but slower" is a (mixed) success; "38 tok/s, 2x slower: FAILED" is not
-        strong = bool(MILESTONE_STRONG.search(view.text))
-        narrative = None if strong else FAIL_NARRATIVE.search(view.text)
-        strong = strong or (narrative is None and has_results(view.text))
-        turn_failed = False
-        for tool in view.tools:
-            if tool_kind(tool) == "plan":
-                continue
-            last_tool = (view, tool)
-            if _tool_failed(tool):
-                facts.failures_total += 1
-                streak.append((view.index, _tool_quote(tool)))
-                turn_failed = True
-            elif tool.has_result:
-                facts.successes += 1
-                if SUCCESS_OUTPUT.search(tool.output or "") and tool_kind(tool) != "read":
-                    streak.clear()
-        if narrative and not turn_failed:
-            facts.failures_total += 1
-            streak.append((view.index, around(view.text, narrative.start(), narrative.end())))
-        if strong:
-            streak.clear()
-    facts.failures = len(streak)
-    facts.failure_turns = sorted({i for i, _ in streak})
-    out: list[Signal] = []
-    if streak:
-        weight = min(cfg.w_failure_max, cfg.w_failure_each * len(streak))
-        out.append(
-            Signal(
-                "failure streak",
-                facts.failure_turns,
-                f"{len(streak)} failed attempt(s) since the last success",
-                weight,
-                "before",
-                [q for _, q in streak[-4:]],
-            )
-        )
-    if last_tool is not None:
-        view, tool = last_tool
-        text_tail = (w.agent_before[-1].text or "")[-600:] if w.agent_before else ""
-        pending = not tool.has_result or tool.status in ("pending", "running")
-        match = INCONCLUSIVE.search(tool.output[-1500:] if tool.output else "")
-        narrative = INCONCLUSIVE.search(text_tail)
-        if pending or match or (narrative and tool_kind(tool) in ("poll", "launch")):
-            facts.inconclusive = True
-            if pending:
-                why = f"{tool.name} never returned a result"
-            elif match:
-                why = around(tool.output, match.start(), match.end(), 70)
-            else:
-                assert narrative is not None
-                why = around(text_tail, narrative.start(), narrative.end(), 70)
-            out.append(
-                Signal(
-                    "inconclusive ending",
-                    [view.index],
-                    f"the last action ended without a verdict: {plain(tool.key, 60)}",
-                    cfg.w_inconclusive,
-                    "before",
-                    [plain(why, 90)],
-                )
-            )
-    return out
 
 
 def milestone_signal(w: Window, cfg: PivotConfig, facts: BeforeFacts) -> Signal | None:
@@ -167,7 +47,7 @@ def milestone_signal(w: Window, cfg: PivotConfig, facts: BeforeFacts) -> Signal 
                 # a routine test run is not a milestone unless the agent says so
                 if tool_kind(tool) in ("bench", "launch", "poll") and tool.has_result:
                     hit = SUCCESS_OUTPUT.search(tool.output or "")
-                    if hit and not _tool_failed(tool):
+                    if hit and not tool_failed(tool):
                         strong.append((view.index, around(tool.output, hit.start(), hit.end())))
                         break
                     if tool_kind(tool) == "bench" and has_results(tool.output or ""):
@@ -305,7 +185,7 @@ def mid_task_signal(w: Window, cfg: PivotConfig, facts: BeforeFacts) -> Signal |
     if not tools or facts.inconclusive:
         return None
     tool = tools[-1]
-    if not tool.has_result or _tool_failed(tool):
+    if not tool.has_result or tool_failed(tool):
         return None
     output = tool.output or ""
     reported = tool_kind(tool) in ("bench", "test") and (

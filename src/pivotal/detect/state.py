@@ -9,9 +9,8 @@ from __future__ import annotations
 
 from pivotal.detect.activity import tool_kind
 from pivotal.detect.evidence import plain
+from pivotal.detect.facts import AfterFacts, BeforeFacts
 from pivotal.detect.figures import figures
-from pivotal.detect.signals_after import AfterFacts
-from pivotal.detect.signals_before import BeforeFacts
 from pivotal.detect.tasks import TaskTracker
 from pivotal.detect.view import TurnView
 from pivotal.detect.window import Window
