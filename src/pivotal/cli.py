@@ -144,12 +144,22 @@ def _run_app(ref, *, refs, at, speed, autopause, demo, follow=False) -> None:  #
 )
 @click.option("--json", "as_json", is_flag=True, help="One JSON object per session per line.")
 @click.option("--limit", type=int, default=None, help="Show at most this many.")
-def sessions(roots: tuple[Path, ...], as_json: bool, limit: int | None) -> None:
-    """List the sessions found in each agent's default location, newest first."""
+@click.option(
+    "--no-cache",
+    is_flag=True,
+    help="Read every session afresh; do not use or update the session index.",
+)
+def sessions(roots: tuple[Path, ...], as_json: bool, limit: int | None, no_cache: bool) -> None:
+    """List the sessions found in each agent's default location, newest first.
+
+    Turn and pivot counts come from reading each session once; they are kept in
+    a small index in the cache folder ($PIVOTAL_CACHE_DIR, $XDG_CACHE_HOME/pivotal
+    or ~/.cache/pivotal), so later listings only read new or changed files.
+    """
     from pivotal.discovery import discover_sessions
     from pivotal.sessions_view import print_sessions
 
-    refs = discover_sessions(roots or None)
+    refs = discover_sessions(roots or None, use_cache=not no_cache)
     if limit is not None:
         refs = refs[:limit]
     print_sessions(refs, as_json=as_json)
@@ -211,3 +221,8 @@ def main() -> None:
             raise
         err(f"internal error: {type(exc).__name__}: {exc} (set PIVOTAL_DEBUG=1 for details)")
         raise SystemExit(ExitCode.INTERNAL) from None
+
+
+from pivotal.cli_more import register as _register_more  # noqa: E402
+
+_register_more(cli)

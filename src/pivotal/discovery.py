@@ -1,26 +1,37 @@
-"""Where each agent keeps its sessions, and a quick listing of them.
+"""Where each agent keeps its sessions, and a listing of them.
 
-Listing must stay quick with hundreds of sessions, so it never parses a whole
-session file: it stats files, reads a few KB of their head for the working
-directory and start time, and asks databases for their session rows. Each
-agent's location honours its own environment variable (CLAUDE_CONFIG_DIR,
-CODEX_HOME, XDG_DATA_HOME, GEMINI_CLI_HOME); `roots` replaces the home
-directory (useful for copies of other machines' homes and for tests).
+The quick part stats files, reads a few KB of their head for the working
+directory and start time, and asks databases for their session rows. The
+detailed part (turn and pivot counts) needs a full read of each session, so
+it is done once per file version and kept in the session index; with
+thousands of sessions only the new or changed ones are read, in a process
+pool when there are many. Each agent's location honours its own environment
+variable (CLAUDE_CONFIG_DIR, CODEX_HOME, XDG_DATA_HOME, GEMINI_CLI_HOME);
+`roots` replaces the home directory (for copies of other machines' homes and
+for tests).
 """
 
 from __future__ import annotations
 
 import os
 import re
-from collections.abc import Iterable, Iterator
+import signal
+import sys
+from collections.abc import Callable, Iterable, Iterator
+from concurrent.futures import ProcessPoolExecutor
 from dataclasses import replace
 from pathlib import Path
 
 from pivotal.model import SessionRef
-from pivotal.readers import sniff_path
+from pivotal.readers import read_session, sniff_path
 from pivotal.readers.base import parse_timestamp
+from pivotal.session_index import IndexUnavailable, SessionIndex, Stamp, file_stamp, open_index
 
 HEAD = 16 * 1024
+POOL_THRESHOLD = 50
+"""More files than this to read: use a process pool."""
+MAX_WORKERS = 8
+WRITE_BATCH = 200
 _TIMESTAMP = re.compile(rb'"(?:timestamp|startTime)":"([0-9T:.\-+Z]{10,40})"')
 _CWD = re.compile(rb'"cwd":"((?:[^"\\]|\\.){1,1000})"')
 
@@ -63,21 +74,173 @@ def _candidate_files(agent: str, folder: Path) -> Iterator[Path]:
             yield history
 
 
-def discover_sessions(roots: Iterable[Path] | None = None) -> list[SessionRef]:
-    """Every session in the agents' default locations, newest change first."""
+def discover_sessions(
+    roots: Iterable[Path] | None = None,
+    *,
+    details: bool = True,
+    use_cache: bool = True,
+    warn: Callable[[str], None] | None = None,
+) -> list[SessionRef]:
+    """Every session in the agents' default locations, newest change first.
+
+    With `details` each session also gets its exact turn, human-turn and pivot
+    counts from a full read. The session index (`pivotal.session_index`) keeps
+    them per file version, so only new or changed files are read and a warm
+    listing only stats; `use_cache=False` reads everything and leaves the index
+    alone. `details=False` is the quick listing (a stat and a few KB per file).
+    `warn` receives one line if the index cannot be used (default: stderr).
+    """
+    candidates = list(_candidates(roots))
+    if details:
+        refs = _detailed(candidates, use_cache, warn or _warn_stderr)
+    else:
+        refs = [ref for path in candidates for ref in _refs_for(path)]
+    refs.sort(key=lambda r: r.updated or 0.0, reverse=True)
+    return refs
+
+
+def _candidates(roots: Iterable[Path] | None) -> Iterator[Path]:
+    """Each candidate file (or storage folder) once, even when reachable twice."""
     homes: list[Path | None] = list(roots) if roots else [None]
-    refs: list[SessionRef] = []
     seen: set[str] = set()
     for home in homes:
         for agent, folder in agent_locations(home):
             for path in _candidate_files(agent, folder):
                 key = os.path.realpath(path)
-                if key in seen:
-                    continue
-                seen.add(key)
-                refs.extend(_refs_for(path))
-    refs.sort(key=lambda r: r.updated or 0.0, reverse=True)
-    return refs
+                if key not in seen:
+                    seen.add(key)
+                    yield path
+
+
+def _detailed(
+    candidates: list[Path], use_cache: bool, warn: Callable[[str], None]
+) -> list[SessionRef]:
+    index = None
+    if use_cache:
+        try:
+            index = open_index()
+        except IndexUnavailable as exc:
+            warn(f"session cache off: {exc}; listing without it")
+    found: dict[int, list[SessionRef]] = {}
+    todo: list[tuple[int, Path]] = []
+    for n, path in enumerate(candidates):
+        if index is not None:
+            stamp = file_stamp(path)
+            if stamp is None:
+                continue  # gone since the folder was listed
+            cached = index.lookup(path, stamp)
+            if cached is not None:
+                found[n] = cached
+                continue
+        todo.append((n, path))
+    pending: list[tuple[Path, Stamp, list[SessionRef]]] = []
+    for (n, path), (stamp, refs) in zip(todo, _describe_all([p for _, p in todo]), strict=True):
+        found[n] = refs
+        if index is not None and stamp is not None:
+            pending.append((path, stamp, refs))
+            if len(pending) >= WRITE_BATCH:
+                index = _flush(index, pending, warn)
+    if index is not None:
+        index = _flush(index, pending, warn)
+    if index is not None:
+        try:
+            index.drop_missing({os.path.abspath(p) for p in candidates})
+        except IndexUnavailable as exc:
+            warn(str(exc))
+        index.close()
+    return [ref for n in sorted(found) for ref in found[n]]
+
+
+def _flush(
+    index: SessionIndex,
+    pending: list[tuple[Path, Stamp, list[SessionRef]]],
+    warn: Callable[[str], None],
+) -> SessionIndex | None:
+    """Write what was read so far (an interrupted first listing keeps its progress)."""
+    try:
+        index.store(pending)
+    except IndexUnavailable as exc:
+        warn(str(exc))
+        index.close()
+        return None
+    finally:
+        pending.clear()
+    return index
+
+
+def _describe_all(paths: list[Path]) -> Iterator[tuple[Stamp | None, list[SessionRef]]]:
+    """`describe` each path, in a process pool when there are many; results in order."""
+    done = 0
+    workers = min(MAX_WORKERS, os.cpu_count() or 1)
+    if len(paths) > POOL_THRESHOLD and workers > 1:
+        pool = None
+        try:
+            pool = ProcessPoolExecutor(max_workers=workers, initializer=_worker_init)
+            chunk = max(1, min(16, len(paths) // (workers * 8)))
+            for result in pool.map(describe, paths, chunksize=chunk):
+                yield result
+                done += 1
+            return
+        except (OSError, RuntimeError, NotImplementedError, ImportError):
+            pass  # no pool on this system (or it broke): finish in this process
+        finally:
+            if pool is not None:
+                pool.shutdown(wait=False, cancel_futures=True)
+    for path in paths[done:]:
+        yield describe(path)
+
+
+def _worker_init() -> None:
+    """Ctrl-C is the parent's to handle; workers just stop with it."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+
+
+def describe(path: Path) -> tuple[Stamp | None, list[SessionRef]]:
+    """The sessions in one candidate file with their counts, and the stamp they hold for.
+
+    The stamp is taken before reading, so a file that grows meanwhile is read
+    again next time. A None stamp means "do not cache" (an unexpected failure).
+    """
+    stamp = file_stamp(path)
+    if stamp is None:
+        return None, []
+    try:
+        return stamp, [with_counts(ref) for ref in _refs_for(path)]
+    except Exception:  # a reader bug must not break the listing, nor be cached
+        return None, []
+
+
+def with_counts(ref: SessionRef) -> SessionRef:
+    """`ref` with turns, human turns and pivots from a full read (None where it failed)."""
+    from pivotal.detect import PivotConfig, detect_pivots
+
+    try:
+        session = read_session(ref)
+    except Exception:  # readers should not raise; a listing must survive one that does
+        return replace(ref, turns=None)
+    try:
+        pivots: int | None = len(detect_pivots(session.turns, PivotConfig()))
+    except Exception:
+        pivots = None
+    return replace(
+        ref,
+        session_id=ref.session_id or session.id,
+        title=ref.title or session.title,
+        cwd=ref.cwd or session.cwd,
+        started=ref.started if ref.started is not None else session.started,
+        turns=len(session.turns),
+        human_turns=sum(1 for turn in session.turns if turn.is_human),
+        pivots=pivots,
+    )
+
+
+def _warn_stderr(message: str) -> None:
+    if message not in _warned:
+        _warned.add(message)
+        sys.stderr.write(f"pivotal: {message}\n")
+
+
+_warned: set[str] = set()
 
 
 def _refs_for(path: Path) -> list[SessionRef]:
@@ -91,7 +254,13 @@ def _refs_for(path: Path) -> list[SessionRef]:
         refs = spec.refs(path)
     except (OSError, ValueError):
         return []
-    return [with_quick_metadata(ref) for ref in refs]
+    # A folder's refs may include sessions of other candidates (opencode's storage
+    # tree lists the databases beside it): each file lists only its own.
+    return [with_quick_metadata(ref) for ref in refs if _same_path(ref.path, path)]
+
+
+def _same_path(a: Path, b: Path) -> bool:
+    return a == b or os.path.realpath(a) == os.path.realpath(b)
 
 
 def with_quick_metadata(ref: SessionRef) -> SessionRef:

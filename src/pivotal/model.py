@@ -238,6 +238,9 @@ class SessionRef:
     updated: float | None = None
     size: int | None = None
     turns: int | None = None
+    human_turns: int | None = None
+    pivots: int | None = None
+    """Pivots found at normal sensitivity (filled by listings that read the session)."""
 
     @property
     def label(self) -> str:

@@ -23,6 +23,10 @@ def _age(timestamp: float | None, now: float) -> str:
     return f"{seconds}s ago"
 
 
+def _count(value: int | None) -> str:
+    return str(value) if value is not None else "-"
+
+
 def _size(size: int | None) -> str:
     if size is None:
         return "-"
@@ -44,6 +48,8 @@ def ref_json(ref: SessionRef) -> dict[str, object]:
         "started": iso(ref.started),
         "updated": iso(ref.updated),
         "turns": ref.turns,
+        "human_turns": ref.human_turns,
+        "pivots": ref.pivots,
         "size": ref.size,
     }
 
@@ -58,7 +64,7 @@ def print_sessions(refs: list[SessionRef], *, as_json: bool, out: TextIO | None 
     if not refs:
         return
     now = time.time()
-    rows = [("AGENT", "PROJECT", "STARTED", "CHANGED", "TURNS", "SIZE", "PATH")]
+    rows = [("AGENT", "PROJECT", "STARTED", "CHANGED", "TURNS", "PIVOTS", "SIZE", "PATH")]
     for ref in refs:
         rows.append(
             (
@@ -66,11 +72,13 @@ def print_sessions(refs: list[SessionRef], *, as_json: bool, out: TextIO | None 
                 clean(ref.cwd or ref.title or "-", max_len=40),
                 _age(ref.started, now),
                 _age(ref.updated, now),
-                str(ref.turns) if ref.turns is not None else "-",
+                _count(ref.turns),
+                _count(ref.pivots),
                 _size(ref.size),
                 clean(ref.label),
             )
         )
-    widths = [max(len(r[i]) for r in rows) for i in range(6)]
+    last = len(rows[0]) - 1
+    widths = [max(len(r[i]) for r in rows) for i in range(last)]
     for row in rows:
-        out.write("  ".join(row[i].ljust(widths[i]) for i in range(6)) + "  " + row[6] + "\n")
+        out.write("  ".join(row[i].ljust(widths[i]) for i in range(last)) + "  " + row[last] + "\n")

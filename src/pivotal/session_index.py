@@ -1,0 +1,377 @@
+"""A small SQLite index of what `pivotal sessions` shows, so a listing only stats files.
+
+Counting turns and pivots means reading a whole session; with thousands of
+sessions that froze pickers (Claude Code #22459, hermes-webui #4822). The index
+keeps, per session file, the listing of every session it holds, keyed by
+(path, key) and valid while the file's (size, mtime_ns) stamp is unchanged.
+
+It lives only in the cache directory ($PIVOTAL_CACHE_DIR, else
+$XDG_CACHE_HOME/pivotal, else ~/.cache/pivotal) and is disposable: a corrupt
+file is renamed aside and rebuilt, a deleted one recreated, and a version
+change of the readers or the detector empties it. Two processes may list at
+once: WAL journal, a busy timeout and one short write transaction per batch.
+Anything that goes wrong surfaces as `IndexUnavailable`, never as a crash.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import sqlite3
+from collections.abc import Iterable
+from dataclasses import dataclass, replace
+from pathlib import Path
+
+from pivotal import __version__
+from pivotal.model import SessionRef
+
+__all__ = [
+    "DB_NAME",
+    "IndexUnavailable",
+    "SessionIndex",
+    "Stamp",
+    "cache_dir",
+    "file_stamp",
+    "open_index",
+]
+
+DB_NAME = "sessions.sqlite3"
+SCHEMA_VERSION = 1
+BUSY_TIMEOUT_S = 5.0
+
+Stamp = tuple[int, int]
+"""(size, mtime_ns) of a session file; aggregated for databases and directories."""
+
+_SCHEMA = """
+CREATE TABLE IF NOT EXISTS meta (name TEXT PRIMARY KEY, value TEXT NOT NULL);
+CREATE TABLE IF NOT EXISTS files (
+    path TEXT PRIMARY KEY,
+    size INTEGER NOT NULL,
+    mtime_ns INTEGER NOT NULL
+);
+CREATE TABLE IF NOT EXISTS sessions (
+    path TEXT NOT NULL,
+    key TEXT NOT NULL,
+    ord INTEGER NOT NULL,
+    format TEXT NOT NULL,
+    session_id TEXT,
+    title TEXT,
+    cwd TEXT,
+    started REAL,
+    updated REAL,
+    size INTEGER,
+    turns INTEGER,
+    human_turns INTEGER,
+    pivots INTEGER,
+    PRIMARY KEY (path, key)
+);
+"""
+_SESSION_COLS = (
+    "path, key, ord, format, session_id, title, cwd, started, updated, size, turns,"
+    " human_turns, pivots"
+)
+# SQLite result codes that mean the file itself is damaged (not busy, not read-only).
+_CORRUPT_CODES = {"SQLITE_CORRUPT", "SQLITE_NOTADB"}
+
+
+class IndexUnavailable(Exception):
+    """The index cannot be used this time; the message is one line for the user."""
+
+
+def cache_dir() -> Path:
+    """Where pivotal may write: $PIVOTAL_CACHE_DIR, $XDG_CACHE_HOME/pivotal or ~/.cache/pivotal."""
+    if os.environ.get("PIVOTAL_CACHE_DIR"):
+        return Path(os.environ["PIVOTAL_CACHE_DIR"])
+    if os.environ.get("XDG_CACHE_HOME"):
+        return Path(os.environ["XDG_CACHE_HOME"]) / "pivotal"
+    return Path.home() / ".cache" / "pivotal"
+
+
+def file_stamp(path: Path) -> Stamp | None:
+    """What must stay equal for a cached listing of `path` to hold; None if it is gone.
+
+    An SQLite database also counts its `-wal` file (opencode writes there first);
+    a directory (opencode's legacy storage tree) counts every file under it.
+    """
+    try:
+        st = os.stat(path)
+    except OSError:
+        return None
+    if os.path.isdir(path):
+        return _tree_stamp(path, st.st_mtime_ns)
+    size, mtime = st.st_size, st.st_mtime_ns
+    if str(path).endswith(".db"):
+        try:
+            wal = os.stat(f"{path}-wal")
+        except OSError:
+            pass
+        else:
+            size, mtime = size + wal.st_size, max(mtime, wal.st_mtime_ns)
+    return size, mtime
+
+
+def _tree_stamp(root: Path, mtime: int) -> Stamp:
+    size = 0
+    stack = [str(root)]
+    while stack:
+        try:
+            with os.scandir(stack.pop()) as entries:
+                for entry in entries:
+                    try:
+                        st = entry.stat(follow_symlinks=False)
+                    except OSError:
+                        continue
+                    size += 1 + (0 if entry.is_dir(follow_symlinks=False) else st.st_size)
+                    mtime = max(mtime, st.st_mtime_ns)
+                    if entry.is_dir(follow_symlinks=False):
+                        stack.append(entry.path)
+        except OSError:
+            continue
+    return size, mtime
+
+
+def code_stamp() -> str:
+    """A fingerprint of the code that computes a listing (readers, detector, model).
+
+    Cached turn and pivot counts are only as good as the code that counted them,
+    so an upgrade (or an edit in a development checkout) empties the index.
+    """
+    package = Path(__file__).resolve().parent
+    digest = hashlib.sha256(f"{__version__}/{SCHEMA_VERSION}".encode())
+    files = [package / "model.py", package / "discovery.py"]
+    for sub in ("readers", "detect"):
+        files.extend(sorted((package / sub).glob("*.py")))
+    for file in files:
+        try:
+            st = file.stat()
+        except OSError:
+            continue
+        digest.update(f"{file.name}:{st.st_size}:{st.st_mtime_ns};".encode())
+    return digest.hexdigest()[:32]
+
+
+@dataclass(frozen=True)
+class _Entry:
+    stamp: Stamp
+    refs: tuple[SessionRef, ...]
+
+
+class SessionIndex:
+    """The open index: cached listings in memory, written back in short transactions."""
+
+    def __init__(self, conn: sqlite3.Connection, path: Path) -> None:
+        self._conn = conn
+        self.path = path
+        self._entries: dict[str, _Entry] = {}
+        self._load()
+
+    # -- reading ---------------------------------------------------------------
+
+    def _load(self) -> None:
+        rows: dict[str, list[SessionRef]] = {}
+        for row in self._conn.execute(f"SELECT {_SESSION_COLS} FROM sessions ORDER BY path, ord"):
+            rows.setdefault(row[0], []).append(_ref_from_row(row))
+        for path, size, mtime_ns in self._conn.execute("SELECT path, size, mtime_ns FROM files"):
+            self._entries[path] = _Entry((size, mtime_ns), tuple(rows.get(path, ())))
+
+    def __len__(self) -> int:
+        return len(self._entries)
+
+    def paths(self) -> list[str]:
+        return list(self._entries)
+
+    def lookup(self, path: Path, stamp: Stamp) -> list[SessionRef] | None:
+        """The cached sessions of `path` (with `path` as given), or None when stale or unknown."""
+        entry = self._entries.get(_key(path))
+        if entry is None or entry.stamp != stamp:
+            return None
+        as_given = Path(path)
+        return [ref if ref.path == as_given else replace(ref, path=as_given) for ref in entry.refs]
+
+    # -- writing ---------------------------------------------------------------
+
+    def store(self, items: Iterable[tuple[Path, Stamp, list[SessionRef]]]) -> None:
+        """Replace the listing of each file (an empty list caches "not a session")."""
+        items = list(items)
+        if not items:
+            return
+        with self._transaction():
+            for path, stamp, refs in items:
+                key = _key(path)
+                self._conn.execute("DELETE FROM sessions WHERE path = ?", (key,))
+                self._conn.execute(
+                    "INSERT OR REPLACE INTO files (path, size, mtime_ns) VALUES (?, ?, ?)",
+                    (key, stamp[0], stamp[1]),
+                )
+                self._conn.executemany(
+                    f"INSERT OR REPLACE INTO sessions ({_SESSION_COLS})"
+                    " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                    [_row(key, n, ref) for n, ref in enumerate(refs)],
+                )
+        for path, stamp, refs in items:
+            self._entries[_key(path)] = _Entry(stamp, tuple(refs))
+
+    def drop(self, paths: Iterable[str]) -> None:
+        """Forget files (by the path the index knows them under)."""
+        paths = [p for p in paths if p in self._entries]
+        if not paths:
+            return
+        with self._transaction():
+            for path in paths:
+                self._conn.execute("DELETE FROM sessions WHERE path = ?", (path,))
+                self._conn.execute("DELETE FROM files WHERE path = ?", (path,))
+        for path in paths:
+            self._entries.pop(path, None)
+
+    def drop_missing(self, seen: set[str]) -> None:
+        """Forget cached files that this listing did not find and that no longer exist.
+
+        Files under other roots (another `--root`) stay: they were not looked for.
+        """
+        self.drop(p for p in self._entries if p not in seen and not os.path.lexists(p))
+
+    def close(self) -> None:
+        try:
+            self._conn.close()
+        except sqlite3.Error:
+            pass
+
+    def _transaction(self) -> _Transaction:
+        return _Transaction(self._conn)
+
+
+class _Transaction:
+    """BEGIN IMMEDIATE ... COMMIT, with errors turned into IndexUnavailable."""
+
+    def __init__(self, conn: sqlite3.Connection) -> None:
+        self._conn = conn
+
+    def __enter__(self) -> None:
+        try:
+            self._conn.execute("BEGIN IMMEDIATE")
+        except sqlite3.Error as exc:
+            raise IndexUnavailable(f"session cache not updated ({exc})") from exc
+
+    def __exit__(self, kind: object, exc: BaseException | None, tb: object) -> None:
+        if exc is None:
+            try:
+                self._conn.execute("COMMIT")
+                return
+            except sqlite3.Error as error:
+                exc = error
+        try:
+            self._conn.execute("ROLLBACK")
+        except sqlite3.Error:
+            pass
+        if isinstance(exc, sqlite3.Error):
+            raise IndexUnavailable(f"session cache not updated ({exc})") from exc
+
+
+def open_index(directory: Path | None = None) -> SessionIndex:
+    """Open (creating, migrating or rebuilding as needed) the index in `directory`.
+
+    Raises IndexUnavailable with a one-line reason when it cannot be used.
+    """
+    directory = directory if directory is not None else cache_dir()
+    try:
+        directory.mkdir(mode=0o700, parents=True, exist_ok=True)
+    except OSError as exc:
+        raise IndexUnavailable(f"cannot create {directory} ({exc.strerror or exc})") from exc
+    path = directory / DB_NAME
+    try:
+        return _open(path)
+    except sqlite3.DatabaseError as exc:
+        if not _is_corrupt(exc):
+            raise IndexUnavailable(f"cannot use {path} ({exc})") from exc
+        _set_aside(path)
+    try:
+        return _open(path)
+    except sqlite3.Error as exc:
+        raise IndexUnavailable(f"cannot use {path} ({exc})") from exc
+
+
+def _open(path: Path) -> SessionIndex:
+    conn = sqlite3.connect(str(path), timeout=BUSY_TIMEOUT_S, isolation_level=None)
+    try:
+        conn.execute(f"PRAGMA busy_timeout = {int(BUSY_TIMEOUT_S * 1000)}")
+        conn.execute("PRAGMA journal_mode = WAL")
+        conn.execute("PRAGMA synchronous = NORMAL")
+        stamp = code_stamp()
+        conn.execute("BEGIN IMMEDIATE")
+        try:
+            for statement in _SCHEMA.split(";"):
+                if statement.strip():
+                    conn.execute(statement)
+            row = conn.execute("SELECT value FROM meta WHERE name = 'code'").fetchone()
+            if row is None or row[0] != stamp:
+                conn.execute("DELETE FROM sessions")
+                conn.execute("DELETE FROM files")
+                conn.execute("INSERT OR REPLACE INTO meta VALUES ('code', ?)", (stamp,))
+            conn.execute("COMMIT")
+        except BaseException:
+            conn.execute("ROLLBACK")
+            raise
+        return SessionIndex(conn, path)
+    except BaseException:
+        conn.close()
+        raise
+
+
+def _is_corrupt(exc: sqlite3.DatabaseError) -> bool:
+    name = getattr(exc, "sqlite_errorname", None)
+    if name is not None:
+        return name in _CORRUPT_CODES
+    text = str(exc)
+    return "not a database" in text or "malformed" in text
+
+
+def _set_aside(path: Path) -> None:
+    """Rename a damaged index (and its WAL files) to `<name>.corrupt*`, replacing older ones."""
+    for suffix in ("", "-wal", "-shm"):
+        source = Path(f"{path}{suffix}")
+        try:
+            os.replace(source, Path(f"{path}.corrupt{suffix}"))
+        except FileNotFoundError:
+            continue
+        except OSError as exc:
+            raise IndexUnavailable(f"cannot set aside damaged {path} ({exc})") from exc
+
+
+def _key(path: Path | str) -> str:
+    return os.path.abspath(path)
+
+
+def _row(path: str, ordinal: int, ref: SessionRef) -> tuple[object, ...]:
+    return (
+        path,
+        ref.key or "",
+        ordinal,
+        ref.format,
+        ref.session_id,
+        ref.title,
+        ref.cwd,
+        ref.started,
+        ref.updated,
+        ref.size,
+        ref.turns,
+        ref.human_turns,
+        ref.pivots,
+    )
+
+
+def _ref_from_row(row: tuple) -> SessionRef:  # type: ignore[type-arg]
+    path, key, _, fmt, sid, title, cwd, started, updated, size, turns, humans, pivots = row
+    return SessionRef(
+        format=fmt,
+        path=Path(path),
+        key=key or None,
+        session_id=sid,
+        title=title,
+        cwd=cwd,
+        started=started,
+        updated=updated,
+        size=size,
+        turns=turns,
+        human_turns=humans,
+        pivots=pivots,
+    )
