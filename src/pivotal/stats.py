@@ -1,0 +1,310 @@
+"""`pivotal stats`: patterns of silent pivots across many sessions.
+
+Per session and in total: pivots by kind and by silence; how long (minutes)
+and how many agent turns the agent ran on its own after each pivot, until
+the person spoke again; and the failures that preceded each delegation. The
+work per session is independent, so `jobs > 1` spreads sessions over
+processes; results come back in input order and are identical to one job.
+"""
+
+from __future__ import annotations
+
+import sqlite3
+import statistics
+from collections import Counter
+from collections.abc import Iterable, Sequence
+from dataclasses import asdict, dataclass, field
+from typing import Any
+
+from pivotal.model import Pivot, PivotKind, Role, Session, SessionRef, Silence
+from pivotal.safetext import clean
+
+SPARKS = "▁▂▃▄▅▆▇█"
+EIGHTHS = " ▏▎▍▌▋▊▉"
+
+
+@dataclass(slots=True)
+class PivotRun:
+    """One pivot and what followed it."""
+
+    turn: int
+    kind: str
+    silence: str
+    confidence: float
+    agent_turns: int
+    """Assistant turns after the silent cluster, before the next human turn (or the end)."""
+    minutes: float | None
+    """From the silent turn to the last turn of the run; None without timestamps."""
+    ended_by: str
+    """"person" when a human turn ended the run, "end" when the session did."""
+    failed_attempts: int
+    """Failed attempts the detector counted before the silence (its state panel)."""
+    failed_calls: int
+    """Failed tool calls since the person last spoke."""
+    trailing_failures: int
+    """Failed tool calls in a row right before the silence (the streak the person gave up on)."""
+
+
+@dataclass(slots=True)
+class SessionStats:
+    label: str
+    format: str
+    path: str
+    key: str | None = None
+    session_id: str | None = None
+    turns: int = 0
+    human_turns: int = 0
+    started: float | None = None
+    skipped: int = 0
+    error: str | None = None
+    pivots: list[PivotRun] = field(default_factory=list)
+
+    def by_kind(self) -> Counter[str]:
+        return Counter(p.kind for p in self.pivots)
+
+    def by_silence(self) -> Counter[str]:
+        return Counter(p.silence for p in self.pivots)
+
+
+# -- computing -------------------------------------------------------------------
+
+
+def pivot_run(session: Session, pivot: Pivot) -> PivotRun:
+    turns = session.turns
+    cluster_end = max([pivot.turn, *pivot.cluster])
+    stop = next((t.index for t in turns[cluster_end + 1 :] if t.is_human), len(turns))
+    run = turns[cluster_end + 1 : stop]
+    agent = [t for t in run if t.role is Role.ASSISTANT]
+    start_time = turns[pivot.turn].timestamp
+    end_time = next((t.timestamp for t in reversed(run) if t.timestamp is not None), None)
+    minutes = None
+    if start_time is not None and end_time is not None:
+        minutes = round(max(0.0, end_time - start_time) / 60.0, 2)
+    previous_human = next((t.index for t in reversed(turns[: pivot.turn]) if t.is_human), -1)
+    calls = [c for t in turns[previous_human + 1 : pivot.turn] for c in t.tool_calls]
+    trailing = 0
+    for call in reversed(calls):
+        if not call.failed:
+            break
+        trailing += 1
+    return PivotRun(
+        turn=pivot.turn,
+        kind=str(pivot.kind),
+        silence=str(pivot.silence),
+        confidence=round(pivot.confidence, 2),
+        agent_turns=len(agent),
+        minutes=minutes,
+        ended_by="person" if stop < len(turns) else "end",
+        failed_attempts=pivot.state.attempts_failed,
+        failed_calls=sum(1 for c in calls if c.failed),
+        trailing_failures=trailing,
+    )
+
+
+def session_stats(ref: SessionRef, sensitivity: str = "normal") -> SessionStats:
+    """Read one session and measure its pivots. Never raises for a bad file."""
+    from pivotal.detect import PivotConfig, detect_pivots
+    from pivotal.readers import read_session
+
+    label = clean(ref.path.name + (f"#{ref.key}" if ref.key else ""))
+    out = SessionStats(label=label, format=ref.format, path=str(ref.path), key=ref.key)
+    try:
+        session = read_session(ref)
+    except (OSError, sqlite3.Error, ValueError) as exc:
+        out.error = clean(f"{type(exc).__name__}: {exc}", max_len=200)
+        return out
+    out.session_id = clean(session.id) if session.id else None
+    out.turns = len(session.turns)
+    out.human_turns = len(session.human_turns())
+    out.started = session.started
+    out.skipped = len(session.skipped)
+    pivots = detect_pivots(session.turns, PivotConfig.for_sensitivity(sensitivity))
+    out.pivots = [pivot_run(session, p) for p in pivots]
+    return out
+
+
+def _one(job: tuple[SessionRef, str]) -> SessionStats:
+    return session_stats(*job)
+
+
+def collect(
+    refs: Sequence[SessionRef], *, jobs: int = 1, sensitivity: str = "normal"
+) -> list[SessionStats]:
+    """Stats for every ref, in order; `jobs > 1` uses that many worker processes."""
+    work = [(ref, sensitivity) for ref in refs]
+    if jobs <= 1 or len(work) <= 1:
+        return [_one(job) for job in work]
+    import multiprocessing
+    from concurrent.futures import ProcessPoolExecutor
+
+    context = multiprocessing.get_context("spawn")
+    with ProcessPoolExecutor(max_workers=min(jobs, len(work)), mp_context=context) as pool:
+        return list(pool.map(_one, work, chunksize=1))
+
+
+# -- totals ----------------------------------------------------------------------
+
+
+def _summary(values: Iterable[float]) -> dict[str, float | int | None]:
+    data = list(values)
+    if not data:
+        return {"count": 0, "median": None, "mean": None, "max": None}
+    return {
+        "count": len(data),
+        "median": round(statistics.median(data), 2),
+        "mean": round(statistics.fmean(data), 2),
+        "max": round(max(data), 2),
+    }
+
+
+def totals(stats: Sequence[SessionStats]) -> dict[str, Any]:
+    runs = [p for s in stats for p in s.pivots]
+    delegations = [p for p in runs if p.kind == PivotKind.DELEGATION_AFTER_DEAD_END]
+    return {
+        "sessions": len(stats),
+        "unreadable": sum(1 for s in stats if s.error),
+        "sessions_with_pivots": sum(1 for s in stats if s.pivots),
+        "turns": sum(s.turns for s in stats),
+        "pivots": len(runs),
+        "by_kind": {k.value: sum(1 for p in runs if p.kind == k) for k in PivotKind},
+        "by_silence": {k.value: sum(1 for p in runs if p.silence == k) for k in Silence},
+        "autonomy_turns": _summary(p.agent_turns for p in runs),
+        "autonomy_minutes": _summary(p.minutes for p in runs if p.minutes is not None),
+        "delegation_failed_attempts": _summary(p.failed_attempts for p in delegations),
+        "delegation_trailing_failures": _summary(p.trailing_failures for p in delegations),
+    }
+
+
+def stats_json(stats: Sequence[SessionStats]) -> dict[str, Any]:
+    sessions = []
+    for s in stats:
+        item = asdict(s)
+        item["by_kind"] = dict(s.by_kind())
+        item["by_silence"] = dict(s.by_silence())
+        sessions.append(item)
+    return {"sessions": sessions, "totals": totals(stats)}
+
+
+# -- text ------------------------------------------------------------------------
+
+
+def sparkline(values: Sequence[float]) -> str:
+    """One block character per value, scaled to the largest."""
+    if not values:
+        return ""
+    top = max(values)
+    if top <= 0:
+        return SPARKS[0] * len(values)
+    return "".join(SPARKS[min(7, int(round(v / top * 7)))] for v in values)
+
+
+def bar(value: float, top: float, width: int = 24) -> str:
+    """A horizontal bar in eighth-blocks, `width` cells at `top`."""
+    if top <= 0 or value <= 0:
+        return ""
+    eighths = max(1, int(round(value / top * width * 8)))
+    return "█" * (eighths // 8) + (EIGHTHS[eighths % 8] if eighths % 8 else "")
+
+
+def histogram(values: Sequence[int], buckets: int = 12) -> str:
+    """A sparkline of how many values fall in each of `buckets` equal ranges from 0 to max."""
+    if not values:
+        return ""
+    top = max(values)
+    size = max(1, -(-(top + 1) // buckets))
+    counts = [0] * (top // size + 1)
+    for v in values:
+        counts[v // size] += 1
+    return sparkline(counts)
+
+
+_ABBREV = {
+    "delegation_after_dead_end": "D",
+    "continue_after_milestone": "M",
+    "implicit_approval": "A",
+    "other": "O",
+}
+
+
+def _fmt(value: float | int | None, unit: str = "") -> str:
+    if value is None:
+        return "-"
+    return (f"{value:g}" if isinstance(value, float) else str(value)) + unit
+
+
+def short_label(label: str, width: int = 44) -> str:
+    """Keep both ends of a long file name (the date and the id are what tell sessions apart)."""
+    if len(label) <= width:
+        return label
+    head = (width - 1) // 2
+    return label[:head] + "…" + label[-(width - 1 - head) :]
+
+
+def stats_table(stats: Sequence[SessionStats]) -> str:
+    rows = [("SESSION", "FORMAT", "TURNS", "PIVOTS", "KINDS", "RUN TURNS", "RUN MIN")]
+    for s in stats:
+        if s.error:
+            rows.append((short_label(s.label), s.format, "-", "-", "unreadable", s.error[:40], ""))
+            continue
+        kinds = " ".join(f"{_ABBREV.get(k, '?')}{n}" for k, n in sorted(s.by_kind().items()))
+        runs = [p.agent_turns for p in s.pivots]
+        minutes = [p.minutes for p in s.pivots if p.minutes is not None]
+        run_text = f"{sparkline(runs)} {'/'.join(map(str, runs))}" if runs else "-"
+        rows.append(
+            (
+                short_label(s.label),
+                s.format,
+                str(s.turns),
+                str(len(s.pivots)),
+                kinds or "-",
+                run_text,
+                _fmt(round(sum(minutes), 1)) if minutes else "-",
+            )
+        )
+    widths = [max(len(r[i]) for r in rows) for i in range(len(rows[0]))]
+    lines = ["  ".join(r[i].ljust(widths[i]) for i in range(len(r))).rstrip() for r in rows]
+    return "\n".join(lines + [""] + _totals_lines(stats)) + "\n"
+
+
+def _totals_lines(stats: Sequence[SessionStats]) -> list[str]:
+    t = totals(stats)
+    runs = [p for s in stats for p in s.pivots]
+    out = [
+        f"{t['sessions']} sessions ({t['unreadable']} unreadable), {t['turns']} turns,"
+        f" {t['pivots']} silent pivots in {t['sessions_with_pivots']} sessions",
+        "  kinds: D delegation after dead end, M continue after milestone,"
+        " A implicit approval, O other",
+        "",
+        "By kind",
+    ]
+    out += _bars(t["by_kind"])
+    out += ["", "By silence"]
+    out += _bars(t["by_silence"])
+    turns, minutes = t["autonomy_turns"], t["autonomy_minutes"]
+    out += [
+        "",
+        "Agent on its own after a pivot (until the person spoke again)",
+        f"  turns    median {_fmt(turns['median'])}, mean {_fmt(turns['mean'])},"
+        f" max {_fmt(turns['max'])}   {histogram([p.agent_turns for p in runs])}",
+        f"  minutes  median {_fmt(minutes['median'])}, mean {_fmt(minutes['mean'])},"
+        f" max {_fmt(minutes['max'])}   "
+        + histogram([int(p.minutes) for p in runs if p.minutes is not None]),
+    ]
+    attempts = t["delegation_failed_attempts"]
+    trailing = t["delegation_trailing_failures"]
+    delegations = [p for p in runs if p.kind == PivotKind.DELEGATION_AFTER_DEAD_END]
+    out += [
+        "",
+        f"Failures before a delegation ({attempts['count']} delegations)",
+        f"  failed attempts        median {_fmt(attempts['median'])}, max {_fmt(attempts['max'])}"
+        f"   {histogram([p.failed_attempts for p in delegations])}",
+        f"  failed calls in a row  median {_fmt(trailing['median'])}, max {_fmt(trailing['max'])}"
+        f"   {histogram([p.trailing_failures for p in delegations])}",
+    ]
+    return out
+
+
+def _bars(counts: dict[str, int]) -> list[str]:
+    top = max(counts.values(), default=0)
+    width = max((len(k) for k in counts), default=0)
+    return [f"  {k.ljust(width)}  {n:>4}  {bar(n, top)}" for k, n in counts.items()]
