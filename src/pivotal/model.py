@@ -170,7 +170,8 @@ class Turn:
     model: str | None = None
     usage: Usage | None = None
     preview: str = ""
-    """First ~200 characters of the turn's text, always available without decoding."""
+    """First ~200 characters of the turn's text. Always set for user and system turns;
+    lazy readers fill it for assistant turns once their parts are decoded."""
     _parts: list[Part] | None = None
     _loader: PartsLoader | None = None
     extra: dict[str, Any] | None = None

@@ -213,3 +213,20 @@ def test_unrecognisable_files_are_problems_not_crashes(tmp_path, payload):
     found = find_sessions([path])
     assert found.refs == []
     assert len(found.problems) == 1
+
+
+def test_truncated_and_rewritten_longer_between_polls_is_reloaded(tmp_path):
+    """Same inode, larger size, different bytes: the reader must not splice old and new."""
+    path = tmp_path / "s.jsonl"
+    short = SHORT.read_bytes()
+    path.write_bytes(short[:3000].rsplit(b"\n", 1)[0] + b"\n")
+    reader = ClaudeCodeReader(SessionRef("claude-code", path))
+    reader.poll()
+    with open(path, "r+b") as handle:  # same inode: truncate and write another session
+        handle.truncate(0)
+        handle.write(AUTOCOMPACT.read_bytes())
+    update = reader.poll(final=True)
+    assert update.reloaded
+    assert [t.text for t in reader.session.turns if t.is_human] == [
+        t.text for t in read(AUTOCOMPACT).turns if t.is_human
+    ]

@@ -29,6 +29,7 @@ from pivotal.model import Session, SessionRef, Skipped, Turn
 
 CHUNK = 1 << 20
 _BLANK = b" \t\r\x0c\x0b"
+TAIL_CHECK = 64
 MAX_REASON = 120
 
 
@@ -125,6 +126,8 @@ class LineFileReader(SessionReader):
         self._pending_parts: list[bytes] = []
         self._inode: tuple[int, int] | None = None
         self._size = 0
+        self._tail = b""
+        """The last bytes read: a file truncated and rewritten longer is noticed by them."""
 
     @abstractmethod
     def reset(self) -> None:
@@ -138,6 +141,7 @@ class LineFileReader(SessionReader):
         """Called after the final batch read (e.g. to close an open turn)."""
 
     def _restart(self) -> None:
+        self._tail = b""
         self._offset = 0
         self._line_no = 0
         self._pending = b""
@@ -166,7 +170,7 @@ class LineFileReader(SessionReader):
             ident = (st.st_dev, st.st_ino)
             if self._inode is not None and ident != self._inode:
                 reloaded, notice = True, f"{path.name} was replaced; reloaded"
-            elif st.st_size < self._offset:
+            elif st.st_size < self._offset or not self._same_tail(fd):
                 reloaded, notice = True, f"{path.name} was truncated; reloaded"
             if reloaded:
                 self._restart()
@@ -189,6 +193,13 @@ class LineFileReader(SessionReader):
             new_skipped=len(self.session.skipped) - skipped_before,
         )
 
+    def _same_tail(self, fd: int) -> bool:
+        """The bytes just before where we stopped are unchanged (not truncated and rewritten)."""
+        if not self._offset:
+            return True
+        start = max(0, self._offset - TAIL_CHECK)
+        return os.pread(fd, self._offset - start, start) == self._tail
+
     def _read_from(self, fd: int, size: int, budget: int | None) -> None:
         if budget is not None:
             size = min(size, self._offset + max(budget, 1))
@@ -197,6 +208,8 @@ class LineFileReader(SessionReader):
             if not chunk:
                 break
             self._consume(chunk)
+            tail = chunk[-TAIL_CHECK:]
+            self._tail = tail if len(tail) == TAIL_CHECK else (self._tail + tail)[-TAIL_CHECK:]
 
     def _consume(self, chunk: bytes) -> None:
         """Split `chunk` into lines; keep the unterminated tail for later."""
