@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import shutil
 import sqlite3
 from pathlib import Path
@@ -151,3 +152,48 @@ def test_a_second_connection_sees_writes(tmp_path):
         assert [m.note for m in b.marks_for(session)] == ["from the app"]
     rows = sqlite3.connect(db).execute("SELECT COUNT(*) FROM marks").fetchone()
     assert rows == (1,)
+
+
+# -- `pivotal notes` -----------------------------------------------------------
+
+
+def _cli(*args: str) -> tuple[int, str, str]:
+    from click.testing import CliRunner
+
+    from pivotal.cli import cli
+
+    result = CliRunner().invoke(cli, list(args), catch_exceptions=False)
+    return result.exit_code, result.stdout, result.stderr
+
+
+def test_notes_command_lists_sessions_and_marks(tmp_path, monkeypatch):
+    monkeypatch.setenv("PIVOTAL_DATA_DIR", str(tmp_path))
+    code, out, err = _cli("notes")
+    assert code == 0 and out == "" and "no marks yet" in err
+    session = _read(CLAUDE)
+    with NoteStore() as store:
+        store.set_note(session, session.turns[2], "first line of the note\nsecond line")
+        store.mark(session, session.turns[0])
+    code, out, _ = _cli("notes")
+    assert code == 0
+    header, row = out.splitlines()
+    assert header.split() == ["MARKS", "NOTES", "TOUCHED", "FORMAT", "SESSION"]
+    assert row.split()[:2] == ["2", "1"] and "claude-code" in row
+    code, out, _ = _cli("notes", str(CLAUDE))
+    lines = out.splitlines()
+    assert lines[0].split() == ["TURN", "WHEN", "WHO", "NOTE"]
+    assert lines[1].split()[0] == "0" and lines[1].endswith("(marked)")
+    assert lines[2].split()[0] == "2" and lines[2].endswith("first line of the note")
+    code, out, _ = _cli("notes", str(CLAUDE), "--json")
+    rows = [json.loads(line) for line in out.splitlines()]
+    assert [(r["turn"], r["who"], r["note"]) for r in rows] == [
+        (0, "person", ""),
+        (2, "agent", "first line of the note\nsecond line"),
+    ]
+
+
+def test_notes_command_reports_a_rebuilt_store(tmp_path, monkeypatch):
+    monkeypatch.setenv("PIVOTAL_DATA_DIR", str(tmp_path))
+    (tmp_path / FILE_NAME).write_bytes(b"garbage" * 100)
+    code, _, err = _cli("notes", "--json")
+    assert code == 0 and "moved it to" in err

@@ -1,0 +1,101 @@
+"""`pivotal export` through the real CLI group: formats, -o, --redact, notes, errors."""
+
+from __future__ import annotations
+
+import json
+import shutil
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from pivotal.cli import cli
+from pivotal.exitcodes import ExitCode
+from pivotal.notes import NoteStore
+from pivotal.readers import find_sessions, read_session
+
+from .conftest import DEMO, OPENAI, _hostile_copy
+
+REAL = Path(__file__).resolve().parents[1] / "fixtures" / "realclients"
+
+
+@pytest.fixture(autouse=True)
+def data_dir(tmp_path, monkeypatch) -> Path:
+    where = tmp_path / "pivotal-data"
+    monkeypatch.setenv("PIVOTAL_DATA_DIR", str(where))
+    return where
+
+
+def run(*args: str) -> tuple[int, str, str]:
+    result = CliRunner().invoke(cli, list(args), catch_exceptions=False)
+    return result.exit_code, result.stdout, result.stderr
+
+
+@pytest.mark.parametrize("fmt", ["md", "html", "json", "cast"])
+def test_every_format_to_stdout(fmt):
+    code, out, _ = run("export", str(DEMO), "--to", fmt)
+    assert code == ExitCode.OK
+    first = out.splitlines()[0]
+    if fmt == "md":
+        assert first.startswith("# Pivotal report")
+    elif fmt == "html":
+        assert first == "<!DOCTYPE html>"
+    elif fmt == "json":
+        assert json.loads(out)["format"] == "claude-code"
+    else:
+        assert json.loads(first)["version"] == 3
+
+
+def test_output_file_and_format_from_suffix(tmp_path):
+    target = tmp_path / "out" / "report.html"
+    target.parent.mkdir()
+    code, out, err = run("export", str(DEMO), "-o", str(target))
+    assert code == ExitCode.OK and out == ""
+    assert "wrote" in err and "(html, 3 pivots)" in err
+    assert target.read_text().startswith("<!DOCTYPE html>")
+    assert sorted(p.name for p in target.parent.iterdir()) == ["report.html"]  # no temp left
+
+
+def test_redact_flag(tmp_path):
+    hostile = _hostile_copy(tmp_path / "h.jsonl")
+    _, plain, _ = run("export", str(hostile), "--to", "json")
+    assert OPENAI in plain
+    code, out, _ = run("export", str(hostile), "--to", "json", "--redact")
+    assert code == ExitCode.OK and OPENAI not in out and "REDACTED:openai-key" in out
+
+
+def test_marks_and_notes_are_exported(tmp_path):
+    session = read_session(find_sessions([DEMO]).refs[0])
+    with NoteStore() as store:
+        store.set_note(session, session.turns[30], "gave up on speculative decoding here")
+    _, out, _ = run("export", str(DEMO), "--to", "json")
+    assert json.loads(out)["marks"][0]["turn"] == 30
+    _, md, _ = run("export", str(DEMO), "--to", "md")
+    assert "gave up on speculative decoding here" in md
+    _, md, _ = run("export", str(DEMO), "--to", "md", "--no-notes")
+    assert "gave up on speculative decoding here" not in md
+
+
+def test_never_overwrites_the_session(tmp_path):
+    copy = tmp_path / "s.jsonl"
+    shutil.copy(DEMO, copy)
+    before = copy.read_bytes()
+    code, _, err = run("export", str(copy), "--to", "md", "-o", str(copy))
+    assert code == ExitCode.USAGE and "refusing" in err
+    assert copy.read_bytes() == before
+
+
+def test_errors_are_one_line_with_documented_codes(tmp_path):
+    code, _, err = run("export", str(tmp_path / "missing.jsonl"))
+    assert code == ExitCode.NOT_FOUND and "no such file" in err
+    code, _, err = run("export", str(DEMO), "--to", "pdf")
+    assert code == ExitCode.USAGE
+    code, _, err = run("export", str(REAL))
+    assert code == ExitCode.USAGE and "pick one with --key" in err
+
+
+def test_key_picks_one_session_of_a_database():
+    db = REAL / "opencode-short"
+    code, out, _ = run("export", str(db), "--to", "json", "--key", "ses_dd56d6bd6ffeh6ChL7dECWk7KX")
+    assert code == ExitCode.OK
+    assert json.loads(out)["session_id"] == "ses_dd56d6bd6ffeh6ChL7dECWk7KX"
