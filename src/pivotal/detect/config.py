@@ -29,10 +29,10 @@ class PivotConfig:
     """A silence becomes a pivot at this confidence."""
     strict: bool = True
     """Apply the routine vetoes (a go-on mid-task, a compaction the agent ignores ...)."""
-    dump_min_chars: int = 600
+    dump_min_chars: int = 300
     """A context dump is at least this long ..."""
     dump_min_sections: int = 3
-    """... and has at least this many headings / labelled bullet groups."""
+    """... and has this many status sections (Goal, Discoveries, Next steps ...)."""
     hands_off_min: int = 6
     """Agent steps since the last direction before the streak counts as a signal."""
     topic_max_overlap: float = 0.25

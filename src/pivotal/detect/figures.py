@@ -11,13 +11,16 @@ import re
 _UNITS = (
     r"tok(?:en)?s?/s(?:ec)?|t/s|req(?:uest)?s?/s(?:ec)?|rps|qps|it/s|samples?/s|img/s|"
     r"[KMGT]i?B/s|[KMGT]bps|[KMGT]i?B|TFLOPS|GFLOPS|FLOPS|"
+    r"(?:ms|s|µs|us)/(?:frame|step|token|tok|iter|it|batch|req|request|query|epoch|image|img)|"
     r"ms|µs|us|ns|sec(?:onds?)?|s(?![a-z])|min(?:utes?)?|%|x(?![a-z0-9])|×|"
     r"tokens|ops/s|MHz|GHz|W(?![a-z])"
 )
 FIGURE = re.compile(
     r"(?<![\w.])(~|≈)?(\d{1,3}(?:,\d{3})+|\d+(?:\.\d+)?)\s?(" + _UNITS + r")(?![\w/])",
 )
-_STRONG_UNITS = re.compile(r"/s|/sec|B$|FLOPS|%|ms|µs|us|ns|x|×|rps|qps", re.IGNORECASE)
+_STRONG_UNITS = re.compile(
+    r"/s|/sec|/\w+$|B$|FLOPS|%|ms|µs|us|ns|x|×|rps|qps|^\d+\.\d+ s$", re.IGNORECASE
+)
 _SPEEDUP = re.compile(r"\s*(faster|slower|speed|improvement|better|worse|over|more|less)", re.I)
 TABLE_ROW = re.compile(r"^\s*\|.*\d.*\|\s*$", re.MULTILINE)
 

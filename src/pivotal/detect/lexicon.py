@@ -78,7 +78,10 @@ MILESTONE_STRONG = re.compile(
     r"\bserver (is )?(up|running|ready|healthy|live)\b|\bup and running\b|\bis (up|live|ready)\b|"
     r"\bbenchmark results?\b|\bresults? (are in|below|so far)\b|\bsuccessfully\b|"
     r"\bgreen\b|\bunblocked\b|\bachiev(ed|es)\b|\bgenerat(ing|es) coherent\b|"
-    r"\bboots?\b.*\bclean|\bloads? (fine|cleanly|correctly)\b|✅",
+    r"\bboots?\b.*\bclean|\bloads? (fine|cleanly|correctly)\b|✅|\d\s?[x×] faster\b|"
+    r"\bspeed-?up (of|is)\b|\b(is|are|went|dropped|fell|now) down to\b|\bdown (to|from) [~≈]?\d|"
+    r"\bimproved (from|to|by)\b|\bcut (it )?(from|to|by) [~≈]?\d|\b(reached|hit|met|beat) the "
+    r"(target|goal)\b|\bunder the [\w %.]{0,20}target\b|\btarget (met|reached)\b",
     re.IGNORECASE,
 )
 

@@ -19,7 +19,7 @@ from pivotal.model import Role, Signal, Silence, TurnFlag
 
 
 def is_dump(view: TurnView, cfg: PivotConfig) -> bool:
-    """A long, structured status summary (Goal / Discoveries / Next steps ...)."""
+    """A structured status summary (Goal / Discoveries / Next steps ...), or a long outline."""
     text = view.text
     if view.flags & TurnFlag.COMPACTION_SUMMARY:
         return True
@@ -29,7 +29,9 @@ def is_dump(view: TurnView, cfg: PivotConfig) -> bool:
     headings = len(HEADING_LINE.findall(text))
     if SUMMARY_OPENING.search(text[:300]) and (sections >= 2 or headings >= 2):
         return True
-    return sections >= cfg.dump_min_sections and headings + sections >= cfg.dump_min_sections + 1
+    if sections >= cfg.dump_min_sections:
+        return True
+    return headings >= 4 and view.full_len >= 3 * cfg.dump_min_chars
 
 
 def context_dump_signal(w: Window, cfg: PivotConfig, facts: AfterFacts) -> Signal | None:
