@@ -41,27 +41,10 @@ def _default_tracker(config: object | None) -> Tracker:
 
 
 def _pivot_json(session: Session, pivot: Pivot) -> dict[str, Any]:
-    """The `scan --json` pivot object (the report module's, or a minimal stand-in)."""
-    try:
-        from pivotal.report import pivot_json
-    except ImportError:
-        return _minimal_pivot_json(session, pivot)
+    """The `scan --json` pivot object."""
+    from pivotal.report import pivot_json
+
     return pivot_json(session, pivot)
-
-
-def _minimal_pivot_json(session: Session, pivot: Pivot) -> dict[str, Any]:
-    anchor = _anchor(session, pivot)
-    return {
-        "turn": pivot.turn,
-        "message_id": anchor.message_id if anchor else None,
-        "line": anchor.source.line if anchor else None,
-        "kind": str(pivot.kind),
-        "silence": str(pivot.silence),
-        "confidence": round(pivot.confidence, 2),
-        "candidate": pivot.candidate,
-        "reason": clean(pivot.reason, max_len=300),
-        "cluster": list(pivot.cluster),
-    }
 
 
 def _anchor(session: Session, pivot: Pivot):
@@ -87,7 +70,7 @@ def pivot_line(session: Session, pivot: Pivot, as_json: bool) -> str:
         when = time.strftime("%Y-%m-%d %H:%M:%S", time.gmtime(anchor.timestamp))
     reason = clean(pivot.reason, max_len=200).replace("\n", " ")
     return (
-        f"turn {pivot.turn}  {when}  {pivot.kind}  {pivot.silence}  "
+        f"#{pivot.turn + 1}  {when}  {pivot.kind}  {pivot.silence}  "
         f"{pivot.confidence:.2f}  {reason}"
     )
 

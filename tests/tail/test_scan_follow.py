@@ -153,7 +153,7 @@ async def test_plain_lines_are_inert_and_notices_go_to_err(tmp_path: Path) -> No
     writer.append(record("assistant", "more"))
     await wait_until(lambda: len(scan.out.lines()) == 1)
     line = scan.out.lines()[0]
-    assert line.startswith("turn 2  -  other  empty  0.50  quiet ")
+    assert line.startswith("#3  -  other  empty  0.50  quiet ")
     assert "\x1b" not in line and "\x07" not in line
     assert "[bold]x[/bold]" in line  # brackets are text, not markup
 
