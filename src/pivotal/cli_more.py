@@ -78,10 +78,21 @@ def _write_output(target: Path, text: str, ref: SessionRef) -> None:
         fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", dir=parent)
         with os.fdopen(fd, "w", encoding="utf-8", newline="\n") as handle:
             handle.write(text)
+        os.chmod(tmp, _file_mode(target))
         os.replace(tmp, target)
     except OSError as exc:
         err(f"{target}: cannot write ({exc.strerror or exc})")
         raise SystemExit(ExitCode.UNREADABLE) from None
+
+
+def _file_mode(target: Path) -> int:
+    """Keep an existing file's mode; a new file gets what the umask allows (mkstemp uses 0600)."""
+    try:
+        return target.stat().st_mode & 0o777
+    except OSError:
+        umask = os.umask(0)
+        os.umask(umask)
+        return 0o666 & ~umask
 
 
 @click.command("export")

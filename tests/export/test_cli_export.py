@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 import shutil
 from pathlib import Path
 
@@ -54,6 +55,9 @@ def test_output_file_and_format_from_suffix(tmp_path):
     assert "wrote" in err and "(html, 3 pivots)" in err
     assert target.read_text().startswith("<!DOCTYPE html>")
     assert sorted(p.name for p in target.parent.iterdir()) == ["report.html"]  # no temp left
+    umask = os.umask(0)
+    os.umask(umask)
+    assert target.stat().st_mode & 0o777 == 0o666 & ~umask  # not mkstemp's 0600
 
 
 def test_redact_flag(tmp_path):

@@ -16,20 +16,38 @@ from typing import Any
 _PEM = r"-----BEGIN (?:[A-Z0-9]+ )*PRIVATE KEY(?: BLOCK)?-----"
 _PEM_END = r"-----END (?:[A-Z0-9]+ )*PRIVATE KEY(?: BLOCK)?-----"
 
-# (kind, pattern, group to mask: 0 = the whole match). Most specific first.
-_RULES: list[tuple[str, re.Pattern[str], int]] = [
+# (kind, pattern, group to mask (0 = the whole match), needles). Most specific first.
+# A rule runs only when one of its needles occurs in the (lower-cased) text: a plain
+# substring search is far cheaper than a regex scan, and most strings hold no needle.
+_RULES: list[tuple[str, re.Pattern[str], int, tuple[str, ...]]] = [
     (
         "private-key",
         re.compile(rf"{_PEM}(?:[\s\S]*?{_PEM_END}|(?:[A-Za-z0-9+/=\s:-]|\\n)*)"),
         0,
+        ("private key",),
     ),
-    ("anthropic-key", re.compile(r"\bsk-ant-[A-Za-z0-9_-]{20,}"), 0),
-    ("openai-key", re.compile(r"\bsk-(?:proj-|svcacct-|admin-)?[A-Za-z0-9_-]{20,}"), 0),
-    ("stripe-key", re.compile(r"\b(?:sk|rk)_(?:live|test)_[A-Za-z0-9]{16,}"), 0),
-    ("stripe-webhook-secret", re.compile(r"\bwhsec_[A-Za-z0-9]{20,}"), 0),
-    ("github-token", re.compile(r"\bgh[pousr]_[A-Za-z0-9]{30,}"), 0),
-    ("github-token", re.compile(r"\bgithub_pat_[A-Za-z0-9_]{22,}"), 0),
-    ("aws-access-key-id", re.compile(r"\b(?:AKIA|ASIA)[A-Z0-9]{16}\b"), 0),
+    ("anthropic-key", re.compile(r"\bsk-ant-[A-Za-z0-9_-]{20,}"), 0, ("sk-ant-",)),
+    (
+        "openai-key",
+        re.compile(r"\bsk-(?:proj-|svcacct-|admin-)?[A-Za-z0-9_-]{20,}"),
+        0,
+        ("sk-",),
+    ),
+    (
+        "stripe-key",
+        re.compile(r"\b(?:sk|rk)_(?:live|test)_[A-Za-z0-9]{16,}"),
+        0,
+        ("k_live_", "k_test_"),
+    ),
+    ("stripe-webhook-secret", re.compile(r"\bwhsec_[A-Za-z0-9]{20,}"), 0, ("whsec_",)),
+    (
+        "github-token",
+        re.compile(r"\bgh[pousr]_[A-Za-z0-9]{30,}"),
+        0,
+        ("ghp_", "gho_", "ghu_", "ghs_", "ghr_"),
+    ),
+    ("github-token", re.compile(r"\bgithub_pat_[A-Za-z0-9_]{22,}"), 0, ("github_pat_",)),
+    ("aws-access-key-id", re.compile(r"\b(?:AKIA|ASIA)[A-Z0-9]{16}\b"), 0, ("akia", "asia")),
     (
         "aws-secret-key",
         re.compile(
@@ -37,10 +55,11 @@ _RULES: list[tuple[str, re.Pattern[str], int]] = [
             r"[\"']?\s*[:=]\s*[\"']?([A-Za-z0-9/+=]{40})(?![A-Za-z0-9/+=])"
         ),
         1,
+        ("secret",),
     ),
-    ("google-api-key", re.compile(r"\bAIza[0-9A-Za-z_-]{35}"), 0),
-    ("slack-token", re.compile(r"\bxox[abposre]-[A-Za-z0-9-]{10,}"), 0),
-    ("slack-token", re.compile(r"\bxapp-[0-9]-[A-Za-z0-9-]{10,}"), 0),
+    ("google-api-key", re.compile(r"\bAIza[0-9A-Za-z_-]{35}"), 0, ("aiza",)),
+    ("slack-token", re.compile(r"\bxox[abposre]-[A-Za-z0-9-]{10,}"), 0, ("xox",)),
+    ("slack-token", re.compile(r"\bxapp-[0-9]-[A-Za-z0-9-]{10,}"), 0, ("xapp-",)),
     (
         "authorization",
         re.compile(
@@ -48,8 +67,9 @@ _RULES: list[tuple[str, re.Pattern[str], int]] = [
             r"([A-Za-z0-9._~+/=-]{8,})"
         ),
         1,
+        ("authorization",),
     ),
-    ("bearer-token", re.compile(r"(?i:\bbearer\s+)([A-Za-z0-9._~+/-]{20,}=*)"), 1),
+    ("bearer-token", re.compile(r"(?i:\bbearer\s+)([A-Za-z0-9._~+/-]{20,}=*)"), 1, ("bearer",)),
     (
         "email",
         re.compile(
@@ -57,13 +77,12 @@ _RULES: list[tuple[str, re.Pattern[str], int]] = [
             r"(?:[A-Za-z0-9-]{1,63}\.)+[A-Za-z]{2,24}\b"
         ),
         0,
+        ("@",),
     ),
 ]
 
-_HOME = re.compile(
-    r"(?<![\w.~-])(?:/home/|/Users/)(?!\.\.?(?:/|\b))[^/\s\"'`<>|:;,()\[\]{}\\]+"
-    r"|(?i:\b[A-Z]:\\Users\\)[^\\\s\"'`<>|:;,()\[\]{}]+"
-)
+_HOME = re.compile(r"(?<![\w.~-])/(?:home|Users)/(?!\.\.?(?:/|\b))[^/\s\"'`<>|:;,()\[\]{}\\]+")
+_WINDOWS_HOME = re.compile(r"(?i:\b[A-Z]:\\Users\\)[^\\\s\"'`<>|:;,()\[\]{}]+")
 
 
 def mask(kind: str) -> str:
@@ -73,9 +92,15 @@ def mask(kind: str) -> str:
 
 def redact(text: str, counts: Counter[str] | None = None) -> str:
     """`text` with every secret, e-mail address and home-directory prefix masked."""
-    for kind, pattern, group in _RULES:
-        text = pattern.sub(_replacer(kind, group, counts), text)
-    return _HOME.sub(_home(counts), text)
+    folded = text.lower()
+    for kind, pattern, group, needles in _RULES:
+        if any(needle in folded for needle in needles):
+            text = pattern.sub(_replacer(kind, group, counts), text)
+    if "/home/" in text or "/Users/" in text:
+        text = _HOME.sub(_home(counts), text)
+    if ":\\users\\" in folded:
+        text = _WINDOWS_HOME.sub(_home(counts), text)
+    return text
 
 
 def _replacer(kind: str, group: int, counts: Counter[str] | None):  # type: ignore[no-untyped-def]
