@@ -12,11 +12,13 @@ to the targets:
   slowest of the key presses <= 50 ms
   peak RSS (100 MB) <= peak RSS (100 KB) + 60 MB + 0.5 x file size
 
-"First screen" is the time from creating the app to the transcript having rendered
-its first turn (reading goes on in a worker). A key press is timed from `pilot.press`
+"First screen" is the time from creating the app to the first refresh after the first
+slice of turns reached the screen (reading goes on in a worker). A key press is timed from `pilot.press`
 until the app is idle again with the screen refreshed (search: until the search
 worker is done). Pilot's own cost per press is measured with an unbound key and
-shown as the floor; "net" is a press minus that floor.
+shown as the floor; "net" is a press minus that floor. The UI thread's CPU time per
+press (time.thread_time) is reported too: the work the app did for the key, without
+the idle waits Pilot adds between frames. Reading and search run in other threads.
 """
 
 from __future__ import annotations
@@ -72,7 +74,7 @@ async def measure(path: Path, presses: int) -> dict[str, float]:
     ref = find_sessions([path]).refs[0]
     app = ReplayerApp(ref)
     async with app.run_test(size=SIZE) as pilot:
-        while app.replay is None or app.replay.transcript.renders == 0:
+        while not app.first_paint.is_set():
             await asyncio.sleep(0.001)
         first_screen = time.perf_counter() - started
         screen = app.replay
@@ -80,24 +82,31 @@ async def measure(path: Path, presses: int) -> dict[str, float]:
             await asyncio.sleep(0.01)
         read_all = time.perf_counter() - started
         await pilot.pause()
-        floor = []
+        floor, floor_cpu = [], []
         for _ in range(20):
-            begin = time.perf_counter()
+            begin, cpu = time.perf_counter(), time.thread_time()
             await pilot.press("x")
             await pilot.pause()
             floor.append(time.perf_counter() - begin)
+            floor_cpu.append(time.thread_time() - cpu)
         screen.needle = "error"
         times: dict[str, float] = {}
-        slowest = 0.0
+        slowest = slowest_cpu = 0.0
         for n in range(presses):
             key = KEYS[n % len(KEYS)]
-            begin = time.perf_counter()
+            begin, cpu = time.perf_counter(), time.thread_time()
             await pilot.press(key)
             if key == "n":
                 await app.workers.wait_for_complete()
             await pilot.pause()
             took = time.perf_counter() - begin
+            slowest_cpu = max(slowest_cpu, time.thread_time() - cpu)
             times[key] = max(times.get(key, 0.0), took)
+            if os.environ.get("BENCH_TRACE"):
+                used = (time.thread_time() - cpu) * 1000
+                print(
+                    n, key, round(took * 1000), round(used), screen.playback.cursor, file=sys.stderr
+                )
             slowest = max(slowest, took)
         turns = len(screen.playback.turns)
         renders = screen.transcript.renders
@@ -107,6 +116,8 @@ async def measure(path: Path, presses: int) -> dict[str, float]:
         "read_all_s": read_all,
         "floor_ms": statistics.median(floor) * 1000,
         "slowest_ms": slowest * 1000,
+        "floor_cpu_ms": statistics.median(floor_cpu) * 1000,
+        "slowest_cpu_ms": slowest_cpu * 1000,
         "slowest_key": max(times, key=times.__getitem__),
         "turns": turns,
         "renders": renders,
@@ -129,10 +140,13 @@ def report(small: dict, big: dict) -> int:
     for name, row in (("100 KB", small), ("100 MB", big)):
         print(
             f"{name}: {row['size_mb']:.1f} MB, {row['turns']} turns | first screen "
-            f"{row['first_screen_s'] * 1000:.0f} ms | all read + pivots {row['read_all_s']:.2f} s | "
+            f"{row['first_screen_s'] * 1000:.0f} ms | all read + pivots "
+            f"{row['read_all_s']:.2f} s | "
             f"slowest key {row['slowest_ms']:.0f} ms ({row['slowest_key']}), pilot floor "
             f"{row['floor_ms']:.0f} ms, net {row['slowest_ms'] - row['floor_ms']:.0f} ms | "
-            f"turns rendered {row['renders']} | peak RSS {row['rss_mb']:.0f} MB"
+            f"UI-thread CPU per key: slowest {row['slowest_cpu_ms']:.0f} ms, floor "
+            f"{row['floor_cpu_ms']:.0f} ms | turns rendered {row['renders']} | "
+            f"peak RSS {row['rss_mb']:.0f} MB"
         )
     checks = [
         (
@@ -141,7 +155,18 @@ def report(small: dict, big: dict) -> int:
             1.5 * small["first_screen_s"],
             "s",
         ),
-        ("slowest key net of pilot floor <= 50 ms", big["slowest_ms"] - big["floor_ms"], 50, "ms"),
+        (
+            "slowest key, UI-thread CPU net of floor <= 50 ms",
+            big["slowest_cpu_ms"] - big["floor_cpu_ms"],
+            50,
+            "ms",
+        ),
+        (
+            "slowest key, wall net of pilot floor <= 50 ms",
+            big["slowest_ms"] - big["floor_ms"],
+            50,
+            "ms",
+        ),
         ("slowest key raw <= 50 ms", big["slowest_ms"], 50, "ms"),
         (
             "peak RSS <= 100 KB run + 60 MB + 0.5 x size",

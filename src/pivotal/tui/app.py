@@ -7,6 +7,8 @@ Built from explicit inputs so tests can construct the real thing: a
 
 from __future__ import annotations
 
+import gc
+import threading
 import time
 from collections.abc import Iterable
 from functools import partial
@@ -26,6 +28,8 @@ from pivotal.tui.replay_screen import ReplayScreen
 from pivotal.tui.screens import PickerScreen
 
 POST_EVERY = 0.25
+FIRST_PAINT_WAIT = 1.0
+"""At most this long the reader pauses after the first slice, waiting for the first paint."""
 """Seconds between progress messages while a big file is read."""
 DEMO_NOTICE = (
     "No sessions were found, so this is the bundled demo session. "
@@ -62,6 +66,8 @@ class ReplayerApp(App[int]):
         self.autopause = autopause
         self.demo = demo
         self.follow = follow
+        self.first_paint = threading.Event()
+        """Set once the first slice of the session is on screen."""
 
     def on_mount(self) -> None:
         if self.follow:
@@ -127,7 +133,10 @@ class ReplayerApp(App[int]):
                     self.post_message(TurnsRead(pending))
                     pending, last_post = None, now
                 if not warm:
+                    # let the UI paint the first screen before parsing the rest competes
+                    # with it for the GIL, then warm Markdown up while the person reads
                     warm = True
+                    self.first_paint.wait(timeout=FIRST_PAINT_WAIT)
                     warm_up()
             if worker.is_cancelled:
                 return
@@ -144,11 +153,16 @@ class ReplayerApp(App[int]):
     def show_turns(self, message: TurnsRead) -> None:
         if (screen := self.replay) is not None:
             screen.add_turns(message.batch)
+        if not self.first_paint.is_set():
+            self.call_after_refresh(self.first_paint.set)
 
     @on(SessionAnalysed)
     def show_analysis(self, message: SessionAnalysed) -> None:
         if (screen := self.replay) is not None:
             screen.add_analysis(message.pivots, message.failures)
+        # A big session is millions of long-lived objects; without this every full
+        # collection walks them all and a key press stalls for ~100 ms.
+        gc.freeze()
 
     @on(ReadFailed)
     def show_failure(self, message: ReadFailed) -> None:
