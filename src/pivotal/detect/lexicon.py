@@ -65,7 +65,8 @@ FAIL_OUTPUT = re.compile(
 )
 
 SUCCESS_OUTPUT = re.compile(
-    r"\b\d+ passed\b|\ball tests pass|\bOK \(|\bsuccess(ful(ly)?)?\b|\bready\b|\bhealthy\b|"
+    r"\b[1-9]\d* passed\b|\ball tests pass|\bOK \(|(?<!un)\bsuccess(ful(ly)?)?\b|"
+    r"(?<!not )(?<!n't )(?<!never )\b(ready|healthy)\b|"
     r"\bBUILD SUCCESSFUL\b|\bcompleted successfully\b|\bListening on\b|\bUvicorn running\b|"
     r"\bserver (is )?(up|running|started|ready)\b|\b200 OK\b",
     re.IGNORECASE,
