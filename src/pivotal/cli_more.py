@@ -23,7 +23,10 @@ EXPORT_FORMATS = ("md", "html", "json", "cast")
 
 
 def err(message: str) -> None:
-    click.echo(f"pivotal: {message}", err=True)
+    """One diagnostic line; paths and ids in it may come from untrusted file names."""
+    from pivotal.safetext import clean
+
+    click.echo(f"pivotal: {clean(message)}", err=True)
 
 
 def _refs(paths: list[Path]) -> tuple[list[SessionRef], ExitCode]:

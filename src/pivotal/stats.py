@@ -107,7 +107,8 @@ def session_stats(ref: SessionRef, sensitivity: str = "normal") -> SessionStats:
     from pivotal.readers import read_session
 
     label = clean(ref.path.name + (f"#{ref.key}" if ref.key else ""))
-    out = SessionStats(label=label, format=ref.format, path=str(ref.path), key=ref.key)
+    key = clean(ref.key) if ref.key else None
+    out = SessionStats(label=label, format=ref.format, path=clean(str(ref.path)), key=key)
     try:
         session = read_session(ref)
     except (OSError, sqlite3.Error, ValueError) as exc:

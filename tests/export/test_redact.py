@@ -73,6 +73,11 @@ def test_an_env_dump_in_tool_output_keeps_its_names_and_loses_its_values():
         ("Author: Mara Lind <mara.lind@ledgerly.io>\nDate: Mon", "mara.lind@ledgerly.io", "email"),
         ("cd /Users/priya/code/insights-web && npm test", "priya", "~/code/insights-web"),
         (r"C:\Users\Priya\src\app> dir", "Priya", "~"),
+        (
+            "/home/mara/.claude/projects/-home-mara-src-app/0b1c.jsonl",
+            "mara",
+            "~/.claude/projects/-~-src-app/0b1c.jsonl",
+        ),
     ],
 )
 def test_secrets_in_prompts_and_commands_are_masked(text, secret, kind):

@@ -93,6 +93,8 @@ def export_json(data: ExportInput) -> dict[str, Any]:
     out = session_json(data.ref, s, data.pivots)
     out.update(
         {
+            "path": clean(out["path"]),
+            "key": clean(out["key"]) if out["key"] else None,
             "schema": SCHEMA,
             "session_key": clean(session_key(s)),
             "title": clean(s.title) if s.title else None,

@@ -82,6 +82,8 @@ _RULES: list[tuple[str, re.Pattern[str], int, tuple[str, ...]]] = [
 ]
 
 _HOME = re.compile(r"(?<![\w.~-])/(?:home|Users)/(?!\.\.?(?:/|\b))[^/\s\"'`<>|:;,()\[\]{}\\]+")
+# Claude Code names project folders after the cwd: ~/.claude/projects/-home-mara-src-app/
+_SLUG_HOME = re.compile(r"(?<=projects/)-(?:home|Users)-[^-/\s]+(?=-|/)")
 _WINDOWS_HOME = re.compile(r"(?i:\b[A-Z]:\\Users\\)[^\\\s\"'`<>|:;,()\[\]{}]+")
 
 
@@ -98,6 +100,8 @@ def redact(text: str, counts: Counter[str] | None = None) -> str:
             text = pattern.sub(_replacer(kind, group, counts), text)
     if "/home/" in text or "/Users/" in text:
         text = _HOME.sub(_home(counts), text)
+    if "projects/-" in text:
+        text = _SLUG_HOME.sub(_home(counts, "-~"), text)
     if ":\\users\\" in folded:
         text = _WINDOWS_HOME.sub(_home(counts), text)
     return text
@@ -116,11 +120,11 @@ def _replacer(kind: str, group: int, counts: Counter[str] | None):  # type: igno
     return replace
 
 
-def _home(counts: Counter[str] | None):  # type: ignore[no-untyped-def]
+def _home(counts: Counter[str] | None, mask: str = "~"):  # type: ignore[no-untyped-def]
     def replace(match: re.Match[str]) -> str:
         if counts is not None:
             counts["home-path"] += 1
-        return "~"
+        return mask
 
     return replace
 
