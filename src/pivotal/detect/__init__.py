@@ -3,7 +3,15 @@
 `detect_pivots(turns, config)` finds the moments where the person went
 silent and the agent took over, with the evidence for each; `PivotTracker`
 does the same incrementally for a live session. Pure: no I/O beyond the
-turns' own lazy parts, and no UI imports.
+turns' own lazy parts (read only inside the windows around silences), no UI.
+
+How one silence is judged (one module per step):
+`silence` (empty / ack / compaction, clusters) → `window` (turns before and
+after, capped `view`s) → `failures` + `signals_before` and `signals_after`
+(each signal names its turns and weight) → `archetype` (kind, confidence =
+sum of weights, delegation words, reason) → `gates` (the non-pivots) →
+`state` (phase, initiative, open threads, tallies, `figures`, `tasks`).
+Thresholds and weights live in `config.PivotConfig`; word lists in `lexicon`.
 """
 
 from pivotal.detect.config import PivotConfig
