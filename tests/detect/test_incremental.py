@@ -152,3 +152,11 @@ def test_detector_imports_no_ui() -> None:
     )
     result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
     assert result.returncode == 0, result.stdout + result.stderr
+
+
+def test_unknown_sensitivity_is_refused() -> None:
+    import pytest
+
+    for bad in ("loud", 1.5, -0.1):
+        with pytest.raises(ValueError):
+            PivotConfig.for_sensitivity(bad)
