@@ -6,7 +6,7 @@ from collections import Counter
 
 import pytest
 
-from pivotal.export.redact import redact, redact_data
+from pivotal.export.redact import redact, redact_data, users_in
 
 # Shaped like the real thing (right prefixes, lengths and alphabets); none is a live credential.
 OPENAI = "sk-proj-4fQ9xZ2mW7vB1nK8pL3sT6yH0cR5dJ9eA2gU7iO4wX1zV8bN3mQ6kP0tY5rE2uI9oL4aS7dF1gH3jK6l"
@@ -126,3 +126,13 @@ def test_redact_data_walks_keys_and_values():
         "tools": [{"input": {"cmd": "echo [REDACTED:slack-token]"}}],
         "n": 3,
     }
+
+
+def test_known_users_are_masked_inside_longer_paths():
+    assert users_in("/home/dev/.gemini/tmp/x.jsonl", None) == ("dev",)
+    nested = "cache at /srv/x/.gemini/home/dev/work and /srv/home/devops/x"
+    assert redact(nested) == nested  # nothing says "dev" is a user here
+    assert redact(nested, users=("dev",)) == "cache at /srv/x/.gemini/~/work and /srv/home/devops/x"
+    # a home seen at the start of a path in the same text teaches the name
+    same = "cd /home/dev/app && ls /root/.gemini/home/dev/work"
+    assert redact(same) == "cd ~/app && ls /root/.gemini/~/work"

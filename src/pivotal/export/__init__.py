@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Callable
+from pathlib import Path
 
 from pivotal.export.common import ExportInput
 from pivotal.model import Session, SessionRef
@@ -64,9 +65,13 @@ def render(
     if not redact:
         return renderer(data)
     from pivotal.export.redact import redact as redact_text
+    from pivotal.export.redact import users_in
     from pivotal.export.scrubbed import scrub
 
-    text = renderer(scrub(data, counts))
+    session = data.session
+    home = str(Path.home())
+    users = users_in(str(data.ref.path), str(session.path), session.cwd, home)
+    text = renderer(scrub(data, counts, users))
     if fmt == "json":
         return text  # every string was redacted in the model; JSON escapes nothing it could hide
-    return redact_text(text, counts)
+    return redact_text(text, counts, users)

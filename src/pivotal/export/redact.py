@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import re
 from collections import Counter
+from functools import lru_cache
 from typing import Any
 
 _PEM = r"-----BEGIN (?:[A-Z0-9]+ )*PRIVATE KEY(?: BLOCK)?-----"
@@ -92,18 +93,44 @@ def mask(kind: str) -> str:
     return f"[REDACTED:{kind}]"
 
 
-def redact(text: str, counts: Counter[str] | None = None) -> str:
-    """`text` with every secret, e-mail address and home-directory prefix masked."""
+def users_in(*paths: str | None) -> tuple[str, ...]:
+    """User names that appear as `/home/<user>` or `/Users/<user>` in these paths."""
+    names = {m.group(0).split("/")[2] for p in paths if p for m in _HOME.finditer(p)}
+    return tuple(sorted(n for n in names if _USER.fullmatch(n)))
+
+
+_USER = re.compile(r"[A-Za-z0-9._-]{2,64}")
+
+
+@lru_cache(maxsize=32)
+def _known_users(users: tuple[str, ...]) -> re.Pattern[str] | None:
+    names = [re.escape(u) for u in users if _USER.fullmatch(u)]
+    if not names:
+        return None
+    return re.compile(r"/(?:home|Users)/(?:" + "|".join(names) + r")(?![A-Za-z0-9._-])")
+
+
+def redact(text: str, counts: Counter[str] | None = None, users: tuple[str, ...] = ()) -> str:
+    """`text` with every secret, e-mail address and home-directory prefix masked.
+
+    `users` are names known to own a home directory here (from the session's
+    own paths): `/home/<user>` is masked for them even inside a longer path.
+    """
     folded = text.lower()
     for kind, pattern, group, needles in _RULES:
         if any(needle in folded for needle in needles):
             text = pattern.sub(_replacer(kind, group, counts), text)
     if "/home/" in text or "/Users/" in text:
+        seen = users_in(text)  # a name seen at a path's start is masked deeper in too
+        users = tuple(sorted(set(users) | set(seen))) if seen else users
         text = _HOME.sub(_home(counts), text)
     if "projects/-" in text:
         text = _SLUG_HOME.sub(_home(counts, "-~"), text)
     if ":\\users\\" in folded:
         text = _WINDOWS_HOME.sub(_home(counts), text)
+    known = _known_users(users) if users else None
+    if known is not None and ("/home/" in text or "/Users/" in text):
+        text = known.sub(_home(counts, "/~"), text)
     return text
 
 
@@ -129,15 +156,15 @@ def _home(counts: Counter[str] | None, mask: str = "~"):  # type: ignore[no-unty
     return replace
 
 
-def redact_data(value: Any, counts: Counter[str] | None = None) -> Any:
+def redact_data(value: Any, counts: Counter[str] | None = None, users: tuple[str, ...] = ()) -> Any:
     """Redact every string (keys included) inside JSON-like data."""
     if isinstance(value, str):
-        return redact(value, counts)
+        return redact(value, counts, users)
     if isinstance(value, dict):
         return {
-            (redact(k, counts) if isinstance(k, str) else k): redact_data(v, counts)
+            (redact(k, counts, users) if isinstance(k, str) else k): redact_data(v, counts, users)
             for k, v in value.items()
         }
     if isinstance(value, list | tuple):
-        return [redact_data(v, counts) for v in value]
+        return [redact_data(v, counts, users) for v in value]
     return value

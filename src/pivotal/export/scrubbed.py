@@ -18,41 +18,41 @@ from pivotal.export.redact import redact, redact_data
 from pivotal.model import Turn
 
 
-def scrub(value: Any, counts: Counter[str] | None = None) -> Any:
+def scrub(value: Any, counts: Counter[str] | None = None, users: tuple[str, ...] = ()) -> Any:
     """`value` with every string inside it redacted (dataclasses, lists, dicts, paths)."""
     if isinstance(value, Enum) or value is None or isinstance(value, bool | int | float):
         return value
     if isinstance(value, str):
-        return redact(value, counts)
+        return redact(value, counts, users)
     if isinstance(value, Path):
-        return Path(redact(str(value), counts))
+        return Path(redact(str(value), counts, users))
     if isinstance(value, Turn):
-        return _turn(value, counts)
+        return _turn(value, counts, users)
     if dataclasses.is_dataclass(value) and not isinstance(value, type):
         changes = {
-            f.name: scrub(getattr(value, f.name), counts)
+            f.name: scrub(getattr(value, f.name), counts, users)
             for f in dataclasses.fields(value)
             if f.init
         }
         return dataclasses.replace(value, **changes)
     if isinstance(value, list | tuple):
-        return type(value)(scrub(v, counts) for v in value)
+        return type(value)(scrub(v, counts, users) for v in value)
     if isinstance(value, dict):
-        return redact_data(value, counts)
+        return redact_data(value, counts, users)
     return value
 
 
-def _turn(turn: Turn, counts: Counter[str] | None) -> Turn:
+def _turn(turn: Turn, counts: Counter[str] | None, users: tuple[str, ...]) -> Turn:
     return Turn(
         index=turn.index,
         role=turn.role,
         flags=turn.flags,
         timestamp=turn.timestamp,
-        message_id=scrub(turn.message_id, counts),
-        source=scrub(turn.source, counts),
-        model=scrub(turn.model, counts),
+        message_id=scrub(turn.message_id, counts, users),
+        source=scrub(turn.source, counts, users),
+        model=scrub(turn.model, counts, users),
         usage=turn.usage,
-        preview=scrub(turn.preview, counts),
-        _parts=scrub(list(turn.parts), counts),
+        preview=scrub(turn.preview, counts, users),
+        _parts=scrub(list(turn.parts), counts, users),
         extra=None,
     )
