@@ -110,10 +110,10 @@ async def test_evidence_link_jumps_to_its_turn() -> None:
     app = make_app(at=5)
     async with app.run_test(size=WIDE) as pilot:
         screen = replay(app)
-        body = screen.panel.query_one("#panel-body")
-        lines = [strip.text for strip in body.render_lines(body.region.reset_offset)]
+        panel = screen.panel
+        lines = [strip.text for strip in panel.lines()]
         row = next(n for n, line in enumerate(lines) if "→ turn #2 " in line)
-        await pilot.click(body, offset=(4, row))
+        await pilot.click(panel, offset=(5, row))
         assert screen.playback.cursor == 1  # turn #2 is index 1
 
 

@@ -2,17 +2,18 @@
 
 Shows kind, confidence, silence kind, the one-line reason, the state before and
 after, the delegation signals and every other signal. Each evidence turn is a
-link (`screen.jump(n)` on click). The whole explanation is one `Text` in one
-Static: rebuilding dozens of widgets on every pivot change cost ~0.3 s of layout.
+link (`screen.jump(n)` on click). The explanation is one `Text` drawn with the
+Line API: rebuilding dozens of widgets on every pivot change cost ~0.3 s of
+layout, and even one growing Static re-lays out the whole screen.
 """
 
 from __future__ import annotations
 
 from rich.style import Style
 from rich.text import Text
-from textual.app import ComposeResult
-from textual.containers import VerticalScroll
-from textual.widgets import Static
+from textual.geometry import Size
+from textual.scroll_view import ScrollView
+from textual.strip import Strip
 
 from pivotal.model import Pivot, Signal, Silence, StateChange
 from pivotal.tui.safe import one_line
@@ -31,16 +32,15 @@ def link(turn: int) -> Style:
     return Style(underline=True) + Style.from_meta({"@click": f"screen.jump({turn})"})
 
 
-class PivotPanel(VerticalScroll, can_focus=False):
+class PivotPanel(ScrollView, can_focus=False):
     """Side panel for the current pivot."""
 
     def __init__(self, *, id: str | None = None) -> None:
         super().__init__(id=id)
         self._shown: tuple[int, int, int] | None = None
         self.text = Text()
-
-    def compose(self) -> ComposeResult:
-        yield Static(id="panel-body")
+        self._lines: list[Strip] = []
+        self._width = 0
 
     def on_mount(self) -> None:
         self.show_pivot(None, 0, 0, loading=True)
@@ -63,8 +63,34 @@ class PivotPanel(VerticalScroll, can_focus=False):
             self.text = Text(hint, style=DIM)
         else:
             self.text = pivot_text(pivot, number, total)
-        self.query_one("#panel-body", Static).update(self.text)
-        self.scroll_home(animate=False)
+        self._lines = []
+        self.scroll_to(y=0, animate=False, immediate=True, force=True)
+        self.refresh()
+
+    def lines(self) -> list[Strip]:
+        """The text wrapped at the current width (computed once per pivot and width)."""
+        width = max(self.scrollable_content_region.width, 10)
+        if not self._lines or width != self._width:
+            console = self.app.console
+            options = console.options.update(width=width, highlight=False, markup=False)
+            self._lines = [Strip(line, width) for line in console.render_lines(self.text, options)]
+            self._width = width
+            size = Size(width, len(self._lines))
+            if self.virtual_size.width == width and self.is_mounted:
+                self.set_reactive(PivotPanel.virtual_size, size)  # no screen-wide layout
+                self._scroll_update(size)
+            else:
+                self.virtual_size = size
+        return self._lines
+
+    def render_line(self, y: int) -> Strip:
+        lines = self.lines()
+        index = int(self.scroll_offset.y) + y
+        width = self.scrollable_content_region.width
+        style = self.rich_style
+        if index >= len(lines):
+            return Strip.blank(width, style)
+        return lines[index].crop_extend(0, width, style).apply_style(style)
 
 
 def pivot_text(pivot: Pivot, number: int, total: int) -> Text:

@@ -152,7 +152,24 @@ class TranscriptView(ScrollView, can_focus=False):
             self._heights.clear()
             self._estimates.clear()
         self._offsets = [0, *accumulate(self._height(i) for i in self.shown)]
-        self.virtual_size = Size(width, self._offsets[-1])
+        self._set_virtual_height(width, self._offsets[-1])
+
+    def _set_virtual_height(self, width: int, height: int) -> None:
+        """Grow or shrink the scrollable area without a screen-wide layout pass.
+
+        `virtual_size` is a layout reactive: setting it re-lays out every widget
+        (~10-25 ms per step here). The vertical scrollbar is always shown, so a new
+        height only needs the scrollbar and this view refreshed.
+        """
+        size = Size(width, height)
+        if size == self.virtual_size:
+            return
+        if width != self.virtual_size.width or not self.is_mounted:
+            self.virtual_size = size
+            return
+        self.set_reactive(TranscriptView.virtual_size, size)
+        self._scroll_update(size)
+        self.refresh()
 
     def _measure(self, index: int) -> bool:
         """Render turn `index` now; True when its height differed from what layout assumed."""
