@@ -1,9 +1,13 @@
 """Measure the pivot detector against labelled sample sessions.
 
-    python bench/eval_detector.py [DIR ...] [--sensitivity normal] [--verbose]
+    python bench/eval_detector.py [DIR ...] [--sets tuning,dev,heldout] [--sensitivity normal]
+                                  [--verbose]
 
-Each DIR is one set (default: `sample_sessions/` without its `heldout/` and
-`_gen/` folders, then `sample_sessions/heldout/`). Every session with a
+Each DIR is one set. Without DIRs, `--sets` picks named sets (default all
+three): `tuning` = `sample_sessions/` without its `heldout/`, `heldout2/` and `_gen/`
+folders, `dev` = `sample_sessions/heldout/` (the first held-out set, now
+studied), `heldout` = `sample_sessions/heldout2/` (blind; only when the folder
+exists). Every session with a
 `<file>.expected.json` beside it ({"scenario", "format", "pivots": [{"line",
 "message_id", "kind", "silence"}]}) is read with the project's readers and
 run through `detect_pivots`. A detection matches a label when its anchor
@@ -21,6 +25,7 @@ from __future__ import annotations
 import argparse
 import dataclasses
 import json
+import re
 import sys
 import traceback
 from collections import Counter, defaultdict
@@ -37,7 +42,9 @@ from pivotal.detect.silence import classify_text  # noqa: E402
 from pivotal.model import SessionRef, Silence, Turn  # noqa: E402
 from pivotal.readers import find_sessions, read_session  # noqa: E402
 
-SKIP_DIRS = {"heldout", "_gen", "__pycache__"}
+SKIP_DIRS = {"_gen", "__pycache__"}
+HELDOUT_DIR = re.compile(r"heldout\d*")
+"""Held-out set folders (`heldout/`, `heldout2/` ...): never part of another set."""
 
 
 @dataclass
@@ -116,7 +123,7 @@ def expected_files(root: Path) -> Iterator[Path]:
         return
     for path in sorted(root.iterdir()):
         if path.is_dir():
-            if path.name not in SKIP_DIRS:
+            if path.name not in SKIP_DIRS and not HELDOUT_DIR.fullmatch(path.name):
                 yield from expected_files(path)
         elif path.name.endswith(".expected.json"):
             yield path
@@ -300,6 +307,12 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("dirs", nargs="*", type=Path)
     parser.add_argument("--sensitivity", default="normal")
     parser.add_argument("--verbose", "-v", action="store_true")
+    parser.add_argument(
+        "--sets",
+        default="tuning,dev,heldout",
+        help="comma-separated sets to run when no DIR is given: tuning, dev (sample_sessions/"
+        "heldout/), heldout (sample_sessions/heldout2/, only when it exists)",
+    )
     args = parser.parse_args(argv)
     cfg = PivotConfig.for_sensitivity(args.sensitivity)
     sets: list[tuple[str, Path]]
@@ -307,7 +320,17 @@ def main(argv: list[str] | None = None) -> int:
         sets = [(d.name or str(d), d) for d in args.dirs]
     else:
         base = REPO / "sample_sessions"
-        sets = [("tuning", base), ("heldout", base / "heldout")]
+        known = {
+            "tuning": base,
+            "dev": base / "heldout",
+            "heldout": base / "heldout2",
+        }
+        wanted = [name.strip() for name in args.sets.split(",") if name.strip()]
+        unknown = [name for name in wanted if name not in known]
+        if unknown:
+            parser.error(f"unknown set(s) {', '.join(unknown)}: use {', '.join(known)}")
+        # the held-out set is only read when asked for and present (it is written blind)
+        sets = [(name, known[name]) for name in wanted if name != "heldout" or known[name].is_dir()]
     for name, root in sets:
         report(name, root, run_set(root, cfg, args.verbose), args.verbose)
     return 0
