@@ -82,6 +82,9 @@ _RULES: list[tuple[str, re.Pattern[str], int, tuple[str, ...]]] = [
     ),
 ]
 
+_NEEDLES = re.compile(
+    "|".join(re.escape(n) for n in sorted({n for r in _RULES for n in r[3]}, key=len, reverse=True))
+)
 _HOME = re.compile(r"(?<![\w.~-])/(?:home|Users)/(?!\.\.?(?:/|\b))[^/\s\"'`<>|:;,()\[\]{}\\]+")
 # Claude Code names project folders after the cwd: ~/.claude/projects/-home-mara-src-app/
 _SLUG_HOME = re.compile(r"(?<=projects/)-(?:home|Users)-[^-/\s]+(?=-|/)")
@@ -117,13 +120,16 @@ def redact(text: str, counts: Counter[str] | None = None, users: tuple[str, ...]
     own paths): `/home/<user>` is masked for them even inside a longer path.
     """
     folded = text.lower()
-    for kind, pattern, group, needles in _RULES:
-        if any(needle in folded for needle in needles):
-            text = pattern.sub(_replacer(kind, group, counts), text)
+    present = set(_NEEDLES.findall(folded))
+    if present:
+        for kind, pattern, group, needles in _RULES:
+            if not present.isdisjoint(needles):
+                text = pattern.sub(_replacer(kind, group, counts), text)
     if "/home/" in text or "/Users/" in text:
-        seen = users_in(text)  # a name seen at a path's start is masked deeper in too
-        users = tuple(sorted(set(users) | set(seen))) if seen else users
-        text = _HOME.sub(_home(counts), text)
+        seen: set[str] = set()
+        text = _HOME.sub(_home(counts, seen=seen), text)
+        if seen:  # a name seen at a path's start is masked deeper in too
+            users = tuple(sorted(set(users) | {u for u in seen if _USER.fullmatch(u)}))
     if "projects/-" in text:
         text = _SLUG_HOME.sub(_home(counts, "-~"), text)
     if ":\\users\\" in folded:
@@ -147,10 +153,14 @@ def _replacer(kind: str, group: int, counts: Counter[str] | None):  # type: igno
     return replace
 
 
-def _home(counts: Counter[str] | None, mask: str = "~"):  # type: ignore[no-untyped-def]
+def _home(  # type: ignore[no-untyped-def]
+    counts: Counter[str] | None, mask: str = "~", seen: set[str] | None = None
+):
     def replace(match: re.Match[str]) -> str:
         if counts is not None:
             counts["home-path"] += 1
+        if seen is not None:
+            seen.add(match.group(0).split("/")[2])
         return mask
 
     return replace
