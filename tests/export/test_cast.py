@@ -101,3 +101,13 @@ def test_redacted_cast_has_no_secrets(hostile_input):
     parse_v3(text)
     for secret in SECRET_VALUES:
         assert secret not in text
+
+
+def test_wide_characters_are_wrapped_by_display_width():
+    from pivotal.export.cast import _wrap, cells
+
+    line = "修复" * 60 + " done"  # 120 wide characters = 240 cells
+    wrapped = _wrap(line, 98)
+    assert all(sum(cells(c) for c in w) <= 98 for w in wrapped)
+    assert "".join(wrapped) == line
+    assert max(len(w) for w in _wrap("plain words " * 20, 40)) <= 40

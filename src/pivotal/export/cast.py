@@ -13,6 +13,7 @@ is cleaned first.
 from __future__ import annotations
 
 import textwrap
+import unicodedata
 from collections.abc import Iterator
 
 import msgspec
@@ -44,10 +45,35 @@ TOOL_OK, TOOL_FAILED = "32", "31"
 _encode = msgspec.json.Encoder().encode
 
 
+def cells(char: str) -> int:
+    """Terminal cells a character takes: two for East Asian wide and full-width ones."""
+    return 2 if unicodedata.east_asian_width(char) in ("W", "F") else 1
+
+
+def _wrap_cells(line: str, cols: int) -> list[str]:
+    """Break a line holding wide characters by display width (no word boundaries in CJK)."""
+    out, current, width = [], [], 0
+    for char in line:
+        size = cells(char)
+        if width + size > cols:
+            out.append("".join(current))
+            current, width = [], 0
+        current.append(char)
+        width += size
+    out.append("".join(current))
+    return out
+
+
 def _wrap(text: str, cols: int) -> list[str]:
     lines: list[str] = []
     for raw in text.replace("\t", "    ").split("\n"):
-        lines.extend(textwrap.wrap(raw, cols, break_on_hyphens=False, drop_whitespace=True) or [""])
+        if raw.isascii():
+            wrapped = textwrap.wrap(raw, cols, break_on_hyphens=False)
+        elif any(cells(c) == 2 for c in raw):
+            wrapped = _wrap_cells(raw.strip(), cols)
+        else:
+            wrapped = textwrap.wrap(raw, cols, break_on_hyphens=False)
+        lines.extend(wrapped or [""])
     return lines
 
 
