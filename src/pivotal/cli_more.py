@@ -131,6 +131,8 @@ def export_cmd(
         fmt = by_suffix.get(output.suffix.lower(), "md") if output else "md"
     ref = _one_ref(session, key)
     data = build_input(ref, _read(ref), sensitivity=sensitivity, with_notes=not no_notes)
+    for notice in data.notices:
+        err(notice)
     text = render(fmt, data, redact=redact)
     if output is None:
         sys.stdout.write(text)

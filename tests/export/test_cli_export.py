@@ -103,3 +103,17 @@ def test_key_picks_one_session_of_a_database():
     code, out, _ = run("export", str(db), "--to", "json", "--key", "ses_dd56d6bd6ffeh6ChL7dECWk7KX")
     assert code == ExitCode.OK
     assert json.loads(out)["session_id"] == "ses_dd56d6bd6ffeh6ChL7dECWk7KX"
+
+
+def test_export_does_not_create_a_notes_store(data_dir):
+    code, _, _ = run("export", str(DEMO), "--to", "md")
+    assert code == ExitCode.OK
+    assert not data_dir.exists()
+
+
+def test_a_corrupt_store_is_reported_and_the_export_still_made(data_dir):
+    data_dir.mkdir()
+    (data_dir / "notes.sqlite3").write_bytes(b"not a database" * 50)
+    code, out, err = run("export", str(DEMO), "--to", "md")
+    assert code == ExitCode.OK and out.startswith("# Pivotal report")
+    assert "moved it to" in err

@@ -28,13 +28,28 @@ def build_input(
     from pivotal.detect import PivotConfig, detect_pivots
 
     pivots = detect_pivots(session.turns, PivotConfig.for_sensitivity(sensitivity))
-    marks = []
+    data = ExportInput(ref, session, list(pivots))
     if with_notes:
-        from pivotal.notes import NoteStore
+        _load_marks(data)
+    return data
 
-        with NoteStore() as store:
-            marks = store.marks_for(session)
-    return ExportInput(ref, session, list(pivots), marks)
+
+def _load_marks(data: ExportInput) -> None:
+    """Marks from the notes store, if there is one (an export never creates it)."""
+    import sqlite3
+
+    from pivotal.notes import FILE_NAME, NoteStore, data_dir
+
+    path = data_dir() / FILE_NAME
+    if not path.exists():
+        return
+    try:
+        with NoteStore(path) as store:
+            if store.notice:
+                data.notices.append(store.notice)
+            data.marks = store.marks_for(data.session)
+    except (OSError, sqlite3.Error) as exc:
+        data.notices.append(f"notes left out: cannot open the notes store ({exc})")
 
 
 def _renderer(fmt: str) -> Callable[[ExportInput], str]:

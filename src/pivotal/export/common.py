@@ -25,6 +25,8 @@ class ExportInput:
     pivots: list[Pivot]
     marks: list[Mark] = field(default_factory=list)
     resume: ResumeCommand | None = None
+    notices: list[str] = field(default_factory=list)
+    """Things the person should know about how the export was made (not part of it)."""
 
     def __post_init__(self) -> None:
         if self.resume is None:
