@@ -197,3 +197,11 @@ def test_notes_command_reports_a_rebuilt_store(tmp_path, monkeypatch):
     (tmp_path / FILE_NAME).write_bytes(b"garbage" * 100)
     code, _, err = _cli("notes", "--json")
     assert code == 0 and "moved it to" in err
+
+
+def test_a_store_that_cannot_be_opened_is_not_moved_aside(tmp_path):
+    blocked = tmp_path / FILE_NAME
+    blocked.mkdir()  # a directory where the database should be
+    with pytest.raises(sqlite3.OperationalError):
+        NoteStore(blocked)
+    assert blocked.is_dir() and [p.name for p in tmp_path.iterdir()] == [FILE_NAME]

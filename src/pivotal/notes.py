@@ -119,6 +119,8 @@ class NoteStore:
         self.path.parent.mkdir(parents=True, exist_ok=True)
         try:
             return self._connect()
+        except sqlite3.OperationalError:
+            raise  # cannot open or locked: not corrupt, so nothing is moved aside
         except sqlite3.DatabaseError as exc:
             aside = self.path.with_name(f"{self.path.name}.corrupt-{int(time.time())}")
             os.replace(self.path, aside)
