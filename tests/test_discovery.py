@@ -431,3 +431,13 @@ def test_two_listings_at_once_share_the_index_safely(tmp_path, cache):
     conn.close()
     warm, _ = run_cli("--root", str(home), "--json", env=env).communicate(timeout=120)
     assert warm == expected
+
+
+def test_a_session_reached_twice_through_a_link_is_listed_once(home, cache):
+    other = home / ".claude/projects/-home-dev-other"
+    other.mkdir()
+    (other / "linked.jsonl").symlink_to(home / CLAUDE_PROJECT / "hand.jsonl")
+    (other / "dangling.jsonl").symlink_to(home / "nowhere.jsonl")
+    refs = discovery.discover_sessions([home])
+    assert len(refs) == SESSIONS
+    assert sum(1 for r in refs if r.session_id == "s-1") == 1

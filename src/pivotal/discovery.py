@@ -100,15 +100,18 @@ def discover_sessions(
 
 
 def _candidates(roots: Iterable[Path] | None) -> Iterator[Path]:
-    """Each candidate file (or storage folder) once, even when reachable twice."""
+    """Each candidate file (or storage folder) once, even when reachable twice (links)."""
     homes: list[Path | None] = list(roots) if roots else [None]
-    seen: set[str] = set()
+    seen: set[tuple[int, int]] = set()
     for home in homes:
         for agent, folder in agent_locations(home):
             for path in _candidate_files(agent, folder):
-                key = os.path.realpath(path)
-                if key not in seen:
-                    seen.add(key)
+                try:
+                    st = os.stat(path)  # one call, where realpath costs one per path part
+                except OSError:
+                    continue  # gone, or a dangling link
+                if (st.st_dev, st.st_ino) not in seen:
+                    seen.add((st.st_dev, st.st_ino))
                     yield path
 
 

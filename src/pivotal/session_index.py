@@ -19,8 +19,9 @@ import hashlib
 import os
 import sqlite3
 from collections.abc import Iterable
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 from pivotal import __version__
 from pivotal.model import SessionRef
@@ -153,7 +154,8 @@ def code_stamp() -> str:
 @dataclass(frozen=True)
 class _Entry:
     stamp: Stamp
-    refs: tuple[SessionRef, ...]
+    rows: tuple[tuple[object, ...], ...]
+    """Database rows (path first); refs are built on lookup with the path as given."""
 
 
 class SessionIndex:
@@ -168,9 +170,9 @@ class SessionIndex:
     # -- reading ---------------------------------------------------------------
 
     def _load(self) -> None:
-        rows: dict[str, list[SessionRef]] = {}
+        rows: dict[str, list[tuple[object, ...]]] = {}
         for row in self._conn.execute(f"SELECT {_SESSION_COLS} FROM sessions ORDER BY path, ord"):
-            rows.setdefault(row[0], []).append(_ref_from_row(row))
+            rows.setdefault(row[0], []).append(row)
         for path, size, mtime_ns in self._conn.execute("SELECT path, size, mtime_ns FROM files"):
             self._entries[path] = _Entry((size, mtime_ns), tuple(rows.get(path, ())))
 
@@ -186,17 +188,20 @@ class SessionIndex:
         if entry is None or entry.stamp != stamp:
             return None
         as_given = Path(path)
-        return [ref if ref.path == as_given else replace(ref, path=as_given) for ref in entry.refs]
+        return [_ref_from_row(row, as_given) for row in entry.rows]
 
     # -- writing ---------------------------------------------------------------
 
     def store(self, items: Iterable[tuple[Path, Stamp, list[SessionRef]]]) -> None:
         """Replace the listing of each file (an empty list caches "not a session")."""
-        items = list(items)
+        items = [
+            (path, stamp, [_row(_key(path), n, r) for n, r in enumerate(refs)])
+            for path, stamp, refs in items
+        ]
         if not items:
             return
         with self._transaction():
-            for path, stamp, refs in items:
+            for path, stamp, rows in items:
                 key = _key(path)
                 self._conn.execute("DELETE FROM sessions WHERE path = ?", (key,))
                 self._conn.execute(
@@ -206,10 +211,10 @@ class SessionIndex:
                 self._conn.executemany(
                     f"INSERT OR REPLACE INTO sessions ({_SESSION_COLS})"
                     " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-                    [_row(key, n, ref) for n, ref in enumerate(refs)],
+                    rows,
                 )
-        for path, stamp, refs in items:
-            self._entries[_key(path)] = _Entry(stamp, tuple(refs))
+        for path, stamp, rows in items:
+            self._entries[_key(path)] = _Entry(stamp, tuple(rows))
 
     def drop(self, paths: Iterable[str]) -> None:
         """Forget files (by the path the index knows them under)."""
@@ -359,11 +364,11 @@ def _row(path: str, ordinal: int, ref: SessionRef) -> tuple[object, ...]:
     )
 
 
-def _ref_from_row(row: tuple) -> SessionRef:  # type: ignore[type-arg]
-    path, key, _, fmt, sid, title, cwd, started, updated, size, turns, humans, pivots = row
+def _ref_from_row(row: tuple[Any, ...], path: Path) -> SessionRef:
+    _, key, _, fmt, sid, title, cwd, started, updated, size, turns, humans, pivots = row
     return SessionRef(
         format=fmt,
-        path=Path(path),
+        path=path,
         key=key or None,
         session_id=sid,
         title=title,
