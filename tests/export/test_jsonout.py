@@ -29,7 +29,13 @@ def test_extends_the_scan_schema_without_changing_it(demo_input):
         json.dumps(session_json(demo_input.ref, demo_input.session, demo_input.pivots))
     )
     for key, value in scan.items():
-        assert out[key] == value, key
+        if key != "pivots":
+            assert out[key] == value, key
+    assert len(out["pivots"]) == len(scan["pivots"])
+    for ours, theirs in zip(out["pivots"], scan["pivots"], strict=True):
+        assert {k: v for k, v in ours.items() if k != "after"} == theirs
+        assert set(ours["after"]) == {"agent_turns", "minutes", "ended_by"}
+        assert ours["after"]["agent_turns"] > 0
     assert out["schema"] == "pivotal.export/1"
     assert out["turns"] == len(demo_input.session.turns)
     assert len(out["transcript"]) == out["turns"]

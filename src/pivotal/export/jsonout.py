@@ -1,7 +1,8 @@
 """The JSON export: the `scan --json` object for the session, extended with the transcript.
 
 Every key of the scan schema keeps its meaning (`turns` stays the turn count,
-`pivots` the scan pivots); the export adds `schema`, session metadata, the
+`pivots` the scan pivots, each with an extra `after`: the agent's run that followed);
+the export adds `schema`, session metadata, the
 turns with their parts and tool calls (`transcript`), the person's marks and
 the resume command. Strings from the session are cleaned, keys included, so
 a consumer that prints a field cannot be driven by the session's escapes.
@@ -19,6 +20,7 @@ from pivotal.model import Part, ToolCall, Turn, TurnFlag
 from pivotal.notes import session_key
 from pivotal.report import iso, session_json
 from pivotal.safetext import clean
+from pivotal.stats import pivot_run
 
 SCHEMA = "pivotal.export/1"
 _encode = msgspec.json.Encoder().encode
@@ -91,6 +93,13 @@ def turn_json(turn: Turn) -> dict[str, Any]:
 def export_json(data: ExportInput) -> dict[str, Any]:
     s = data.session
     out = session_json(data.ref, s, data.pivots)
+    for item, pivot in zip(out["pivots"], data.pivots, strict=True):
+        run = pivot_run(s, pivot)
+        item["after"] = {
+            "agent_turns": run.agent_turns,
+            "minutes": run.minutes,
+            "ended_by": run.ended_by,
+        }
     out.update(
         {
             "path": clean(out["path"]),
