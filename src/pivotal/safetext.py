@@ -268,3 +268,15 @@ def _add_run(runs: list[tuple[list[str], SgrStyle]], chunk: str, style: SgrStyle
         runs[-1][0].append(chunk)
     else:
         runs.append(([chunk], style))
+
+
+# In JSON, these may only appear inside strings, so escaping them keeps the JSON valid
+# and equal while no raw C1 control or bidi/invisible character reaches a terminal.
+_JSON_UNSAFE = re.compile(f"[{_C1}{_INVISIBLE}]")
+
+
+def json_inert(encoded: str) -> str:
+    """Escape C1 controls and invisible/bidi characters in already-encoded JSON text."""
+    if _JSON_UNSAFE.search(encoded) is None:
+        return encoded
+    return _JSON_UNSAFE.sub(lambda m: f"\\u{ord(m.group()):04x}", encoded)

@@ -13,6 +13,7 @@ from pivotal.exitcodes import PROBLEM_CODES, ExitCode, worst
 from pivotal.model import Session, SessionRef
 from pivotal.readers import find_sessions, read_session
 from pivotal.report import explain, pivot_table, session_header, session_json, skipped_line
+from pivotal.safetext import json_inert
 
 _encode = msgspec.json.Encoder().encode
 
@@ -44,7 +45,7 @@ def run_scan(
             continue
         pivots = detect_pivots(session.turns, config)
         if as_json:
-            out.write(_encode(session_json(ref, session, pivots)).decode() + "\n")
+            out.write(json_inert(_encode(session_json(ref, session, pivots)).decode()) + "\n")
         else:
             _print_text(out, ref, session, pivots, explain)
         out.flush()

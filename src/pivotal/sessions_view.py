@@ -10,7 +10,7 @@ import msgspec
 
 from pivotal.model import SessionRef
 from pivotal.report import iso
-from pivotal.safetext import clean
+from pivotal.safetext import clean, json_inert
 
 
 def _age(timestamp: float | None, now: float) -> str:
@@ -59,7 +59,7 @@ def print_sessions(refs: list[SessionRef], *, as_json: bool, out: TextIO | None 
     if as_json:
         encode = msgspec.json.encode
         for ref in refs:
-            out.write(encode(ref_json(ref)).decode() + "\n")
+            out.write(json_inert(encode(ref_json(ref)).decode()) + "\n")
         return
     if not refs:
         return

@@ -52,7 +52,7 @@ def scan_params() -> list:
     params = []
     for fmt in FORMATS:
         for name, args in (("plain", ()), ("explain", ("--explain",)), ("json", ("--json",))):
-            marks = [JSON_XFAIL] if name == "json" and fmt != "aider" else []
+            marks: list = []
             params.append(pytest.param(fmt, args, id=f"{name}-{fmt}", marks=marks))
     return params
 
@@ -103,7 +103,7 @@ def home(root: str) -> Path:
 
 @pytest.mark.parametrize(
     "args",
-    [(), pytest.param(("--json",), marks=pytest.mark.xfail(strict=True, reason=SESSIONS_JSON))],
+    [(), ("--json",)],
     ids=["plain", "json"],
 )
 def test_sessions_listing_is_inert(args: tuple[str, ...], home: Path) -> None:
