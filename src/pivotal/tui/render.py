@@ -55,6 +55,7 @@ class TurnLook:
 
     width: int
     cursor: bool = False
+    """Only in cache keys: the cursor look is derived by `with_cursor`."""
     reasoning: bool = False
     expanded: frozenset[int] = frozenset()
     pivot: str | None = None
@@ -66,6 +67,7 @@ class RenderedTurn:
     strips: list[Strip]
     tool_rows: dict[int, int]
     """Line in `strips` -> index in `turn.parts` of the tool call whose header it is."""
+    header_row: int = 0
 
 
 def pivot_banner(pivot: Pivot) -> str:
@@ -106,8 +108,6 @@ def header_text(turn: Turn, look: TurnLook, palette: Palette) -> Text:
         text.append("  error", palette.failed)
     if turn.flags & TurnFlag.SIDECHAIN:
         text.append("  sidechain", palette.dim)
-    if look.cursor:
-        text.stylize(palette.cursor)
     return text
 
 
@@ -262,11 +262,11 @@ def render_turn(turn: Turn, look: TurnLook, palette: Palette, console: Console) 
     blocks: list[tuple[RenderableType, int | None]] = []
     if look.pivot:
         blocks.append((Text(look.pivot, palette.pivot, no_wrap=True, overflow="ellipsis"), None))
+    header_row = len(blocks)
     blocks.append((header_text(turn, look, palette), None))
     blocks += body_blocks(turn, look, palette)
     _, attr = role_label(turn)
-    gutter_style = palette.cursor if look.cursor else getattr(palette, attr)
-    gutter = Segment("┃ " if look.cursor else "▏ ", gutter_style)
+    gutter = Segment("▏ ", getattr(palette, attr))
     strips: list[Strip] = []
     tool_rows: dict[int, int] = {}
     for renderable, tool in blocks:
@@ -275,7 +275,23 @@ def render_turn(turn: Turn, look: TurnLook, palette: Palette, console: Console) 
             tool_rows[len(strips)] = tool
         strips.extend(Strip([gutter, *line], inner + 2) for line in lines)
     strips.append(Strip.blank(inner + 2))
-    return RenderedTurn(strips, tool_rows)
+    return RenderedTurn(strips, tool_rows, header_row)
+
+
+CURSOR_GUTTER = "┃ "
+
+
+def with_cursor(rendered: RenderedTurn, palette: Palette) -> RenderedTurn:
+    """The same turn marked as current: heavy gutter, highlighted header (no re-render)."""
+    gutter = Segment(CURSOR_GUTTER, palette.cursor)
+    strips = []
+    for row, strip in enumerate(rendered.strips[:-1]):
+        segments = list(strip)[1:]
+        if row == rendered.header_row:
+            segments = list(Segment.apply_style(segments, post_style=palette.cursor))
+        strips.append(Strip([gutter, *segments], strip.cell_length))
+    strips.append(rendered.strips[-1])
+    return RenderedTurn(strips, rendered.tool_rows, rendered.header_row)
 
 
 def warm_up() -> None:

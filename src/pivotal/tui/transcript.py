@@ -10,6 +10,7 @@ Markdown widget per message would take minutes (PERF.md §2).
 from __future__ import annotations
 
 from bisect import bisect_right
+from dataclasses import replace
 from itertools import accumulate
 
 from rich.style import Style
@@ -28,6 +29,7 @@ from pivotal.tui.render import (
     TurnLook,
     estimate_height,
     render_turn,
+    with_cursor,
 )
 
 
@@ -84,9 +86,19 @@ class TranscriptView(ScrollView, can_focus=False):
 
     def show(self, shown: list[int], cursor: int, *, follow: bool = True) -> None:
         """Show `shown` turns with `cursor` marked; scroll so the cursor turn is in view."""
+        old = self.shown
         self.shown = shown
         self.cursor = cursor
-        self._relayout()
+        if self.content_width != self._layout_width:
+            self._relayout()
+        elif len(shown) == len(old) + 1 and shown[:-1] == old:  # one turn revealed
+            self._offsets.append(self._offsets[-1] + self._height(shown[-1]))
+            self._set_virtual_height(self._layout_width, self._offsets[-1])
+        elif len(shown) == len(old) - 1 and old[:-1] == shown:  # one turn hidden
+            self._offsets.pop()
+            self._set_virtual_height(self._layout_width, self._offsets[-1])
+        elif shown != old:
+            self._relayout()
         if follow:
             self.follow_cursor = True
             self.scroll_to_cursor()
@@ -172,11 +184,23 @@ class TranscriptView(ScrollView, can_focus=False):
         self.refresh()
 
     def _measure(self, index: int) -> bool:
-        """Render turn `index` now; True when its height differed from what layout assumed."""
-        rendered = self.rendered(index)
-        old = self._heights.get(index)
-        self._heights[index] = len(rendered.strips)
-        return old != len(rendered.strips)
+        """Render turn `index` now; True when its height differed from what layout assumed.
+
+        Only the offsets after it move, so revealing or measuring turns near the end
+        of a 5,000-turn session costs next to nothing.
+        """
+        height = len(self.rendered(index).strips)
+        assumed = self._height(index)
+        self._heights[index] = height
+        if height == assumed:
+            return False
+        pos = self.position_of(index)
+        if pos is not None and len(self._offsets) == len(self.shown) + 1:
+            offsets, delta = self._offsets, height - assumed
+            for i in range(pos + 1, len(offsets)):
+                offsets[i] += delta
+            self._set_virtual_height(self._layout_width, offsets[-1])
+        return True
 
     def _measure_range(self, top: int, height: int) -> bool:
         """Measure the shown turns covering lines [top, top + height)."""
@@ -201,15 +225,13 @@ class TranscriptView(ScrollView, can_focus=False):
         if pos is None:
             return
         # measure the cursor turn and everything above it that fits on screen
-        filled, changed, back = 0, False, pos
+        filled, back = 0, pos
         while back >= 0 and filled < viewport:
             index = self.shown[back]
             if index not in self._heights:
-                changed |= self._measure(index)
+                self._measure(index)
             filled += self._heights[index]
             back -= 1
-        if changed:
-            self._relayout()
         top, bottom = self._offsets[pos], self._offsets[pos + 1]
         target = top if bottom - top > viewport else bottom - viewport
         self.scroll_to(y=max(target, 0), animate=False, immediate=True, force=True)
@@ -244,19 +266,26 @@ class TranscriptView(ScrollView, can_focus=False):
     def look(self, index: int) -> TurnLook:
         return TurnLook(
             width=self._layout_width or self.content_width,
-            cursor=index == self.cursor,
             reasoning=self.reasoning,
             expanded=self.expanded.get(index, frozenset()),
             pivot=self.banners.get(index),
         )
 
     def rendered(self, index: int) -> RenderedTurn:
+        """The turn's strips; the cursor look is derived from the cached plain one."""
         key = (index, self.look(index))
         found = self._cache.get(key)
         if found is None:
             found = render_turn(self.turns[index], key[1], self.palette(), self.app.console)
             self._cache[key] = found
             self.renders += 1
+        if index == self.cursor:
+            cursor_key = (index, replace(key[1], cursor=True))
+            marked = self._cache.get(cursor_key)
+            if marked is None:
+                marked = with_cursor(found, self.palette())
+                self._cache[cursor_key] = marked
+            return marked
         return found
 
     def render_lines(self, crop: Region) -> list[Strip]:
@@ -265,7 +294,6 @@ class TranscriptView(ScrollView, can_focus=False):
         top = int(self.scroll_offset.y)
         anchor = self._anchor(top)
         if self._measure_range(top + crop.y, crop.height):
-            self._relayout()
             self._restore_anchor(anchor)
         return super().render_lines(crop)
 
