@@ -19,7 +19,7 @@ import re
 from abc import ABC, abstractmethod
 from collections.abc import Callable
 from dataclasses import dataclass
-from datetime import UTC
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import ClassVar
 
@@ -269,6 +269,7 @@ class LineFileReader(SessionReader):
 # Decoding helpers shared by the JSON readers.
 
 _json_decode = msgspec.json.decode
+_fromisoformat = datetime.fromisoformat
 
 
 _BOM = b"\xef\xbb\xbf"
@@ -330,10 +331,8 @@ def parse_timestamp(value: object) -> float | None:
 
 
 def _parse_iso(text: str) -> float | None:
-    from datetime import datetime
-
     try:
-        stamp = datetime.fromisoformat(text.replace("Z", "+00:00") if text[-1:] == "Z" else text)
+        stamp = _fromisoformat(text)  # Python 3.11 reads "Z" and fractional seconds
     except ValueError:
         return None
     if stamp.tzinfo is None:

@@ -88,6 +88,7 @@ class ClaudeCodeReader(LineFileReader):
     def reset(self) -> None:
         self._uuid_turn: dict[str, int] = {}
         self._msg_turn: dict[str, int] = {}
+        self._usage_seen: dict[int, object] = {}
         self._last_assistant: int | None = None
         self._last_stamp: str | None = None
         self._cache.clear()
@@ -171,8 +172,11 @@ class ClaudeCodeReader(LineFileReader):
         if index is not None and index < len(turns) and turns[index].message_id == key:
             turn = turns[index]
             self._add_span(turn, offset, length)
-            if msg is not None and msg.usage is not None:
-                turn.usage = msg.usage.to_usage()
+            raw_usage = msg.usage if msg is not None else None
+            if raw_usage is not None and raw_usage != self._usage_seen.get(index):
+                # streamed lines repeat the message's usage; convert only when it changed
+                self._usage_seen[index] = raw_usage
+                turn.usage = raw_usage.to_usage()
             if rec.uuid is not None:
                 self._uuid_turn[rec.uuid] = index
             return

@@ -20,7 +20,7 @@ from pivotal.model import Part, PartKind, ToolCall, Usage
 from pivotal.readers.base import decode_json
 from pivotal.readers.tooltext import exit_code_from_output
 
-BIG_LINE = 32 * 1024
+BIG_LINE = 16 * 1024
 """Lines above this size take the head/tail path in the index pass."""
 
 
@@ -199,7 +199,7 @@ def _record_from_big_line(line: bytes) -> Record | None:
         if content_at < 0 or not _TOOL_RESULT_START.match(body, content_at + 10):
             return None  # a big human message: decode it properly
         message = Message(content=TOOL_RESULT_MARK)
-    tail_fields = _tail_fields(line)
+    tail_fields = _tail_fields(line, start)
     if tail_fields is None:
         return None
     uuid, timestamp = tail_fields
@@ -216,29 +216,29 @@ def _record_from_big_line(line: bytes) -> Record | None:
     )
 
 
-def _tail_fields(line: bytes) -> tuple[str, str | None] | None:
-    """The top-level uuid and timestamp, searched after the message / before toolUseResult."""
-    search_end = len(line)
-    result_at = line.rfind(b',"toolUseResult":')
-    candidates = [(max(0, search_end - _EDGE), search_end)]
-    if result_at > 0:
-        candidates.insert(0, (max(0, result_at - 512), result_at))
-    for lo, hi in candidates:
-        uuid_at = line.rfind(b',"uuid":"', lo, hi)
+def _tail_fields(line: bytes, message_at: int) -> tuple[str, str | None] | None:
+    """The top-level uuid and timestamp, which follow the message object.
+
+    They sit at the very end of the line (assistant lines), or right after the
+    message and before a huge `toolUseResult` copy (tool results): look in the
+    last bytes first, then forward from the message (a C-speed scan). The top-level
+    uuid is always followed by the timestamp, which tells it from a nested key.
+    """
+    uuid_at = line.rfind(b',"uuid":"', max(0, len(line) - 512))
+    if uuid_at < 0:
+        uuid_at = line.find(b',"uuid":"', message_at)
         if uuid_at < 0:
-            continue
-        value_end = line.find(b'"', uuid_at + 9, uuid_at + 9 + 80)
-        uuid = line[uuid_at + 9 : value_end]
-        if value_end < 0 or not _UUID.match(uuid):
             return None
-        stamp_at = line.find(b',"timestamp":"', uuid_at, uuid_at + 200)
-        stamp = None
-        if stamp_at > 0:
-            stamp_end = line.find(b'"', stamp_at + 14, stamp_at + 14 + 64)
-            if stamp_end > 0:
-                stamp = line[stamp_at + 14 : stamp_end].decode("ascii", "replace")
-        return uuid.decode(), stamp
-    return None
+    value_end = line.find(b'"', uuid_at + 9, uuid_at + 9 + 80)
+    uuid = line[uuid_at + 9 : value_end]
+    if value_end < 0 or not _UUID.match(uuid):
+        return None
+    if not line.startswith(b',"timestamp":"', value_end + 1):
+        return None
+    stamp_end = line.find(b'"', value_end + 15, value_end + 15 + 64)
+    if stamp_end < 0:
+        return None
+    return uuid.decode(), line[value_end + 15 : stamp_end].decode("ascii", "replace")
 
 
 def _opt(value: bytes | None) -> str | None:
