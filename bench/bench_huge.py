@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """How pivotal copes with a 1 GB Claude Code session: wall time and peak RSS vs file size.
 
-Builds the session with `/work/shared/tools/gen_session.py` in a temp dir (or uses
+Builds the session with `../shared/tools/gen_session.py` in a temp dir (or uses
 `--file`), then runs `pivotal scan FILE` in a child process. Until the CLI has a
 `scan` command it falls back to `read_session` + the pivot detector in a child.
 Peak RSS is the child's own `ru_maxrss` from `os.wait4`, so the generator's memory
@@ -21,7 +21,7 @@ import tempfile
 import time
 from pathlib import Path
 
-GEN = Path("/work/shared/tools/gen_session.py")
+GEN = Path(__file__).resolve().parents[2] / "shared" / "tools" / "gen_session.py"
 
 # Fallback when `pivotal scan` is not there yet: read, then detect if a detector exists.
 FALLBACK = """

@@ -25,7 +25,7 @@ from pivotal.readers import find_sessions, open_reader
 
 from .fuzz_support import FIXTURES, materialize
 
-REALCLIENTS = Path("/work/shared/realclients")
+REALCLIENTS = Path(__file__).resolve().parents[1] / "fixtures" / "realclients"
 OPENCODE_DB = ".local/share/opencode/opencode.db"
 _WRITE_FLAGS = os.O_WRONLY | os.O_RDWR | os.O_APPEND | os.O_CREAT | os.O_TRUNC
 
