@@ -1,0 +1,109 @@
+"""What the transcript draws: untrusted text stays inert, special turns show, work is lazy."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from pivotal.model import Part, PartKind, Role, Session, Turn, TurnFlag
+from pivotal.readers import find_sessions
+from pivotal.tui.app import ReplayerApp
+from pivotal.tui.screens import PickerScreen
+
+from .conftest import make_app, replay, turn_text
+
+DEMO = Path(__file__).parents[2] / "src" / "pivotal" / "_demo" / "demo.jsonl"
+
+
+async def test_hostile_text_is_shown_not_obeyed() -> None:
+    app = make_app(at=27)
+    async with app.run_test(size=(120, 30)):
+        view = replay(app).transcript
+        strips = view.rendered(27).strips
+        text = "\n".join(strip.text for strip in strips)
+        assert "[bold red]not markup[/]" in text  # literal, not parsed as Rich markup
+        assert "\x1b" not in text and "\x07" not in text
+        assert "␛]0;pwned" in text  # the OSC title escape is visible, and inert
+        assert not any(
+            seg.style and seg.style.bold and "not markup" in seg.text
+            for strip in strips
+            for seg in strip
+        )
+
+
+async def test_empty_message_compaction_and_injected_text() -> None:
+    app = make_app(at=26)
+    async with app.run_test(size=(120, 30)):
+        view = replay(app).transcript
+        assert "(empty message)" in turn_text(view, 5)
+        assert "context compacted here" in turn_text(view, 24)
+        summary = turn_text(view, 25)
+        assert "compaction summary" in summary and "more lines (Enter expands)" in summary
+        assert "4. more" not in summary  # folded to three lines
+        assert "○ injected" in turn_text(view, 26)
+
+
+async def test_huge_message_is_cut() -> None:
+    big = "word " * 200_000
+    turns = [Turn(0, Role.ASSISTANT, preview=big[:200], _parts=[Part(PartKind.TEXT, big)])]
+    app = ReplayerApp(session=Session(format="x", path=Path("/x"), turns=turns), pivots=[])
+    async with app.run_test(size=(100, 30)):
+        text = turn_text(replay(app).transcript, 0)
+        assert "more characters (Enter expands)" in text
+        assert len(text) < 20_000
+
+
+async def test_only_turns_on_screen_are_rendered() -> None:
+    turns = []
+    for n in range(5_000):
+        role, flags = (Role.USER, TurnFlag.HUMAN) if n % 2 == 0 else (Role.ASSISTANT, TurnFlag.NONE)
+        body = f"message {n}\n\nsome **markdown** text"
+        turns.append(Turn(n, role, flags, preview=body, _parts=[Part(PartKind.TEXT, body)]))
+    app = ReplayerApp(session=Session(format="x", path=Path("/x"), turns=turns), pivots=[])
+    async with app.run_test(size=(120, 40)) as pilot:
+        view = replay(app).transcript
+        await pilot.press("G")
+        await pilot.pause()
+        assert replay(app).playback.cursor == 4_999
+        assert "message 4999" in "\n".join(view.render_line(y).text for y in range(38))
+        await pilot.press("5", "g", "9")
+        await pilot.pause()
+        assert view.renders < 120  # a few screens' worth, not 5,000 turns
+
+
+async def test_reads_a_real_file_in_the_worker_and_finds_pivots() -> None:
+    ref = find_sessions([DEMO]).refs[0]
+    app = ReplayerApp(ref)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await app.workers.wait_for_complete()
+        await pilot.pause()
+        screen = replay(app)
+        assert screen.analysed and len(screen.playback.turns) > 10
+        assert screen.playback.pivots  # the bundled demo has silent pivots
+        assert app.first_paint.is_set()
+        await pilot.press("right_square_bracket")
+        assert screen.playback.cursor == screen.playback.pivots[0].turn
+
+
+async def test_picker_opens_the_chosen_session() -> None:
+    refs = find_sessions([DEMO]).refs
+    app = ReplayerApp(None, refs=refs)
+    async with app.run_test(size=(100, 30)) as pilot:
+        assert isinstance(app.screen, PickerScreen)
+        await pilot.press("enter")
+        await app.workers.wait_for_complete()
+        await pilot.pause()
+        assert app.replay is not None and app.replay.playback.turns
+
+
+async def test_demo_notice_is_shown() -> None:
+    app = make_app(demo=True)
+    async with app.run_test(size=(100, 30)):
+        banner = replay(app).query_one("#banner")
+        assert "bundled demo session" in str(banner.render())
+
+
+async def test_follow_says_it_is_not_available_yet() -> None:
+    app = make_app(follow=True)
+    async with app.run_test(size=(100, 30)) as pilot:
+        await pilot.pause()
+        assert any("Live follow is not available" in n.message for n in app._notifications)
