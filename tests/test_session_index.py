@@ -214,3 +214,23 @@ def test_two_processes_writing_at_once_leave_a_sound_index(tmp_path):
     found = index.lookup(tmp_path / "b-14-7.jsonl", (14, 7))
     assert found is not None and found[0].turns == 7
     assert index.lookup(tmp_path / "shared.jsonl", (14, 0)) is not None
+
+
+def test_an_index_of_an_older_shape_is_rebuilt_not_fought(tmp_path):
+    folder = tmp_path / "cache"
+    folder.mkdir()
+    conn = sqlite3.connect(folder / DB_NAME)
+    conn.executescript(
+        "CREATE TABLE meta (name TEXT PRIMARY KEY, value TEXT NOT NULL);"
+        "INSERT INTO meta VALUES ('code', 'pivotal 0.0.1');"
+        "CREATE TABLE files (path TEXT PRIMARY KEY, size INTEGER, mtime_ns INTEGER);"
+        "CREATE TABLE sessions (path TEXT, key TEXT, turns INTEGER, PRIMARY KEY (path, key));"
+        "INSERT INTO files VALUES ('/x', 1, 1);"
+    )
+    conn.commit()
+    conn.close()
+    index = open_index(folder)
+    assert len(index) == 0
+    index.store([(tmp_path / "s", (1, 1), [ref(tmp_path / "s")])])
+    index.close()
+    assert open_index(folder).lookup(tmp_path / "s", (1, 1)) == [ref(tmp_path / "s")]

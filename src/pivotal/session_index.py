@@ -302,23 +302,39 @@ def _open(path: Path) -> SessionIndex:
         conn.execute("PRAGMA journal_mode = WAL")
         conn.execute("PRAGMA synchronous = NORMAL")
         stamp = code_stamp()
-        conn.execute("BEGIN IMMEDIATE")
-        try:
-            for statement in _SCHEMA.split(";"):
-                if statement.strip():
-                    conn.execute(statement)
-            row = conn.execute("SELECT value FROM meta WHERE name = 'code'").fetchone()
-            if row is None or row[0] != stamp:
-                conn.execute("DELETE FROM sessions")
-                conn.execute("DELETE FROM files")
-                conn.execute("INSERT OR REPLACE INTO meta VALUES ('code', ?)", (stamp,))
-            conn.execute("COMMIT")
-        except BaseException:
-            conn.execute("ROLLBACK")
-            raise
+        if _code_of(conn) != stamp:
+            _rebuild(conn, stamp)
         return SessionIndex(conn, path)
     except BaseException:
         conn.close()
+        raise
+
+
+def _code_of(conn: sqlite3.Connection) -> str | None:
+    """The code stamp the index was built with (None for a new or foreign file)."""
+    try:
+        row = conn.execute("SELECT value FROM meta WHERE name = 'code'").fetchone()
+    except sqlite3.OperationalError as exc:
+        if "no such table" in str(exc):
+            return None
+        raise
+    return row[0] if row else None
+
+
+def _rebuild(conn: sqlite3.Connection, stamp: str) -> None:
+    """Empty tables of the current shape: new index, new schema, or new readers/detector."""
+    conn.execute("BEGIN IMMEDIATE")
+    try:
+        if _code_of(conn) != stamp:  # another process may have just done it
+            conn.execute("DROP TABLE IF EXISTS sessions")
+            conn.execute("DROP TABLE IF EXISTS files")
+            for statement in _SCHEMA.split(";"):
+                if statement.strip():
+                    conn.execute(statement)
+            conn.execute("INSERT OR REPLACE INTO meta VALUES ('code', ?)", (stamp,))
+        conn.execute("COMMIT")
+    except BaseException:
+        conn.execute("ROLLBACK")
         raise
 
 
