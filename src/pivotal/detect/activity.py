@@ -272,7 +272,18 @@ def tool_kind(tool: ToolView) -> str:
     command = command_of(tool)
     if command:
         return shell_kind(command)
+    if name == "aider" and edited_file(tool):
+        return "edit"
     return "other"
+
+
+_AIDER_EDIT = re.compile(r"^Applied edit to (\S+)", re.MULTILINE)
+
+
+def edited_file(tool: ToolView) -> str:
+    """The file an aider reply edited ('' when it edited none)."""
+    match = _AIDER_EDIT.search(tool.output or "") if tool.name == "aider" else None
+    return match.group(1) if match else ""
 
 
 EXECUTING = frozenset({"edit", "test", "bench", "install", "launch", "run"})

@@ -57,6 +57,7 @@ class PivotConfig:
     w_phase_change: float = 0.05
     w_clarification: float = -0.45
     w_mid_task: float = -0.3
+    w_same_steps: float = -0.1
 
     @classmethod
     def for_sensitivity(cls, level: str | float) -> PivotConfig:

@@ -67,7 +67,8 @@ def judge(
     before, bfacts = before_signals(w, cfg)
     failing = bfacts.failures >= 2 or (bfacts.failures >= 1 and bfacts.inconclusive)
     phase_before = phase_label(w.before, failing)
-    after, afacts, phase_after = after_signals(w, cfg, phase_before)
+    # the phase-change signal compares activities, not the "hitting failures" decoration
+    after, afacts, phase_after = after_signals(w, cfg, phase_label(w.before))
     signals.extend(before)
     signals.extend(after)
     kind = choose_kind(bfacts)

@@ -22,6 +22,8 @@ class BeforeFacts:
     research_turns: list[int] = field(default_factory=list)
     failure_turns: list[int] = field(default_factory=list)
     milestone_turns: list[int] = field(default_factory=list)
+    contradicted: list[int] = field(default_factory=list)
+    """Turns claiming a success while the latest check still failed (progress, not success)."""
 
 
 @dataclass(slots=True)
@@ -34,3 +36,7 @@ class AfterFacts:
     clarification: bool = False
     action_turns: list[int] = field(default_factory=list)
     shift: bool = False
+    routine: bool = False
+    """The calls after the silence repeat the steps from before it."""
+    new_tasks: bool = False
+    """The agent put new items on its task list after the silence."""

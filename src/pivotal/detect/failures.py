@@ -2,8 +2,13 @@
 
 A failure is a tool call with an error flag or a non-zero exit, an output
 that shows a traceback / timeout / OOM / crash, or the agent saying so in its
-own words. A success (a passing run, a reported result) ends the streak:
-only failures since the last success count.
+own words (its prose: tables and code only quote data). A success ends the
+streak: only failures since the last success count. What counts as a success
+is a check that passed (a test, benchmark, launch, poll or run) or the agent
+reporting one; an edit that applied or a file that was read proves nothing.
+A success the agent claims while its latest check still fails ("down to 43
+failures") is progress, not a success: it neither ends the streak nor counts
+as a milestone.
 """
 
 from __future__ import annotations
@@ -14,20 +19,22 @@ from pivotal.detect.activity import tool_kind
 from pivotal.detect.config import PivotConfig
 from pivotal.detect.evidence import around, plain
 from pivotal.detect.facts import BeforeFacts
-from pivotal.detect.figures import has_results
-from pivotal.detect.lexicon import FAIL_NARRATIVE, FAIL_OUTPUT, MILESTONE_STRONG, SUCCESS_OUTPUT
+from pivotal.detect.figures import has_results, prose
+from pivotal.detect.lexicon import (
+    FAIL_NARRATIVE,
+    FAIL_OUTPUT,
+    INCONCLUSIVE,
+    MILESTONE_STRONG,
+    SUCCESS_OUTPUT,
+)
 from pivotal.detect.view import ToolView, TurnView
 from pivotal.detect.window import Window
 from pivotal.model import Signal
 
-INCONCLUSIVE = re.compile(
-    r"timed? ?out|timeout|can'?t tell|cannot tell|no idea (why|whether)|out of ideas|"
-    r"still (loading|waiting|starting|running|pending|not)|not (yet )?ready|"
-    r"no response|hasn'?t (responded|started|finished|come up)|may have crashed|waiting for|"
-    r"unclear (whether|if)|not sure (whether|if)|unknown|no output|gave up waiting|did not finish|"
-    r"didn'?t finish|exceeded",
-    re.IGNORECASE,
-)
+CHECKS = frozenset({"test", "bench", "launch", "poll", "run", "install"})
+"""Tool kinds whose outcome says whether an attempt worked."""
+OUTPUT_TAIL = 1500
+"""How much of an output's end the inconclusive rule reads (verdicts are at the end)."""
 
 
 def tool_failed(tool: ToolView) -> re.Match[str] | bool:
@@ -36,7 +43,7 @@ def tool_failed(tool: ToolView) -> re.Match[str] | bool:
     if not tool.output or tool_kind(tool) in ("read", "search", "edit", "plan"):
         return False  # file contents mention errors all the time; only the flag counts
     match = FAIL_OUTPUT.search(tool.output)
-    if match and SUCCESS_OUTPUT.search(tool.output[match.end() :]):
+    if match and SUCCESS_OUTPUT.search(tool.output, match.end()):
         return False  # the error was followed by a success (a retry inside one command)
     return match or False
 
@@ -50,31 +57,56 @@ def tool_quote(tool: ToolView) -> str:
     return plain(f"{tool.name}: {tool.key} → error", 90)
 
 
+def inconclusive_output(output: str) -> re.Match[str] | None:
+    """A "still waiting" / timeout line in the output's end, not followed by a success."""
+    tail = output[-OUTPUT_TAIL:]
+    match = INCONCLUSIVE.search(tail)
+    if match is None:
+        return None
+    last = match
+    for later in INCONCLUSIVE.finditer(tail, match.end()):
+        last = later
+    if SUCCESS_OUTPUT.search(tail, last.end()):
+        return None  # "waiting for rollout ... successfully rolled out"
+    return last
+
+
 def failure_signals(w: Window, cfg: PivotConfig, facts: BeforeFacts) -> list[Signal]:
     """Failed attempts since the last success, and whether the last action was inconclusive."""
     streak: list[tuple[int, str]] = []
     last_tool: tuple[TurnView, ToolView] | None = None
+    check_failed = False  # the latest check so far failed
     for view in w.agent_before:
-        # "works, but slower" is a (mixed) success; "38 tok/s, 2x slower: FAILED" is not
-        strong = bool(MILESTONE_STRONG.search(view.text))
-        narrative = None if strong else FAIL_NARRATIVE.search(view.text)
-        strong = strong or (narrative is None and has_results(view.text))
+        words = prose(view.text)
         turn_failed = False
         for tool in view.tools:
-            if tool_kind(tool) == "plan":
+            kind = tool_kind(tool)
+            if kind == "plan":
                 continue
             last_tool = (view, tool)
             if tool_failed(tool):
                 facts.failures_total += 1
                 streak.append((view.index, tool_quote(tool)))
                 turn_failed = True
-            elif tool.has_result:
+                if kind in CHECKS:
+                    check_failed = True
+            elif tool.has_result and kind in CHECKS:
                 facts.successes += 1
-                if SUCCESS_OUTPUT.search(tool.output or "") and tool_kind(tool) != "read":
+                check_failed = False
+                if SUCCESS_OUTPUT.search(tool.output or ""):
                     streak.clear()
+        # "works, but slower" is a (mixed) success; "38 tok/s, 2x slower: FAILED" is not
+        claim = MILESTONE_STRONG.search(words)
+        if claim and (turn_failed or check_failed):
+            facts.contradicted.append(view.index)
+            claim = None  # progress inside a failing state, not a success
+        narrative = None if claim else FAIL_NARRATIVE.search(words)
+        strong = bool(claim) or (
+            narrative is None and not check_failed and not turn_failed and has_results(view.text)
+        )
         if narrative and not turn_failed:
             facts.failures_total += 1
-            streak.append((view.index, around(view.text, narrative.start(), narrative.end())))
+            streak.append((view.index, around(words, narrative.start(), narrative.end())))
         if strong:
             streak.clear()
     facts.failures = len(streak)
@@ -94,16 +126,17 @@ def failure_signals(w: Window, cfg: PivotConfig, facts: BeforeFacts) -> list[Sig
         )
     if last_tool is not None:
         view, tool = last_tool
-        text_tail = (w.agent_before[-1].text or "")[-600:] if w.agent_before else ""
+        text_tail = prose(w.agent_before[-1].text or "")[-600:] if w.agent_before else ""
         pending = not tool.has_result or tool.status in ("pending", "running")
-        match = INCONCLUSIVE.search(tool.output[-1500:] if tool.output else "")
+        match = inconclusive_output(tool.output) if tool.output else None
         narrative = INCONCLUSIVE.search(text_tail)
         if pending or match or (narrative and tool_kind(tool) in ("poll", "launch")):
             facts.inconclusive = True
             if pending:
                 why = f"{tool.name} never returned a result"
             elif match:
-                why = around(tool.output, match.start(), match.end(), 70)
+                tail = tool.output[-OUTPUT_TAIL:]
+                why = around(tail, match.start(), match.end(), 70)
             else:
                 assert narrative is not None
                 why = around(text_tail, narrative.start(), narrative.end(), 70)

@@ -23,6 +23,21 @@ _STRONG_UNITS = re.compile(
 )
 _SPEEDUP = re.compile(r"\s*(faster|slower|speed|improvement|better|worse|over|more|less)", re.I)
 TABLE_ROW = re.compile(r"^\s*\|.*\d.*\|\s*$", re.MULTILINE)
+_ANY_TABLE_ROW = re.compile(r"^\s*\|.*\|\s*$\n?", re.MULTILINE)
+_FENCE = re.compile(r"```.*?(```|$)", re.DOTALL)
+
+
+def prose(text: str) -> str:
+    """The agent's own sentences: without table rows and fenced code.
+
+    A results table quotes data ("37 failed" in a *before* column) and code quotes
+    programs; the verdict of a message is in its prose.
+    """
+    if "|" in text:
+        text = _ANY_TABLE_ROW.sub("", text)
+    if "```" in text:
+        text = _FENCE.sub("", text)
+    return text
 
 
 def figures(text: str, limit: int = 8) -> list[str]:

@@ -37,6 +37,8 @@ def routine_veto(
     """Why this silence looks like routine, unchanged work (None when it does not)."""
     if not cfg.strict:
         return None
+    if w.silence is not Silence.EMPTY and a.routine and not b.proposal:
+        return "the same steps went on after the go-on or the compaction"
     if w.silence is Silence.ACK and kind is PivotKind.OTHER:
         return "a go-on in routine work"
     if w.silence is Silence.COMPACTION and not (a.agent_dump or b.proposal):

@@ -13,17 +13,35 @@ import re
 WRAPPER_TAG = re.compile(r"</?[A-Za-z][\w:-]*(?:\s[^<>]*)?/?>")
 """An XML-like tag (`<conversation_data>`, `</user_query>`): a wrapper, not content."""
 
-ACK_WORDS = frozenset(
-    """
-    ok okay okey okie k kk ok. yes yep yeah yup ya y sure alright allright right fine
-    continue cont proceed resume go on ahead keep going carry next please pls plz
-    do it that this so then and just now again sounds good great cool nice perfect
-    thanks thank you thx ty lgtm agreed agree approved approve confirm confirmed
-    got understood roger ack noted same with the plan as planned onwards onward forward
-    let's lets us yes, mhm hmm uh huh np good yea aye affirmative for looks makes sense
-    try ship works work all g2g yess yesss kay okk oki
-    """.split()
-)
+# A go-on carries no direction when every word is one of these (PIVOTS.md: "≤ 4 words, no
+# noun phrase that names new work"). Grouped by what the word does; a word outside every
+# group (a noun, a tool, a file, a verb naming work such as "fix" or "push") is direction.
+_GO_ON = """
+    continue cont proceed resume go on ahead keep going carry next onwards onward forward
+    do it try ship again more
+"""
+_ASSENT = """
+    ok okay okey okie k kk yes yep yeah yup ya y yea yess yesss aye sure alright allright
+    right fine agreed agree approved approve confirm confirmed affirmative mhm hmm uh huh np
+    understood roger ack noted got it g2g kay okk oki indeed absolutely definitely correct
+    exactly sgtm lgtm same plan as planned
+"""
+_PRAISE = """
+    good great cool nice perfect awesome excellent amazing neat sweet brilliant wonderful
+    sounds looks makes sense works work well done
+"""
+_THANKS = "thanks thank you thx ty cheers"
+_DEFERRAL = """
+    your call choice decide decision up to you whatever think best judgement judgment
+    discretion pick choose prefer see fit
+"""
+"""Handing the decision to the agent ("your call", "up to you", "you decide")."""
+_FILLER = """
+    that this these those so then and just now please pls plz let's lets us with the for
+    at all me we i with on of
+"""
+
+ACK_WORDS = frozenset(" ".join((_GO_ON, _ASSENT, _PRAISE, _THANKS, _DEFERRAL, _FILLER)).split())
 
 PUNCT_ONLY = re.compile(r"^[\s.!?…,;:\-–—~*+👍🙏✅👌🚀]*$")
 
@@ -51,7 +69,12 @@ FAIL_NARRATIVE = re.compile(
     r"\bhang(s|ing)\b|\bstuck\b|\bregress(ed|ion)\b|\bworse than\b|\bslower than\b|"
     r"\bno improvement\b|\bincompatible\b|\bunsupported\b|\bnot supported\b|\babandon(ed)?\b|"
     r"\bgave up\b|\bsegfault|\bdid not (work|start)\b|\bno response\b|\bnot respond|"
-    r"\bunresponsive\b|\bunclear (whether|if)\b|\bunknown whether\b)"
+    r"\bunresponsive\b|\bunclear (whether|if)\b|\bunknown whether\b|"
+    r"\b(out of|no (more|other|further)) ideas\b|\bran out of\b|\brun out of\b|"
+    r"\bnothing (has |I tried )?(worked|helped)\b|\bnone of (them|these|those|it) "
+    r"(worked|helped)\b|\bwent nowhere\b|\bresisting\b|\bnot sure (yet )?why\b|"
+    r"\bdon'?t (know|understand) why\b|\b(no|don'?t have a) (reliable |good )?way to\b|"
+    r"\btried the obvious\b)"
 )
 """Failure in the agent's own words (a bare "error" or "crash" is too common in plans)."""
 
@@ -63,6 +86,16 @@ FAIL_OUTPUT = re.compile(
     r"exit status [1-9]|Connection refused)",
     re.MULTILINE,
 )
+
+INCONCLUSIVE = re.compile(
+    r"timed? ?out|timeout|can'?t tell|cannot tell|no idea (why|whether)|out of ideas|"
+    r"still (loading|waiting|starting|running|pending|not)|not (yet )?ready|"
+    r"no response|hasn'?t (responded|started|finished|come up)|may have crashed|waiting for|"
+    r"unclear (whether|if)|not sure (whether|if)|unknown|no output|gave up waiting|did not finish|"
+    r"didn'?t finish|exceeded",
+    re.IGNORECASE,
+)
+"""The last action ended without a verdict (in its output's end or the agent's words)."""
 
 SUCCESS_OUTPUT = re.compile(
     r"\b[1-9]\d* passed\b|\ball tests pass|\bOK \(|(?<!un)\bsuccess(ful(ly)?)?\b|"
@@ -133,12 +166,14 @@ DUMP_HEADINGS = re.compile(
     r"accomplished|completed|done|current (state|status)|status|state|files|relevant files|"
     r"next steps?|remaining|todo|to do|in progress|not yet done|instructions|context|summary|"
     r"key (facts|decisions|results)|results|performance|problems?|issues|blockers|"
-    r"what (we|i) (did|know|tried)|tried|experiments?|hardware|environment|plan)\b",
+    r"what (we|i) (did|know|tried)|tried|experiments?|hardware|environment|plan|"
+    r"where (we are|things stand|this stands|i am)|next phase|recap|what (didn'?t|did not) work|"
+    r"what works|open|stuck|broken|failing|approach|new approach|options|risks?)\b",
     re.IGNORECASE | re.MULTILINE,
 )
 
 HEADING_LINE = re.compile(
-    r"^\s{0,3}(#{1,6}\s+\S|\*\*[^*\n]{2,60}\*\*:?\s*$|[A-Z][\w /&-]{2,40}:\s*$)", re.MULTILINE
+    r"^\s{0,3}(#{1,6}\s+\S|\*\*[^*\n]{2,60}\*\*|[A-Z][\w /&-]{2,40}:\s*$)", re.MULTILINE
 )
 
 SUMMARY_OPENING = re.compile(

@@ -13,13 +13,18 @@ from pivotal.detect.evidence import around, plain
 from pivotal.detect.facts import AfterFacts
 from pivotal.detect.lexicon import CLARIFY, DUMP_HEADINGS, HEADING_LINE, SUMMARY_OPENING
 from pivotal.detect.phase import overlap, phase_label, terms
+from pivotal.detect.routine import repeats_steps
 from pivotal.detect.view import TurnView
 from pivotal.detect.window import Window
 from pivotal.model import Role, Signal, Silence, TurnFlag
 
 
 def is_dump(view: TurnView, cfg: PivotConfig) -> bool:
-    """A structured status summary (Goal / Discoveries / Next steps ...), or a long outline."""
+    """A structured status summary (Goal / Discoveries / Next steps ...), or a long outline.
+
+    Sections are headings or bold labels at the start of a line; two status sections
+    ("Where we are", "Next phase") in a message with two headings are enough.
+    """
     text = view.text
     if view.flags & TurnFlag.COMPACTION_SUMMARY:
         return True
@@ -29,9 +34,9 @@ def is_dump(view: TurnView, cfg: PivotConfig) -> bool:
     headings = len(HEADING_LINE.findall(text))
     if SUMMARY_OPENING.search(text[:300]) and (sections >= 2 or headings >= 2):
         return True
-    if sections >= cfg.dump_min_sections:
+    if sections >= cfg.dump_min_sections or (sections >= 2 and headings >= 2):
         return True
-    return headings >= 4 and view.full_len >= 3 * cfg.dump_min_chars
+    return headings >= 4 and view.full_len >= 2 * cfg.dump_min_chars
 
 
 def context_dump_signal(w: Window, cfg: PivotConfig, facts: AfterFacts) -> Signal | None:
@@ -119,6 +124,29 @@ def action_signals(w: Window, cfg: PivotConfig, facts: AfterFacts) -> list[Signa
     return out
 
 
+def routine_signal(w: Window, cfg: PivotConfig, facts: AfterFacts) -> Signal | None:
+    """The calls after the silence repeat the steps from before it: the same work went on."""
+    if facts.dump:
+        return None  # a re-orientation first is a change of its own
+    same = repeats_steps(w.agent_before, w.agent_after)
+    if not same:
+        return None
+    facts.routine = True
+    examples = []
+    for view in w.agent_after:
+        for tool in view.tools:
+            if view.index in same and len(examples) < 2:
+                examples.append(plain(f"{tool.name}: {tool.key}", 80))
+    return Signal(
+        "same steps",
+        same[:6],
+        "the calls after the silence repeat the steps from before it",
+        cfg.w_same_steps,
+        "after",
+        examples,
+    )
+
+
 def shift_signals(
     w: Window, cfg: PivotConfig, facts: AfterFacts, phase_before: str, phase_after: str
 ) -> list[Signal]:
@@ -132,7 +160,7 @@ def shift_signals(
         agent_after = agent_after[1:]
     before_terms = terms(w.agent_before[-8:])
     after_terms = terms(agent_after[:8])
-    if len(before_terms) >= 3 and len(after_terms) >= 3:
+    if len(before_terms) >= 3 and len(after_terms) >= 3 and not facts.routine:
         score = overlap(before_terms, after_terms)
         if score <= cfg.topic_max_overlap:
             facts.shift = True
@@ -147,7 +175,7 @@ def shift_signals(
                     [plain("now: " + ", ".join(new), 90)],
                 )
             )
-    if phase_before and phase_after and phase_before.split(",")[0] != phase_after.split(",")[0]:
+    if phase_before and phase_after and phase_before != phase_after and not facts.routine:
         out.append(
             Signal(
                 "phase change",
@@ -179,6 +207,9 @@ def after_signals(
     if dump is not None:
         out.append(dump)
     out.extend(action_signals(w, cfg, facts))
+    routine = routine_signal(w, cfg, facts)
+    if routine is not None:
+        out.append(routine)
     phase_after = after_phase(w, facts)
     core_after = phase_after.replace("re-orienting, then ", "")
     out.extend(shift_signals(w, cfg, facts, phase_before, core_after))

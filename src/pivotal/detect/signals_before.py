@@ -14,7 +14,7 @@ from pivotal.detect.config import PivotConfig
 from pivotal.detect.evidence import around, plain
 from pivotal.detect.facts import BeforeFacts
 from pivotal.detect.failures import failure_signals, tool_failed
-from pivotal.detect.figures import figures, has_results
+from pivotal.detect.figures import figures, has_results, prose
 from pivotal.detect.lexicon import (
     ANNOUNCE,
     ASKS_PERSON,
@@ -31,16 +31,23 @@ from pivotal.model import Role, Signal, TurnFlag
 
 
 def milestone_signal(w: Window, cfg: PivotConfig, facts: BeforeFacts) -> Signal | None:
-    """Success reported in the last agent messages: works, tests pass, numbers with units."""
+    """Success reported in the last agent messages: works, tests pass, numbers with units.
+
+    Judged on the agent's prose (a table row saying "37 failed" in a *before* column is
+    data); a claim made while the latest check still failed is progress, not a milestone.
+    """
     agent = w.agent_before[-4:]
     strong: list[tuple[int, str]] = []
     weak: list[tuple[int, str]] = []
     for view in agent:
+        if view.index in facts.contradicted:
+            continue
         text = view.text
-        match = MILESTONE_STRONG.search(text)
+        words = prose(text)
+        match = MILESTONE_STRONG.search(words)
         if match:
-            strong.append((view.index, around(text, match.start(), match.end())))
-        elif has_results(text) and not FAIL_NARRATIVE.search(text):
+            strong.append((view.index, around(words, match.start(), match.end())))
+        elif has_results(text) and not FAIL_NARRATIVE.search(words):
             strong.append((view.index, "results: " + ", ".join(figures(text, 4))))
         else:
             for tool in view.tools:
@@ -56,15 +63,15 @@ def milestone_signal(w: Window, cfg: PivotConfig, facts: BeforeFacts) -> Signal 
                         )
                         break
             else:
-                weak_match = MILESTONE_WEAK.search(text)
+                weak_match = MILESTONE_WEAK.search(words)
                 if weak_match:
-                    weak.append((view.index, around(text, weak_match.start(), weak_match.end())))
+                    weak.append((view.index, around(words, weak_match.start(), weak_match.end())))
     if strong and facts.failure_turns and facts.failure_turns[-1] > strong[-1][0]:
         strong = []  # the success was followed by new failures
     if strong:
         facts.milestone = 2
         last = agent[-1].text if agent else ""
-        facts.mixed = bool(FAIL_NARRATIVE.search(last))
+        facts.mixed = bool(FAIL_NARRATIVE.search(prose(last)))
         facts.milestone_turns = [i for i, _ in strong]
         detail = "success reported" + (
             " (mixed: below target or with caveats)" if facts.mixed else ""
