@@ -80,18 +80,21 @@ class Timeline(Widget):
         style = self.get_component_rich_style
         if state.total <= 0:
             return Text("─" * width, style("timeline--todo"), no_wrap=True)
-        cells = ["─"] * width
+        cells = ["todo"] * width
         here = self.column_of(state.cursor, width)
-        cells[:here] = ["━"] * here
-        for turn in state.failures:
-            cells[self.column_of(turn, width)] = "✗"
+        cells[:here] = ["done"] * here
+        for turn in state.failures:  # colour only: dense failures must not hide progress
+            column = self.column_of(turn, width)
+            cells[column] = "failure-done" if column < here else "failure"
         for turn in state.pivots:
-            cells[self.column_of(turn, width)] = "◆"
-        cells[here] = "●"
-        names = {"━": "done", "─": "todo", "✗": "failure", "◆": "pivot", "●": "cursor"}
+            cells[self.column_of(turn, width)] = "pivot"
+        cells[here] = "cursor"
+        glyphs = {"done": "━", "failure-done": "━", "todo": "─", "failure": "─"}
+        glyphs.update(pivot="◆", cursor="●")
         text = Text(no_wrap=True)
-        for char in cells:
-            text.append(char, style(f"timeline--{names[char]}"))
+        for cell in cells:
+            name = "failure" if cell.startswith("failure") else cell
+            text.append(glyphs[cell], style(f"timeline--{name}"))
         return text
 
     def status(self) -> Text:
