@@ -19,8 +19,8 @@ from pivotal.detect.signals_before import before_signals
 from pivotal.detect.silence import SilenceIndex
 from pivotal.detect.state import state_change
 from pivotal.detect.view import TurnView
-from pivotal.detect.window import build_window
-from pivotal.model import Pivot, Signal, Silence, Turn
+from pivotal.detect.window import Window, build_window
+from pivotal.model import Pivot, Role, Signal, Silence, Turn, TurnFlag
 
 _SILENCE_DETAIL = {
     Silence.EMPTY: "the person sent nothing (empty, whitespace or empty wrapper tags)",
@@ -38,6 +38,16 @@ class Judgement:
     """... provided the after-window was full."""
 
 
+def attached_compaction(w: Window) -> bool:
+    """A compaction whose only "work" since a silent human turn is the model's summary reply
+    (Codex writes it as an assistant message before the `compacted` record)."""
+    if w.silence is not Silence.COMPACTION or not w.before:
+        return False
+    last = w.before[-1]
+    silent_human = last.role is Role.USER and bool(last.flags & TurnFlag.HUMAN)
+    return silent_human and (w.direction is None or w.direction.index != last.index)
+
+
 def silence_weight(kind: Silence, cfg: PivotConfig) -> float:
     return {Silence.EMPTY: cfg.w_empty, Silence.ACK: cfg.w_ack}.get(kind, cfg.w_compaction)
 
@@ -53,6 +63,8 @@ def judge(
     done = Judgement(None, w.reach, w.complete)
     if not w.work_before:
         return done  # session start (checked first: it needs no content at all)
+    if attached_compaction(w):
+        return done  # part of the silence just before it (one cluster, one pivot)
     quote = [plain(w.anchor.text, 60)] if w.anchor.text.strip() else []
     signals = [
         Signal(

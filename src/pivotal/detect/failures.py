@@ -19,12 +19,13 @@ from pivotal.detect.activity import tool_kind
 from pivotal.detect.config import PivotConfig
 from pivotal.detect.evidence import around, plain
 from pivotal.detect.facts import BeforeFacts
-from pivotal.detect.figures import has_results, prose
+from pivotal.detect.figures import has_results, headline, prose
 from pivotal.detect.lexicon import (
     FAIL_NARRATIVE,
     FAIL_OUTPUT,
     INCONCLUSIVE,
     MILESTONE_STRONG,
+    MILESTONE_WEAK,
     SUCCESS_OUTPUT,
 )
 from pivotal.detect.view import ToolView, TurnView
@@ -71,6 +72,23 @@ def inconclusive_output(output: str) -> re.Match[str] | None:
     return last
 
 
+def verdict(text: str, words: str) -> tuple[re.Match[str] | None, re.Match[str] | None]:
+    """(success claimed, failure narrated) in a message; at most one of them is set.
+
+    A report leads with its verdict: "Backfill done:" over a results table is a success
+    even if it goes on to explain an old hang; "Stuck:" is a failure whatever it lists.
+    """
+    head = headline(words)
+    claim = MILESTONE_STRONG.search(words)
+    if claim is None and MILESTONE_WEAK.search(head) and has_results(text):
+        claim = MILESTONE_WEAK.search(head)
+    if claim is not None:
+        head_end = words.find(head) + len(head)
+        if claim.start() >= head_end and FAIL_NARRATIVE.search(head):
+            claim = None
+    return claim, (None if claim else FAIL_NARRATIVE.search(words))
+
+
 def failure_signals(w: Window, cfg: PivotConfig, facts: BeforeFacts) -> list[Signal]:
     """Failed attempts since the last success, and whether the last action was inconclusive."""
     streak: list[tuple[int, str]] = []
@@ -96,7 +114,7 @@ def failure_signals(w: Window, cfg: PivotConfig, facts: BeforeFacts) -> list[Sig
                 if SUCCESS_OUTPUT.search(tool.output or ""):
                     streak.clear()
         # "works, but slower" is a (mixed) success; "38 tok/s, 2x slower: FAILED" is not
-        claim = MILESTONE_STRONG.search(words)
+        claim, _ = verdict(view.text, words)
         if claim and (turn_failed or check_failed):
             facts.contradicted.append(view.index)
             claim = None  # progress inside a failing state, not a success

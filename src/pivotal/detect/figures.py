@@ -68,3 +68,11 @@ def has_results(text: str) -> bool:
         return True
     strong = [f for f in figures(text, 12) if _STRONG_UNITS.search(f.lstrip("~≈0123456789.,"))]
     return len(strong) >= 2
+
+
+def headline(words: str) -> str:
+    """The first line of a message's prose: where a report states its verdict."""
+    for line in words.splitlines():
+        if line.strip():
+            return line.strip()[:200]
+    return ""

@@ -39,13 +39,19 @@ def routine_veto(
         return None
     if w.silence is not Silence.EMPTY and a.routine and not b.proposal:
         return "the same steps went on after the go-on or the compaction"
+    changed = a.dump or a.shift or a.new_tasks or any(s.name == "phase change" for s in after)
     if w.silence is Silence.ACK and kind is PivotKind.OTHER:
-        return "a go-on in routine work"
+        # a bare go-on outside the archetypes counts only if the agent then chose: it
+        # answered its own open question by acting, or took up new work
+        decided = b.open_question and a.executing > 0 and not b.mid_task
+        if not (decided or a.new_tasks):
+            return "a go-on in routine work"
     if w.silence is Silence.COMPACTION and not (a.agent_dump or b.proposal):
-        return "the tool compacted and the agent carried straight on"
+        # no person spoke: only a re-orientation or work on other things shows a turn
+        if kind is PivotKind.OTHER or not a.shift or b.mid_task:
+            return "the tool compacted and the agent carried straight on"
     if b.mid_task and w.silence is not Silence.EMPTY and not b.proposal:
         return "a go-on or an automatic compaction between two ordinary steps"
-    changed = a.dump or a.shift or any(s.name == "phase change" for s in after)
     if kind is PivotKind.CONTINUE_AFTER_MILESTONE and w.complete and not changed:
         return "a success noted in passing; the same work simply went on"
     return None

@@ -14,6 +14,7 @@ from pivotal.detect.facts import AfterFacts
 from pivotal.detect.lexicon import CLARIFY, DUMP_HEADINGS, HEADING_LINE, SUMMARY_OPENING
 from pivotal.detect.phase import overlap, phase_label, terms
 from pivotal.detect.routine import repeats_steps
+from pivotal.detect.tasks import task_items
 from pivotal.detect.view import TurnView
 from pivotal.detect.window import Window
 from pivotal.model import Role, Signal, Silence, TurnFlag
@@ -147,6 +148,44 @@ def routine_signal(w: Window, cfg: PivotConfig, facts: AfterFacts) -> Signal | N
     )
 
 
+EARLIER_TODO_TURNS = 60
+"""How far before the window to look for the task list as it stood."""
+_CLOSED = ("completed", "done", "cancelled", "canceled")
+
+
+def new_tasks_signal(w: Window, cfg: PivotConfig, facts: AfterFacts) -> Signal | None:
+    """The agent put new items on its task list after the silence: it chose new work."""
+    after = [v for v in w.agent_after[:10] if task_items(v)]
+    if not after:
+        return None
+    known: set[str] = set()
+    before = [v for v in (*w.before, *w.cluster) if task_items(v)]
+    if not before:
+        # whole-list todo tools repeat old items: take the list as it stood earlier
+        before = next(([v] for v in w.earlier(EARLIER_TODO_TURNS) if task_items(v)), [])
+    for view in before:
+        known.update(key for key, _, _ in task_items(view))
+    if not known:
+        return None  # a first task list says nothing about a change
+    new: list[tuple[int, str]] = []
+    for view in after:
+        for key, name, status in task_items(view):
+            if key not in known and status.lower() not in _CLOSED:
+                known.add(key)
+                new.append((view.index, name or key))
+    if not new:
+        return None
+    facts.new_tasks = True
+    return Signal(
+        "new tasks",
+        sorted({i for i, _ in new})[:6],
+        f"the agent put {len(new)} new item(s) on its task list",
+        cfg.w_new_tasks,
+        "after",
+        [plain(name, 80) for _, name in new[:3]],
+    )
+
+
 def shift_signals(
     w: Window, cfg: PivotConfig, facts: AfterFacts, phase_before: str, phase_after: str
 ) -> list[Signal]:
@@ -207,9 +246,9 @@ def after_signals(
     if dump is not None:
         out.append(dump)
     out.extend(action_signals(w, cfg, facts))
-    routine = routine_signal(w, cfg, facts)
-    if routine is not None:
-        out.append(routine)
+    for extra in (routine_signal(w, cfg, facts), new_tasks_signal(w, cfg, facts)):
+        if extra is not None:
+            out.append(extra)
     phase_after = after_phase(w, facts)
     core_after = phase_after.replace("re-orienting, then ", "")
     out.extend(shift_signals(w, cfg, facts, phase_before, core_after))

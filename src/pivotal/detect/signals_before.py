@@ -13,14 +13,13 @@ from pivotal.detect.activity import carries_out, tool_kind
 from pivotal.detect.config import PivotConfig
 from pivotal.detect.evidence import around, plain
 from pivotal.detect.facts import BeforeFacts
-from pivotal.detect.failures import failure_signals, tool_failed
+from pivotal.detect.failures import failure_signals, tool_failed, verdict
 from pivotal.detect.figures import figures, has_results, prose
 from pivotal.detect.lexicon import (
     ANNOUNCE,
     ASKS_PERSON,
     CODE_BLOCK,
     FAIL_NARRATIVE,
-    MILESTONE_STRONG,
     MILESTONE_WEAK,
     PLAN,
     PROPOSAL,
@@ -44,10 +43,10 @@ def milestone_signal(w: Window, cfg: PivotConfig, facts: BeforeFacts) -> Signal 
             continue
         text = view.text
         words = prose(text)
-        match = MILESTONE_STRONG.search(words)
+        match, failure = verdict(text, words)
         if match:
             strong.append((view.index, around(words, match.start(), match.end())))
-        elif has_results(text) and not FAIL_NARRATIVE.search(words):
+        elif has_results(text) and not failure:
             strong.append((view.index, "results: " + ", ".join(figures(text, 4))))
         else:
             for tool in view.tools:
@@ -98,6 +97,23 @@ def milestone_signal(w: Window, cfg: PivotConfig, facts: BeforeFacts) -> Signal 
     return None
 
 
+_QUESTION = re.compile(r"[^.!?\n]*\?(?=\s|$)")
+_CHOICE = re.compile(r"\bor\b|\bwhich\b|\beither\b", re.IGNORECASE)
+
+
+def question_to_person(text: str) -> str:
+    """The question a message ends on: a "?" sentence in its last paragraph, or an ask."""
+    words = prose(text).strip()
+    if not words:
+        return ""
+    last = re.split(r"\n\s*\n", words[-800:])[-1]
+    found = _QUESTION.findall(last)
+    if found:
+        return found[-1].strip(" *_`")
+    match = ASKS_PERSON.search(words[-400:])
+    return around(words[-400:], match.start(), match.end()) if match else ""
+
+
 def proposal_signal(w: Window, cfg: PivotConfig, facts: BeforeFacts) -> Signal | None:
     """The person asked or proposed; the agent researched or planned; nothing executed since."""
     agent = w.agent_before
@@ -125,12 +141,14 @@ def proposal_signal(w: Window, cfg: PivotConfig, facts: BeforeFacts) -> Signal |
                 "before",
                 [plain(human, 90), *[plain(v.text, 70) for v in agent[-1:] if v.text]],
             )
-    # the agent laid out a plan and asked for a go-ahead, with nothing executed since
+    # the agent laid out a plan and asked for a go-ahead (not a choice between options:
+    # silence cannot approve "spot or on-demand?"), with nothing executed since
     last = agent[-1]
-    tail = last.text[-800:]
+    question = question_to_person(last.text)
     if (
         PLAN.search(last.text)
-        and ASKS_PERSON.search(tail)
+        and question
+        and not _CHOICE.search(question)
         and not any(carries_out(t) for t in last.tools)
     ):
         facts.proposal = True
@@ -142,37 +160,28 @@ def proposal_signal(w: Window, cfg: PivotConfig, facts: BeforeFacts) -> Signal |
             "the agent laid out a plan and asked for a go-ahead; nothing executed yet",
             cfg.w_proposal,
             "before",
-            [plain(tail.strip().splitlines()[-1] if tail.strip() else "", 90)],
+            [plain(question, 90)],
         )
     return None
 
 
 def open_question_signal(w: Window, cfg: PivotConfig, facts: BeforeFacts) -> Signal | None:
-    """The agent's last message asks the person something."""
+    """The agent's last message asks the person something (a "?" in its last paragraph)."""
     for view in reversed(w.agent_before):
         if not view.text.strip():
             continue
-        tail = view.text.strip()[-400:]
-        lines = [ln for ln in tail.splitlines() if ln.strip()]
-        ends_q = bool(lines) and lines[-1].rstrip(" *_`)").endswith("?")
-        match = ASKS_PERSON.search(tail)
-        if ends_q or match:
-            facts.open_question = True
-            if ends_q:
-                sentences = re.split(r"(?<=[.!:])\s+", lines[-1])
-                quote = sentences[-1]
-            else:
-                assert match is not None
-                quote = around(tail, match.start(), match.end())
-            return Signal(
-                "open question",
-                [view.index],
-                "the agent's last message asks the person",
-                cfg.w_open_question,
-                "before",
-                [plain(quote, 90)],
-            )
-        return None
+        question = question_to_person(view.text)
+        if not question:
+            return None
+        facts.open_question = True
+        return Signal(
+            "open question",
+            [view.index],
+            "the agent's last message asks the person",
+            cfg.w_open_question,
+            "before",
+            [plain(question, 90)],
+        )
     return None
 
 
@@ -189,8 +198,8 @@ def mid_task_signal(w: Window, cfg: PivotConfig, facts: BeforeFacts) -> Signal |
         return None
     last = agent[-1]
     tools = [t for t in last.tools if tool_kind(t) not in ("plan", "other")]
-    if not tools or facts.inconclusive:
-        return None
+    if not tools or facts.inconclusive or last.index in facts.failure_turns:
+        return None  # the turn ended on a failure it reported: the agent had stopped
     tool = tools[-1]
     if not tool.has_result or tool_failed(tool):
         return None

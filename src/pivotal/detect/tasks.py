@@ -76,3 +76,12 @@ class TaskTracker:
                         self.changes.append(
                             TaskChange(self.names.get(key, key), before, status or None, view.index)
                         )
+
+
+def task_items(view: TurnView) -> list[tuple[str, str | None, str]]:
+    """(key, display name, status) for every item the todo calls of `view` mention."""
+    out: list[tuple[str, str | None, str]] = []
+    for tool in view.tools:
+        if tool.name.lower().rsplit(".", 1)[-1] in PLAN_TOOLS:
+            out.extend(_updates(tool.input))
+    return out
