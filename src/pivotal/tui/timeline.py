@@ -91,10 +91,16 @@ class Timeline(Widget):
         cells[here] = "cursor"
         glyphs = {"done": "━", "failure-done": "━", "todo": "─", "failure": "─"}
         glyphs.update(pivot="◆", cursor="●")
+        styles = {
+            cell: style(f"timeline--{'failure' if cell.startswith('failure') else cell}")
+            for cell in glyphs
+        }
         text = Text(no_wrap=True)
-        for cell in cells:
-            name = "failure" if cell.startswith("failure") else cell
-            text.append(glyphs[cell], style(f"timeline--{name}"))
+        start = 0
+        for column in range(1, width + 1):  # one span per run of equal cells
+            if column == width or cells[column] != cells[start]:
+                text.append(glyphs[cells[start]] * (column - start), styles[cells[start]])
+                start = column
         return text
 
     def status(self) -> Text:
