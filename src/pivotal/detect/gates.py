@@ -46,6 +46,9 @@ def routine_veto(
         decided = b.open_question and a.executing > 0 and not b.mid_task
         if not (decided or a.new_tasks):
             return "a go-on in routine work"
+    if w.silence is Silence.ACK and w.complete and not (b.proposal or changed or b.open_question):
+        # a go-on is weaker than an empty message: the work after it must show the turn
+        return "a go-on, and the work after it did not change"
     if w.silence is Silence.COMPACTION and not (a.agent_dump or b.proposal):
         # no person spoke: only a re-orientation or work on other things shows a turn
         if kind is PivotKind.OTHER or not a.shift or b.mid_task:

@@ -108,7 +108,9 @@ SUCCESS_OUTPUT = re.compile(
 MILESTONE_STRONG = re.compile(
     r"\bfinally\b|\bbreakthrough\b|\bmilestone\b|\b(it|this|now|everything) works\b|"
     r"\bworks now\b|\bnow work(s|ing)\b|\b(is|now) working\b|\bworking (now|end[- ]to[- ]end)\b|"
-    r"\ball (\d+ )?tests (now )?pass|\btests? (now )?pass(es|ed|ing)?\b|\b[1-9]\d* passed\b|"
+    r"\ball (\d+ )?tests (now )?pass|\b[1-9]\d* passed\b|"
+    r"\b(tests?|build|builds|check|checks|suite|ci|pipeline|lint|job|jobs|runs?) (now |all )?"
+    r"(pass(es|ed|ing)?|succeed(s|ed)?|(is |are )?green)\b|"
     r"\bserver (is )?(up|running|ready|healthy|live)\b|\bup and running\b|\bis (up|live|ready)\b|"
     r"\bbenchmark results?\b|\bresults? (are in|below|so far)\b|\bsuccessfully\b|"
     r"\bgreen\b|\bunblocked\b|\bachiev(ed|es)\b|\bgenerat(ing|es) coherent\b|"

@@ -25,7 +25,7 @@ _INTERPRETERS = frozenset(
 """Programs whose first argument (the script) is the step; for others a path is a detail."""
 FIRST_AFTER = 6
 """How many calls after the silence are compared."""
-SAME_SHARE = 0.8
+SAME_SHARE = 0.6
 """At least this share of them must repeat a step from before."""
 
 

@@ -127,8 +127,8 @@ def action_signals(w: Window, cfg: PivotConfig, facts: AfterFacts) -> list[Signa
 
 def routine_signal(w: Window, cfg: PivotConfig, facts: AfterFacts) -> Signal | None:
     """The calls after the silence repeat the steps from before it: the same work went on."""
-    if facts.dump:
-        return None  # a re-orientation first is a change of its own
+    if facts.dump or facts.new_tasks:
+        return None  # a re-orientation or new items on the task list are a change
     same = repeats_steps(w.agent_before, w.agent_after)
     if not same:
         return None
@@ -246,7 +246,7 @@ def after_signals(
     if dump is not None:
         out.append(dump)
     out.extend(action_signals(w, cfg, facts))
-    for extra in (routine_signal(w, cfg, facts), new_tasks_signal(w, cfg, facts)):
+    for extra in (new_tasks_signal(w, cfg, facts), routine_signal(w, cfg, facts)):
         if extra is not None:
             out.append(extra)
     phase_after = after_phase(w, facts)

@@ -204,11 +204,13 @@ def mid_task_signal(w: Window, cfg: PivotConfig, facts: BeforeFacts) -> Signal |
     if not tool.has_result or tool_failed(tool):
         return None
     output = tool.output or ""
+    said = CODE_BLOCK.sub("", last.text).strip()[-300:]
+    # a results table speaks for itself; a bare "20 passed" inside a step the agent
+    # did not comment on is its own check, not a report to the person
     reported = tool_kind(tool) in ("bench", "test") and (
-        has_results(output) or SUCCESS_OUTPUT.search(output)
+        has_results(output) or (bool(said) and SUCCESS_OUTPUT.search(output))
     )
-    prose = CODE_BLOCK.sub("", last.text).strip()[-300:]
-    if reported and not ANNOUNCE.search(prose):
+    if reported and not ANNOUNCE.search(said):
         return None  # the turn ended on a result the person could read
     facts.mid_task = True
     return Signal(
