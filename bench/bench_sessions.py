@@ -18,7 +18,9 @@ tree). Then it times whole processes, `pivotal sessions --root HOME --json`:
   floor a warm listing is compared with).
 
 It checks that cold, warm and no-cache print the same bytes, and prints wall
-times and the cost per file.
+times and the cost per file. The runs use a copy of `src/pivotal` taken at the
+start: in a shared checkout a commit to the readers or the detector mid-run
+would (rightly) empty the index and change the counts.
 """
 
 from __future__ import annotations
@@ -152,7 +154,10 @@ def main() -> None:
         counts = build_home(home, options.files, options.seed)
         files = sum(counts.values())  # session files (an opencode storage tree counts once)
         on_disk = [p.stat().st_size for p in home.rglob("*") if p.is_file()]
-        env = dict(os.environ, PIVOTAL_CACHE_DIR=str(cache))
+        code = work / "src"
+        shutil.rmtree(code, ignore_errors=True)
+        shutil.copytree(REPO / "src" / "pivotal", code / "pivotal")
+        env = dict(os.environ, PIVOTAL_CACHE_DIR=str(cache), PYTHONPATH=str(code))
         listing = [sys.executable, "-m", "pivotal", "sessions", "--root", str(home), "--json"]
 
         cold, cold_out, cold_err = run(listing, env)
