@@ -8,7 +8,7 @@ keeps them: Claude Code projects, Codex dated rollouts and Gemini chats are
 copies of `sample_sessions/` cut at a random length (sessions of every size,
 never byte-identical), opencode databases are the sample databases, aider is
 one history of every aider sample, plus a few big sessions from
-/work/shared/tools/gen_session.py (Claude Code, Codex, an opencode storage
+../shared/tools/gen_session.py (Claude Code, Codex, an opencode storage
 tree). Then it times whole processes, `pivotal sessions --root HOME --json`:
 
 - cold: empty session index (every file read, turns and pivots counted);
@@ -39,7 +39,7 @@ from pathlib import Path
 
 REPO = Path(__file__).resolve().parents[1]
 SAMPLES = REPO / "sample_sessions"
-GEN = Path("/work/shared/tools/gen_session.py")
+GEN = REPO.parent / "shared" / "tools" / "gen_session.py"  # shared/ sits beside the checkout
 SCENARIOS = sorted(p.stem for p in (SAMPLES / "claude").glob("*.jsonl"))
 
 
