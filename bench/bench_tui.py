@@ -13,7 +13,8 @@ to the targets:
   peak RSS (100 MB) <= peak RSS (100 KB) + 60 MB + 0.5 x file size
 
 "First screen" is the time from creating the app to the first refresh after the first
-slice of turns reached the screen (reading goes on in a worker). A key press is timed from `pilot.press`
+slice of turns reached the screen, stamped by the app itself (reading goes on in a
+worker). A key press is timed from `pilot.press`
 until the app is idle again with the screen refreshed (search: until the search
 worker is done). Pilot's own cost per press is measured with an unbound key and
 shown as the floor; "net" is a press minus that floor. The UI thread's CPU time per
@@ -74,9 +75,9 @@ async def measure(path: Path, presses: int) -> dict[str, float]:
     ref = find_sessions([path]).refs[0]
     app = ReplayerApp(ref)
     async with app.run_test(size=SIZE) as pilot:
-        while not app.first_paint.is_set():
+        while app.first_paint_at is None:
             await asyncio.sleep(0.001)
-        first_screen = time.perf_counter() - started
+        first_screen = app.first_paint_at - started
         screen = app.replay
         while not screen.analysed:
             await asyncio.sleep(0.01)

@@ -68,6 +68,7 @@ class ReplayerApp(App[int]):
         self.follow = follow
         self.first_paint = threading.Event()
         """Set once the first slice of the session is on screen."""
+        self.first_paint_at: float | None = None
 
     def on_mount(self) -> None:
         if self.follow:
@@ -154,7 +155,12 @@ class ReplayerApp(App[int]):
         if (screen := self.replay) is not None:
             screen.add_turns(message.batch)
         if not self.first_paint.is_set():
-            self.call_after_refresh(self.first_paint.set)
+            self.call_after_refresh(self.mark_first_paint)
+
+    def mark_first_paint(self) -> None:
+        """The first slice is on screen: let the reader go on (and note when, for the bench)."""
+        self.first_paint_at = time.perf_counter()
+        self.first_paint.set()
 
     @on(SessionAnalysed)
     def show_analysis(self, message: SessionAnalysed) -> None:
