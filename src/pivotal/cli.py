@@ -86,7 +86,7 @@ def follow(path: Path | None, roots: tuple[Path, ...]) -> None:
     from pivotal.discovery import discover_sessions
 
     if path is None:
-        refs = discover_sessions(roots or None)
+        refs = discover_sessions(roots or None, details=False)  # only the newest is needed
         if not refs:
             err("no agent sessions found to follow (give a PATH)")
             raise SystemExit(ExitCode.NO_SESSIONS)
