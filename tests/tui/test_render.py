@@ -107,3 +107,27 @@ async def test_follow_says_it_is_not_available_yet() -> None:
     async with app.run_test(size=(100, 30)) as pilot:
         await pilot.pause()
         assert any("Live follow is not available" in n.message for n in app._notifications)
+
+
+def test_run_replayer_passes_its_options(monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    """`at` is the turn number as shown on screen (#1 first); the app gets it 0-based."""
+    import pivotal.tui
+    from pivotal.model import SessionRef
+
+    seen = {}
+
+    def fake_run(self) -> None:  # type: ignore[no-untyped-def]
+        seen.update(
+            at=self.at,
+            speed=self.speed,
+            autopause=self.autopause,
+            demo=self.demo,
+            follow=self.follow,
+            ref=self.ref,
+        )
+
+    monkeypatch.setattr(ReplayerApp, "run", fake_run)
+    ref = SessionRef("claude-code", DEMO)
+    code = pivotal.tui.run_replayer(ref, at=5, speed=2.0, autopause=False, demo=True, follow=True)
+    assert code == 0
+    assert seen == dict(at=4, speed=2.0, autopause=False, demo=True, follow=True, ref=ref)

@@ -37,7 +37,7 @@ def test_paused_at_pivot(snap_compare) -> None:  # type: ignore[no-untyped-def]
 
 def test_help_screen(snap_compare) -> None:  # type: ignore[no-untyped-def]
     """The help screen lists every key, grouped: playback, jump, find and filter, view."""
-    assert snap_compare(make_app(), terminal_size=(100, 50), press=["question_mark"])
+    assert snap_compare(make_app(), terminal_size=(100, 62), press=["question_mark"])
 
 
 def test_picker(snap_compare) -> None:  # type: ignore[no-untyped-def]

@@ -26,7 +26,7 @@ def run_replayer(
     Args:
         ref: the session to open; None shows the picker over `refs`.
         refs: sessions to choose from when `ref` is None.
-        at: 0-based turn to start at.
+        at: the turn to start at, numbered as on screen (#1 is the first turn).
         speed: initial playback speed (1.0 = one turn a second).
         autopause: stop at each pivot while playing.
         demo: say this is the bundled demo session (no sessions were found).
@@ -34,8 +34,9 @@ def run_replayer(
     """
     from pivotal.tui.app import ReplayerApp
 
+    start = max(at - 1, 0) if at is not None else None
     app = ReplayerApp(
-        ref, refs=refs, at=at, speed=speed, autopause=autopause, demo=demo, follow=follow
+        ref, refs=refs, at=start, speed=speed, autopause=autopause, demo=demo, follow=follow
     )
     result = app.run()
     return 0 if result is None else int(result)

@@ -18,7 +18,7 @@ def main(argv: list[str]) -> int:
         print(problem, file=sys.stderr)
     if not found.refs:
         return 1
-    at = int(argv[1]) - 1 if len(argv) > 1 else None
+    at = int(argv[1]) if len(argv) > 1 else None
     ref = found.refs[0] if len(found.refs) == 1 else None
     return run_replayer(ref, refs=found.refs, at=at)
 
