@@ -1,0 +1,366 @@
+"""One test per PIVOTS.md rule the first held-out set showed the detector getting wrong.
+
+Each builds a literal conversation (not the held-out files) in a domain of its own,
+so the test pins the rule, not a phrase from the set that revealed it.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from pivotal.detect import detect_pivots
+from pivotal.detect.config import PivotConfig
+from pivotal.detect.silence import classify_text
+from pivotal.model import Pivot, PivotKind, Role, Signal, Silence
+
+from .helpers import B, bash, edit, read, tool
+
+CFG = PivotConfig()
+
+
+def only(pivots: list[Pivot]) -> Pivot:
+    assert len(pivots) == 1, [(p.turn, p.kind.value) for p in pivots]
+    return pivots[0]
+
+
+def names(pivot: Pivot) -> set[str]:
+    return {s.name for s in pivot.signals}
+
+
+def sig(pivot: Pivot, name: str) -> Signal:
+    found = [s for s in pivot.signals if s.name == name]
+    assert found, f"{name} not in {sorted(names(pivot))}"
+    return found[0]
+
+
+# --- silence: "≤ 4 words, no noun phrase that names new work" ---------------------------
+
+
+@pytest.mark.parametrize(
+    "text", ["your call", "up to you", "you decide", "great, keep at it", "go for it", "sure, next"]
+)
+def test_handing_the_decision_over_is_a_go_on(text: str) -> None:
+    assert classify_text(text, CFG) is Silence.ACK
+
+
+@pytest.mark.parametrize("text", ["push it", "call the api", "revert it", "deploy it now"])
+def test_a_verb_that_names_work_is_direction(text: str) -> None:
+    assert classify_text(text, CFG) is None
+
+
+# --- failures and milestones are judged on the agent's prose ----------------------------
+
+
+def _start(b: B) -> None:
+    b.human("The nightly export job keeps timing out, find out why and fix it.")
+    b.agent("Reading the job.", read("jobs/export.py"))
+
+
+def test_a_failure_count_in_a_results_table_is_data_not_a_failure() -> None:
+    b = B()
+    _start(b)
+    b.agent("", edit("jobs/export.py"), bash("pytest tests/test_export.py -q", "9 passed in 1.2s"))
+    report = b.agent(
+        "Fixed and verified:\n\n"
+        "| run | before | after |\n|---|---|---|\n"
+        "| 100 nightly replays | 23 failed (23 %) | 0 failed |\n"
+        "| export time | 41 min | 6 min |\n\n"
+        "The export now streams rows instead of loading the table."
+    )
+    b.human("")
+    b.agent("Next: the same pattern in the invoices export.", read("jobs/invoices.py"))
+    b.agent("", edit("jobs/invoices.py"), bash("pytest -q", "40 passed in 3.0s"))
+    p = only(detect_pivots(b.turns))
+    assert "failure streak" not in names(p)
+    assert report in sig(p, "milestone").turns
+    assert p.kind is PivotKind.CONTINUE_AFTER_MILESTONE
+
+
+def test_an_applied_edit_does_not_end_a_failure_streak() -> None:
+    b = B()
+    _start(b)
+    f1 = b.agent("", bash("python -m jobs.export --day 2024-03-31", "Killed", 137))
+    f2 = b.agent("Still OOM with smaller batches; reverting that.", edit("jobs/export.py"))
+    anchor = b.human("")
+    b.agent(
+        "## Where this stands\n**Goal**: export under 2 GB.\n**Failing**: one day.\n" + "." * 300
+    )
+    b.agent("", bash("python -m jobs.export --day 2024-03-31 --profile", "peak 9.1 GB"))
+    p = only(detect_pivots(b.turns))
+    assert p.turn == anchor
+    assert sig(p, "failure streak").turns == [f1, f2]
+    assert p.kind is PivotKind.DELEGATION_AFTER_DEAD_END
+
+
+def test_a_success_claimed_while_the_latest_check_fails_is_progress() -> None:
+    b = B()
+    _start(b)
+    b.agent("", bash("pytest -q", "212 failed, 1690 passed", 1))
+    b.agent("Trying a serializer on the base model.", edit("app/base.py"))
+    b.agent("", bash("pytest -q", "51 failed, 1851 passed", 1))
+    b.agent("", bash("python -c 'import app.models'", "RecursionError: maximum recursion depth", 1))
+    b.agent("Where I am: down to 51 failures from 212, but the last groups are resisting.")
+    b.human("")
+    b.agent("## Status\n**Done**: most groups.\n**Open**: two groups.\n**Next steps**: split.\n")
+    b.agent("", edit("app/models.py"), bash("pytest -q", "1902 passed"))
+    p = only(detect_pivots(b.turns))
+    assert "milestone" not in names(p)
+    assert p.kind is PivotKind.DELEGATION_AFTER_DEAD_END
+
+
+def test_a_report_headline_is_its_verdict() -> None:
+    b = B()
+    _start(b)
+    b.agent("", bash("python -m jobs.export --all", "done: 31 days"))
+    report = b.agent(
+        "Export done on staging:\n\n| step | result |\n|---|---|\n| days | 31 |\n"
+        "| time | 4 min 12 s |\n\nThe stuck worker from yesterday was a stale lock."
+    )
+    b.human("ok")
+    b.agent("Export works, so the next phase is scheduling it.", tool("TodoWrite", {"todos": []}))
+    b.agent("", edit("deploy/cron.yaml"), bash("kubectl apply -f deploy/cron.yaml", "configured"))
+    b.agent("", bash("kubectl get cronjob export", "export  0 2 * * *"))
+    p = only(detect_pivots(b.turns))
+    assert sig(p, "milestone").turns == [report]
+    assert p.kind is PivotKind.CONTINUE_AFTER_MILESTONE
+
+
+def test_build_passes_is_a_success() -> None:
+    b = B()
+    _start(b)
+    b.agent("", bash("make docs", "exit status 1", 1))
+    b.agent("", bash("make docs", "INFO built in 41 s"))  # no success word in the output
+    ok = b.agent("The strict build passes now, 0 warnings.")
+    b.human("")
+    b.agent("Looking at why the search index is so large.", bash("du -h site/index.json", "9M"))
+    b.agent("", edit("mkdocs.yml"), bash("make docs", "built in 30 s"))
+    p = only(detect_pivots(b.turns))
+    assert "failure streak" not in names(p)
+    assert ok in sig(p, "milestone").turns
+
+
+def test_waiting_that_ends_in_success_is_conclusive() -> None:
+    b = B()
+    b.human("Move the api deployment to the new node pool.")
+    b.agent("Patching.", bash("kubectl patch deploy api -p '{}'", "deployment.apps/api patched"))
+    b.agent(
+        "",
+        bash(
+            "kubectl rollout status deploy/api --timeout=5m",
+            'Waiting for deployment "api" rollout to finish: 1 of 3 updated replicas...\n'
+            'deployment "api" successfully rolled out',
+        ),
+    )
+    b.human("")
+    b.agent("The api is on the new pool. Now the worker.", bash("kubectl patch deploy w", "ok"))
+    pivots = detect_pivots(b.turns)
+    assert all("inconclusive ending" not in names(p) for p in pivots)
+
+
+# --- routine: the same steps after a go-on ----------------------------------------------
+
+
+def _batches(b: B, first: int, last: int) -> None:
+    for n in range(first, last + 1):
+        b.agent(
+            f"Batch {n}.",
+            bash(f"node scripts/extract.mjs src/views/v{n}.vue", f"{n * 7} strings moved"),
+        )
+        b.agent("", bash(f"npx eslint src/views/v{n}.vue", ""))
+        b.agent("", bash("npx vitest run", "Tests  300 passed (300)"))
+    b.agent(f"Batch {last} done: strings moved, 300 tests pass. More batches left.")
+
+
+def test_a_go_on_between_batches_of_the_same_steps_is_routine() -> None:
+    b = B()
+    b.human("Move every literal in src/views into en.json, in batches.")
+    _batches(b, 1, 2)
+    b.human("ok")
+    _batches(b, 3, 4)
+    b.human("thanks, that's all for today")
+    assert detect_pivots(b.turns) == []
+
+
+def test_new_task_items_after_a_go_on_are_a_change() -> None:
+    b = B()
+    b.human("Move every literal in src/views into en.json, in batches.")
+    b.agent("", tool("TodoWrite", {"todos": [{"content": "Extract strings", "status": "pending"}]}))
+    _batches(b, 1, 2)
+    anchor = b.human("ok")
+    b.agent(
+        "Found a real bug while extracting: dates render in UTC for every user.",
+        tool(
+            "TodoWrite",
+            {
+                "todos": [
+                    {"content": "Extract strings", "status": "in_progress"},
+                    {"content": "Fix dates rendered in UTC", "status": "in_progress"},
+                ]
+            },
+        ),
+    )
+    _batches(b, 3, 3)
+    p = only(detect_pivots(b.turns))
+    assert p.turn == anchor
+    assert "new tasks" in names(p)
+    assert "same steps" not in names(p)
+
+
+def test_a_go_on_counts_only_when_the_work_after_it_changes() -> None:
+    b = B()
+    _start(b)
+    b.agent("", bash("python -m jobs.export --day 1", "Traceback\nTimeoutError", 1))
+    b.agent("", bash("python -m jobs.export --day 1 --chunk 5000", "Traceback\nTimeoutError", 1))
+    b.human("k")
+    b.agent("", bash("python -m jobs.export --day 1 --chunk 1000", "Traceback\nTimeoutError", 1))
+    b.agent("", bash("python -m jobs.export --day 1 --chunk 500", "ok in 40 s"))
+    b.human("thanks")
+    assert detect_pivots(b.turns) == []
+
+
+# --- context dump, open questions, proposals --------------------------------------------
+
+
+def test_bold_status_labels_make_a_context_dump() -> None:
+    b = B()
+    _start(b)
+    b.agent("", bash("python -m jobs.export", "TimeoutError", 1))
+    b.agent("The index hint failed too; none of them worked.")
+    b.human("")
+    dump = b.agent(
+        "## Picking this up again\n\n"
+        "**Goal**: nightly export under 10 minutes.\n\n"
+        "**What didn't work**: a bigger pool, an index hint, chunking by id.\n\n"
+        "**Why**: the query sorts 40M rows before the limit.\n\n"
+        "**New approach**\n1. Stream by primary key.\n2. Write parquet per chunk.\n" + "." * 200
+    )
+    b.agent("", edit("jobs/export.py"), bash("python -m jobs.export", "done in 6 min"))
+    p = only(detect_pivots(b.turns))
+    assert sig(p, "context dump").turns == [dump]
+
+
+def test_a_question_in_the_last_paragraph_is_an_open_question() -> None:
+    b = B()
+    b.human("Add a second node group for the workers.")
+    b.agent("Reading the module.", read("infra/modules/eks/groups.tf"))
+    b.agent("", read("infra/envs/staging/vars.tf"))
+    b.agent("", edit("infra/modules/eks/groups.tf"))
+    b.agent("", bash("cd infra/envs/staging && terraform validate", "Success! valid"))
+    b.agent("", bash("cd infra/envs/staging && terraform plan -out g.plan", "Plan: 1 to add"))
+    ask = b.agent(
+        "The change adds one group. One choice before I apply: should the group be spot "
+        "or on-demand? Spot is cheaper but nodes can be reclaimed."
+    )
+    anchor = b.human("ok")
+    b.agent("I'll take that as my call: on-demand for now, applying.", edit("capacity.auto.tfvars"))
+    b.agent("", bash("kubectl get nodes -l pool=workers2", "ip-10-1-2-3 Ready"))
+    b.agent("", bash("helm upgrade ingress charts/ingress --set affinity=workers2", "deployed"))
+    b.agent("", bash("kubectl rollout status ds/node-exporter", "successfully rolled out"))
+    p = only(detect_pivots(b.turns))
+    assert p.turn == anchor
+    assert sig(p, "open question").turns == [ask]
+    # a choice ("spot or on-demand?") is no plan a silence could approve
+    assert p.kind is PivotKind.OTHER
+
+
+def test_a_plan_ending_on_a_yes_no_question_awaits_a_go_ahead() -> None:
+    b = B()
+    b.human("Backfill the reports table from the raw logs since January.")
+    b.agent("", bash("python -m jobs.backfill --day 2024-01-05", "1 day: 48 s, 5.1 GB"))
+    b.agent(
+        "One day matches the live table, so here is the plan for the full range.\n\n"
+        "**Options**: 4 workers (about 3 h) or 8 workers (about 1.5 h, risk of too many parts).\n"
+        "Launch with 8 workers?"
+    )
+    b.human("yes")
+    b.agent("Launching.", bash("nohup python -m jobs.backfill --workers 8 &", "started"))
+    b.agent("", bash("sleep 120; tail -3 backfill.log", "12 days done"))
+    p = only(detect_pivots(b.turns))
+    assert p.kind is PivotKind.IMPLICIT_APPROVAL
+
+
+# --- compaction --------------------------------------------------------------------------
+
+
+def test_a_compaction_after_a_reported_failure_is_not_mid_task() -> None:
+    b = B()
+    _start(b)
+    b.agent("", bash("psql -c 'LOAD hint_plan'", "ERROR: could not access file", 1))
+    b.agent(
+        "No change with a partial index either; every idea so far failed. Dropping it.",
+        bash("psql -c 'DROP INDEX tmp_idx'", "DROP INDEX"),
+    )
+    anchor = b.boundary()
+    b.summary("This session is being continued from a previous conversation ...")
+    b.agent(
+        "## Recap\n**Goal**: export under 10 min.\n**What didn't work**: hints, indexes.\n"
+        "**New approach**: stream by key.\n" + "." * 300
+    )
+    b.agent("", edit("jobs/export.py"), bash("python -m jobs.export", "done in 6 min"))
+    p = only(detect_pivots(b.turns))
+    assert p.turn == anchor
+    assert "mid-task" not in names(p)
+    assert p.kind is PivotKind.DELEGATION_AFTER_DEAD_END
+
+
+def test_a_compaction_counts_when_the_work_moves_on() -> None:
+    b = B()
+    b.human("Load last year's events into the sessions table.")
+    b.agent("", bash("python -m jobs.load --all --workers 4", "365 days loaded"))
+    b.agent("", bash("python -m jobs.verify --against live", "diff rows: 0"))
+    b.agent(
+        "Verified across all days:\n\n| check | result |\n|---|---|\n"
+        "| days present | 365 / 365 |\n| max per-day diff | 0 |\n| table size | 1.8 GiB |"
+    )
+    anchor = b.boundary()
+    b.summary("## Goal\nLoad last year's events ...", role=Role.ASSISTANT)
+    b.agent("Next phase: point the dashboard at the new table and schedule a daily refresh.")
+    b.agent("", bash("rg -n sessions_mv dashboards/sessions.json", "12: sessions_mv"))
+    b.agent("", edit("dashboards/sessions.json"), tool("Write", {"file_path": "dags/refresh.py"}))
+    b.agent("", bash("airflow dags test refresh_sessions 2024-01-01", "success"))
+    p = only(detect_pivots(b.turns))
+    assert p.turn == anchor and p.silence is Silence.COMPACTION
+    assert "topic shift" in names(p)
+    assert p.kind is PivotKind.CONTINUE_AFTER_MILESTONE
+
+
+def test_a_compaction_amid_the_same_work_is_no_pivot() -> None:
+    b = B()
+    b.human("Load last year's events into the sessions table.")
+    b.agent("", bash("python -m jobs.load --month 1", "31 days loaded"))
+    b.agent("", bash("python -m jobs.verify --month 1", "diff rows: 0"))
+    b.agent("January verified: 31 / 31 days, 0 diffs, 150 MB.")
+    b.boundary()
+    b.summary("## Goal\nLoad last year's events ...", role=Role.ASSISTANT)
+    b.agent("", bash("python -m jobs.load --month 2", "28 days loaded"))
+    b.agent("", bash("python -m jobs.verify --month 2", "diff rows: 0"))
+    b.agent("", bash("python -m jobs.load --month 3", "31 days loaded"))
+    b.human("thanks")
+    assert detect_pivots(b.turns) == []
+
+
+def test_a_compaction_right_after_a_silent_message_is_one_pivot() -> None:
+    b = B()
+    _start(b)
+    b.agent("", bash("python -m jobs.export", "TimeoutError", 1))
+    b.agent("", bash("python -m jobs.export --chunk 10", "TimeoutError", 1))
+    anchor = b.human("")
+    summary = "## Goal\nExport under 10 minutes.\n## Done\nTwo attempts.\n## Next steps\nProfile."
+    b.agent(summary)  # Codex writes the model's summary reply as an assistant message ...
+    b.boundary()  # ... then the compacted record
+    b.summary(summary)
+    b.agent("Profiling first.", bash("python -m cProfile -m jobs.export", "sort: 80 %"))
+    b.agent("", edit("jobs/export.py"), bash("python -m jobs.export", "done in 6 min"))
+    assert only(detect_pivots(b.turns)).turn == anchor
+
+
+def test_a_bare_passing_check_inside_a_step_is_mid_task() -> None:
+    b = B()
+    b.human("Split cli.py into a render package, one move at a time.")
+    b.agent("", bash("python scripts/move.py cli.py render/csv.py && pytest -q", "20 passed"))
+    b.agent("CSV moved and committed. Back to the other formats.")
+    b.agent("", bash("python scripts/move.py cli.py render/pdf.py && pytest -q", "20 passed"))
+    b.human("👍")
+    b.agent("", bash("mypy ledger", "Found 41 errors"))
+    b.agent("", bash("ruff check --fix ledger", "6 fixed"), edit("cli.py"))
+    assert detect_pivots(b.turns) == []
