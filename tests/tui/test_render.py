@@ -131,3 +131,24 @@ def test_run_replayer_passes_its_options(monkeypatch) -> None:  # type: ignore[n
     code = pivotal.tui.run_replayer(ref, at=5, speed=2.0, autopause=False, demo=True, follow=True)
     assert code == 0
     assert seen == dict(at=4, speed=2.0, autopause=False, demo=True, follow=True, ref=ref)
+
+
+async def test_a_turn_that_grows_while_shown_is_redrawn() -> None:
+    """Readers may append to the last turn (a reply arriving in pieces): the screen follows."""
+    from pivotal.tui.loading import Batch
+
+    from .sessions import agent, demo_turns
+
+    turns = demo_turns()[:3]
+    app = ReplayerApp(session=Session(format="x", path=Path("/x"), turns=turns), pivots=[], at=2)
+    async with app.run_test(size=(100, 30)) as pilot:
+        screen = replay(app)
+        assert "Trying another." in turn_text(screen.transcript, 2)
+        grown = agent("The port is taken. Trying another. And now a much longer reply.")
+        grown.index = 2
+        screen.add_turns(Batch([*turns[:2], grown], 2, 1, 1, True))
+        await pilot.pause()
+        assert "much longer reply" in turn_text(screen.transcript, 2)
+        assert "much longer reply" in "\n".join(
+            screen.transcript.render_line(y).text for y in range(25)
+        )

@@ -72,6 +72,7 @@ class TranscriptView(ScrollView, can_focus=False):
         self._offsets: list[int] = [0]
         self._layout_width = 0
         self._palette: Palette | None = None
+        self._stale = False
         self.renders = 0
         """How many turns were rendered to strips (cache misses): proof of laziness."""
         self.follow_cursor = True
@@ -83,13 +84,18 @@ class TranscriptView(ScrollView, can_focus=False):
         self.turns = turns
         if first_changed is not None:
             self._forget(lambda index: index >= first_changed)
+            if self.shown and first_changed <= self.shown[-1]:
+                # a turn on screen grew or was replaced: its strips and offsets are stale
+                self._cache.clear()
+                self._stale = True
 
     def show(self, shown: list[int], cursor: int, *, follow: bool = True) -> None:
         """Show `shown` turns with `cursor` marked; scroll so the cursor turn is in view."""
         old = self.shown
         self.shown = shown
         self.cursor = cursor
-        if self.content_width != self._layout_width:
+        if self.content_width != self._layout_width or self._stale:
+            self._stale = False
             self._relayout()
         elif len(shown) == len(old) + 1 and shown[:-1] == old:  # one turn revealed
             self._offsets.append(self._offsets[-1] + self._height(shown[-1]))
