@@ -136,3 +136,31 @@ def test_scan_does_not_import_the_ui():
 def test_help_and_version(args):
     code, out, _ = run(*args)
     assert code == 0 and out
+
+
+def test_symlink_loop_and_broken_link(tmp_path):
+    (tmp_path / "a").symlink_to(tmp_path / "b")
+    (tmp_path / "b").symlink_to(tmp_path / "a")
+    (tmp_path / "dangling").symlink_to(tmp_path / "nowhere")
+    code, _, err = run("scan", str(tmp_path / "a"))
+    assert code == ExitCode.UNREADABLE and "symbolic link loop" in err
+    code, _, err = run("scan", str(tmp_path / "dangling"))
+    assert code == ExitCode.NOT_FOUND and "broken symbolic link" in err
+
+
+def test_a_folder_with_a_symlink_loop_inside_is_still_scanned(tmp_path):
+    folder = tmp_path / "d"
+    folder.mkdir()
+    (folder / "loop").symlink_to(folder)
+    shutil.copy(UGLY, folder / "s.jsonl")
+    code, out, _ = run("scan", "--json", str(folder))
+    assert code == ExitCode.OK and json.loads(out)["turns"] == 16
+
+
+def test_corrupt_sqlite_database(tmp_path):
+    path = tmp_path / "opencode.db"
+    real = next(REAL.glob("opencode-short/**/opencode.db"))
+    path.write_bytes(real.read_bytes()[:100] + b"\x00" * 4000)
+    code, _, err = run("scan", str(path))
+    assert code == ExitCode.UNREADABLE
+    assert "not an opencode store, or is corrupt" in err

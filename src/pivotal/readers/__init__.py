@@ -7,6 +7,7 @@ the file name (a `.jsonl` file can be Claude Code, Codex, Gemini or generic).
 
 from __future__ import annotations
 
+import errno
 import importlib
 import os
 from dataclasses import dataclass, field
@@ -143,6 +144,18 @@ def _find_one(path: Path, found: Found) -> None:
     if not os.path.lexists(path):
         found.problems.append(Problem(path, "missing", f"{path}: no such file or directory"))
         return
+    try:
+        os.stat(path)
+    except OSError as exc:
+        if exc.errno == errno.ELOOP:
+            message = f"{path}: symbolic link loop"
+        elif exc.errno == errno.ENOENT:
+            message = f"{path}: broken symbolic link (its target does not exist)"
+        else:
+            message = f"{path}: cannot read ({exc.strerror or exc})"
+        kind = "missing" if exc.errno == errno.ENOENT else "unreadable"
+        found.problems.append(Problem(path, kind, message))
+        return
     if not os.access(path, os.R_OK):
         found.problems.append(Problem(path, "permission", f"{path}: permission denied"))
         return
@@ -173,6 +186,9 @@ def _find_one(path: Path, found: Found) -> None:
         empty = False
     if empty:
         found.problems.append(Problem(path, "empty", f"{path}: empty file"))
+    elif read_head(path).startswith(b"SQLite format 3\x00"):
+        message = f"{path}: an SQLite database that is not an opencode store, or is corrupt"
+        found.problems.append(Problem(path, "unreadable", message))
     else:
         message = f"{path}: unknown format (tried {', '.join(format_names())})"
         found.problems.append(Problem(path, "unknown", message))
