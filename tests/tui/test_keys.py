@@ -170,6 +170,7 @@ async def test_search_then_n_and_shift_n() -> None:
         await app.workers.wait_for_complete()
         await pilot.pause()
         assert screen.playback.cursor == 3  # "OOM killed" in a tool output
+        assert "OOM killed" in turn_text(screen.transcript, 3)  # its call was unfolded
         await pilot.press("n")
         await app.workers.wait_for_complete()
         await pilot.pause()

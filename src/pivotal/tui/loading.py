@@ -91,6 +91,19 @@ def searchable(turn: Turn) -> str:
     return "\n".join(pieces).lower()
 
 
+def tool_parts_matching(turn: Turn, needle: str) -> list[int]:
+    """Indices of the turn's tool-call parts whose input or output contains `needle`."""
+    needle = needle.lower()
+    found = []
+    for number, part in enumerate(turn.parts):
+        call = part.tool
+        if call is not None and (
+            needle in (call.output or "")[:200_000].lower() or needle in str(call.input).lower()
+        ):
+            found.append(number)
+    return found
+
+
 def search(
     turns: list[Turn],
     order: list[int],

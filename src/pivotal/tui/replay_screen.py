@@ -20,7 +20,7 @@ from textual.worker import get_current_worker
 
 from pivotal.model import Pivot, Turn
 from pivotal.tui import keys
-from pivotal.tui.loading import Batch, search
+from pivotal.tui.loading import Batch, search, tool_parts_matching
 from pivotal.tui.messages import SearchDone
 from pivotal.tui.pivot_panel import PivotPanel
 from pivotal.tui.playback import SPEEDS, Playback
@@ -336,6 +336,8 @@ class ReplayScreen(Screen[None]):
             return
         self.playback.goto(event.turn)
         self.status = f"“{event.needle}” at turn #{event.turn + 1}"
+        for part in tool_parts_matching(self.playback.turns[event.turn], event.needle):
+            self.transcript.open_part(event.turn, part)  # a match in folded output shows
         self.sync()
 
     def action_cycle_filter(self) -> None:

@@ -141,6 +141,14 @@ class TranscriptView(ScrollView, can_focus=False):
         self.refresh()
         return opened
 
+    def open_part(self, turn: int, part: int) -> None:
+        """Unfold one tool call (no-op when it is already open)."""
+        current = self.expanded.get(turn, frozenset())
+        if part not in current:
+            self.expanded[turn] = current | {part}
+            self._heights.pop(turn, None)
+            self._stale = True
+
     # -- layout ----------------------------------------------------------------
     @property
     def content_width(self) -> int:
