@@ -90,10 +90,6 @@ class ReplayScreen(Screen[None]):
         self.set_class(self.wide and not self.panel_hidden, "-panel-docked")
         self.set_class(not self.wide and self.panel_open, "-panel-overlay")
 
-    @property
-    def panel_visible(self) -> bool:
-        return not self.panel_hidden if self.wide else self.panel_open
-
     def on_mount(self) -> None:
         self.wide = self.app.size.width >= WIDE
         self.place_panel()
@@ -118,7 +114,8 @@ class ReplayScreen(Screen[None]):
         if self.pending_at is not None and (batch.finished or self.pending_at < len(batch.turns)):
             self.playback.goto(self.pending_at)
             self.pending_at = None
-        self.sync()
+        # keep the person's hand scrolling while the rest of the file arrives
+        self.sync(follow=not self.ready or self.transcript.follow_cursor)
 
     def add_analysis(self, pivots: list[Pivot], failures: list[int]) -> None:
         self.analysed = True
