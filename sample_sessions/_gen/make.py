@@ -6,7 +6,8 @@ Writes `<out>/<format>/<scenario>.<ext>` (opencode: `<out>/opencode/<scenario>/o
 plus `<same path>.expected.json`, for every tuning scenario in every format; the demo is
 also copied to `src/pivotal/_demo/demo.jsonl` (Claude Code format). Held-out scenarios
 from `_gen/heldout/*.py` (each exposing `SCENARIOS` and `FORMATS`) go to
-`<out>/heldout/<format>/…`. Fixed seeds and no wall clock: the same input gives the same
+`<out>/heldout/<format>/…`, and the second held-out set `_gen/heldout2/*.py` to
+`<out>/heldout2/<format>/…`. Fixed seeds and no wall clock: the same input gives the same
 bytes, which `tests/test_samples_wellformed.py` checks.
 """
 
@@ -65,14 +66,14 @@ def tuning_scenarios() -> list[Scenario]:
     return all_scenarios()
 
 
-def heldout_modules() -> list[Any]:
-    """Modules under `_gen/heldout/` exposing SCENARIOS and FORMATS (sorted by file name)."""
-    folder = GEN / "heldout"
+def heldout_modules(name: str = "heldout") -> list[Any]:
+    """Modules under `_gen/<name>/` exposing SCENARIOS and FORMATS (sorted by file name)."""
+    folder = GEN / name
     mods = []
     for file in sorted(folder.glob("*.py")) if folder.is_dir() else []:
         if file.name.startswith("_"):
             continue
-        mods.append(importlib.import_module(f"_gen.heldout.{file.stem}"))
+        mods.append(importlib.import_module(f"_gen.{name}.{file.stem}"))
     return mods
 
 
@@ -91,12 +92,13 @@ def generate(
         if scenario.name == "demo" and demo_copy is not None:
             demo_copy.parent.mkdir(parents=True, exist_ok=True)
             shutil.copyfile(sample_path(root, "claude", "demo"), demo_copy)
-    for mod in heldout_modules() if heldout else []:
-        for scenario in mod.SCENARIOS:
-            if only and scenario.name not in only:
-                continue
-            for fmt in mod.FORMATS:
-                write_one(scenario, fmt, root / "heldout")
+    for folder in ("heldout", "heldout2") if heldout else ():
+        for mod in heldout_modules(folder):
+            for scenario in mod.SCENARIOS:
+                if only and scenario.name not in only:
+                    continue
+                for fmt in mod.FORMATS:
+                    write_one(scenario, fmt, root / folder)
 
 
 def main(argv: list[str] | None = None) -> int:
