@@ -31,6 +31,14 @@ class TimelineState:
     loading: str = ""
     """Progress while the session is still being read ("" when done)."""
     notice: str = ""
+    candidates: tuple[int, ...] = ()
+    """Pivots the detector still calls candidates (live follow): drawn hollow."""
+    live: str = ""
+    """The live-follow indicator ("" when not following)."""
+
+
+STYLE_OF = {"failure-done": "failure", "candidate": "pivot"}
+"""Cells drawn with another cell's component style."""
 
 
 class Timeline(Widget):
@@ -87,14 +95,12 @@ class Timeline(Widget):
             column = self.column_of(turn, width)
             cells[column] = "failure-done" if column < here else "failure"
         for turn in state.pivots:
-            cells[self.column_of(turn, width)] = "pivot"
+            candidate = turn in state.candidates
+            cells[self.column_of(turn, width)] = "candidate" if candidate else "pivot"
         cells[here] = "cursor"
         glyphs = {"done": "━", "failure-done": "━", "todo": "─", "failure": "─"}
-        glyphs.update(pivot="◆", cursor="●")
-        styles = {
-            cell: style(f"timeline--{'failure' if cell.startswith('failure') else cell}")
-            for cell in glyphs
-        }
+        glyphs.update(pivot="◆", candidate="◇", cursor="●")
+        styles = {cell: style(f"timeline--{STYLE_OF.get(cell, cell)}") for cell in glyphs}
         text = Text(no_wrap=True)
         start = 0
         for column in range(1, width + 1):  # one span per run of equal cells
@@ -110,6 +116,8 @@ class Timeline(Widget):
         position = f"turn {state.cursor + 1 if state.total else 0}/{state.total}"
         auto = "auto-pause on" if state.autopause else "auto-pause off"
         parts = [play, speed, position, f"{len(state.pivots)} pivots", auto]
+        if state.live:
+            parts.insert(0, state.live)
         if state.filter != "all":
             parts.append(f"filter: {state.filter}")
         if state.loading:
