@@ -20,6 +20,7 @@ from textual.worker import get_current_worker
 
 from pivotal.model import Pivot, Turn
 from pivotal.tui import keys
+from pivotal.tui.live import LiveFollow, LiveUpdate
 from pivotal.tui.loading import Batch, search, tool_parts_matching
 from pivotal.tui.messages import SearchDone
 from pivotal.tui.pivot_panel import PivotPanel
@@ -58,6 +59,7 @@ class ReplayScreen(Screen[None]):
         """Wide terminals: the person hid the docked panel."""
         self.panel_open = False
         """Narrow terminals: the panel floats over the transcript."""
+        self.live = LiveFollow(self)
 
     # -- widgets -----------------------------------------------------------------
     def compose(self) -> ComposeResult:
@@ -154,6 +156,8 @@ class ReplayScreen(Screen[None]):
                 filter=pb.filter.value,
                 loading=self.loading,
                 notice=self.status,
+                candidates=tuple(p.turn for p in pb.pivots if p.candidate),
+                live=self.live.label(),
             )
         )
         bindings_state = (bool(self.needle), bool(pb.failures))
@@ -192,7 +196,7 @@ class ReplayScreen(Screen[None]):
             return
         delay = self.playback.delay_to_next()
         if delay is None:
-            self.playback.playing = False
+            self.playback.playing = self.live.on  # following: wait at the live edge
             return
         self._timer = self.set_timer(delay, self.tick)
 
@@ -367,9 +371,11 @@ class ReplayScreen(Screen[None]):
         self.transcript.scroll_by_hand(direction * height)
 
     def action_follow(self) -> None:
-        self.status = "live follow is not available yet"
-        self.notify("Live follow is not available yet in the replayer.", timeout=4)
-        self.sync(follow=False)
+        self.live.toggle()
+
+    @on(LiveUpdate)
+    def show_live_update(self, message: LiveUpdate) -> None:
+        self.live.apply(message)
 
     def action_close_overlay(self) -> None:
         if self.panel_open and not self.wide:
