@@ -9,8 +9,8 @@ every piece is.
 from __future__ import annotations
 
 import re
-import shlex
 
+from pivotal.detect.lazyre import lazy
 from pivotal.detect.view import ToolView
 
 SHELL_TOOLS = frozenset(
@@ -45,46 +45,42 @@ READ_COMMANDS = frozenset(
 )
 """Commands that are read-only unless their arguments say otherwise (see `_segment_kind`)."""
 
-_ENV = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*=\S*$")
-_TEST = re.compile(
+_ENV = lazy(r"^[A-Za-z_][A-Za-z0-9_]*=\S*$")
+_TEST = lazy(
     r"\b(pytest|unittest|tox|nox|jest|vitest|mocha|go test|cargo test|npm (run )?test|"
     r"make (check|test)|ctest|phpunit|rspec)\b"
 )
-_BENCH = re.compile(
-    r"bench|perf\b|hyperfine|timeit|throughput|latency|wrk\b|locust|\bab -n|profile"
-)
-_INSTALL = re.compile(
+_BENCH = lazy(r"bench|perf\b|hyperfine|timeit|throughput|latency|wrk\b|locust|\bab -n|profile")
+_INSTALL = lazy(
     r"\b(pip3? install|uv (pip )?(install|sync|add)|apt(-get)? (install|upgrade|"
     r"remove|purge)|conda (install|update|create)|npm (install|ci|i)\b|yarn add|"
     r"brew install|cargo (build|install)|make\b|cmake --build|ninja\b|setup\.py|"
     r"dpkg -i|update-alternatives|go build|docker build|\.run\b|--upgrade|bootstrap)"
 )
-_LAUNCH = re.compile(
+_LAUNCH = lazy(
     r"launch_server|\bserve\b|runserver|\bserver\.(py|js)\b|nohup|uvicorn|gunicorn|"
     r"docker (run|compose)|"
     r"systemctl (start|restart)|npm (run )?(start|dev)|flask run|&\s*$|setsid"
 )
-_POLL = re.compile(
+_POLL = lazy(
     r"\bsleep\b|\buntil\b|\bwhile\b|/health|/v1/models|localhost|127\.0\.0\.1|"
     r"\btail -f\b|\bwait\b|\bps aux\b|\bpgrep\b|nvidia-smi"
 )
-_MUTATING_ARGS = re.compile(
+_MUTATING_ARGS = lazy(
     r"(^|\s)(-i|--in-place)\b|>\s*\S|\b(rm|mv|cp|mkdir|touch|chmod|chown|ln|"
     r"kill|pkill|killall|patch|install|commit|push|checkout|reset|apply|"
     r"merge|rebase|clone|add|upgrade|remove|uninstall|restart|start|stop|"
     r"create|build|compile|train|-m\b)\b"
 )
-_GIT_READ = re.compile(
-    r"^git (status|log|diff|show|branch|remote|rev-parse|describe|blame|ls-files)"
-)
-_PKG_READ = re.compile(
+_GIT_READ = lazy(r"^git (status|log|diff|show|branch|remote|rev-parse|describe|blame|ls-files)")
+_PKG_READ = lazy(
     r"^(pip3?|uv pip|conda|npm|apt|apt-cache|dpkg) (show|list|index|freeze|info|"
     r"search|policy|view|ls|-l|-s|--version|-V)\b|--version\b|-V$|--help\b"
 )
-_PY_PROBE = re.compile(r"^python3? -c\b")
+_PY_PROBE = lazy(r"^python3? -c\b")
 
 
-_AIDER_RUN = re.compile(r"^Running (.+)$", re.MULTILINE)
+_AIDER_RUN = lazy(r"^Running (.+)$", re.MULTILINE)
 
 
 def command_of(tool: ToolView) -> str:
@@ -114,18 +110,26 @@ def command_of(tool: ToolView) -> str:
     return ""
 
 
+_WORD = lazy(r"\s*(\S+)\s*")
+
+
 def _strip_prefixes(seg: str) -> str:
-    try:
-        words = shlex.split(seg, posix=True)
-    except ValueError:
-        words = seg.split()
-    while words and (
-        words[0] in ("sudo", "nohup", "time", "env", "exec", "setsid") or _ENV.match(words[0])
-    ):
-        words = words[1:]
-    if words and words[0] == "timeout" and len(words) > 2:
-        words = words[2:]
-    return " ".join(words)
+    """The command without `sudo`, `env`, `VAR=value`, `timeout 30` ... in front."""
+    while True:
+        match = _WORD.match(seg)
+        if match is None:
+            return seg
+        word = match.group(1)
+        if word in ("sudo", "nohup", "time", "env", "exec", "setsid") or _ENV.match(word):
+            seg = seg[match.end() :]
+        elif word == "timeout":
+            rest = seg[match.end() :]
+            duration = _WORD.match(rest)
+            if duration is None or not _WORD.match(rest, duration.end()):
+                return seg
+            seg = rest[duration.end() :]
+        else:
+            return seg
 
 
 def _segment_kind(seg: str) -> str:
@@ -260,6 +264,12 @@ def shell_kind(command: str) -> str:
 
 def tool_kind(tool: ToolView) -> str:
     """One of read, search, edit, plan, test, bench, install, launch, poll, run, other."""
+    if not tool.kind_cache:
+        tool.kind_cache = _tool_kind(tool)
+    return tool.kind_cache
+
+
+def _tool_kind(tool: ToolView) -> str:
     name = tool.name.lower().rsplit(".", 1)[-1].rsplit("__", 1)[-1]
     if name in PLAN_TOOLS:
         return "plan"
@@ -277,7 +287,7 @@ def tool_kind(tool: ToolView) -> str:
     return "other"
 
 
-_AIDER_EDIT = re.compile(r"^Applied edit to (\S+)", re.MULTILINE)
+_AIDER_EDIT = lazy(r"^Applied edit to (\S+)", re.MULTILINE)
 
 
 def edited_file(tool: ToolView) -> str:
@@ -290,7 +300,7 @@ EXECUTING = frozenset({"edit", "test", "bench", "install", "launch", "run"})
 """Kinds that change something (or run the thing): execution, not research."""
 CARRIES_OUT = frozenset({"edit", "install", "launch"})
 """Kinds that carry out a proposal; probes (`redis-cli INFO`, a quick benchmark) do not."""
-_DOC = re.compile(r"\.(md|markdown|txt|rst|adoc|org)$|(^|/)(plan|notes?|todo)[^/]*$", re.IGNORECASE)
+_DOC = lazy(r"\.(md|markdown|txt|rst|adoc|org)$|(^|/)(plan|notes?|todo)[^/]*$", re.IGNORECASE)
 
 
 def carries_out(tool: ToolView) -> bool:

@@ -7,7 +7,6 @@ looked, so the tracker knows when appended turns make it stale.
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
 
 from pivotal.detect.archetype import choose_kind, confidence, delegation, reason
 from pivotal.detect.config import PivotConfig
@@ -29,13 +28,17 @@ _SILENCE_DETAIL = {
 }
 
 
-@dataclass(slots=True)
 class Judgement:
-    pivot: Pivot | None
-    reach: int
-    """Position one past the last turn read: changes from here on do not matter ..."""
-    complete: bool
-    """... provided the after-window was full."""
+    """A silence's verdict, and how far into the session the judgement looked."""
+
+    __slots__ = ("pivot", "reach", "complete")
+
+    def __init__(self, pivot: Pivot | None, reach: int, complete: bool) -> None:
+        self.pivot = pivot
+        self.reach = reach
+        """Position one past the last turn read: changes from here on do not matter ..."""
+        self.complete = complete
+        """... provided the after-window was full."""
 
 
 def attached_compaction(w: Window) -> bool:

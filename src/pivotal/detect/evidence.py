@@ -7,13 +7,13 @@ print them as plain text without any further cleaning.
 
 from __future__ import annotations
 
-import re
+from pivotal.detect.lazyre import lazy
 
-_CONTROL = re.compile(
+_CONTROL = lazy(
     "[\x00-\x08\x0b-\x1f\x7f-\x9f\u061c\u180e\u200b-\u200f\u202a-\u202e\u2060-\u2069\ufeff]"
 )
-_ESCAPE_SEQ = re.compile(r"\x1b(\[[0-?]*[ -/]*[@-~]|\][^\x07\x1b]*(\x07|\x1b\\)?|.)")
-_SPACE = re.compile(r"\s+")
+_ESCAPE_SEQ = lazy(r"\x1b(\[[0-?]*[ -/]*[@-~]|\][^\x07\x1b]*(\x07|\x1b\\)?|.)")
+_SPACE = lazy(r"\s+")
 
 
 def plain(text: str, limit: int = 100) -> str:

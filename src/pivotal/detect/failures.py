@@ -39,6 +39,15 @@ OUTPUT_TAIL = 1500
 
 
 def tool_failed(tool: ToolView) -> re.Match[str] | bool:
+    """Whether a call failed (the match that shows it, when the output does)."""
+    memo = tool.memo
+    if "failed" not in memo:
+        memo["failed"] = _tool_failed(tool)
+    result: re.Match[str] | bool = memo["failed"]
+    return result
+
+
+def _tool_failed(tool: ToolView) -> re.Match[str] | bool:
     if tool.failed or tool.status == "error":
         return True
     if not tool.output or tool_kind(tool) in ("read", "search", "edit", "plan"):
@@ -72,6 +81,16 @@ def inconclusive_output(output: str) -> re.Match[str] | None:
     return last
 
 
+def view_verdict(view: TurnView) -> tuple[str, re.Match[str] | None, re.Match[str] | None]:
+    """(prose, success claimed, failure narrated) of a turn, computed once per view."""
+    memo = view.memo
+    if "verdict" not in memo:
+        words = prose(view.text)
+        memo["verdict"] = (words, *verdict(view.text, words))
+    result: tuple[str, re.Match[str] | None, re.Match[str] | None] = memo["verdict"]
+    return result
+
+
 def verdict(text: str, words: str) -> tuple[re.Match[str] | None, re.Match[str] | None]:
     """(success claimed, failure narrated) in a message; at most one of them is set.
 
@@ -95,7 +114,7 @@ def failure_signals(w: Window, cfg: PivotConfig, facts: BeforeFacts) -> list[Sig
     last_tool: tuple[TurnView, ToolView] | None = None
     check_failed = False  # the latest check so far failed
     for view in w.agent_before:
-        words = prose(view.text)
+        words, claim, failure = view_verdict(view)
         turn_failed = False
         for tool in view.tools:
             kind = tool_kind(tool)
@@ -114,11 +133,10 @@ def failure_signals(w: Window, cfg: PivotConfig, facts: BeforeFacts) -> list[Sig
                 if SUCCESS_OUTPUT.search(tool.output or ""):
                     streak.clear()
         # "works, but slower" is a (mixed) success; "38 tok/s, 2x slower: FAILED" is not
-        claim, _ = verdict(view.text, words)
         if claim and (turn_failed or check_failed):
             facts.contradicted.append(view.index)
             claim = None  # progress inside a failing state, not a success
-        narrative = None if claim else FAIL_NARRATIVE.search(words)
+        narrative = None if claim else failure
         strong = bool(claim) or (
             narrative is None and not check_failed and not turn_failed and has_results(view.text)
         )

@@ -8,6 +8,8 @@ from __future__ import annotations
 
 import re
 
+from pivotal.detect.lazyre import lazy
+
 _UNITS = (
     r"tok(?:en)?s?/s(?:ec)?|t/s|req(?:uest)?s?/s(?:ec)?|rps|qps|it/s|samples?/s|img/s|"
     r"[KMGT]i?B/s|[KMGT]bps|[KMGT]i?B|TFLOPS|GFLOPS|FLOPS|"
@@ -15,16 +17,16 @@ _UNITS = (
     r"ms|µs|us|ns|sec(?:onds?)?|s(?![a-z])|min(?:utes?)?|%|x(?![a-z0-9])|×|"
     r"tokens|ops/s|MHz|GHz|W(?![a-z])"
 )
-FIGURE = re.compile(
+FIGURE = lazy(
     r"(?<![\w.])(~|≈)?(\d{1,3}(?:,\d{3})+|\d+(?:\.\d+)?)\s?(" + _UNITS + r")(?![\w/])",
 )
-_STRONG_UNITS = re.compile(
+_STRONG_UNITS = lazy(
     r"/s|/sec|/\w+$|B$|FLOPS|%|ms|µs|us|ns|x|×|rps|qps|^\d+\.\d+ s$", re.IGNORECASE
 )
-_SPEEDUP = re.compile(r"\s*(faster|slower|speed|improvement|better|worse|over|more|less)", re.I)
-TABLE_ROW = re.compile(r"^\s*\|.*\d.*\|\s*$", re.MULTILINE)
-_ANY_TABLE_ROW = re.compile(r"^\s*\|.*\|\s*$\n?", re.MULTILINE)
-_FENCE = re.compile(r"```.*?(```|$)", re.DOTALL)
+_SPEEDUP = lazy(r"\s*(faster|slower|speed|improvement|better|worse|over|more|less)", re.I)
+TABLE_ROW = lazy(r"^\s*\|.*\d.*\|\s*$", re.MULTILINE)
+_ANY_TABLE_ROW = lazy(r"^\s*\|.*\|\s*$\n?", re.MULTILINE)
+_FENCE = lazy(r"```.*?(```|$)", re.DOTALL)
 
 
 def prose(text: str) -> str:

@@ -8,9 +8,11 @@ from __future__ import annotations
 
 import re
 
+from pivotal.detect.lazyre import lazy
+
 # --- silence -------------------------------------------------------------
 
-WRAPPER_TAG = re.compile(r"</?[A-Za-z][\w:-]*(?:\s[^<>]*)?/?>")
+WRAPPER_TAG = lazy(r"</?[A-Za-z][\w:-]*(?:\s[^<>]*)?/?>")
 """An XML-like tag (`<conversation_data>`, `</user_query>`): a wrapper, not content."""
 
 # A go-on carries no direction when every word is one of these (PIVOTS.md: "≤ 4 words, no
@@ -43,11 +45,11 @@ _FILLER = """
 
 ACK_WORDS = frozenset(" ".join((_GO_ON, _ASSENT, _PRAISE, _THANKS, _DEFERRAL, _FILLER)).split())
 
-PUNCT_ONLY = re.compile(r"^[\s.!?…,;:\-–—~*+👍🙏✅👌🚀]*$")
+PUNCT_ONLY = lazy(r"^[\s.!?…,;:\-–—~*+👍🙏✅👌🚀]*$")
 
 # --- human direction -----------------------------------------------------
 
-PROPOSAL = re.compile(
+PROPOSAL = lazy(
     r"\?|\b(should|shall|could|can|would) (we|you|i)\b|\bwhat about\b|\bhow about\b|"
     r"\bwhat if\b|\bdo you think\b|\bis it (worth|possible|feasible)\b|\bworth\b|"
     r"\bmaybe (we|you)\b|\bconsider\b|\bpropos|\bidea\b|\bthoughts\b|\bwonder\b|"
@@ -59,7 +61,7 @@ PROPOSAL = re.compile(
 
 # --- agent narrative -----------------------------------------------------
 
-FAIL_NARRATIVE = re.compile(
+FAIL_NARRATIVE = lazy(
     r"\bFAIL(ED|S|URE)?\b|\b[A-Z]\w*(Error|Exception)\b|(?i:\bfail(ed|s|ing|ure)\b|"
     r"\b(an|the|same|this|that|with|raises?|raised|throws?|hit) errors?\b|"
     r"\berrors? (out|when|while|during|in|on)\b|\berror:|\bcrash(ed|es|ing)\b|"
@@ -78,7 +80,7 @@ FAIL_NARRATIVE = re.compile(
 )
 """Failure in the agent's own words (a bare "error" or "crash" is too common in plans)."""
 
-FAIL_OUTPUT = re.compile(
+FAIL_OUTPUT = lazy(
     r"Traceback \(most recent call last\)|\bKilled\b|\bFAILED\b|Segmentation fault|core dumped|"
     r"^\s*[A-Z]\w*(Error|Exception)\b|(?i:\btimed? ?out\b|\btimeout\b|\bOOM\b|out of memory|"
     r"\bpanic(ked)?\b|CUDA error|NCCL error|^\s*error\b|\bFatal\b|\bcrashed\b|"
@@ -87,7 +89,7 @@ FAIL_OUTPUT = re.compile(
     re.MULTILINE,
 )
 
-INCONCLUSIVE = re.compile(
+INCONCLUSIVE = lazy(
     r"timed? ?out|timeout|can'?t tell|cannot tell|no idea (why|whether)|out of ideas|"
     r"still (loading|waiting|starting|running|pending|not)|not (yet )?ready|"
     r"no response|hasn'?t (responded|started|finished|come up)|may have crashed|waiting for|"
@@ -97,7 +99,7 @@ INCONCLUSIVE = re.compile(
 )
 """The last action ended without a verdict (in its output's end or the agent's words)."""
 
-SUCCESS_OUTPUT = re.compile(
+SUCCESS_OUTPUT = lazy(
     r"\b[1-9]\d* passed\b|\ball tests pass|\bOK \(|(?<!un)\bsuccess(ful(ly)?)?\b|"
     r"(?<!not )(?<!n't )(?<!never )\b(ready|healthy)\b|"
     r"\bBUILD SUCCESSFUL\b|\bcompleted successfully\b|\bListening on\b|\bUvicorn running\b|"
@@ -105,7 +107,7 @@ SUCCESS_OUTPUT = re.compile(
     re.IGNORECASE,
 )
 
-MILESTONE_STRONG = re.compile(
+MILESTONE_STRONG = lazy(
     r"\bfinally\b|\bbreakthrough\b|\bmilestone\b|\b(it|this|now|everything) works\b|"
     r"\bworks now\b|\bnow work(s|ing)\b|\b(is|now) working\b|\bworking (now|end[- ]to[- ]end)\b|"
     r"\ball (\d+ )?tests (now )?pass|\b[1-9]\d* passed\b|"
@@ -114,19 +116,19 @@ MILESTONE_STRONG = re.compile(
     r"\bserver (is )?(up|running|ready|healthy|live)\b|\bup and running\b|\bis (up|live|ready)\b|"
     r"\bbenchmark results?\b|\bresults? (are in|below|so far)\b|\bsuccessfully\b|"
     r"\bgreen\b|\bunblocked\b|\bachiev(ed|es)\b|\bgenerat(ing|es) coherent\b|"
-    r"\bboots?\b.*\bclean|\bloads? (fine|cleanly|correctly)\b|✅|\d\s?[x×] faster\b|"
+    r"\bboots?\b[^\n]{0,60}\bclean|\bloads? (fine|cleanly|correctly)\b|✅|\d\s?[x×] faster\b|"
     r"\bspeed-?up (of|is)\b|\b(is|are|went|dropped|fell|now) down to\b|\bdown (to|from) [~≈]?\d|"
     r"\bimproved (from|to|by)\b|\bcut (it )?(from|to|by) [~≈]?\d|\b(reached|hit|met|beat) the "
     r"(target|goal)\b|\bunder the [\w %.]{0,20}target\b|\btarget (met|reached)\b",
     re.IGNORECASE,
 )
 
-MILESTONE_WEAK = re.compile(
+MILESTONE_WEAK = lazy(
     r"\b(done|complete[d]?|fixed|resolved|implemented|merged|deployed|shipped|landed)\b",
     re.IGNORECASE,
 )
 
-ANNOUNCE = re.compile(
+ANNOUNCE = lazy(
     r"(^|[.!]\s+)(now |next,? |then )?(let me|let's|i'?ll|i will|i'?m going to|going to|running|"
     r"checking|profiling|launching|trying|testing|measuring|looking|starting|moving on|"
     r"re-?running|installing|building|waiting|polling)\b[^.!?]*[.:]?\s*$",
@@ -134,7 +136,7 @@ ANNOUNCE = re.compile(
 )
 """The agent's last sentence announces its next step: it was still working."""
 
-PLAN = re.compile(
+PLAN = lazy(
     r"\bplan\b|\bsteps?\b|\bapproach\b|\brisks?\b|\boptions?\b|\brecommend|\bproposal\b|"
     r"\bwould (need|require)\b|\bwe'?d need\b|\bupgrade path\b|\bmigration\b|\bfeasib|"
     r"\btrade-?offs?\b|\bpros\b|\bcons\b|\bhere'?s what\b|\bnext steps?\b|\bbackup\b|"
@@ -142,7 +144,7 @@ PLAN = re.compile(
     re.IGNORECASE,
 )
 
-ASKS_PERSON = re.compile(
+ASKS_PERSON = lazy(
     r"\b(would|do) you (like|want|prefer)\b|\bshould i\b|\bshall i\b|\bwant me to\b|"
     r"\blet me know\b|\bhow would you like\b|\bwhat would you like\b|\bwhich (one|option)\b|"
     r"\bcould you (clarify|tell|confirm)\b|\bcan you (clarify|confirm)\b|"
@@ -152,7 +154,7 @@ ASKS_PERSON = re.compile(
     re.IGNORECASE,
 )
 
-CLARIFY = re.compile(
+CLARIFY = lazy(
     r"\bwhat would you like\b|\bwhat do you want\b|\bhow would you like (me )?to proceed\b|"
     r"\bcould you (clarify|tell me|let me know)\b|\bcan you clarify\b|\bwhat should i\b|"
     r"\bnot sure what you\b|\bunclear what you\b|\bdid you mean\b|\bwhat('?s| is) next\b|"
@@ -163,7 +165,7 @@ CLARIFY = re.compile(
     re.IGNORECASE,
 )
 
-DUMP_HEADINGS = re.compile(
+DUMP_HEADINGS = lazy(
     r"^\s{0,3}(#{1,6}\s+|\*\*|__)?\s*(\d+[.)]\s*)?(goal|goals|objective|discoveries|findings|"
     r"accomplished|completed|done|current (state|status)|status|state|files|relevant files|"
     r"next steps?|remaining|todo|to do|in progress|not yet done|instructions|context|summary|"
@@ -174,11 +176,11 @@ DUMP_HEADINGS = re.compile(
     re.IGNORECASE | re.MULTILINE,
 )
 
-HEADING_LINE = re.compile(
+HEADING_LINE = lazy(
     r"^\s{0,3}(#{1,6}\s+\S|\*\*[^*\n]{2,60}\*\*|[A-Z][\w /&-]{2,40}:\s*$)", re.MULTILINE
 )
 
-SUMMARY_OPENING = re.compile(
+SUMMARY_OPENING = lazy(
     r"^\s*(this session is being continued|another language model started|"
     r"here is (a|the) (summary|status)|summary of|status (update|summary|report)|"
     r"<state_snapshot>|## (summary|status|goal)|# (summary|status|goal))",
@@ -197,5 +199,5 @@ STOPWORDS = frozenset(
     """.split()
 )
 
-CODE_BLOCK = re.compile(r"```.*?(```|$)", re.DOTALL)
+CODE_BLOCK = lazy(r"```.*?(```|$)", re.DOTALL)
 """A fenced code block (aider puts the command it runs there, after the prose)."""

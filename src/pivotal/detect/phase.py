@@ -8,11 +8,11 @@ rules say whether the work moved to something else.
 
 from __future__ import annotations
 
-import re
 from collections import Counter
 from collections.abc import Sequence
 
 from pivotal.detect.activity import command_of, split_command, tool_kind
+from pivotal.detect.lazyre import lazy
 from pivotal.detect.lexicon import PLAN, STOPWORDS
 from pivotal.detect.view import TurnView
 
@@ -40,7 +40,7 @@ _PREFERENCE = (
     "read",
     "plan",
 )
-_IDENT = re.compile(
+_IDENT = lazy(
     r"\b[A-Za-z][a-z0-9]*(?:[_.][A-Za-z0-9]+)+\b|\b[a-z]+[A-Z][A-Za-z0-9]*\b|\b[A-Z]{2,}[0-9]*\b"
 )
 """snake_case, dotted.names / files.py, camelCase and ACRONYMS: technical terms, not prose."""
@@ -79,7 +79,7 @@ def phase_label(views: Sequence[TurnView], failing: bool = False) -> str:
     return label
 
 
-_PROGRAM = re.compile(r"^[A-Za-z][\w.+-]*$")
+_PROGRAM = lazy(r"^[A-Za-z][\w.+-]*$")
 _SKIP_PROGRAMS = frozenset(
     "sudo nohup timeout env time sleep echo for do done then if fi cd".split()
 )

@@ -13,8 +13,9 @@ from pivotal.detect.activity import carries_out, tool_kind
 from pivotal.detect.config import PivotConfig
 from pivotal.detect.evidence import around, plain
 from pivotal.detect.facts import BeforeFacts
-from pivotal.detect.failures import failure_signals, tool_failed, verdict
+from pivotal.detect.failures import failure_signals, tool_failed, view_verdict
 from pivotal.detect.figures import figures, has_results, prose
+from pivotal.detect.lazyre import lazy
 from pivotal.detect.lexicon import (
     ANNOUNCE,
     ASKS_PERSON,
@@ -42,8 +43,7 @@ def milestone_signal(w: Window, cfg: PivotConfig, facts: BeforeFacts) -> Signal 
         if view.index in facts.contradicted:
             continue
         text = view.text
-        words = prose(text)
-        match, failure = verdict(text, words)
+        words, match, failure = view_verdict(view)
         if match:
             strong.append((view.index, around(words, match.start(), match.end())))
         elif has_results(text) and not failure:
@@ -97,8 +97,8 @@ def milestone_signal(w: Window, cfg: PivotConfig, facts: BeforeFacts) -> Signal 
     return None
 
 
-_QUESTION = re.compile(r"[^.!?\n]*\?(?=\s|$)")
-_CHOICE = re.compile(r"\bor\b|\bwhich\b|\beither\b", re.IGNORECASE)
+_QUESTION = lazy(r"[^.!?\n]*\?(?=\s|$)")
+_CHOICE = lazy(r"\bor\b|\bwhich\b|\beither\b", re.IGNORECASE)
 
 
 def question_to_person(text: str) -> str:

@@ -47,12 +47,23 @@ def classify_text(text: str, config: PivotConfig) -> Silence | None:
     return None
 
 
+_BOUNDARY = int(TurnFlag.COMPACTION_BOUNDARY)
+_HUMAN = int(TurnFlag.HUMAN)
+_NOT_SPOKEN = int(TurnFlag.INTERRUPTED | TurnFlag.SYNTHETIC | TurnFlag.META)
+_HARNESS = int(TurnFlag.SYNTHETIC | TurnFlag.META)
+_COMPACTION = int(TurnFlag.COMPACTION_BOUNDARY | TurnFlag.COMPACTION_SUMMARY)
+_SUMMARY = int(TurnFlag.COMPACTION_SUMMARY)
+_INTERRUPTED = int(TurnFlag.INTERRUPTED)
+# Flags are read as plain ints: `IntFlag & IntFlag` builds a new enum member each time,
+# and every turn of a session passes through here.
+
+
 def classify_turn(turn: Turn, config: PivotConfig) -> Silence | None:
     """The silence kind of one turn, or None if it is not a silence."""
-    flags = turn.flags
-    if flags & TurnFlag.COMPACTION_BOUNDARY:
+    flags = int(turn.flags)
+    if flags & _BOUNDARY:
         return Silence.COMPACTION
-    if not turn.is_human or flags & (TurnFlag.INTERRUPTED | TurnFlag.SYNTHETIC | TurnFlag.META):
+    if turn.role is not Role.USER or not flags & _HUMAN or flags & _NOT_SPOKEN:
         return None
     preview = turn.preview or ""
     if len(preview) >= PREVIEW_FULL and len(strip_wrappers(preview)) > 60:
@@ -74,20 +85,20 @@ def classify_turn(turn: Turn, config: PivotConfig) -> Silence | None:
 
 def is_transparent(turn: Turn) -> bool:
     """Turns that may sit inside a cluster without breaking it."""
-    if turn.flags & (TurnFlag.COMPACTION_BOUNDARY | TurnFlag.COMPACTION_SUMMARY):
+    flags = int(turn.flags)
+    if flags & _COMPACTION:
         return True
-    if turn.flags & (TurnFlag.SYNTHETIC | TurnFlag.META) and not turn.is_human:
+    human = turn.role is Role.USER and flags & _HUMAN
+    if flags & _HARNESS and not human:
         return True  # harness text on either side (Gemini's "Got it. Thanks ..." reply)
-    if turn.role is Role.USER and not turn.is_human:
-        return not turn.flags & TurnFlag.INTERRUPTED
-    if turn.role is Role.SYSTEM:
-        return True
-    return False
+    if turn.role is Role.USER and not human:
+        return not flags & _INTERRUPTED
+    return turn.role is Role.SYSTEM
 
 
 def is_summary_start(turn: Turn) -> bool:
     """A compaction summary without a boundary before it (older Claude Code, some readers)."""
-    return bool(turn.flags & TurnFlag.COMPACTION_SUMMARY)
+    return bool(int(turn.flags) & _SUMMARY)
 
 
 class SilenceIndex:
@@ -111,7 +122,7 @@ class SilenceIndex:
         kind = classify_turn(turn, self.config)
         if kind is None and is_summary_start(turn):
             prev = turns[i - 1] if i > 0 else None
-            if prev is None or not prev.flags & TurnFlag.COMPACTION_BOUNDARY:
+            if prev is None or not int(prev.flags) & _BOUNDARY:
                 kind = Silence.COMPACTION
         self._cache[i] = kind
         self._hi = max(self._hi, i)
@@ -146,6 +157,6 @@ class SilenceIndex:
 
     def _anchors_cluster(self, turns: Sequence[Turn], i: int) -> bool:
         turn = turns[i]
-        if self.silence(turns, i) is not None or turn.is_compaction:
+        if self.silence(turns, i) is not None:
             return True
-        return bool(turn.flags & (TurnFlag.SYNTHETIC | TurnFlag.META))
+        return bool(int(turn.flags) & (_COMPACTION | _HARNESS))

@@ -9,13 +9,17 @@ neighbouring silences never decode the same turn twice.
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass, field
 from typing import Any
 
 from pivotal.model import PartKind, Role, Turn, TurnFlag
 
-HEAD = 6000
-TAIL = 2000
+HEAD = 3000
+TAIL = 3000
+"""A tool output keeps its first and last 3 KB: commands, errors and verdicts live there,
+and no rule ever runs a pattern over the megabytes in between."""
+TEXT_HEAD = 6000
+TEXT_TAIL = 2000
+"""A message keeps its first 6 KB (a status summary's sections) and last 2 KB (its ask)."""
 
 
 def cap(text: str, head: int = HEAD, tail: int = TAIL) -> str:
@@ -37,32 +41,90 @@ def as_dict(value: Any) -> Any:
     return value
 
 
-@dataclass(slots=True)
 class ToolView:
-    name: str
-    input: Any
-    key: str
-    output: str
-    has_result: bool
-    failed: bool
-    exit_code: int | None
-    status: str | None
+    """One call with a capped head and tail of its output."""
+
+    __slots__ = (
+        "name",
+        "input",
+        "key",
+        "output",
+        "has_result",
+        "failed",
+        "exit_code",
+        "status",
+        "kind_cache",
+        "memo",
+    )
+
+    def __init__(
+        self,
+        name: str,
+        input: Any,
+        key: str,
+        output: str,
+        has_result: bool,
+        failed: bool,
+        exit_code: int | None,
+        status: str | None,
+    ) -> None:
+        self.name = name
+        self.input = input
+        self.key = key
+        self.output = output
+        self.has_result = has_result
+        self.failed = failed
+        self.exit_code = exit_code
+        self.status = status
+        self.kind_cache = ""
+        """`activity.tool_kind`, once computed (views are cached, calls are asked often)."""
+        self.memo: dict[str, Any] = {}
+        """Other per-call results the rules compute once (whether it failed ...)."""
 
 
-@dataclass(slots=True)
 class TurnView:
-    index: int
-    """`Turn.index` (what the output points at)."""
-    role: Role
-    flags: TurnFlag
-    text: str
-    reasoning: str = ""
-    tools: list[ToolView] = field(default_factory=list)
-    attachments: int = 0
-    full_len: int = 0
-    """Length of the uncapped text (a context dump is judged by it)."""
-    ends_with_tool: bool = False
-    """The turn's last part (reasoning aside) is a tool call: the agent was still working."""
+    """A turn decoded once: capped text, reasoning and calls."""
+
+    __slots__ = (
+        "index",
+        "role",
+        "flags",
+        "text",
+        "reasoning",
+        "tools",
+        "attachments",
+        "full_len",
+        "ends_with_tool",
+        "memo",
+    )
+
+    def __init__(
+        self,
+        index: int,
+        role: Role,
+        flags: TurnFlag,
+        text: str,
+        reasoning: str = "",
+        tools: list[ToolView] | None = None,
+        attachments: int = 0,
+        full_len: int = 0,
+        ends_with_tool: bool = False,
+    ) -> None:
+        self.index = index
+        """`Turn.index` (what the output points at)."""
+        self.role = role
+        self.flags = flags
+        self.text = text
+        self.reasoning = reasoning
+        self.tools = tools if tools is not None else []
+        self.attachments = attachments
+        self.full_len = full_len
+        """Length of the uncapped text (a context dump is judged by it)."""
+        self.ends_with_tool = ends_with_tool
+        """The turn's last part (reasoning aside) is a tool call: the agent was still working."""
+        self.memo: dict[str, Any] = {}
+        """Per-turn results the rules compute once (its prose, its verdict ...): windows of
+        neighbouring silences overlap, and views are cached."""
 
     @property
     def is_assistant(self) -> bool:
@@ -117,7 +179,7 @@ def make_view(turn: Turn) -> TurnView:
         index=turn.index,
         role=turn.role,
         flags=turn.flags,
-        text=cap(text, 12000, 3000),
+        text=cap(text, TEXT_HEAD, TEXT_TAIL),
         reasoning=cap("\n\n".join(reasoning), 3000, 1000),
         tools=tools,
         attachments=attachments,

@@ -7,7 +7,6 @@ windows are ever decoded, which keeps detection cheap on huge sessions.
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
 
 from pivotal.detect.config import PivotConfig
 from pivotal.detect.silence import SilenceIndex
@@ -17,29 +16,60 @@ from pivotal.model import Role, Silence, Turn, TurnFlag
 _HARNESS = TurnFlag.SYNTHETIC | TurnFlag.META
 
 
-@dataclass(slots=True)
 class Window:
-    anchor: TurnView
-    silence: Silence
-    cluster: list[TurnView]
-    before: list[TurnView]
-    """Chronological; starts at the previous human turn when it is within reach."""
-    direction: TurnView | None
-    """The person's last real message (not silent) inside the before-window."""
-    after: list[TurnView]
-    """Chronological; stops before the next human turn."""
-    next_human: int | None
-    """Index of the next human turn, if one has arrived."""
-    complete: bool
-    """The after-window is full (next human turn or `after_window` turns seen)."""
-    hands_off: int
-    """Agent turns since the person last gave direction (capped)."""
-    work_before: bool
-    """Some agent work exists before the silence (not the session start)."""
-    reach: int
-    """Position one past the last turn this evaluation read."""
-    earlier: Callable[[int], list[TurnView]] = lambda limit: []
-    """Up to `limit` agent turns before the before-window, newest first (decoded on demand)."""
+    """The turns around one silence (built by `build_window`)."""
+
+    __slots__ = (
+        "anchor",
+        "silence",
+        "cluster",
+        "before",
+        "direction",
+        "after",
+        "next_human",
+        "complete",
+        "hands_off",
+        "work_before",
+        "reach",
+        "earlier",
+    )
+
+    def __init__(
+        self,
+        anchor: TurnView,
+        silence: Silence,
+        cluster: list[TurnView],
+        before: list[TurnView],
+        direction: TurnView | None,
+        after: list[TurnView],
+        next_human: int | None,
+        complete: bool,
+        hands_off: int,
+        work_before: bool,
+        reach: int,
+        earlier: Callable[[int], list[TurnView]] = lambda limit: [],
+    ) -> None:
+        self.anchor = anchor
+        self.silence = silence
+        self.cluster = cluster
+        self.before = before
+        """Chronological; starts at the previous human turn when it is within reach."""
+        self.direction = direction
+        """The person's last real message (not silent) inside the before-window."""
+        self.after = after
+        """Chronological; stops before the next human turn."""
+        self.next_human = next_human
+        """Index of the next human turn, if one has arrived."""
+        self.complete = complete
+        """The after-window is full (next human turn or `after_window` turns seen)."""
+        self.hands_off = hands_off
+        """Agent turns since the person last gave direction (capped)."""
+        self.work_before = work_before
+        """Some agent work exists before the silence (not the session start)."""
+        self.reach = reach
+        """Position one past the last turn this evaluation read."""
+        self.earlier = earlier
+        """Up to `limit` agent turns before the before-window, newest first (decoded on demand)."""
 
     @property
     def agent_before(self) -> list[TurnView]:

@@ -1,0 +1,77 @@
+"""Regular expressions compiled on first use, so importing the detector stays cheap.
+
+The detector holds a few dozen large alternations; compiling them all at import
+cost several milliseconds of every `pivotal` start, even for commands that never
+detect anything. A `lazy` pattern compiles on its first method call and then
+binds the compiled methods onto itself, so later calls cost nothing extra.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any, cast
+
+_METHODS = ("search", "match", "fullmatch", "finditer", "findall", "sub", "subn", "split")
+
+
+def _alternatives(pattern: str) -> list[str]:
+    """The top-level `|` branches of a pattern (escapes, groups and classes respected)."""
+    out: list[str] = []
+    depth = 0
+    in_class = False
+    start = 0
+    i = 0
+    while i < len(pattern):
+        ch = pattern[i]
+        if ch == "\\":
+            i += 2
+            continue
+        if in_class:
+            in_class = ch != "]"
+        elif ch == "[":
+            in_class = True
+            if pattern[i + 1 : i + 2] == "]":
+                i += 1  # "[]...]": a literal ] first in a class
+        elif ch == "(":
+            depth += 1
+        elif ch == ")":
+            depth -= 1
+        elif ch == "|" and depth == 0:
+            out.append(pattern[start:i])
+            start = i + 1
+        i += 1
+    out.append(pattern[start:])
+    return out
+
+
+def factored(pattern: str) -> str:
+    """The same pattern with a leading `\\b` pulled out of its top-level branches.
+
+    Python's engine tries every branch at every position; `\\b(?:a|b|c)` first checks
+    the word boundary once and skips the branches in mid-word, 3x faster on prose.
+    The first match found may end elsewhere when two branches match at one position,
+    never start elsewhere.
+    """
+    branches = _alternatives(pattern)
+    bounded = [b[2:] for b in branches if b.startswith("\\b")]
+    if len(bounded) < 2:
+        return pattern
+    rest = [b for b in branches if not b.startswith("\\b")]
+    return "|".join([f"\\b(?:{'|'.join(bounded)})", *rest])
+
+
+class _LazyPattern:
+    def __init__(self, pattern: str, flags: int) -> None:
+        self.pattern = pattern
+        self.flags = flags
+
+    def __getattr__(self, name: str) -> Any:  # only reached before the first compile
+        compiled = re.compile(factored(self.pattern), self.flags)
+        for method in _METHODS:
+            setattr(self, method, getattr(compiled, method))
+        return getattr(compiled, name)
+
+
+def lazy(pattern: str, flags: int | re.RegexFlag = 0) -> re.Pattern[str]:
+    """A pattern that behaves like `re.compile(pattern, flags)` but compiles when first used."""
+    return cast("re.Pattern[str]", _LazyPattern(pattern, int(flags)))
