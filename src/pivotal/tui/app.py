@@ -12,6 +12,7 @@ import threading
 import time
 from collections.abc import Iterable
 from functools import partial
+from pathlib import Path
 
 from textual import on, work
 from textual.app import App, SystemCommand
@@ -54,7 +55,7 @@ class ReplayerApp(App[int]):
         speed: float = 1.0,
         autopause: bool = True,
         demo: bool = False,
-        follow: bool = False,
+        follow: bool | Path = False,
     ) -> None:
         super().__init__()
         self.ref = ref
@@ -71,8 +72,8 @@ class ReplayerApp(App[int]):
         self.first_paint_at: float | None = None
 
     def on_mount(self) -> None:
-        if self.follow:
-            self.notify("Live follow is not available yet: replaying what is on disk.", timeout=6)
+        if self.follow and self.ref is None:
+            self.notify("Nothing to follow: no session file was given.", timeout=6)
         if self.session is not None:
             screen = self.open_screen(self.session.title or str(self.session.path))
             pivots = self.given_pivots
@@ -99,8 +100,13 @@ class ReplayerApp(App[int]):
         return screen
 
     def open_ref(self, ref: SessionRef) -> None:
-        self.open_screen(ref.title or ref.label)
-        self.read_session(ref)
+        screen = self.open_screen(ref.title or ref.label)
+        screen.live.ref = ref
+        if self.follow:  # a folder: follow its newest session, switching to new ones
+            screen.live.folder = self.follow if isinstance(self.follow, Path) else None
+            screen.live.start(initial=True)
+        else:
+            self.read_session(ref)
 
     @property
     def replay(self) -> ReplayScreen | None:

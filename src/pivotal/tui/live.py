@@ -306,6 +306,9 @@ class LiveFollow:
         """Show one update (UI thread)."""
         if message.generation != self.generation or not self.on:
             return
+        if not self.screen.ready:  # posted before the screen was mounted: show it after
+            self.screen.call_after_refresh(self.apply, message)
+            return
         snap = message.snapshot
         screen, pb = self.screen, self.screen.playback
         transcript = screen.transcript
