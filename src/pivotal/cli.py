@@ -95,7 +95,9 @@ def follow(path: Path | None, roots: tuple[Path, ...]) -> None:
         ref, refs = _resolve_for_app(path)
         if ref is None and refs:
             ref = max(refs, key=lambda r: r.updated or 0.0)
-    _run_app(ref, refs=None, at=None, speed=1.0, autopause=True, demo=False, follow=True)
+    # a folder (e.g. an agent's project dir): follow its newest session, switching to new ones
+    live: bool | Path = path if path is not None and path.is_dir() else True
+    _run_app(ref, refs=None, at=None, speed=1.0, autopause=True, demo=False, follow=live)
 
 
 def _demo_ref():  # type: ignore[no-untyped-def]

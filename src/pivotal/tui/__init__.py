@@ -6,6 +6,8 @@ several, replay it turn by turn and stop at the silent pivots.
 
 from __future__ import annotations
 
+from pathlib import Path
+
 from pivotal.model import SessionRef
 
 __all__ = ["run_replayer"]
@@ -19,7 +21,7 @@ def run_replayer(
     speed: float = 1.0,
     autopause: bool = True,
     demo: bool = False,
-    follow: bool = False,
+    follow: bool | Path = False,
 ) -> int:
     """Run the replayer until the person quits; returns the exit code.
 
@@ -30,7 +32,8 @@ def run_replayer(
         speed: initial playback speed (1.0 = one turn a second).
         autopause: stop at each pivot while playing.
         demo: say this is the bundled demo session (no sessions were found).
-        follow: live follow; not wired yet, the app says so.
+        follow: follow `ref` live (F toggles it); a folder follows the newest session
+            in it and switches when a new one starts.
     """
     from pivotal.tui.app import ReplayerApp
 
