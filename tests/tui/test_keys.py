@@ -328,13 +328,6 @@ async def test_help_lists_every_key_and_closes() -> None:
         assert isinstance(app.screen, HelpScreen)
 
 
-async def test_follow_key_says_not_available() -> None:
-    app = make_app()
-    async with app.run_test(size=WIDE) as pilot:
-        await pilot.press("F")
-        assert "live follow is not available" in replay(app).timeline.status().plain
-
-
 async def test_escape_pauses_playback() -> None:
     app = make_app()
     async with app.run_test(size=WIDE) as pilot:

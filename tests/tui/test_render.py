@@ -102,13 +102,6 @@ async def test_demo_notice_is_shown() -> None:
         assert "bundled demo session" in str(banner.render())
 
 
-async def test_follow_says_it_is_not_available_yet() -> None:
-    app = make_app(follow=True)
-    async with app.run_test(size=(100, 30)) as pilot:
-        await pilot.pause()
-        assert any("Live follow is not available" in n.message for n in app._notifications)
-
-
 def test_run_replayer_passes_its_options(monkeypatch) -> None:  # type: ignore[no-untyped-def]
     """`at` is the turn number as shown on screen (#1 first); the app gets it 0-based."""
     import pivotal.tui
