@@ -25,6 +25,7 @@ cache, so huge sessions do not have to fit in memory as Python objects.
 from __future__ import annotations
 
 import os
+import threading
 from collections import OrderedDict
 from pathlib import Path
 
@@ -82,6 +83,7 @@ class ClaudeCodeReader(LineFileReader):
     def __init__(self, ref: SessionRef) -> None:
         super().__init__(ref)
         self._cache: OrderedDict[tuple[int, int], list[Part]] = OrderedDict()
+        self._cache_lock = threading.Lock()
         self.reset()
         self._children_listed = False
 
@@ -91,7 +93,8 @@ class ClaudeCodeReader(LineFileReader):
         self._usage_seen: dict[int, object] = {}
         self._last_assistant: int | None = None
         self._last_stamp: str | None = None
-        self._cache.clear()
+        with self._cache_lock:
+            self._cache.clear()
 
     # -- index pass -----------------------------------------------------------
     def handle_line(self, line_no: int, offset: int, line: bytes) -> None:
@@ -260,18 +263,21 @@ class ClaudeCodeReader(LineFileReader):
 
     # -- on-demand content ----------------------------------------------------
     def _load_parts(self, turn: Turn) -> list[Part]:
-        spans = (turn.extra or {}).get("spans", [])
+        """Decode a turn's records (the UI and detector threads may ask at once)."""
+        spans = list((turn.extra or {}).get("spans", []))
         key = (id(turn), len(spans))
-        cached = self._cache.get(key)
-        if cached is not None:
-            self._cache.move_to_end(key)
-            return cached
+        with self._cache_lock:
+            cached = self._cache.get(key)
+            if cached is not None:
+                self._cache.move_to_end(key)
+                return cached
         parts = parts_from_records(self._read_records(spans))
         if not turn.preview:
             turn.preview = preview_of("\n".join(p.text for p in parts if p.kind is PartKind.TEXT))
-        self._cache[key] = parts
-        if len(self._cache) > CACHE_TURNS:
-            self._cache.popitem(last=False)
+        with self._cache_lock:
+            self._cache[key] = parts
+            while len(self._cache) > CACHE_TURNS:
+                self._cache.popitem(last=False)
         return parts
 
     def _read_records(self, spans: list[tuple[int, int]]) -> list[object]:
