@@ -364,3 +364,37 @@ def test_a_bare_passing_check_inside_a_step_is_mid_task() -> None:
     b.agent("", bash("mypy ledger", "Found 41 errors"))
     b.agent("", bash("ruff check --fix ledger", "6 fixed"), edit("cli.py"))
     assert detect_pivots(b.turns) == []
+
+
+def test_a_go_on_after_a_finding_the_agent_then_takes_up_is_a_pivot() -> None:
+    b = B()
+    b.human("Split the report renderers out of cli.py, one move at a time.")
+    b.agent("", tool("TodoWrite", {"todos": [{"content": "Move renderers", "status": "pending"}]}))
+    for name in ("table", "json", "markdown"):
+        b.agent(
+            "", bash(f"python scripts/move.py cli.py render/{name}.py && pytest -q", "9 passed")
+        )
+    b.agent(
+        "Found something while moving csv that is not part of the refactor: exports stop "
+        "silently at 65,535 rows (an old spreadsheet limit), so big ledgers get cut files."
+    )
+    anchor = b.human(".")
+    b.agent(
+        "Fixing the truncation first, as its own commit.",
+        tool(
+            "TodoWrite",
+            {
+                "todos": [
+                    {"content": "Move renderers", "status": "in_progress"},
+                    {"content": "Fix CSV export truncation", "status": "in_progress"},
+                ]
+            },
+        ),
+    )
+    b.agent("", tool("Write", {"file_path": "tests/test_csv_big.py"}, "created"))
+    b.agent("", bash("pytest tests/test_csv_big.py -q", "1 failed", 1))
+    b.agent("", edit("render/csv.py"), bash("pytest -q", "10 passed"))
+    p = only(detect_pivots(b.turns))
+    assert p.turn == anchor
+    assert p.kind is PivotKind.OTHER
+    assert "new tasks" in names(p)

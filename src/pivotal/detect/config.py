@@ -55,7 +55,7 @@ class PivotConfig:
     w_autonomous: float = 0.15
     w_topic_shift: float = 0.1
     w_phase_change: float = 0.05
-    w_new_tasks: float = 0.1
+    w_new_tasks: float = 0.15
     w_clarification: float = -0.45
     w_mid_task: float = -0.3
     w_same_steps: float = -0.1
