@@ -398,3 +398,13 @@ def test_a_go_on_after_a_finding_the_agent_then_takes_up_is_a_pivot() -> None:
     assert p.turn == anchor
     assert p.kind is PivotKind.OTHER
     assert "new tasks" in names(p)
+
+
+@pytest.mark.parametrize("text", ["👍🏽", "?!", "+1", "contiune", "procede", "weiter", "好的"])
+def test_wordless_typo_and_other_language_go_ons(text: str) -> None:
+    assert classify_text(text, CFG) is Silence.ACK
+
+
+def test_invisible_characters_are_nothing() -> None:
+    assert classify_text("\u200b\ufeff", CFG) is Silence.EMPTY
+    assert classify_text("ok\u200b", CFG) is Silence.ACK

@@ -21,13 +21,17 @@ WRAPPER_TAG = lazy(r"</?[A-Za-z][\w:-]*(?:\s[^<>]*)?/?>")
 _GO_ON = """
     continue cont proceed resume go on ahead keep going carry next onwards onward forward
     do it try ship again more
+    weiter weitermachen continua continuar continuez avanti seguir sigue продолжай дальше
+    继续 続けて
 """
 _ASSENT = """
     ok okay okey okie k kk yes yep yeah yup ya y yea yess yesss aye sure alright allright
     right fine agreed agree approved approve confirm confirmed affirmative mhm hmm uh huh np
     understood roger ack noted got it g2g kay okk oki indeed absolutely definitely correct
-    exactly sgtm lgtm same plan as planned
+    exactly sgtm lgtm same plan as planned +1
+    oui ja si sí vale dale claro da да ок ага давай 好 好的 嗯 是 行 はい
 """
+"""English and a few other languages' yes (people type go-ons in their own language)."""
 _PRAISE = """
     good great cool nice perfect awesome excellent amazing neat sweet brilliant wonderful
     sounds looks makes sense works work well done
@@ -44,8 +48,9 @@ _FILLER = """
 """
 
 ACK_WORDS = frozenset(" ".join((_GO_ON, _ASSENT, _PRAISE, _THANKS, _DEFERRAL, _FILLER)).split())
+GO_ON_WORDS = frozenset(_GO_ON.split())
+"""Typos of these still read as go-ons ("contiune")."""
 
-PUNCT_ONLY = lazy(r"^[\s.!?…,;:\-–—~*+👍🙏✅👌🚀]*$")
 
 # --- human direction -----------------------------------------------------
 

@@ -14,19 +14,47 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from pivotal.detect.config import PivotConfig
-from pivotal.detect.lexicon import ACK_WORDS, PUNCT_ONLY, WRAPPER_TAG
+from pivotal.detect.lexicon import ACK_WORDS, GO_ON_WORDS, WRAPPER_TAG
 from pivotal.model import PartKind, Role, Silence, Turn, TurnFlag
 
 PREVIEW_FULL = 190
 """A preview shorter than this is the whole text (readers keep ~200 chars)."""
 
 
+_INVISIBLE = dict.fromkeys(map(ord, "\u200b\u200c\u200d\u2060\ufeff\u00ad"), None)
+
+
 def strip_wrappers(text: str) -> str:
-    """Text without XML-like wrapper tags and without opencode's literal quotes."""
-    stripped = WRAPPER_TAG.sub(" ", text).strip()
+    """Text without XML-like wrapper tags, invisible characters and opencode's literal quotes."""
+    stripped = WRAPPER_TAG.sub(" ", text.translate(_INVISIBLE)).strip()
     while len(stripped) >= 2 and stripped[0] == stripped[-1] and stripped[0] in "\"'`":
         stripped = stripped[1:-1].strip()
     return stripped
+
+
+def _wordless(text: str) -> bool:
+    """Punctuation, symbols and emoji only ("…", "👍🏽", "?!"): nothing that could direct."""
+    return not any(ch.isalnum() for ch in text)
+
+
+def _near(word: str, targets: frozenset[str]) -> bool:
+    """A typo of a long go-on word ("contiune", "procede"): one edit or one swap away."""
+    if len(word) < 6:
+        return False
+    for target in targets:
+        if abs(len(target) - len(word)) > 1 or len(target) < 6:
+            continue
+        if len(target) == len(word):
+            diff = [i for i, (a, b) in enumerate(zip(word, target, strict=True)) if a != b]
+            if len(diff) == 1 or (
+                len(diff) == 2 and diff[1] == diff[0] + 1 and word[diff[0]] == target[diff[1]]
+            ):
+                return True
+        else:
+            short, long_ = sorted((word, target), key=len)
+            if any(long_[:i] + long_[i + 1 :] == short for i in range(len(long_))):
+                return True
+    return False
 
 
 def classify_text(text: str, config: PivotConfig) -> Silence | None:
@@ -34,15 +62,15 @@ def classify_text(text: str, config: PivotConfig) -> Silence | None:
     core = strip_wrappers(text)
     if not core:
         return Silence.EMPTY
-    if core.startswith(("#", "/")) and len(core) > 1 and not PUNCT_ONLY.match(core):
-        return None  # a slash command or a heading is direction
-    if PUNCT_ONLY.match(core):
+    if _wordless(core):
         return Silence.ACK
+    if core.startswith(("#", "/")):
+        return None  # a slash command or a heading is direction
     words = [w.strip(".,!?…;:\"'()").lower() for w in core.split()]
     words = [w for w in words if w]
-    if not words or len(words) > config.ack_max_words:
-        return Silence.ACK if not words else None
-    if all(w in ACK_WORDS or PUNCT_ONLY.match(w) for w in words):
+    if len(words) > config.ack_max_words:
+        return None
+    if all(w in ACK_WORDS or _wordless(w) or _near(w, GO_ON_WORDS) for w in words):
         return Silence.ACK
     return None
 
