@@ -25,7 +25,13 @@ from collections.abc import AsyncIterator
 from contextlib import aclosing
 from dataclasses import dataclass, replace
 
-from pivotal.follow_target import WatchTarget, directory_identity, fingerprint, target_for
+from pivotal.follow_target import (
+    Fingerprint,
+    WatchTarget,
+    directory_identity,
+    fingerprint,
+    target_for,
+)
 from pivotal.readers.base import SessionReader, Update
 
 __all__ = [
@@ -153,6 +159,7 @@ async def changes(
     tick: float = SAFETY_INTERVAL,
     every_tick: bool = False,
     backend: str = "auto",
+    since: Fingerprint | None = None,
 ) -> AsyncIterator[set[str]]:
     """Yield the changed paths under `watch` each time something changes there.
 
@@ -162,7 +169,9 @@ async def changes(
     notifications had to be restarted. `backend` is "auto" (inotify on Linux,
     else watchfiles), "inotify", "watchfiles" or "polling"; a backend that
     cannot be set up gives way to the next, and polling `poll` every
-    `poll_interval` is the last resort. Ends when `stop` is set.
+    `poll_interval` is the last resort. Ends when `stop` is set. `since` is
+    `poll`'s fingerprint when the caller last read: a change made before the
+    watch was in place is reported (a tick) as soon as it is.
     """
     poll = poll or watch
     backends = _backends("polling" if force_polling else backend)
@@ -170,9 +179,10 @@ async def changes(
         if backends and directory_identity(watch) is not None:
             outcome = _Outcome()
             if backends[0] == "inotify":
-                notified = _inotified(watch, poll, stop, tick, every_tick, outcome)
+                notified = _inotified(watch, poll, stop, tick, every_tick, outcome, since)
             else:
-                notified = _notified(watch, poll, stop, step_ms, tick, every_tick, outcome)
+                notified = _notified(watch, poll, stop, step_ms, tick, every_tick, outcome, since)
+            since = None
             async with aclosing(notified):
                 async for batch in notified:
                     yield batch
@@ -183,7 +193,9 @@ async def changes(
             yield set()  # the watch ended: something may have been missed
             continue
         until_back = bool(backends)
-        polled = _polled(watch, poll, stop, poll_interval, until_back, tick if every_tick else None)
+        every = tick if every_tick else None
+        polled = _polled(watch, poll, stop, poll_interval, until_back, every, since)
+        since = None
         async with aclosing(polled):
             async for batch in polled:
                 yield batch
@@ -214,6 +226,7 @@ async def _inotified(
     tick: float,
     every_tick: bool,
     outcome: _Outcome,
+    since: Fingerprint | None = None,
 ) -> AsyncIterator[set[str]]:
     """Notifications from inotify on the loop; returns when the directory is gone or replaced."""
     from pivotal.tail_inotify import Inotify
@@ -232,6 +245,8 @@ async def _inotified(
     last = fingerprint(poll)
     directory = str(watch.directory)
     try:
+        if since is not None and last != since:
+            yield set()  # written between the caller's read and the watch
         while not _stopped(stop):
             batch = await notify.events(tick)
             if _stopped(stop):
@@ -262,6 +277,7 @@ async def _notified(
     tick: float,
     every_tick: bool,
     outcome: _Outcome,
+    since: Fingerprint | None = None,
 ) -> AsyncIterator[set[str]]:
     """Notifications from watchfiles; returns when the directory is gone or replaced.
 
@@ -272,7 +288,7 @@ async def _notified(
 
     halt = _Halt(stop)
     identity = directory_identity(watch)
-    last = fingerprint(poll)
+    last = fingerprint(poll) if since is None else since
     try:
         async for batch in awatch(
             watch.directory,
@@ -310,6 +326,7 @@ async def _polled(
     interval: float,
     until_back: bool,
     tick: float | None,
+    since: Fingerprint | None = None,
 ) -> AsyncIterator[set[str]]:
     """Fingerprint `poll` every `interval` (and yield a tick every `tick` seconds if set).
 
@@ -317,7 +334,7 @@ async def _polled(
     (so notifications can take over).
     """
     loop = asyncio.get_running_loop()
-    last = fingerprint(poll)
+    last = fingerprint(poll) if since is None else since
     paths = {str(p) for p in poll.files()}
     next_tick = loop.time() + tick if tick is not None else None
     while not _stopped(stop):
@@ -350,10 +367,11 @@ async def follow(
     it reappears. The session's files are only ever opened for reading.
     """
     tail = Tail(reader, budget)
+    target = target_for(reader.ref.path)
+    since = fingerprint(target)  # before reading: what is written after it is not missed
     yield await tail.first()
     if os.environ.get("WATCHFILES_FORCE_POLLING"):
         force_polling = True
-    target = target_for(reader.ref.path)
     async with aclosing(
         changes(
             target,
@@ -362,6 +380,7 @@ async def follow(
             poll_interval=poll_interval,
             step_ms=step_ms,
             backend=backend,
+            since=since,
         )
     ) as stream:
         async for _paths in stream:
