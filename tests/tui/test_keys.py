@@ -57,7 +57,7 @@ async def test_autopause_key_turns_it_off() -> None:
     app = make_app(at=4)
     async with app.run_test(size=WIDE) as pilot:
         screen = replay(app)
-        await pilot.press("a")
+        await pilot.press("A")
         assert not screen.playback.autopause
         assert "auto-pause off" in screen.timeline.status().plain
         await pilot.press("space")
@@ -82,7 +82,7 @@ async def test_speed_keys() -> None:
         assert pb.speed == 2.0
         await pilot.press("minus", "minus")
         assert pb.speed == 0.5
-        await pilot.press("r")
+        await pilot.press("R")
         assert pb.realtime
         assert "0.5x real-time" in replay(app).timeline.status().plain
 

@@ -18,8 +18,8 @@ ROWS: list[tuple[str, list[tuple[str, str, str, str, str]]]] = [
             ("comma,h,left", ", h ←", "step(-1)", "Previous turn", ""),
             ("plus,equals_sign", "+", "faster", "Faster", "Speed"),
             ("minus", "-", "slower", "Slower", ""),
-            ("r", "r", "toggle_realtime", "Real-time pacing (idle gaps capped)", ""),
-            ("a", "a", "toggle_autopause", "Auto-pause at pivots on/off", ""),
+            ("R", "R", "toggle_realtime", "Real-time pacing (idle gaps capped)", ""),
+            ("A", "A", "toggle_autopause", "Auto-pause at pivots on/off", ""),
         ],
     ),
     (
