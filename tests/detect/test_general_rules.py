@@ -68,8 +68,8 @@ def test_a_failure_count_in_a_results_table_is_data_not_a_failure() -> None:
         "The export now streams rows instead of loading the table."
     )
     b.human("")
-    b.agent("Next: the same pattern in the invoices export.", read("jobs/invoices.py"))
-    b.agent("", edit("jobs/invoices.py"), bash("pytest -q", "40 passed in 3.0s"))
+    b.agent("Next: a nightly schedule for it.", tool("Write", {"file_path": "deploy/cron.yaml"}))
+    b.agent("", bash("kubectl apply -f deploy/cron.yaml", "cronjob.batch/export created"))
     p = only(detect_pivots(b.turns))
     assert "failure streak" not in names(p)
     assert report in sig(p, "milestone").turns
@@ -101,7 +101,10 @@ def test_a_success_claimed_while_the_latest_check_fails_is_progress() -> None:
     b.agent("", bash("python -c 'import app.models'", "RecursionError: maximum recursion depth", 1))
     b.agent("Where I am: down to 51 failures from 212, but the last groups are resisting.")
     b.human("")
-    b.agent("## Status\n**Done**: most groups.\n**Open**: two groups.\n**Next steps**: split.\n")
+    b.agent(
+        "## Status\n**Done**: most groups.\n**Open**: two groups resist.\n"
+        "**Next steps**: split the table model from the API schema.\n" + "." * 300
+    )
     b.agent("", edit("app/models.py"), bash("pytest -q", "1902 passed"))
     p = only(detect_pivots(b.turns))
     assert "milestone" not in names(p)
@@ -408,3 +411,15 @@ def test_wordless_typo_and_other_language_go_ons(text: str) -> None:
 def test_invisible_characters_are_nothing() -> None:
     assert classify_text("\u200b\ufeff", CFG) is Silence.EMPTY
     assert classify_text("ok\u200b", CFG) is Silence.ACK
+
+
+@pytest.mark.parametrize("silence", ["", "."])
+def test_routine_is_routine_whether_the_client_stores_empty_or_a_dot(silence: str) -> None:
+    # Codex stores an empty prompt, Claude Code refuses one (people type "."): one rule for both
+    b = B()
+    b.human("Move every literal in src/views into en.json, in batches.")
+    _batches(b, 1, 2)
+    b.human(silence)
+    _batches(b, 3, 4)
+    b.human("thanks, that's all for today")
+    assert detect_pivots(b.turns) == []

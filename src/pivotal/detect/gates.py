@@ -37,8 +37,10 @@ def routine_veto(
     """Why this silence looks like routine, unchanged work (None when it does not)."""
     if not cfg.strict:
         return None
-    if w.silence is not Silence.EMPTY and a.routine and not b.proposal:
-        return "the same steps went on after the go-on or the compaction"
+    # empty and "." are one behaviour in different clients (Claude Code refuses an empty
+    # prompt), so the routine rules do not depend on which of the two the file holds
+    if a.routine and not b.proposal:
+        return "the same steps went on after the silence"
     changed = a.dump or a.shift or a.new_tasks or any(s.name == "phase change" for s in after)
     if w.silence is Silence.ACK and kind is PivotKind.OTHER:
         # a bare go-on outside the archetypes counts only if the agent then chose: it
@@ -53,8 +55,8 @@ def routine_veto(
         # no person spoke: only a re-orientation or work on other things shows a turn
         if kind is PivotKind.OTHER or not a.shift or b.mid_task:
             return "the tool compacted and the agent carried straight on"
-    if b.mid_task and w.silence is not Silence.EMPTY and not b.proposal:
-        return "a go-on or an automatic compaction between two ordinary steps"
+    if b.mid_task and not b.proposal:
+        return "a silence or an automatic compaction between two ordinary steps"
     if kind is PivotKind.CONTINUE_AFTER_MILESTONE and w.complete and not changed:
         return "a success noted in passing; the same work simply went on"
     return None
