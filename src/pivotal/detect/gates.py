@@ -48,9 +48,14 @@ def routine_veto(
         decided = b.open_question and a.executing > 0 and not b.mid_task
         if not (decided or a.new_tasks):
             return "a go-on in routine work"
-    if w.silence is Silence.ACK and w.complete and not (b.proposal or changed or b.open_question):
-        # a go-on is weaker than an empty message: the work after it must show the turn
-        return "a go-on, and the work after it did not change"
+    if (
+        w.silence is not Silence.COMPACTION
+        and w.complete
+        and not (b.proposal or changed or b.open_question)
+    ):
+        # PIVOTS.md: at a pivot "the work before and after it differs in mode"; without a
+        # proposal or question on the table, the work after the silence must show that
+        return "the work after the silence did not change"
     if w.silence is Silence.COMPACTION and not (a.agent_dump or b.proposal):
         # no person spoke: only a re-orientation or work on other things shows a turn
         if kind is PivotKind.OTHER or not a.shift or b.mid_task:
