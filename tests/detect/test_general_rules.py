@@ -423,3 +423,23 @@ def test_routine_is_routine_whether_the_client_stores_empty_or_a_dot(silence: st
     _batches(b, 3, 4)
     b.human("thanks, that's all for today")
     assert detect_pivots(b.turns) == []
+
+
+@pytest.mark.parametrize(
+    "words",
+    [
+        "Tried a bigger pool: no measurable change.",
+        "The index didn't move the needle.",
+        "Same error again after the rebuild.",
+    ],
+)
+def test_failure_in_other_words(words: str) -> None:
+    b = B()
+    _start(b)
+    b.agent("", bash("python -m jobs.export", "TimeoutError", 1))
+    said = b.agent(words)
+    b.human("")
+    b.agent("## Where this stands\n**Goal**: export.\n**Tried**: pools, indexes.\n" + "." * 300)
+    b.agent("", edit("jobs/export.py"), bash("python -m jobs.export", "done in 6 min"))
+    p = only(detect_pivots(b.turns))
+    assert said in sig(p, "failure streak").turns

@@ -81,7 +81,9 @@ FAIL_NARRATIVE = lazy(
     r"\bnothing (has |I tried )?(worked|helped)\b|\bnone of (them|these|those|it) "
     r"(worked|helped)\b|\bwent nowhere\b|\bresisting\b|\bnot sure (yet )?why\b|"
     r"\bdon'?t (know|understand) why\b|\b(no|don'?t have a) (reliable |good )?way to\b|"
-    r"\btried the obvious\b)"
+    r"\btried the obvious\b|\bno (measurable |real |visible )?(change|difference|effect)\b|"
+    r"\bdidn'?t (budge|move the needle|make a difference|change anything)\b|"
+    r"\b(no dice|no joy)\b|\bsame (error|failure|crash|result) (again|as before)\b)"
 )
 """Failure in the agent's own words (a bare "error" or "crash" is too common in plans)."""
 
@@ -120,7 +122,9 @@ MILESTONE_STRONG = lazy(
     r"(pass(es|ed|ing)?|succeed(s|ed)?|(is |are )?green)\b|"
     r"\bserver (is )?(up|running|ready|healthy|live)\b|\bup and running\b|\bis (up|live|ready)\b|"
     r"\bbenchmark results?\b|\bresults? (are in|below|so far)\b|\bsuccessfully\b|"
-    r"\bgreen\b|\bunblocked\b|\bachiev(ed|es)\b|\bgenerat(ing|es) coherent\b|"
+    r"\bgreen\b|\bunblocked\b|\b0 (failures|errors|failed)\b|\bzero (failures|errors)\b|"
+    r"\bno (more|remaining) (failures|errors)\b|\bit'?s alive\b|\bsucceed(ed|s)\b|"
+    r"\bachiev(ed|es)\b|\bgenerat(ing|es) coherent\b|"
     r"\bboots?\b[^\n]{0,60}\bclean|\bloads? (fine|cleanly|correctly)\b|✅|\d\s?[x×] faster\b|"
     r"\bspeed-?up (of|is)\b|\b(is|are|went|dropped|fell|now) down to\b|\bdown (to|from) [~≈]?\d|"
     r"\bimproved (from|to|by)\b|\bcut (it )?(from|to|by) [~≈]?\d|\b(reached|hit|met|beat) the "
@@ -177,7 +181,8 @@ DUMP_HEADINGS = lazy(
     r"key (facts|decisions|results)|results|performance|problems?|issues|blockers|"
     r"what (we|i) (did|know|tried)|tried|experiments?|hardware|environment|plan|"
     r"where (we are|things stand|this stands|i am)|next phase|recap|what (didn'?t|did not) work|"
-    r"what works|open|stuck|broken|failing|approach|new approach|options|risks?)\b",
+    r"what works|open|stuck|broken|failing|approach|new approach|options|risks?|progress|"
+    r"so far|background|decisions|learnings|lessons|known issues|constraints|what changed)\b",
     re.IGNORECASE | re.MULTILINE,
 )
 
