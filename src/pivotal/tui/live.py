@@ -332,6 +332,7 @@ class LiveFollow:
             share = snap.done * 100 // max(snap.total, 1)
             screen.loading = f"reading {share}% ({snap.done >> 20}/{snap.total >> 20} MB)"
         stop_at = None
+        analysed = snap.pivots is not None and snap.failures is not None
         if snap.pivots is not None and snap.failures is not None:
             stop_at = self._pivots(snap.pivots, snap.failures, pinned)
         if stop_at is not None:
@@ -349,6 +350,9 @@ class LiveFollow:
             self.mark = old_count
         if pb.playing and not pinned and getattr(screen, "_timer", None) is None:
             screen.schedule()
+        if analysed:  # banners are laid out over the turns shown, so show the new list first
+            transcript.show(pb.shown(), pb.cursor, follow=False)
+            transcript.set_banners({p.turn: pivot_banner(p) for p in pb.pivots})
         screen.sync(follow=transcript.follow_cursor)
         if self.shown_hook is not None:
             hook, done, count = self.shown_hook, snap.done, len(snap.turns)
@@ -361,7 +365,6 @@ class LiveFollow:
         screen.loading = ""
         pb.set_pivots(pivots)
         pb.set_failures(failures)
-        screen.transcript.set_banners({p.turn: pivot_banner(p) for p in pb.pivots})
         confirmed = {p.turn for p in pivots if not p.candidate}
         fresh = sorted(confirmed - self.confirmed) if self.confirmed is not None else []
         self.confirmed = confirmed
