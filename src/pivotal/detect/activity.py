@@ -225,35 +225,42 @@ def _segment_kind(seg: str) -> str:
 _ORDER = ("test", "bench", "install", "launch", "edit", "run", "poll", "read")
 
 
+_TOKEN = lazy(r"'[^']*(?:'|\Z)|\"[^\"]*(?:\"|\Z)|&&|\|\||[;|\n]|[^'\";|\n&]+|&")
+_SEPARATORS = frozenset({"&&", "||", ";", "|", "\n"})
+
+
 def split_command(command: str) -> list[str]:
-    """Split on && ; | and newlines outside quotes (a python -c body stays whole)."""
+    """Split on && || ; | and newlines outside quotes (a python -c body stays whole)."""
     pieces: list[str] = []
     buf: list[str] = []
-    quote = ""
-    i = 0
-    while i < len(command):
-        ch = command[i]
-        if quote:
-            if ch == quote:
-                quote = ""
-            buf.append(ch)
-        elif ch in "'\"":
-            quote = ch
-            buf.append(ch)
-        elif ch in ";|\n" or command.startswith("&&", i):
+    for match in _TOKEN.finditer(command):
+        token = match.group(0)
+        if token in _SEPARATORS:
             pieces.append("".join(buf))
             buf = []
-            if command.startswith(("&&", "||"), i):
-                i += 1
         else:
-            buf.append(ch)
-        i += 1
+            buf.append(token)
     pieces.append("".join(buf))
     return [p for p in pieces if p.strip()]
 
 
-def shell_kind(command: str) -> str:
-    kinds = {_segment_kind(seg) for seg in split_command(command[:4000])}
+COMMAND_CAP = 4000
+"""Only the first 4 KB of a command is split (a heredoc body says nothing about the call)."""
+
+
+def command_pieces(tool: ToolView) -> list[str]:
+    """The pieces of the shell command a call ran, computed once per call."""
+    memo = tool.memo
+    if "pieces" not in memo:
+        memo["pieces"] = split_command(command_of(tool)[:COMMAND_CAP])
+    result: list[str] = memo["pieces"]
+    return result
+
+
+def shell_kind(command: str, pieces: list[str] | None = None) -> str:
+    if pieces is None:
+        pieces = split_command(command[:COMMAND_CAP])
+    kinds = {_segment_kind(seg) for seg in pieces}
     if "poll" in kinds and kinds <= {"poll", "read"}:
         return "poll"
     for kind in _ORDER:
@@ -279,9 +286,9 @@ def _tool_kind(tool: ToolView) -> str:
         return "read"
     if name in SEARCH_TOOLS:
         return "search"
-    command = command_of(tool)
-    if command:
-        return shell_kind(command)
+    pieces = command_pieces(tool)
+    if pieces:
+        return shell_kind("", pieces)
     if name == "aider" and edited_file(tool):
         return "edit"
     return "other"

@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Sequence
 
-from pivotal.detect.activity import command_of, split_command, tool_kind
+from pivotal.detect.activity import command_pieces, tool_kind
 from pivotal.detect.lazyre import lazy
 from pivotal.detect.lexicon import PLAN, STOPWORDS
 from pivotal.detect.view import TurnView
@@ -85,10 +85,10 @@ _SKIP_PROGRAMS = frozenset(
 )
 
 
-def _command_terms(command: str) -> set[str]:
+def _command_terms(pieces: list[str]) -> set[str]:
     """The programs a command runs and the paths it names."""
     out: set[str] = set()
-    for segment in split_command(command[:2000]):
+    for segment in pieces:
         words = [w for w in segment.split() if "=" not in w or w.startswith("-")]
         if words:
             head = words[0].rsplit("/", 1)[-1].lower()
@@ -106,9 +106,9 @@ def terms(views: Sequence[TurnView], limit: int = 200) -> set[str]:
     out: set[str] = set()
     for view in views:
         for tool in view.tools:
-            command = command_of(tool)
-            if command:
-                out.update(_command_terms(command))
+            pieces = command_pieces(tool)
+            if pieces:
+                out.update(_command_terms(pieces))
             elif tool.key:
                 out.add(tool.key.lower().rsplit("/", 1)[-1][:60])
         if view.is_assistant:

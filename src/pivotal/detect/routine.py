@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from pivotal.detect.activity import command_of, edited_file, split_command, tool_kind
+from pivotal.detect.activity import command_pieces, edited_file, tool_kind
 from pivotal.detect.view import ToolView, TurnView
 
 _PLUMBING = frozenset(
@@ -50,9 +50,17 @@ def _segment_step(segment: str) -> str:
 
 def step(tool: ToolView) -> frozenset[str]:
     """What kind of step a call is, without its particulars (one entry per command piece)."""
-    command = command_of(tool)
-    if command:
-        return frozenset(s for s in map(_segment_step, split_command(command[:1000])) if s)
+    memo = tool.memo
+    if "step" not in memo:
+        memo["step"] = _step(tool)
+    result: frozenset[str] = memo["step"]
+    return result
+
+
+def _step(tool: ToolView) -> frozenset[str]:
+    pieces = command_pieces(tool)
+    if pieces:
+        return frozenset(s for s in map(_segment_step, pieces) if s)
     key = edited_file(tool) or tool.key.strip()
     tail = key.rsplit("/", 1)[-1]
     ext = tail.rsplit(".", 1)[-1] if "." in tail and len(tail) < 100 else ""
