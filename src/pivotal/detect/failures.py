@@ -47,6 +47,15 @@ def tool_failed(tool: ToolView) -> re.Match[str] | bool:
     return result
 
 
+def success_in_output(tool: ToolView) -> re.Match[str] | None:
+    """The first success line of a call's output ("12 passed", "ready"), found once."""
+    memo = tool.memo
+    if "success" not in memo:
+        memo["success"] = SUCCESS_OUTPUT.search(tool.output or "")
+    result: re.Match[str] | None = memo["success"]
+    return result
+
+
 def _tool_failed(tool: ToolView) -> re.Match[str] | bool:
     if tool.failed or tool.status == "error":
         return True
@@ -130,7 +139,7 @@ def failure_signals(w: Window, cfg: PivotConfig, facts: BeforeFacts) -> list[Sig
             elif tool.has_result and kind in CHECKS:
                 facts.successes += 1
                 check_failed = False
-                if SUCCESS_OUTPUT.search(tool.output or ""):
+                if success_in_output(tool):
                     streak.clear()
         # "works, but slower" is a (mixed) success; "38 tok/s, 2x slower: FAILED" is not
         if claim and (turn_failed or check_failed):

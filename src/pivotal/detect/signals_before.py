@@ -13,7 +13,12 @@ from pivotal.detect.activity import carries_out, tool_kind
 from pivotal.detect.config import PivotConfig
 from pivotal.detect.evidence import around, plain
 from pivotal.detect.facts import BeforeFacts
-from pivotal.detect.failures import failure_signals, tool_failed, view_verdict
+from pivotal.detect.failures import (
+    failure_signals,
+    success_in_output,
+    tool_failed,
+    view_verdict,
+)
 from pivotal.detect.figures import figures, has_results, prose
 from pivotal.detect.lazyre import lazy
 from pivotal.detect.lexicon import (
@@ -24,7 +29,6 @@ from pivotal.detect.lexicon import (
     MILESTONE_WEAK,
     PLAN,
     PROPOSAL,
-    SUCCESS_OUTPUT,
 )
 from pivotal.detect.window import Window
 from pivotal.model import Role, Signal, TurnFlag
@@ -52,7 +56,7 @@ def milestone_signal(w: Window, cfg: PivotConfig, facts: BeforeFacts) -> Signal 
             for tool in view.tools:
                 # a routine test run is not a milestone unless the agent says so
                 if tool_kind(tool) in ("bench", "launch", "poll") and tool.has_result:
-                    hit = SUCCESS_OUTPUT.search(tool.output or "")
+                    hit = success_in_output(tool)
                     if hit and not tool_failed(tool):
                         strong.append((view.index, around(tool.output, hit.start(), hit.end())))
                         break
@@ -208,7 +212,7 @@ def mid_task_signal(w: Window, cfg: PivotConfig, facts: BeforeFacts) -> Signal |
     # a results table speaks for itself; a bare "20 passed" inside a step the agent
     # did not comment on is its own check, not a report to the person
     reported = tool_kind(tool) in ("bench", "test") and (
-        has_results(output) or (bool(said) and SUCCESS_OUTPUT.search(output))
+        has_results(output) or (bool(said) and success_in_output(tool))
     )
     if reported and not ANNOUNCE.search(said):
         return None  # the turn ended on a result the person could read
