@@ -1,0 +1,51 @@
+"""Lazily compiled patterns find what the plain patterns find, where they find it."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from pivotal.detect import lexicon
+from pivotal.detect.lazyre import factored, lazy
+
+TEXTS = [
+    "Experiment 1A FAILED: NCCL error during CUDA graph capture. Traceback (most recent call",
+    "It works! All 12 tests pass now and the server is up: 82.1 tok/s vs 54.1 tok/s.",
+    "Process exited with code 1\nValueError: bad input\nerror: could not open file",
+    "Waiting for rollout... deployment successfully rolled out. Not ready yet? ready.",
+    "## Goal\nShip it.\n\n**Discoveries**: none of them worked; I ran out of ideas.\n",
+    "Should I go ahead, or would you like to review the plan first? Let me know.",
+    "The build passes, 0 failures, CI is green; speed-up of 2.3x faster than before.",
+    "timed out after 23 polls (8m) - no response, unclear whether it crashed or hangs",
+]
+PATTERNS = {
+    name: value
+    for name, value in vars(lexicon).items()
+    if hasattr(value, "pattern") and hasattr(value, "flags")
+}
+
+
+@pytest.mark.parametrize("name", sorted(PATTERNS))
+def test_factored_pattern_matches_at_the_same_places(name: str) -> None:
+    source = PATTERNS[name].pattern
+    flags = PATTERNS[name].flags
+    plain = re.compile(source, flags)
+    fast = re.compile(factored(source), flags)
+    for text in TEXTS:
+        assert [m.start() for m in plain.finditer(text)] == [
+            m.start() for m in fast.finditer(text)
+        ], (name, text)
+
+
+def test_factoring_pulls_the_word_boundary_out() -> None:
+    assert factored(r"\bfoo|\bbar|baz") == r"\b(?:foo|bar)|baz"
+    assert factored(r"(?i:\bfoo|\bbar)|x") == r"(?i:\b(?:foo|bar))|x"
+    assert factored(r"[|\b]a|\bb") == r"[|\b]a|\bb"  # a class is not a branch boundary
+
+
+def test_lazy_pattern_compiles_on_first_use_only() -> None:
+    pattern = lazy(r"\bok\b", re.IGNORECASE)
+    assert "search" not in vars(pattern)
+    assert pattern.search("It is OK now") is not None
+    assert "search" in vars(pattern)  # bound to the compiled method from now on
