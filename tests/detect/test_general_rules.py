@@ -443,3 +443,18 @@ def test_failure_in_other_words(words: str) -> None:
     b.agent("", edit("jobs/export.py"), bash("python -m jobs.export", "done in 6 min"))
     p = only(detect_pivots(b.turns))
     assert said in sig(p, "failure streak").turns
+
+
+def test_a_go_ahead_question_with_an_alternative_still_awaits_a_go_ahead() -> None:
+    b = B()
+    b.human("Backfill the reports table from the raw logs since January.")
+    b.agent("", bash("python -m jobs.backfill --day 2024-01-05", "1 day: 48 s, 5.1 GB"))
+    b.agent(
+        "Plan: run all 120 days with 4 workers (about 3 h), delete-then-insert per day, "
+        "resumable. Risk: the cluster is shared at night.\n\n"
+        "Shall I go ahead, or would you rather review the options first?"
+    )
+    b.human("")
+    b.agent("Launching.", bash("nohup python -m jobs.backfill --workers 4 &", "started"))
+    b.agent("", bash("sleep 120; tail -3 backfill.log", "12 days done"))
+    assert only(detect_pivots(b.turns)).kind is PivotKind.IMPLICIT_APPROVAL

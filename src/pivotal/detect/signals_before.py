@@ -103,6 +103,14 @@ def milestone_signal(w: Window, cfg: PivotConfig, facts: BeforeFacts) -> Signal 
 
 _QUESTION = lazy(r"[^.!?\n]*\?(?=\s|$)")
 _CHOICE = lazy(r"\bor\b|\bwhich\b|\beither\b", re.IGNORECASE)
+_GO_AHEAD = lazy(
+    r"^\W*((shall|should|can|may) (i|we)|(do|would) you (want|like) me to|"
+    r"(launch|apply|run|start|deploy|go|proceed|continue|ship|merge|upgrade|install))\b|"
+    r"\b(want|like) me to\b|\b(ok|okay|good|ready|fine) to (go|proceed|start|apply|run)\b|"
+    r"\bgo ahead\b|\bproceed\b",
+    re.IGNORECASE,
+)
+"""A yes/no go-ahead ("Shall I go ahead, or ...?", "Launch with 8 workers?")."""
 
 
 def question_to_person(text: str) -> str:
@@ -152,7 +160,7 @@ def proposal_signal(w: Window, cfg: PivotConfig, facts: BeforeFacts) -> Signal |
     if (
         PLAN.search(last.text)
         and question
-        and not _CHOICE.search(question)
+        and (_GO_AHEAD.search(question) or not _CHOICE.search(question))
         and not any(carries_out(t) for t in last.tools)
     ):
         facts.proposal = True
