@@ -29,22 +29,11 @@ async def wait_loaded(pilot, app) -> None:  # type: ignore[no-untyped-def]
     pytest.fail("the session never loaded")
 
 
-TASK_STATUS = (
-    "pivot_panel.state_widgets: a todo's before/after status (model-written tool input) "
-    "goes on screen without one_line/clean, so its escapes reach the terminal"
-)
 SPARE_STATUS = frozenset({"status"})
 PARAMS = [
     pytest.param(fmt, SPARE_STATUS, id=f"{fmt}-statuses-spared")
     for fmt in ("claude", "codex", "gemini", "generic")
-] + [
-    pytest.param(
-        "claude",
-        frozenset(),
-        id="claude-everything",
-        marks=pytest.mark.xfail(strict=True, reason=TASK_STATUS),
-    )
-]
+] + [pytest.param("claude", frozenset(), id="claude-everything")]
 
 
 @pytest.mark.parametrize(("fmt", "spare"), PARAMS)

@@ -144,7 +144,7 @@ def state_text(text: Text, state: StateChange) -> None:
             rows.append((f"{label}: " + "; ".join(one_line(x, 60) for x in items[:6]), DIM))
     rows += [(f"open: {one_line(thread, 80)}", DIM) for thread in state.open_threads[:6]]
     for task in state.tasks[:8]:
-        change = f"{task.before or '–'} → {task.after or '–'}"
+        change = f"{one_line(task.before, 30) or '–'} → {one_line(task.after, 30) or '–'}"
         rows.append((f"task {one_line(task.item, 50)}: {change} (#{task.turn + 1})", DIM))
     if rows:
         text.append("\n\nBefore → after", BOLD)
