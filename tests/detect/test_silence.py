@@ -108,3 +108,13 @@ def test_long_human_message_never_decodes_parts() -> None:
     )
     assert classify_turn(turn, CFG) is None
     assert calls == []
+
+
+def test_a_huge_message_is_judged_on_its_ends() -> None:
+    wrapped = "<conversation_data>" + " " * 5_000_000 + "</conversation_data>"
+    turn = Turn(index=0, role=Role.USER, flags=TurnFlag.HUMAN, preview=wrapped[:200])
+    turn.parts = [Part(PartKind.TEXT, wrapped)]
+    assert classify_turn(turn, CFG) is Silence.EMPTY
+    pasted = Turn(index=0, role=Role.USER, flags=TurnFlag.HUMAN, preview=" " * 200)
+    pasted.parts = [Part(PartKind.TEXT, " " * 300 + "Traceback ...\n" * 200_000)]
+    assert classify_turn(pasted, CFG) is None

@@ -17,6 +17,8 @@ from pivotal.detect.config import PivotConfig
 from pivotal.detect.lexicon import ACK_WORDS, GO_ON_WORDS, WRAPPER_TAG
 from pivotal.model import PartKind, Role, Silence, Turn, TurnFlag
 
+SILENT_CAP = 2048
+"""A long human message is judged on its first and last 2 KB."""
 PREVIEW_FULL = 190
 """A preview shorter than this is the whole text (readers keep ~200 chars)."""
 
@@ -108,6 +110,9 @@ def classify_turn(turn: Turn, config: PivotConfig) -> Silence | None:
     text = "\n".join(p.text for p in parts if p.kind is PartKind.TEXT and p.text)
     if not parts:
         text = preview
+    if len(text) > 2 * SILENT_CAP:
+        # a silence is short: its head and tail decide (no pattern runs over a pasted log)
+        text = text[:SILENT_CAP] + " " + text[-SILENT_CAP:]
     return classify_text(text, config)
 
 
