@@ -458,3 +458,21 @@ def test_a_go_ahead_question_with_an_alternative_still_awaits_a_go_ahead() -> No
     b.agent("Launching.", bash("nohup python -m jobs.backfill --workers 4 &", "started"))
     b.agent("", bash("sleep 120; tail -3 backfill.log", "12 days done"))
     assert only(detect_pivots(b.turns)).kind is PivotKind.IMPLICIT_APPROVAL
+
+
+def test_an_announced_next_phase_is_a_change_even_with_the_same_tools() -> None:
+    b = B()
+    b.human("Get the importer working against the new API.")
+    for n in range(3):
+        b.agent("", read(f"importer/step{n}.py"), edit(f"importer/step{n}.py"))
+        b.agent("", bash("pytest -q tests/importer", "FAILED tests/importer/test_a.py", 1))
+    b.agent("", edit("importer/client.py"), bash("pytest -q tests/importer", "31 passed"))
+    b.agent("The importer works: all 31 tests pass against the new API.")
+    anchor = b.human("ok")
+    b.agent("Now that it works, the next phase is speed: it imports one row per request.")
+    b.agent("", read("importer/client.py"), edit("importer/client.py"))
+    b.agent("", bash("pytest -q tests/importer", "31 passed"))
+    p = only(detect_pivots(b.turns))
+    assert p.turn == anchor
+    assert "new phase announced" in names(p)
+    assert p.kind is PivotKind.CONTINUE_AFTER_MILESTONE

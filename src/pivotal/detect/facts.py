@@ -64,6 +64,7 @@ class AfterFacts:
         "shift",
         "routine",
         "new_tasks",
+        "next_phase",
     )
 
     def __init__(self) -> None:
@@ -79,5 +80,7 @@ class AfterFacts:
         """The calls after the silence repeat the steps from before it."""
         self.new_tasks = False
         """The agent put new items on its task list after the silence."""
+        self.next_phase = False
+        """The agent's first words after the silence announce a new piece of work."""
 
     __repr__ = _repr

@@ -41,7 +41,13 @@ def routine_veto(
     # prompt), so the routine rules do not depend on which of the two the file holds
     if a.routine and not b.proposal:
         return "the same steps went on after the silence"
-    changed = a.dump or a.shift or a.new_tasks or any(s.name == "phase change" for s in after)
+    changed = (
+        a.dump
+        or a.shift
+        or a.new_tasks
+        or a.next_phase
+        or any(s.name == "phase change" for s in after)
+    )
     if w.silence is Silence.ACK and kind is PivotKind.OTHER:
         # a bare go-on outside the archetypes counts only if the agent then chose: it
         # answered its own open question by acting, or took up new work

@@ -197,6 +197,15 @@ SUMMARY_OPENING = lazy(
     re.IGNORECASE,
 )
 
+NEXT_PHASE = lazy(
+    r"\b(next|new) (phase|stage)\b|"
+    r"\bnow that (it|this|that|we|everything|the \w+) (works?|is (up|green|fixed|working|done)|"
+    r"are (green|done)|pass(es)?)\b|\bwith (that|this|it) (done|working|green|in place),|"
+    r"\bmoving on to\b",
+    re.IGNORECASE,
+)
+"""The agent announces that one piece of work is over and another begins."""
+
 STOPWORDS = frozenset(
     """
     the and for with that this from have has was were are not but you your our its into

@@ -11,7 +11,13 @@ from pivotal.detect.activity import EXECUTING, tool_kind
 from pivotal.detect.config import PivotConfig
 from pivotal.detect.evidence import around, plain
 from pivotal.detect.facts import AfterFacts
-from pivotal.detect.lexicon import CLARIFY, DUMP_HEADINGS, HEADING_LINE, SUMMARY_OPENING
+from pivotal.detect.lexicon import (
+    CLARIFY,
+    DUMP_HEADINGS,
+    HEADING_LINE,
+    NEXT_PHASE,
+    SUMMARY_OPENING,
+)
 from pivotal.detect.phase import overlap, phase_label, terms
 from pivotal.detect.routine import repeats_steps
 from pivotal.detect.tasks import task_items
@@ -127,8 +133,8 @@ def action_signals(w: Window, cfg: PivotConfig, facts: AfterFacts) -> list[Signa
 
 def routine_signal(w: Window, cfg: PivotConfig, facts: AfterFacts) -> Signal | None:
     """The calls after the silence repeat the steps from before it: the same work went on."""
-    if facts.dump or facts.new_tasks:
-        return None  # a re-orientation or new items on the task list are a change
+    if facts.dump or facts.new_tasks or facts.next_phase:
+        return None  # a re-orientation, new tasks or an announced next phase are a change
     same = repeats_steps(w.agent_before, w.agent_after)
     if not same:
         return None
@@ -145,6 +151,26 @@ def routine_signal(w: Window, cfg: PivotConfig, facts: AfterFacts) -> Signal | N
         cfg.w_same_steps,
         "after",
         examples,
+    )
+
+
+def next_phase_signal(w: Window, cfg: PivotConfig, facts: AfterFacts) -> Signal | None:
+    """The agent's first words after the silence announce new work ("Next phase: ...")."""
+    first = next((v for v in w.agent_after if v.text.strip()), None)
+    if first is None:
+        return None
+    head = first.text[:600]
+    match = NEXT_PHASE.search(head)
+    if match is None:
+        return None
+    facts.next_phase = True
+    return Signal(
+        "new phase announced",
+        [first.index],
+        "the agent says one piece of work is over and names the next",
+        cfg.w_phase_change,
+        "after",
+        [around(head, match.start(), match.end())],
     )
 
 
@@ -246,7 +272,11 @@ def after_signals(
     if dump is not None:
         out.append(dump)
     out.extend(action_signals(w, cfg, facts))
-    for extra in (new_tasks_signal(w, cfg, facts), routine_signal(w, cfg, facts)):
+    for extra in (
+        new_tasks_signal(w, cfg, facts),
+        next_phase_signal(w, cfg, facts),
+        routine_signal(w, cfg, facts),
+    ):
         if extra is not None:
             out.append(extra)
     phase_after = after_phase(w, facts)
