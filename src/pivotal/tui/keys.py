@@ -56,6 +56,17 @@ ROWS: list[tuple[str, list[tuple[str, str, str, str, str]]]] = [
         ],
     ),
     (
+        "Marks and notes",
+        [
+            ("m", "m", "mark", "Mark/unmark this turn", ""),
+            ("a", "a", "note", "Note on this turn (Markdown)", ""),
+            ("u", "u", "next_mark", "Next mark", ""),
+            ("U", "U", "prev_mark", "Previous mark", ""),
+            ("r", "r", "resume", "Back to the agent: show and copy the resume command", ""),
+            ("S", "S", "screenshot", "Save a screenshot (SVG)", ""),
+        ],
+    ),
+    (
         "View",
         [
             ("enter", "Enter", "expand", "Expand/fold the turn's tool calls", ""),

@@ -9,6 +9,7 @@ layout, and even one growing Static re-lays out the whole screen.
 
 from __future__ import annotations
 
+from rich.console import Group, RenderableType
 from rich.style import Style
 from rich.text import Text
 from textual.geometry import Size
@@ -16,6 +17,7 @@ from textual.scroll_view import ScrollView
 from textual.strip import Strip
 
 from pivotal.model import Pivot, Signal, Silence, StateChange
+from pivotal.tui.marking import note_block
 from pivotal.tui.safe import one_line
 
 SILENCE_NOTES = {
@@ -39,6 +41,8 @@ class PivotPanel(ScrollView, can_focus=False):
         super().__init__(id=id)
         self._shown: tuple[int, int, int] | None = None
         self.text = Text()
+        self.note: RenderableType | None = None
+        """The cursor turn's mark and note, shown above the pivot."""
         self._lines: list[Strip] = []
         self._width = 0
 
@@ -46,13 +50,19 @@ class PivotPanel(ScrollView, can_focus=False):
         self.show_pivot(None, 0, 0, loading=True)
 
     def show_pivot(
-        self, pivot: Pivot | None, number: int, total: int, loading: bool = False
+        self,
+        pivot: Pivot | None,
+        number: int,
+        total: int,
+        loading: bool = False,
+        note: tuple[int, str] | None = None,
     ) -> None:
-        """Show `pivot` (number `number` of `total`), or a hint when there is none."""
-        key = (id(pivot), number, total * 2 + int(loading))
+        """Show `pivot` (number `number` of `total`), or a hint; `note`: the turn's note on top."""
+        key = (id(pivot), number, total * 2 + int(loading), note)
         if key == self._shown:
             return
         self._shown = key
+        self.note = None if note is None else note_block(*note)
         if pivot is None:
             if loading:
                 hint = "Looking for pivots…"
@@ -73,7 +83,8 @@ class PivotPanel(ScrollView, can_focus=False):
         if not self._lines or width != self._width:
             console = self.app.console
             options = console.options.update(width=width, highlight=False, markup=False)
-            self._lines = [Strip(line, width) for line in console.render_lines(self.text, options)]
+            shown = self.text if self.note is None else Group(self.note, self.text)
+            self._lines = [Strip(line, width) for line in console.render_lines(shown, options)]
             self._width = width
             size = Size(width, len(self._lines))
             if self.virtual_size.width == width and self.is_mounted:

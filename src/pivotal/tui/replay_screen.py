@@ -20,8 +20,10 @@ from textual.worker import get_current_worker
 
 from pivotal.model import Pivot, Turn
 from pivotal.tui import keys
+from pivotal.tui.handoff import HandoffActions
 from pivotal.tui.live import LiveFollow, LiveUpdate
 from pivotal.tui.loading import Batch, search, tool_parts_matching
+from pivotal.tui.marking import MarkActions
 from pivotal.tui.messages import SearchDone
 from pivotal.tui.pivot_panel import PivotPanel
 from pivotal.tui.playback import SPEEDS, Playback
@@ -34,7 +36,7 @@ WIDE = 120
 """From this many columns on, the pivot panel is docked on the right."""
 
 
-class ReplayScreen(Screen[None]):
+class ReplayScreen(MarkActions, HandoffActions, Screen[None]):
     """The main screen of the replayer."""
 
     BINDINGS = keys.bindings()
@@ -60,6 +62,7 @@ class ReplayScreen(Screen[None]):
         self.panel_open = False
         """Narrow terminals: the panel floats over the transcript."""
         self.live = LiveFollow(self)
+        self.init_marks()
 
     # -- widgets -----------------------------------------------------------------
     def compose(self) -> ComposeResult:
@@ -142,7 +145,9 @@ class ReplayScreen(Screen[None]):
         self.transcript.show(pb.shown(), pb.cursor, follow=follow)
         pivot = pb.pivot_at_or_before()
         number = pb.pivots.index(pivot) + 1 if pivot is not None else 0
-        self.panel.show_pivot(pivot, number, len(pb.pivots), loading=not self.analysed)
+        self.panel.show_pivot(
+            pivot, number, len(pb.pivots), loading=not self.analysed, note=self.cursor_note()
+        )
         self.timeline.update_state(
             TimelineState(
                 total=len(pb.turns),
@@ -158,6 +163,7 @@ class ReplayScreen(Screen[None]):
                 notice=self.status,
                 candidates=tuple(p.turn for p in pb.pivots if p.candidate),
                 live=self.live.label(),
+                marks=self.marked_turns(),
             )
         )
         bindings_state = (bool(self.needle), bool(pb.failures))

@@ -35,6 +35,8 @@ class TimelineState:
     """Pivots the detector still calls candidates (live follow): drawn hollow."""
     live: str = ""
     """The live-follow indicator ("" when not following)."""
+    marks: tuple[int, ...] = ()
+    """Turns the person marked (m): drawn as ▼, over pivots."""
 
 
 STYLE_OF = {"failure-done": "failure", "candidate": "pivot"}
@@ -50,6 +52,7 @@ class Timeline(Widget):
         "timeline--pivot",
         "timeline--failure",
         "timeline--cursor",
+        "timeline--mark",
         "timeline--status",
     }
 
@@ -97,9 +100,11 @@ class Timeline(Widget):
         for turn in state.pivots:
             candidate = turn in state.candidates
             cells[self.column_of(turn, width)] = "candidate" if candidate else "pivot"
+        for turn in state.marks:
+            cells[self.column_of(turn, width)] = "mark"
         cells[here] = "cursor"
         glyphs = {"done": "━", "failure-done": "━", "todo": "─", "failure": "─"}
-        glyphs.update(pivot="◆", candidate="◇", cursor="●")
+        glyphs.update(pivot="◆", candidate="◇", cursor="●", mark="▼")
         styles = {cell: style(f"timeline--{STYLE_OF.get(cell, cell)}") for cell in glyphs}
         text = Text(no_wrap=True)
         start = 0

@@ -1,0 +1,80 @@
+"""Leaving the replay: back to the agent (r) and a screenshot of the screen (S).
+
+`HandoffActions` is mixed into `ReplayScreen`. The resume command comes from
+`pivotal.resume` (it validates the session id and quotes and cleans the
+display form); it is shown in a notification with markup off and copied with
+OSC 52, which many terminals honour and some ignore, so the message says both.
+"""
+
+from __future__ import annotations
+
+import os
+import time
+from pathlib import Path
+
+from pivotal.resume import ResumeCommand, resume_command
+from pivotal.tui.safe import clean
+from pivotal.tui.screen_mixin import ScreenMixin
+
+SCREENSHOT_DIR_ENV = "PIVOTAL_SCREENSHOT_DIR"
+
+
+def screenshot_dir() -> Path:
+    """`$PIVOTAL_SCREENSHOT_DIR`, else the current directory."""
+    explicit = os.environ.get(SCREENSHOT_DIR_ENV)
+    return Path(explicit).expanduser() if explicit else Path.cwd()
+
+
+def screenshot_name(turn: int | None, now: float | None = None) -> str:
+    """`pivotal-turn12-20261130-051500.svg`: no session text in a file name."""
+    stamp = time.strftime("%Y%m%d-%H%M%S", time.localtime(now))
+    where = f"-turn{turn + 1}" if turn is not None else ""
+    return f"pivotal{where}-{stamp}.svg"
+
+
+def resume_message(command: ResumeCommand, copied: bool) -> str:
+    """What the notification says: the command, where to run it, why, and the clipboard."""
+    if not command.available:
+        return f"Cannot resume this session: {clean(command.note)}"
+    lines = [command.display]
+    lines.append(f"run in: {clean(command.cwd)}" if command.cwd else "run it in any directory")
+    if command.note:
+        lines.append(clean(command.note))
+    if copied:
+        lines.append("Copied to the clipboard (if your terminal allows OSC 52 clipboard writes).")
+    return "\n".join(lines)
+
+
+class HandoffActions(ScreenMixin):
+    """Mixin for `ReplayScreen`: the resume and screenshot keys."""
+
+    def action_resume(self) -> None:
+        session = self.identity
+        if session is None:
+            self.notify("The session is still being read; try again in a moment.", timeout=4)
+            return
+        command = resume_command(session)
+        if command.available:
+            self.app.copy_to_clipboard(command.display)
+        self.status = "resume command copied" if command.available else "cannot resume"
+        self.notify(
+            resume_message(command, command.available),
+            title="Back to the agent",
+            severity="information" if command.available else "warning",
+            timeout=15,
+            markup=False,
+        )
+        self.sync(follow=False)
+
+    def action_screenshot(self) -> None:
+        pb = self.playback
+        folder = screenshot_dir()
+        try:
+            folder.mkdir(parents=True, exist_ok=True)
+            path = self.app.save_screenshot(
+                screenshot_name(pb.cursor if pb.turns else None), str(folder)
+            )
+        except OSError as exc:
+            self.notify(f"Screenshot not saved: {exc}", severity="error", markup=False)
+            return
+        self.notify(f"Screenshot saved to {path}", timeout=6, markup=False)

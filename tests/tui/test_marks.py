@@ -1,0 +1,182 @@
+"""Marks and notes in the replayer (m, a, u, U), pressed through Pilot.
+
+Marks must show on the timeline (▼) and in the panel, survive quitting and
+reopening the app on the same file and the file growing, and a note's text is
+shown as text: brackets stay brackets and escapes never reach the screen.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Callable
+from pathlib import Path
+
+import pytest
+
+from pivotal.notes import NoteStore
+from pivotal.readers import find_sessions
+from pivotal.tui.app import ReplayerApp
+from pivotal.tui.marking import NoteScreen
+from tail.claude_lines import ClaudeStream
+
+from .conftest import make_app, replay
+
+SIZE = (160, 48)
+
+
+@pytest.fixture(autouse=True)
+def own_store(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """Each test its own notes store: a mark on the demo session must not leak into others."""
+    data = tmp_path / "data"
+    monkeypatch.setenv("PIVOTAL_DATA_DIR", str(data))
+    return data
+
+
+async def wait_for(condition: Callable[[], bool], timeout: float = 20.0) -> None:
+    loop = asyncio.get_running_loop()
+    deadline = loop.time() + timeout
+    while not condition():
+        if loop.time() > deadline:
+            raise AssertionError("condition not met in time")
+        await asyncio.sleep(0.01)
+
+
+def bar(app: ReplayerApp) -> str:
+    timeline = replay(app).timeline
+    return timeline.bar(max(timeline.size.width, 1)).plain
+
+
+def panel_lines(app: ReplayerApp) -> str:
+    return "\n".join(strip.text for strip in replay(app).panel.lines())
+
+
+def session_file(tmp_path: Path, turns: int = 12) -> tuple[Path, ClaudeStream]:
+    stream = ClaudeStream()
+    chunks = [stream.human("Start: get the inference server running.")]
+    for n in range(turns - 1):
+        chunks.append(stream.say(f"Working on step {n}.") if n % 2 else stream.human(f"go {n}"))
+    path = tmp_path / "5e55104c.jsonl"
+    path.write_bytes(b"".join(chunks))
+    return path, stream
+
+
+def open_app(path: Path, **kwargs: object) -> ReplayerApp:
+    return ReplayerApp(find_sessions([path]).refs[0], **kwargs)  # type: ignore[arg-type]
+
+
+async def loaded(app: ReplayerApp, turns: int) -> None:
+    await wait_for(
+        lambda: (
+            (screen := app.replay) is not None
+            and len(screen.playback.turns) >= turns
+            and screen.marks.session is not None
+        )
+    )
+
+
+async def test_m_marks_and_unmarks_the_turn_on_the_timeline_and_in_the_panel() -> None:
+    app = make_app(at=10)
+    async with app.run_test(size=SIZE) as pilot:
+        screen = replay(app)
+        assert "▼" not in bar(app)
+        await pilot.press("m")
+        assert screen.timeline.state.marks == (10,)
+        assert "marked turn #11" in screen.timeline.status().plain
+        await pilot.press("g")  # the cursor ● no longer covers the mark
+        assert "▼" in bar(app)
+        await pilot.press("u")
+        assert screen.playback.cursor == 10
+        assert "Note · turn #11" in panel_lines(app)
+        await pilot.press("m")
+        assert screen.timeline.state.marks == ()
+        await pilot.press("g")
+        assert "▼" not in bar(app) and "Note ·" not in panel_lines(app)
+
+
+async def test_u_and_U_jump_between_marks() -> None:
+    app = make_app(at=3)
+    async with app.run_test(size=SIZE) as pilot:
+        screen, pb = replay(app), replay(app).playback
+        await pilot.press("m")
+        pb.goto(20)
+        await pilot.press("m")
+        await pilot.press("g", "u")
+        assert pb.cursor == 3
+        await pilot.press("u")
+        assert pb.cursor == 20
+        await pilot.press("u")
+        assert pb.cursor == 20 and "no later mark" in screen.timeline.status().plain
+        await pilot.press("U")
+        assert pb.cursor == 3
+        await pilot.press("U")
+        assert "no earlier mark" in screen.timeline.status().plain
+
+
+async def test_note_is_saved_shown_in_the_panel_as_text_and_inert() -> None:
+    app = make_app(at=6)
+    hostile = "[bold red]not markup[/] \x1b]0;pwned\x07 *done*"
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.press("a")
+        assert isinstance(app.screen, NoteScreen)
+        app.screen.query_one("TextArea").insert(hostile)  # type: ignore[attr-defined]
+        await pilot.press("ctrl+s")
+        assert not isinstance(app.screen, NoteScreen)
+        await pilot.pause()
+        shown = panel_lines(app)
+        assert "[bold red]not markup[/]" in shown  # brackets are text, not style
+        assert "␛]0;pwned" in shown  # the escape is visible, not sent
+        assert "done" in shown and "*done*" not in shown  # but it is Markdown
+        screenshot = app.export_screenshot()
+        assert "\x1b" not in screenshot and "\x07" not in screenshot
+        assert replay(app).timeline.state.marks == (6,)
+        # editing it again starts from the saved text; Esc leaves it unchanged
+        await pilot.press("a")
+        assert app.screen.query_one("TextArea").text == hostile  # type: ignore[attr-defined]
+        app.screen.query_one("TextArea").insert("more")  # type: ignore[attr-defined]
+        await pilot.press("escape")
+        assert "note unchanged" in replay(app).timeline.status().plain
+    with NoteStore() as store:
+        (mark,) = store.marks_for(make_app().session)  # type: ignore[arg-type]
+    assert mark.note == hostile and mark.turn_index == 6
+
+
+async def test_marks_and_notes_survive_a_restart_and_the_file_growing(tmp_path: Path) -> None:
+    path, stream = session_file(tmp_path)
+    app = open_app(path, at=4)
+    async with app.run_test(size=SIZE) as pilot:
+        await loaded(app, 12)
+        await pilot.press("m")
+        await pilot.press("l", "l", "a")
+        app.screen.query_one("TextArea").insert("the fix starts here")  # type: ignore[attr-defined]
+        await pilot.press("ctrl+s")
+        assert replay(app).timeline.state.marks == (4, 6)
+    with path.open("ab") as f:  # the agent goes on writing while pivotal is closed
+        f.write(stream.say("More work.") + stream.human("") + stream.say("Done."))
+    app = open_app(path)
+    async with app.run_test(size=SIZE) as pilot:
+        await loaded(app, 15)
+        screen = replay(app)
+        await wait_for(lambda: screen.timeline.state.marks == (4, 6))
+        await pilot.pause()
+        assert "▼" in bar(app), bar(app)
+        await pilot.press("g", "u", "u")
+        assert screen.playback.cursor == 6
+        assert "the fix starts here" in panel_lines(app)
+
+
+async def test_a_mark_on_a_turn_that_is_gone_is_not_drawn(tmp_path: Path) -> None:
+    path, _ = session_file(tmp_path)
+    app = open_app(path, at=10)
+    async with app.run_test(size=SIZE) as pilot:
+        await loaded(app, 12)
+        await pilot.press("m")
+        assert replay(app).timeline.state.marks == (10,)
+    lines = path.read_bytes().splitlines(keepends=True)
+    path.write_bytes(b"".join(lines[:6]))  # rewritten shorter (a rewind)
+    app = open_app(path)
+    async with app.run_test(size=SIZE) as pilot:
+        await loaded(app, 6)
+        await pilot.pause(0.1)
+        assert replay(app).timeline.state.marks == ()
+        await pilot.press("u")
+        assert "no later mark" in replay(app).timeline.status().plain
