@@ -1,0 +1,105 @@
+"""r: the command that resumes the session in its agent, shown and copied (per format).
+
+Each case opens a real sample session the way `pivotal PATH` does and presses
+r; the expected commands are written out from the sample files' own ids and
+working directories.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from pathlib import Path
+
+import pytest
+
+from pivotal.model import Session
+from pivotal.readers import find_sessions
+from pivotal.tui.app import ReplayerApp
+
+from .conftest import replay
+from .sessions import demo_turns
+
+ROOT = Path(__file__).resolve().parents[2]
+SAMPLES = ROOT / "sample_sessions"
+SIZE = (160, 48)
+
+
+@pytest.fixture(autouse=True)
+def own_store(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("PIVOTAL_DATA_DIR", str(tmp_path / "data"))
+
+
+def messages(app: ReplayerApp) -> list[str]:
+    return [n.message for n in app._notifications]
+
+
+async def press_r(app: ReplayerApp, pilot) -> str:  # type: ignore[no-untyped-def]
+    loop = asyncio.get_running_loop()
+    deadline = loop.time() + 20
+    while (screen := app.replay) is None or screen.identity is None:
+        assert loop.time() < deadline, "the session's identity never arrived"
+        await pilot.pause(0.02)
+    await pilot.press("r")
+    (message,) = [m for m in messages(app) if "resume" in m.lower() or "run in" in m]
+    return message
+
+
+CASES = [
+    (
+        "claude/demo.jsonl",
+        "cd /home/dev/work/qwen-serve && claude --resume 6b98e5a9-fe71-4aed-9a80-867aed442f5f",
+        "run in: /home/dev/work/qwen-serve",
+    ),
+    (
+        "codex/demo.jsonl",
+        "cd /home/dev/work/qwen-serve && codex resume 01a1c5c2-3184-7a83-9873-511e641a24bb",
+        "run in: /home/dev/work/qwen-serve",
+    ),
+    (
+        "gemini/demo.jsonl",
+        "gemini --resume c384133a-df1a-4bd9-905d-3e966e60c1be",
+        "run it in any directory",
+    ),
+    (
+        "aider/demo.aider.chat.history.md",
+        f"cd {SAMPLES / 'aider'} && aider --restore-chat-history"
+        " --chat-history-file demo.aider.chat.history.md",
+        f"run in: {SAMPLES / 'aider'}",
+    ),
+]
+
+
+@pytest.mark.parametrize(("sample", "command", "where"), CASES, ids=lambda v: str(v)[:14])
+async def test_r_shows_and_copies_the_resume_command(sample: str, command: str, where: str) -> None:
+    app = ReplayerApp(find_sessions([SAMPLES / sample]).refs[0])
+    async with app.run_test(size=SIZE) as pilot:
+        message = await press_r(app, pilot)
+        assert message.splitlines()[:2] == [command, where]
+        assert "Copied to the clipboard" in message
+        assert app.clipboard == command
+        assert "resume command copied" in replay(app).timeline.status().plain
+
+
+async def test_a_format_without_an_agent_says_why_and_copies_nothing() -> None:
+    app = ReplayerApp(find_sessions([SAMPLES / "generic" / "demo.jsonl"]).refs[0])
+    async with app.run_test(size=SIZE) as pilot:
+        message = await press_r(app, pilot)
+        assert message == "Cannot resume this session: generic sessions have no agent to resume"
+        assert app.clipboard == ""
+
+
+async def test_the_notification_is_plain_text() -> None:
+    """A working directory with markup-like brackets is shown as written (markup off)."""
+    session = Session(
+        "claude-code",
+        Path("/tmp/s.jsonl"),
+        id="abc-123",
+        cwd="/tmp/[bold red]proj[/]",
+        turns=demo_turns(),
+    )
+    app = ReplayerApp(session=session, pivots=[])
+    async with app.run_test(size=SIZE) as pilot:
+        message = await press_r(app, pilot)
+        assert message.splitlines()[0] == "cd '/tmp/[bold red]proj[/]' && claude --resume abc-123"
+        (note,) = [n for n in app._notifications if n.message == message]
+        assert note.markup is False
