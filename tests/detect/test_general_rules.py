@@ -476,3 +476,17 @@ def test_an_announced_next_phase_is_a_change_even_with_the_same_tools() -> None:
     assert p.turn == anchor
     assert "new phase announced" in names(p)
     assert p.kind is PivotKind.CONTINUE_AFTER_MILESTONE
+
+
+def test_looking_around_then_asking_what_to_do_is_no_pivot() -> None:
+    b = B()
+    _start(b)
+    b.agent("", bash("python -m jobs.export", "TimeoutError", 1))
+    b.agent("", bash("python -m jobs.export --chunk 10", "TimeoutError", 1))
+    b.agent("Both attempts timed out again.")
+    b.human("")
+    b.agent("", read("jobs/export.py"))
+    b.agent("", read("jobs/config.yaml"))
+    b.agent("I see two ways: stream by key, or move the job to the replica. Which do you prefer?")
+    b.human("stream by key")
+    assert detect_pivots(b.turns) == []

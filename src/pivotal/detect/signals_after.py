@@ -90,28 +90,34 @@ def action_signals(w: Window, cfg: PivotConfig, facts: AfterFacts) -> list[Signa
             facts.executing += kind in EXECUTING
             if view.index not in facts.action_turns:
                 facts.action_turns.append(view.index)
-    first_text = next((v for v in agent if v.text.strip()), None)
+    texts = [v for v in agent if v.text.strip()]
     out: list[Signal] = []
-    if first_text is not None and facts.executing == 0:
-        tail = first_text.text.strip()[-500:]
+    # the agent asks what to do instead of acting: in its first words, or - when it only
+    # looked around - at the end of what it wrote (a complete window ends where it stopped)
+    candidates = [(v, facts.actions <= 1) for v in texts[:1]]
+    if w.complete and texts:
+        candidates.append((texts[-1], True))
+    for view, counts in candidates if facts.executing == 0 else []:
+        tail = view.text.strip()[-500:]
         match = CLARIFY.search(tail)
         lines = [ln for ln in tail.splitlines() if ln.strip()]
         asks = match is not None or (
-            bool(lines) and lines[-1].rstrip(" *_`").endswith("?") and not first_text.tools
+            bool(lines) and lines[-1].rstrip(" *_`").endswith("?") and not view.tools
         )
-        if asks and facts.actions <= 1:
+        if asks and counts:
             facts.clarification = True
             quote = around(tail, match.start(), match.end()) if match else lines[-1]
             out.append(
                 Signal(
                     "clarification",
-                    [first_text.index],
+                    [view.index],
                     "the agent asks what to do instead of acting",
                     cfg.w_clarification,
                     "after",
                     [plain(quote, 90)],
                 )
             )
+            break
     if facts.actions and not facts.clarification:
         names = []
         for view in agent:
