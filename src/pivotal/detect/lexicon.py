@@ -107,8 +107,8 @@ INCONCLUSIVE = lazy(
 """The last action ended without a verdict (in its output's end or the agent's words)."""
 
 SUCCESS_OUTPUT = lazy(
-    r"\b[1-9]\d* passed\b|\ball tests pass|\bOK \(|(?<!un)\bsuccess(ful(ly)?)?\b|"
-    r"(?<!not )(?<!n't )(?<!never )\b(ready|healthy)\b|"
+    r"\b[1-9]\d* passed\b|\ball tests pass|\bOK \(|\b(?<!un)success(ful(ly)?)?\b|"
+    r"\b(?<!not )(?<!n't )(?<!never )(ready|healthy)\b|"
     r"\bBUILD SUCCESSFUL\b|\bcompleted successfully\b|\bListening on\b|\bUvicorn running\b|"
     r"\bserver (is )?(up|running|started|ready)\b|\b200 OK\b",
     re.IGNORECASE,

@@ -13,9 +13,9 @@ from typing import Any
 
 from pivotal.model import PartKind, Role, Turn, TurnFlag
 
-HEAD = 3000
-TAIL = 3000
-"""A tool output keeps its first and last 3 KB: commands, errors and verdicts live there,
+HEAD = 2500
+TAIL = 2500
+"""A tool output keeps its first and last 2.5 KB: commands, errors and verdicts live there,
 and no rule ever runs a pattern over the megabytes in between."""
 TEXT_HEAD = 6000
 TEXT_TAIL = 2000
