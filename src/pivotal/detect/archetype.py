@@ -136,6 +136,8 @@ def reason(w: Window, kind: PivotKind, b: BeforeFacts, a: AfterFacts, candidate:
         before = "after " + " and ".join(parts or ["a dead end"])
     elif kind is PivotKind.CONTINUE_AFTER_MILESTONE:
         before = "after a mixed milestone" if b.mixed else "after a milestone"
+    elif b.open_question:
+        before = "to the agent's open question"
     else:
         before = "in ongoing work"
     if a.clarification:
@@ -144,6 +146,8 @@ def reason(w: Window, kind: PivotKind, b: BeforeFacts, a: AfterFacts, candidate:
         after = "the agent re-oriented with a status summary, then acted on its own"
     elif a.dump:
         after = "the agent re-oriented with a status summary"
+    elif a.new_tasks and a.executing:
+        after = f"the agent took up new work on its own ({a.actions} tool call(s))"
     elif a.executing:
         after = f"the agent acted on its own ({a.actions} tool call(s))"
     elif a.actions:
