@@ -490,3 +490,19 @@ def test_looking_around_then_asking_what_to_do_is_no_pivot() -> None:
     b.agent("I see two ways: stream by key, or move the job to the replica. Which do you prefer?")
     b.human("stream by key")
     assert detect_pivots(b.turns) == []
+
+
+def test_editing_files_of_one_type_before_and_after_is_not_routine_by_itself() -> None:
+    b = B()
+    b.human("Make the parser accept the v2 config format.")
+    b.agent("", read("conf/parser.py"), edit("conf/parser.py"))
+    b.agent("", read("conf/schema.py"), edit("conf/schema.py"))
+    b.agent("", bash("pytest -q tests/conf", "48 passed"))
+    b.agent("The v2 format works: all 48 config tests pass.")
+    anchor = b.human("ok")
+    b.agent("", read("cli/commands.py"), edit("cli/commands.py"))
+    b.agent("", read("docs/migrating.py"), edit("cli/help_text.py"))
+    b.agent("", read("plugins/loader.py"), edit("plugins/loader.py"))
+    p = only(detect_pivots(b.turns))
+    assert p.turn == anchor
+    assert "same steps" not in names(p)

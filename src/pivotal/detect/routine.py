@@ -88,4 +88,6 @@ def repeats_steps(before: Sequence[TurnView], after: Sequence[TurnView]) -> list
     same = [i for i, t in first if step(t) & known or not step(t)]  # plumbing goes either way
     if not step(first[0][1]) & known or len(same) < SAME_SHARE * len(first):
         return []
+    if not any(command_pieces(t) and step(t) & known for _, t in first):
+        return []  # files of one type edited before and after: too coarse to call it routine
     return sorted(set(same))
