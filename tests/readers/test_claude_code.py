@@ -230,3 +230,19 @@ def test_truncated_and_rewritten_longer_between_polls_is_reloaded(tmp_path):
     assert [t.text for t in reader.session.turns if t.is_human] == [
         t.text for t in read(AUTOCOMPACT).turns if t.is_human
     ]
+
+
+def test_parts_decoding_reads_tool_metadata_without_the_output_copy():
+    from pivotal.readers.claude_records import decode_for_parts
+
+    line = (
+        b'{"type":"user","message":{"role":"user","content":[{"tool_use_id":"t","type":'
+        b'"tool_result","content":"out"}]},"uuid":"u","toolUseResult":{"stdout":"'
+        + b"x" * 5000
+        + b'","interrupted":true,"durationMs":1234}}'
+    )
+    rec = decode_for_parts(line)
+    assert rec["toolUseResult"] == {"interrupted": True, "durationMs": 1234}
+    assert rec["message"]["content"][0]["content"] == "out"
+    odd = b'{"type":"user","message":{"content":"hi"},"toolUseResult":"Error: denied"}'
+    assert decode_for_parts(odd)["message"]["content"] == "hi"

@@ -55,6 +55,7 @@ from pivotal.readers.claude_records import (
     SUMMARY_PREFIX,
     SYNTHETIC_PREFIXES,
     Record,
+    decode_for_parts,
     parts_from_records,
     read_records,
     read_user_content,
@@ -289,7 +290,7 @@ class ClaudeCodeReader(LineFileReader):
         try:
             for offset, length in spans:
                 try:
-                    records.append(decode_json(os.pread(fd, length, offset)))
+                    records.append(decode_for_parts(os.pread(fd, length, offset)))
                 except (OSError, ValueError):
                     continue
         finally:

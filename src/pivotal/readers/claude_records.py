@@ -319,6 +319,49 @@ def attachment_label(block: dict[str, object]) -> str:
 # -- the full pass: records of one turn -> parts --------------------------------
 
 
+class _ToolUseMeta(msgspec.Struct):
+    interrupted: bool | None = None
+    durationMs: float | None = None  # noqa: N815
+    totalDurationMs: float | None = None  # noqa: N815
+
+
+class _FullMessage(msgspec.Struct):
+    content: object = None
+
+
+class _FullRecord(msgspec.Struct):
+    type: str = ""
+    message: _FullMessage | None = None
+    toolUseResult: msgspec.Raw = msgspec.Raw(b"null")  # noqa: N815
+
+
+_decode_full = msgspec.json.Decoder(_FullRecord).decode
+_decode_meta = msgspec.json.Decoder(_ToolUseMeta).decode
+
+
+def decode_for_parts(line: bytes) -> object:
+    """A record as parts_from_records wants it, without materialising `toolUseResult`.
+
+    Claude Code stores every tool output twice (in the content block and again
+    in `toolUseResult`); only the few metadata fields of the copy are needed.
+    """
+    try:
+        rec = _decode_full(line)
+    except (msgspec.ValidationError, msgspec.DecodeError, RecursionError):
+        return decode_json(line)
+    meta: dict[str, object] = {}
+    raw = rec.toolUseResult
+    if memoryview(raw)[:1] == b"{":
+        try:
+            found = _decode_meta(raw)
+        except (msgspec.ValidationError, msgspec.DecodeError, RecursionError):
+            found = None
+        if found is not None:
+            meta = {k: v for k, v in msgspec.structs.asdict(found).items() if v is not None}
+    message = {"content": rec.message.content} if rec.message is not None else None
+    return {"type": rec.type, "message": message, "toolUseResult": meta}
+
+
 def parts_from_records(records: list[object]) -> list[Part]:
     """Assistant lines (content blocks) and the user lines carrying their results."""
     parts: list[Part] = []
