@@ -3,7 +3,7 @@
 
 Usage: python bench/bench_tui.py [--dir DIR] [--keys 200]
 
-Generates two synthetic Claude Code sessions with /work/shared/tools/gen_session.py
+Generates two synthetic Claude Code sessions with ../shared/tools/gen_session.py
 (or $PIVOTAL_GEN), then runs the real app headless (Textual Pilot, 160x48) once per
 file, each in its own process so peak RSS is per file, and prints the figures next
 to the targets:
@@ -35,7 +35,9 @@ import sys
 import time
 from pathlib import Path
 
-GEN = os.environ.get("PIVOTAL_GEN", "/work/shared/tools/gen_session.py")
+GEN = os.environ.get(
+    "PIVOTAL_GEN", str(Path(__file__).resolve().parents[2] / "shared" / "tools" / "gen_session.py")
+)
 KEYS = [
     "l",
     "l",
