@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import os
 import sys
+from functools import partial
 from pathlib import Path
 
 import click
@@ -64,18 +65,29 @@ def replay(
     path: Path | None, at: int | None, speed: float, no_autopause: bool, roots: tuple[Path, ...]
 ) -> None:
     """Open the replayer on PATH, or pick a session (the bundled demo when there are none)."""
-    from pivotal.discovery import discover_sessions
+    from pivotal.discovery import discover_details, discover_sessions
 
     demo = False
     ref = None
     refs = None
+    details = None
     if path is not None:
         ref, refs = _resolve_for_app(path)
     else:
-        refs = discover_sessions(roots or None)
+        # the quick listing shows the picker at once; turn and pivot counts fill in behind it
+        refs = discover_sessions(roots or None, details=False)
+        details = partial(discover_details, roots or None, warn=lambda _: None)
         if not refs:
             ref, demo = _demo_ref(), True
-    _run_app(ref, refs=refs, at=at, speed=speed, autopause=not no_autopause, demo=demo)
+    _run_app(
+        ref,
+        refs=refs,
+        at=at,
+        speed=speed,
+        autopause=not no_autopause,
+        demo=demo,
+        details=details,
+    )
 
 
 @cli.command()
@@ -121,14 +133,21 @@ def _resolve_for_app(path: Path):  # type: ignore[no-untyped-def]
     return None, [with_quick_metadata(r) for r in found.refs]
 
 
-def _run_app(ref, *, refs, at, speed, autopause, demo, follow=False) -> None:  # type: ignore[no-untyped-def]
+def _run_app(ref, *, refs, at, speed, autopause, demo, follow=False, details=None) -> None:  # type: ignore[no-untyped-def]
     if not sys.stdout.isatty() and not os.environ.get("PIVOTAL_FORCE_TUI"):
         err("the replayer needs a terminal; use `pivotal scan` for text output")
         raise SystemExit(ExitCode.USAGE)
     from pivotal.tui import run_replayer
 
     code = run_replayer(
-        ref, refs=refs, at=at, speed=speed, autopause=autopause, demo=demo, follow=follow
+        ref,
+        refs=refs,
+        at=at,
+        speed=speed,
+        autopause=autopause,
+        demo=demo,
+        follow=follow,
+        details=details,
     )
     raise SystemExit(code)
 

@@ -115,43 +115,69 @@ def _candidates(roots: Iterable[Path] | None) -> Iterator[Path]:
                     yield path
 
 
+def discover_details(
+    roots: Iterable[Path] | None = None,
+    *,
+    use_cache: bool = True,
+    warn: Callable[[str], None] | None = None,
+) -> Iterator[list[SessionRef]]:
+    """`discover_sessions(details=True)` one file at a time, as each is known.
+
+    Cached files come first, then each file read anew: a picker shown from the
+    quick listing fills its rows in as they arrive instead of waiting for all.
+    """
+    candidates = list(_candidates(roots))
+    for _, refs in _iter_detailed(candidates, use_cache, warn or _warn_stderr):
+        yield refs
+
+
 def _detailed(
     candidates: list[Path], use_cache: bool, warn: Callable[[str], None]
 ) -> list[SessionRef]:
+    found = dict(_iter_detailed(candidates, use_cache, warn))
+    return [ref for n in sorted(found) for ref in found[n]]
+
+
+def _iter_detailed(
+    candidates: list[Path], use_cache: bool, warn: Callable[[str], None]
+) -> Iterator[tuple[int, list[SessionRef]]]:
+    """(candidate number, its refs) for every candidate: cached ones first, then read ones."""
     index = None
     if use_cache:
         try:
             index = open_index()
         except IndexUnavailable as exc:
             warn(f"session cache off: {exc}; listing without it")
-    found: dict[int, list[SessionRef]] = {}
-    todo: list[tuple[int, Path]] = []
-    for n, path in enumerate(candidates):
+    try:
+        todo: list[tuple[int, Path]] = []
+        for n, path in enumerate(candidates):
+            if index is not None:
+                stamp = file_stamp(path)
+                if stamp is None:
+                    continue  # gone since the folder was listed
+                cached = index.lookup(path, stamp)
+                if cached is not None:
+                    yield n, cached
+                    continue
+            todo.append((n, path))
+        pending: list[tuple[Path, Stamp, list[SessionRef]]] = []
+        described = _describe_all([p for _, p in todo])
+        for (n, path), (stamp, refs) in zip(todo, described, strict=True):
+            yield n, refs
+            if index is not None and stamp is not None:
+                pending.append((path, stamp, refs))
+                if len(pending) >= WRITE_BATCH:
+                    index = _flush(index, pending, warn)
         if index is not None:
-            stamp = file_stamp(path)
-            if stamp is None:
-                continue  # gone since the folder was listed
-            cached = index.lookup(path, stamp)
-            if cached is not None:
-                found[n] = cached
-                continue
-        todo.append((n, path))
-    pending: list[tuple[Path, Stamp, list[SessionRef]]] = []
-    for (n, path), (stamp, refs) in zip(todo, _describe_all([p for _, p in todo]), strict=True):
-        found[n] = refs
-        if index is not None and stamp is not None:
-            pending.append((path, stamp, refs))
-            if len(pending) >= WRITE_BATCH:
-                index = _flush(index, pending, warn)
-    if index is not None:
-        index = _flush(index, pending, warn)
-    if index is not None:
-        try:
-            index.drop_missing({os.path.abspath(p) for p in candidates})
-        except IndexUnavailable as exc:
-            warn(str(exc))
-        index.close()
-    return [ref for n in sorted(found) for ref in found[n]]
+            index = _flush(index, pending, warn)
+        if index is not None:
+            try:
+                index.drop_missing({os.path.abspath(p) for p in candidates})
+            except IndexUnavailable as exc:
+                warn(str(exc))
+    finally:
+        if index is not None:
+            index.close()
 
 
 def _flush(

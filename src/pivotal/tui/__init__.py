@@ -6,6 +6,7 @@ several, replay it turn by turn and stop at the silent pivots.
 
 from __future__ import annotations
 
+from collections.abc import Callable, Iterable
 from pathlib import Path
 
 from pivotal.model import SessionRef
@@ -22,6 +23,7 @@ def run_replayer(
     autopause: bool = True,
     demo: bool = False,
     follow: bool | Path = False,
+    details: Callable[[], Iterable[list[SessionRef]]] | None = None,
 ) -> int:
     """Run the replayer until the person quits; returns the exit code.
 
@@ -34,12 +36,21 @@ def run_replayer(
         demo: say this is the bundled demo session (no sessions were found).
         follow: follow `ref` live (F toggles it); a folder follows the newest session
             in it and switches when a new one starts.
+        details: with `refs` from the quick listing, yields the detailed refs (turn and
+            pivot counts) file by file; the picker shows at once and fills them in.
     """
     from pivotal.tui.app import ReplayerApp
 
     start = max(at - 1, 0) if at is not None else None
     app = ReplayerApp(
-        ref, refs=refs, at=start, speed=speed, autopause=autopause, demo=demo, follow=follow
+        ref,
+        refs=refs,
+        at=start,
+        speed=speed,
+        autopause=autopause,
+        demo=demo,
+        follow=follow,
+        details=details,
     )
     result = app.run()
     return 0 if result is None else int(result)

@@ -24,6 +24,7 @@ from pivotal.readers import open_reader
 from pivotal.tui import keys
 from pivotal.tui.loading import Batch, find_failures, find_pivots, read_batches
 from pivotal.tui.messages import ReadFailed, SessionAnalysed, TurnsRead
+from pivotal.tui.picker_fill import Details, FillingPicker
 from pivotal.tui.render import warm_up
 from pivotal.tui.replay_screen import ReplayScreen
 from pivotal.tui.screens import PickerScreen
@@ -56,6 +57,7 @@ class ReplayerApp(App[int]):
         autopause: bool = True,
         demo: bool = False,
         follow: bool | Path = False,
+        details: Details | None = None,
     ) -> None:
         super().__init__()
         self.ref = ref
@@ -67,6 +69,8 @@ class ReplayerApp(App[int]):
         self.autopause = autopause
         self.demo = demo
         self.follow = follow
+        self.details = details
+        """Fills the picker's turn and pivot counts in the background (refs are the quick list)."""
         self.first_paint = threading.Event()
         """Set once the first slice of the session is on screen."""
         self.first_paint_at: float | None = None
@@ -85,7 +89,10 @@ class ReplayerApp(App[int]):
         elif self.ref is not None:
             self.open_ref(self.ref)
         else:
-            self.push_screen(PickerScreen(self.refs), self.open_picked)
+            picker = PickerScreen(self.refs)
+            if self.details is not None:  # the quick listing: counts arrive behind it
+                picker = FillingPicker(self.refs, self.details)
+            self.push_screen(picker, self.open_picked)
 
     def open_picked(self, ref: SessionRef | None) -> None:
         if ref is not None:

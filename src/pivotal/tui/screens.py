@@ -125,6 +125,8 @@ def ref_label(ref: SessionRef) -> Text:
     text.append(f"{stamp:<18}", style="dim")
     if ref.turns is not None:
         text.append(f"{ref.turns:>6} turns  ", style="dim")
+        if ref.pivots is not None:
+            text.append(f"{ref.pivots:>3} pivot{'s' if ref.pivots != 1 else ' '}  ", style="dim")
     elif ref.size is not None:
         text.append(f"{ref.size / 1024:>8,.0f} KB  ", style="dim")
     text.append(one_line(ref.title, 60) or one_line(ref.label, 200))

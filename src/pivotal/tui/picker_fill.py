@@ -1,0 +1,100 @@
+"""The session picker shown at once from the quick listing, its counts filled in behind it.
+
+Counting turns and pivots reads every new or changed session in full; with
+hundreds of new sessions that is many seconds. `FillingPicker` shows the
+stat-only listing at once and runs `details()` (e.g. `discover_details`,
+one file's refs at a time) in a thread worker, replacing rows as their counts
+arrive. Choosing a session does not wait for it.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Callable, Iterable
+
+from rich.text import Text
+from textual import on
+from textual.message import Message
+from textual.widgets import OptionList, Static
+from textual.worker import get_current_worker
+
+from pivotal.model import SessionRef
+from pivotal.tui.screens import PickerScreen, ref_label
+
+Details = Callable[[], Iterable[list[SessionRef]]]
+
+
+class DetailsArrived(Message):
+    """More detailed refs wait in the picker's inbox (`done`: the listing is complete)."""
+
+    def __init__(self, done: bool) -> None:
+        super().__init__()
+        self.done = done
+
+
+def ref_key(ref: SessionRef) -> tuple[str, str | None]:
+    return str(ref.path), ref.key
+
+
+class FillingPicker(PickerScreen):
+    """`PickerScreen` over the quick listing; turn and pivot counts appear as they are known."""
+
+    def __init__(self, refs: list[SessionRef], details: Details) -> None:
+        super().__init__(list(refs))
+        self.details = details
+        self.rows = {ref_key(ref): n for n, ref in enumerate(self.refs)}
+        self.filled = 0
+        self.complete = False
+        self._inbox: list[SessionRef] = []
+        """Refs the thread found and the UI has not shown yet (a burst is shown in one go)."""
+        self._lock = threading.Lock()
+
+    def on_mount(self) -> None:
+        self.show_progress()
+        self.run_worker(
+            self.fill,
+            name="session details",
+            group="details",
+            thread=True,
+            exclusive=True,
+            exit_on_error=False,
+            description="Counting turns and pivots",
+        )
+
+    def fill(self) -> None:
+        """Thread: put each file's refs in the inbox; wake the UI when the inbox was empty."""
+        worker = get_current_worker()
+        try:
+            for refs in self.details():
+                if worker.is_cancelled:
+                    return
+                with self._lock:
+                    wake = not self._inbox and bool(refs)
+                    self._inbox.extend(refs)
+                if wake:
+                    self.post_message(DetailsArrived(False))
+        finally:
+            if not worker.is_cancelled:
+                self.post_message(DetailsArrived(True))
+
+    @on(DetailsArrived)
+    def show_details(self, message: DetailsArrived) -> None:
+        options = self.query_one(OptionList)
+        with self._lock:
+            arrived, self._inbox = self._inbox, []
+        for ref in arrived:
+            n = self.rows.get(ref_key(ref))
+            if n is None:
+                continue  # not in the quick listing (appeared since): left for the next run
+            self.refs[n] = ref
+            options.replace_option_prompt(str(n), ref_label(ref))
+            self.filled += 1
+        self.complete = self.complete or message.done
+        self.show_progress()
+
+    def show_progress(self) -> None:
+        count = len(self.refs)
+        title = f"{count} session{'s' if count != 1 else ''} found · Enter replays"
+        if not self.complete:
+            title += f" · counting turns and pivots ({min(self.filled, count)}/{count})"
+        self.query_one("#picker-title", Static).update(Text(title, style="bold"))

@@ -1,0 +1,99 @@
+"""The picker shows the quick listing at once and fills in turn and pivot counts behind it."""
+
+from __future__ import annotations
+
+import asyncio
+import shutil
+import threading
+from collections.abc import Iterator
+from dataclasses import replace
+from pathlib import Path
+
+from textual.widgets import OptionList
+
+from pivotal import discovery
+from pivotal.model import SessionRef
+from pivotal.tui.app import ReplayerApp
+from pivotal.tui.picker_fill import FillingPicker
+
+ROOT = Path(__file__).resolve().parents[2]
+QUICK = [
+    SessionRef("claude-code", Path("/h/.claude/projects/p/a.jsonl"), size=120_000, updated=3.0),
+    SessionRef("codex", Path("/h/.codex/sessions/rollout-b.jsonl"), size=48_000, updated=2.0),
+]
+
+
+def rows(app: ReplayerApp) -> list[str]:
+    options = app.screen.query_one(OptionList)
+    return [str(options.get_option_at_index(n).prompt) for n in range(options.option_count)]
+
+
+def title(app: ReplayerApp) -> str:
+    return str(app.screen.query_one("#picker-title").render())
+
+
+async def wait_for(condition, timeout: float = 10.0) -> None:  # type: ignore[no-untyped-def]
+    loop = asyncio.get_running_loop()
+    deadline = loop.time() + timeout
+    while not condition():
+        assert loop.time() < deadline, "condition not met in time"
+        await asyncio.sleep(0.01)
+
+
+async def test_rows_show_at_once_and_fill_in_as_details_arrive() -> None:
+    first_read, second_read = threading.Event(), threading.Event()
+
+    def details() -> Iterator[list[SessionRef]]:
+        first_read.wait(10)
+        yield [replace(QUICK[1], turns=40, pivots=2)]
+        second_read.wait(10)
+        yield [replace(QUICK[0], turns=1234, pivots=1)]
+
+    app = ReplayerApp(None, refs=QUICK, details=details)
+    async with app.run_test(size=(120, 20)) as pilot:
+        await pilot.pause()
+        assert isinstance(app.screen, FillingPicker)
+        before = rows(app)
+        assert "117 KB" in before[0] and "47 KB" in before[1] and "turns" not in " ".join(before)
+        assert "counting turns and pivots (0/2)" in title(app)
+        first_read.set()
+        await wait_for(lambda: "40 turns" in rows(app)[1])
+        assert "2 pivots" in rows(app)[1] and "117 KB" in rows(app)[0]  # order kept
+        second_read.set()
+        await wait_for(lambda: "1234 turns" in rows(app)[0])
+        assert "1 pivot " in rows(app)[0]
+        await wait_for(lambda: "counting" not in title(app))
+        assert title(app) == "2 sessions found · Enter replays"
+        await pilot.press("enter")  # the chosen ref is the detailed one
+        assert app.replay is not None and app.replay.live.ref.turns == 1234  # type: ignore[union-attr]
+
+
+async def test_choosing_does_not_wait_for_the_details() -> None:
+    never = threading.Event()
+
+    def details() -> Iterator[list[SessionRef]]:
+        never.wait(2)
+        yield []
+
+    app = ReplayerApp(None, refs=QUICK, details=details)
+    async with app.run_test(size=(120, 20)) as pilot:
+        await pilot.pause()
+        await pilot.press("j", "enter")
+        assert app.replay is not None and app.replay.live.ref == QUICK[1]
+    never.set()
+
+
+def test_discover_details_yields_what_discover_sessions_finds(tmp_path: Path) -> None:
+    project = tmp_path / ".claude" / "projects" / "-home-dev-work"
+    project.mkdir(parents=True)
+    for name in ("demo.jsonl", "seed_dead_end.jsonl"):
+        shutil.copy2(ROOT / "sample_sessions" / "claude" / name, project / name)
+    quick = discovery.discover_sessions([tmp_path], details=False)
+    assert [r.turns for r in quick] == [None, None]
+    streamed = [ref for refs in discovery.discover_details([tmp_path]) for ref in refs]
+    full = discovery.discover_sessions([tmp_path])
+    assert sorted(streamed, key=lambda r: str(r.path)) == sorted(full, key=lambda r: str(r.path))
+    assert all(r.turns and r.pivots is not None for r in streamed)
+    # the second time every file comes from the session index, with the same values
+    again = [ref for refs in discovery.discover_details([tmp_path]) for ref in refs]
+    assert sorted(again, key=lambda r: str(r.path)) == sorted(full, key=lambda r: str(r.path))
