@@ -94,7 +94,9 @@ class TranscriptView(ScrollView, can_focus=False):
             self._forget(lambda index: index >= first_changed)
             if self.shown and first_changed <= self.shown[-1]:
                 # a turn on screen grew or was replaced: its strips and offsets are stale
-                self._cache.clear()
+                # (only those: live follow grows the last turn on every tool result)
+                for key in [key for key in self._cache.keys() if key[0] >= first_changed]:
+                    self._cache.discard(key)
                 self._stale = True
 
     def show(self, shown: list[int], cursor: int, *, follow: bool = True) -> None:
