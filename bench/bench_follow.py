@@ -17,11 +17,13 @@ on Linux, so the two processes' times compare directly.
 - scan: `follow_scan.scan_follow()` (headless, real detector). Latency of a
   printed pivot = time the line was written to stdout - write time of the
   *first* line read by the poll that printed it (an upper bound).
+- tui: the replayer itself (`ReplayerApp(ref, follow=True)` under Pilot,
+  headless, 160x48, auto-pause off so the view stays pinned to the newest
+  turn). Latency of a line = the moment the app has refreshed the screen
+  after showing the update that contained it (`LiveFollow.shown_hook`, run
+  by `call_after_refresh`) - its write time.
 - idle CPU: process CPU time (all threads: event loop + watcher) over
   `--idle` seconds after the writer stopped, while still following.
-
-The on-screen latency through the app (`--mode tui`) is for when the app
-integration lands; `Follower` below is the shape a new mode plugs into.
 """
 
 from __future__ import annotations
@@ -153,7 +155,22 @@ async def follow_scan(path: Path, stop: asyncio.Event, probe: Probe, args) -> No
     )
 
 
-FOLLOWERS: dict[str, Follower] = {"core": follow_core, "scan": follow_scan}
+async def follow_tui(path: Path, stop: asyncio.Event, probe: Probe, args) -> None:
+    from pivotal.readers import find_sessions
+    from pivotal.tui.app import ReplayerApp
+
+    def shown(done: int, _turns: int) -> None:
+        probe.polls.append((done, done, time.monotonic()))
+
+    app = ReplayerApp(find_sessions([path]).refs[0], follow=True, autopause=False)
+    async with app.run_test(size=(160, 48)):
+        screen = app.replay
+        assert screen is not None
+        screen.live.shown_hook = shown
+        await stop.wait()
+
+
+FOLLOWERS: dict[str, Follower] = {"core": follow_core, "scan": follow_scan, "tui": follow_tui}
 
 
 def pct(values: list[float], q: float) -> float:
@@ -204,7 +221,7 @@ async def run_mode(mode: str, args, workdir: Path) -> dict[str, object]:
     result: dict[str, object] = {
         "mode": mode,
         "lines": len(written),
-        "parsed_ms": summary(parsed),
+        ("on_screen_ms" if mode == "tui" else "parsed_ms"): summary(parsed),
         "idle_cpu_pct": round(idle_cpu * 100, 2),
     }
     if mode == "scan":
@@ -229,8 +246,6 @@ def summary(values: list[float]) -> dict[str, float]:
 
 async def main(args) -> None:
     modes = ["core", "scan"] if args.mode == "all" else [args.mode]
-    if "tui" in modes:
-        raise SystemExit("--mode tui: waits for the app integration (see Follower)")
     with tempfile.TemporaryDirectory(prefix="pivotal-follow-") as tmp:
         for mode in modes:
             result = await run_mode(mode, args, Path(tmp))

@@ -15,6 +15,7 @@ watch (plus the core's once-a-second safety check): no UI timer runs.
 from __future__ import annotations
 
 import asyncio
+import gc
 import threading
 from collections.abc import Callable
 from contextlib import aclosing
@@ -39,6 +40,8 @@ if TYPE_CHECKING:
 
 WATCHDOG = 0.5
 """Seconds between checks that the worker was cancelled (the screen went away)."""
+FREEZE_EVERY = 200
+"""Turns that arrive between two `gc.freeze()` calls (see `LiveFollow.apply`)."""
 
 
 @dataclass(slots=True)
@@ -110,6 +113,7 @@ class LiveFollow:
         self._worker: Worker[None] | None = None
         self._stop: tuple[asyncio.AbstractEventLoop, asyncio.Event] | None = None
         self._lock = threading.Lock()
+        self._frozen_at = 0
 
     # -- switching on and off -------------------------------------------------------
     def toggle(self) -> None:
@@ -333,6 +337,7 @@ class LiveFollow:
             screen.loading = f"reading {share}% ({snap.done >> 20}/{snap.total >> 20} MB)"
         stop_at = None
         analysed = snap.pivots is not None and snap.failures is not None
+        first_analysis = self.confirmed is None
         if snap.pivots is not None and snap.failures is not None:
             stop_at = self._pivots(snap.pivots, snap.failures, pinned)
         if stop_at is not None:
@@ -354,6 +359,11 @@ class LiveFollow:
             transcript.show(pb.shown(), pb.cursor, follow=False)
             transcript.set_banners({p.turn: pivot_banner(p) for p in pb.pivots})
         screen.sync(follow=transcript.follow_cursor)
+        if abs(len(snap.turns) - self._frozen_at) >= FREEZE_EVERY or (analysed and first_analysis):
+            # the session's turns live as long as the app: keep full collections from walking
+            # them all (a ~100 ms stall at the live edge), as the app does after a normal read
+            gc.freeze()
+            self._frozen_at = len(snap.turns)
         if self.shown_hook is not None:
             hook, done, count = self.shown_hook, snap.done, len(snap.turns)
             screen.call_after_refresh(lambda: hook(done, count))
