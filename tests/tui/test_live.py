@@ -271,3 +271,25 @@ async def test_notices_are_plain_text_even_with_brackets_in_the_path(tmp_path: P
         await wait_for(lambda: bool(notices(app)))
         assert all(not n.markup for n in app._notifications)
     writer.assert_untouched()
+
+
+async def test_playback_catches_up_then_waits_at_the_live_edge(tmp_path: Path) -> None:
+    stream = ClaudeStream()
+    writer = claude_file(tmp_path, stream)
+    for n in range(5):
+        writer.append(stream.say(f"Step {n}."))
+    app = open_app(writer.path, follow=True, autopause=False)
+    async with app.run_test(size=SIZE) as pilot:
+        await wait_for(lambda: count(app) == 6 and "● LIVE" in status(app))
+        screen = replay(app)
+        await pilot.press("g", "plus", "plus", "plus", "plus", "space")  # replay from the top
+        assert screen.playback.playing
+        await wait_for(lambda: screen.playback.cursor == 5)
+        await pilot.pause(0.2)
+        assert screen.playback.playing  # caught up: still playing, waiting for the agent
+        assert "▶ playing" in status(app)
+        writer.append(stream.say("Written after playback caught up."))
+        await wait_for(lambda: count(app) == 7 and screen.playback.cursor == 6)
+        assert screen.transcript.shown[-1] == 6
+        assert "new turn" not in status(app)
+    writer.assert_untouched()
