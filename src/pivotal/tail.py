@@ -288,7 +288,9 @@ async def _notified(
 
     halt = _Halt(stop)
     identity = directory_identity(watch)
-    last = fingerprint(poll) if since is None else since
+    last = fingerprint(poll)
+    if since is not None and last != since:
+        yield set()  # written between the caller's read and the watch
     try:
         async for batch in awatch(
             watch.directory,

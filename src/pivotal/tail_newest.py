@@ -20,7 +20,7 @@ from contextlib import aclosing
 from dataclasses import dataclass, replace
 from pathlib import Path
 
-from pivotal.follow_target import WatchTarget, target_for
+from pivotal.follow_target import Fingerprint, WatchTarget, fingerprint, target_for
 from pivotal.model import SessionRef
 from pivotal.readers import find_sessions, open_reader
 from pivotal.readers.base import SessionReader, Update
@@ -131,6 +131,7 @@ async def follow_newest(
     reader: SessionReader | None = None
     tail: Tail | None = None
     previous: SessionRef | None = None
+    since: Fingerprint | None = None
     try:
         while not (stop is not None and stop.is_set()):
             if ref is not None:
@@ -138,6 +139,7 @@ async def follow_newest(
                     reader.close()
                 reader = open_ref(ref)
                 tail = Tail(reader, budget)
+                since = fingerprint(target_for(ref.path))  # a write before the watch counts
                 update = await tail.first()
                 yield Followed(ref, reader, _switch_notice(update, ref, previous), True)
                 previous = ref
@@ -159,7 +161,9 @@ async def follow_newest(
                 tick=rescan_interval,
                 every_tick=True,
                 backend=backend,
+                since=since,
             )
+            since = None
             async with aclosing(stream):
                 async for paths in stream:
                     if tail is not None and reader is not None and previous is not None:

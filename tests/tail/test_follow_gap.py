@@ -13,8 +13,10 @@ from pathlib import Path
 import pytest
 
 from pivotal.tail import follow
+from pivotal.tail_newest import follow_newest
 
 from .chat_reader import chat_reader, record
+from .claude_lines import ClaudeStream
 from .helpers import TIMEOUT, Writer
 
 
@@ -34,4 +36,23 @@ async def test_write_between_initial_read_and_watch(tmp_path: Path, backend: str
     assert [turn.text for turn in reader.session.turns] == ["fix the build", "looking"]
     stop.set()
     await stream.aclose()
+    writer.assert_untouched()
+
+
+@pytest.mark.parametrize("backend", ["inotify", "watchfiles", "polling"])
+async def test_newest_write_between_initial_read_and_watch(tmp_path: Path, backend: str) -> None:
+    stream = ClaudeStream()
+    writer = Writer(tmp_path / "5e55104c-0000-4000-8000-00000000b0b0.jsonl")
+    writer.append(stream.human("fix the build"))
+    stop = asyncio.Event()
+    # a long rescan interval: only the gap fix, not the periodic tick, can see the write
+    followed = follow_newest(tmp_path, stop=stop, backend=backend, rescan_interval=30.0)
+    first = await asyncio.wait_for(anext(followed), TIMEOUT)
+    assert first.switched and len(first.reader.session.turns) == 1
+    writer.append(stream.say("looking"))  # lands before the watch exists
+    update = await asyncio.wait_for(anext(followed), TIMEOUT)
+    assert update.update.first_changed == 1
+    assert len(update.reader.session.turns) == 2
+    stop.set()
+    await followed.aclose()
     writer.assert_untouched()
