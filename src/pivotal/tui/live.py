@@ -355,9 +355,11 @@ class LiveFollow:
             self.mark = old_count
         if pb.playing and not pinned and getattr(screen, "_timer", None) is None:
             screen.schedule()
-        if analysed:  # banners are laid out over the turns shown, so show the new list first
+        banners = {p.turn: pivot_banner(p) for p in pb.pivots} if analysed else None
+        if banners is not None and banners != transcript.banners:
+            # banners are laid out over the turns shown, so show the new list first
             transcript.show(pb.shown(), pb.cursor, follow=False)
-            transcript.set_banners({p.turn: pivot_banner(p) for p in pb.pivots})
+            transcript.set_banners(banners)
         screen.sync(follow=transcript.follow_cursor)
         if abs(len(snap.turns) - self._frozen_at) >= FREEZE_EVERY or (analysed and first_analysis):
             # the session's turns live as long as the app: keep full collections from walking
@@ -373,6 +375,9 @@ class LiveFollow:
         screen, pb = self.screen, self.screen.playback
         screen.analysed = True
         screen.loading = ""
+        # an unchanged pivot keeps its object, so the panel does not re-wrap its explanation
+        known = {p.turn: p for p in pb.pivots}
+        pivots = [known[p.turn] if known.get(p.turn) == p else p for p in pivots]
         pb.set_pivots(pivots)
         pb.set_failures(failures)
         confirmed = {p.turn for p in pivots if not p.candidate}
