@@ -293,3 +293,16 @@ async def test_playback_catches_up_then_waits_at_the_live_edge(tmp_path: Path) -
         assert screen.transcript.shown[-1] == 6
         assert "new turn" not in status(app)
     writer.assert_untouched()
+
+
+def test_snapshots_merged_while_the_ui_is_busy_keep_the_lowest_change() -> None:
+    from pivotal.tui.live import Snapshot, merge
+
+    grown = Snapshot([], 7, False, [], [1], 100, 100, notice="a")
+    appended = Snapshot([], 9, False, None, None, 150, 150, notice="b")
+    merged = merge(grown, appended)
+    assert (merged.first_changed, merged.reset, merged.done) == (7, False, 150)
+    assert merged.pivots == [] and merged.failures == [1]  # the later one had no analysis
+    assert merged.notice == "a; b"
+    reloaded = merge(Snapshot([], None, True, [], [], 10, 10), appended)
+    assert (reloaded.first_changed, reloaded.reset) == (0, True)

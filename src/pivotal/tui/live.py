@@ -63,13 +63,38 @@ class Snapshot:
     gone: bool = False
 
 
-class LiveUpdate(Message):
-    """The followed session changed (posted from the reading thread)."""
+def merge(old: Snapshot, new: Snapshot) -> Snapshot:
+    """One snapshot saying what two consecutive ones said (the newer turn list wins)."""
+    firsts = [f for f in (old.first_changed, new.first_changed) if f is not None]
+    reset = old.reset or new.reset
+    first = 0 if reset else (min(firsts) if firsts else None)
+    notices = [n for n in (old.notice, new.notice) if n]
+    return Snapshot(
+        new.turns,
+        first,
+        reset,
+        new.pivots if new.pivots is not None else old.pivots,
+        new.failures if new.failures is not None else old.failures,
+        new.done,
+        new.total,
+        reading=new.reading,
+        notice="; ".join(dict.fromkeys(notices)),
+        title=new.title or old.title,
+        gone=new.gone,
+    )
 
-    def __init__(self, generation: int, snapshot: Snapshot) -> None:
+
+class LiveUpdate(Message):
+    """The followed session changed: `LiveFollow.apply` takes the newest snapshot.
+
+    Snapshots that arrive while the UI is still busy with an earlier one are
+    merged into it (the turn list is always complete), so a burst of writes
+    costs the UI one update, not one per line.
+    """
+
+    def __init__(self, generation: int) -> None:
         super().__init__()
         self.generation = generation
-        self.snapshot = snapshot
 
 
 class Analyser:
@@ -114,6 +139,8 @@ class LiveFollow:
         self._stop: tuple[asyncio.AbstractEventLoop, asyncio.Event] | None = None
         self._lock = threading.Lock()
         self._frozen_at = 0
+        self._pending: dict[int, Snapshot] = {}
+        """Per generation, the snapshot posted but not yet shown."""
 
     # -- switching on and off -------------------------------------------------------
     def toggle(self) -> None:
@@ -181,7 +208,12 @@ class LiveFollow:
             self._post(generation, Snapshot([], None, False, None, None, 0, 0, notice=repr(exc)))
 
     def _post(self, generation: int, snapshot: Snapshot) -> None:
-        self.screen.post_message(LiveUpdate(generation, snapshot))
+        with self._lock:
+            pending = self._pending.get(generation)
+            self._pending[generation] = snapshot if pending is None else merge(pending, snapshot)
+            if pending is not None:
+                return  # the UI has not taken the last one yet: it takes both at once
+        self.screen.post_message(LiveUpdate(generation))
 
     async def _follow(self, generation: int, initial: bool, worker: Worker[None]) -> None:
         stop = asyncio.Event()
@@ -308,12 +340,13 @@ class LiveFollow:
 
     def apply(self, message: LiveUpdate) -> None:
         """Show one update (UI thread)."""
-        if message.generation != self.generation or not self.on:
-            return
         if not self.screen.ready:  # posted before the screen was mounted: show it after
             self.screen.call_after_refresh(self.apply, message)
             return
-        snap = message.snapshot
+        with self._lock:
+            snap = self._pending.pop(message.generation, None)
+        if snap is None or message.generation != self.generation or not self.on:
+            return
         screen, pb = self.screen, self.screen.playback
         transcript = screen.transcript
         pinned = self.at_edge() and self.mark is None
