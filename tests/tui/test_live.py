@@ -306,3 +306,30 @@ def test_snapshots_merged_while_the_ui_is_busy_keep_the_lowest_change() -> None:
     assert merged.notice == "a; b"
     reloaded = merge(Snapshot([], None, True, [], [], 10, 10), appended)
     assert (reloaded.first_changed, reloaded.reset) == (0, True)
+
+
+def test_cli_follow_folder_follows_its_newest_session(tmp_path: Path, monkeypatch) -> None:
+    from click.testing import CliRunner
+
+    import pivotal.tui
+    from pivotal.cli import cli
+
+    older, newer = ClaudeStream(), ClaudeStream("22222222-0000-4000-8000-000000000002")
+    (tmp_path / "11111111-0000-4000-8000-000000000001.jsonl").write_bytes(older.human("Old."))
+    newest = tmp_path / "22222222-0000-4000-8000-000000000002.jsonl"
+    newest.write_bytes(newer.human("New."))
+    seen: dict[str, object] = {}
+
+    def fake_run(ref, **kwargs):  # type: ignore[no-untyped-def]
+        seen.update(kwargs, ref=ref)
+        return 0
+
+    monkeypatch.setattr(pivotal.tui, "run_replayer", fake_run)
+    monkeypatch.setenv("PIVOTAL_FORCE_TUI", "1")
+    result = CliRunner().invoke(cli, ["follow", str(tmp_path)])
+    assert result.exit_code == 0, result.output
+    assert seen["follow"] == tmp_path
+    result = CliRunner().invoke(cli, ["follow", str(newest)])
+    assert result.exit_code == 0, result.output
+    assert seen["follow"] is True
+    assert seen["ref"].path == newest  # type: ignore[union-attr]
