@@ -180,3 +180,20 @@ async def test_a_mark_on_a_turn_that_is_gone_is_not_drawn(tmp_path: Path) -> Non
         assert replay(app).timeline.state.marks == ()
         await pilot.press("u")
         assert "no later mark" in replay(app).timeline.status().plain
+
+
+async def test_a_mark_stays_on_its_turn_while_a_followed_file_grows(tmp_path: Path) -> None:
+    path, stream = session_file(tmp_path)
+    app = open_app(path, follow=True)
+    async with app.run_test(size=SIZE) as pilot:
+        await loaded(app, 12)
+        screen = replay(app)
+        await pilot.press("g", "l", "l", "l", "m")  # turn #4
+        assert screen.timeline.state.marks == (3,)
+        with path.open("ab") as f:
+            f.write(stream.human("next") + stream.say("Done with the next part."))
+        await wait_for(lambda: len(screen.playback.turns) == 14)
+        await pilot.press("G")
+        assert screen.timeline.state.marks == (3,)
+        await pilot.press("U")
+        assert screen.playback.cursor == 3 and "Note · turn #4" in panel_lines(app)
