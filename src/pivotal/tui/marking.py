@@ -95,7 +95,10 @@ class MarkActions(ScreenMixin):
             session = identify(ref)
         except Exception:  # noqa: BLE001 - an unreadable head still gets a (path-based) identity
             session = fallback_identity(ref)
-        self.app.call_from_thread(self.identified, session)
+        try:
+            self.app.call_from_thread(self.identified, session)
+        except RuntimeError:  # the app closed while the head was being read
+            pass
 
     def identified(self, session: Session) -> None:
         """The session is known: load its marks and show them."""
