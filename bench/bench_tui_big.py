@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Replayer on a session with 100,000 turns: first screen, slowest key press, peak RSS.
 
-Usage: python bench/bench_tui_big.py [--turns 100000] [--keys 200] [--dir DIR]
+Usage: python bench/bench_tui_big.py [--turns 100000] [--keys 200] [--picker 300] [--dir DIR]
 
 Writes (once) a Claude Code JSONL of `--turns` short turns with the real-format
 record builder the live-follow tests use (records copied from what Claude Code
@@ -17,6 +17,11 @@ turns is on screen (stamped by the app). A key press is timed from
 the search worker is done), wall clock and the UI thread's CPU (thread_time),
 next to Pilot's own cost for an unbound key (the floor). Peak RSS is the
 process's maximum resident set.
+
+`--picker N` then times `pivotal` with no PATH over N sessions the session
+index has never seen: how long until the picker shows (quick listing) and
+until every row has its counts (read in the background), next to how long
+the full listing took before anything could show.
 """
 
 from __future__ import annotations
@@ -134,6 +139,46 @@ async def measure(path: Path, presses: int, trace: bool) -> dict[str, object]:
     }
 
 
+async def measure_picker(count: int, folder: Path) -> None:
+    """`pivotal` with no PATH over `count` sessions the index has never seen."""
+    import shutil
+    import tempfile
+
+    from pivotal.discovery import discover_details, discover_sessions
+    from pivotal.tui.app import ReplayerApp
+    from pivotal.tui.picker_fill import FillingPicker
+
+    home = folder / f"home{count}"
+    project = home / ".claude" / "projects" / "-home-dev-work"
+    if not project.exists():
+        project.mkdir(parents=True)
+        samples = sorted((REPO / "sample_sessions" / "claude").glob("*.jsonl"))
+        for n in range(count):
+            shutil.copy2(samples[n % len(samples)], project / f"s{n:05}.jsonl")
+    with tempfile.TemporaryDirectory() as cache:
+        os.environ["PIVOTAL_CACHE_DIR"] = cache  # every session is new to the index
+        begin = time.perf_counter()
+        discover_sessions([home])
+        old = time.perf_counter() - begin
+    with tempfile.TemporaryDirectory() as cache:
+        os.environ["PIVOTAL_CACHE_DIR"] = cache
+        begin = time.perf_counter()
+        refs = discover_sessions([home], details=False)
+        app = ReplayerApp(None, refs=refs, details=lambda: discover_details([home]))
+        async with app.run_test(size=SIZE) as pilot:
+            await wait_until(lambda: isinstance(app.screen, FillingPicker))
+            await pilot.pause()
+            shown = time.perf_counter() - begin
+            screen = app.screen
+            await wait_until(lambda: screen.complete)  # type: ignore[attr-defined]
+            filled = time.perf_counter() - begin
+            assert screen.filled == count  # type: ignore[attr-defined]
+    print(
+        f"picker over {count} new sessions: shown after {shown * 1000:.0f} ms, every row's "
+        f"counts after {filled:.1f} s (before: nothing shown for {old:.1f} s)"
+    )
+
+
 def report(row: dict[str, object]) -> None:
     worst: dict[str, tuple[float, float]] = row["worst"]  # type: ignore[assignment]
     key = max(worst, key=lambda k: worst[k][0])
@@ -161,6 +206,7 @@ def main() -> int:
     parser.add_argument("--keys", type=int, default=200)
     parser.add_argument("--dir", type=Path, default=Path("/tmp/pivotal-bench"))
     parser.add_argument("--trace", action="store_true", help="print every key press")
+    parser.add_argument("--picker", type=int, default=300, help="new sessions for the picker")
     args = parser.parse_args()
     args.dir.mkdir(parents=True, exist_ok=True)
     path = args.dir / f"turns{args.turns}.jsonl"
@@ -170,6 +216,8 @@ def main() -> int:
         print(f"wrote {path} in {time.perf_counter() - begin:.1f} s", file=sys.stderr)
     os.environ.setdefault("PIVOTAL_DATA_DIR", str(args.dir / "data"))  # marks stay out of ~
     report(asyncio.run(measure(path, args.keys, args.trace)))
+    if args.picker:
+        asyncio.run(measure_picker(args.picker, args.dir))
     return 0
 
 
