@@ -18,6 +18,7 @@ from __future__ import annotations
 import hashlib
 import os
 import sqlite3
+import time
 from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
@@ -284,7 +285,7 @@ def open_index(directory: Path | None = None) -> SessionIndex:
         raise IndexUnavailable(f"cannot create {directory} ({exc.strerror or exc})") from exc
     path = directory / DB_NAME
     try:
-        return _open(path)
+        return _open_patiently(path)
     except sqlite3.DatabaseError as exc:
         if not _is_corrupt(exc):
             raise IndexUnavailable(f"cannot use {path} ({exc})") from exc
@@ -293,6 +294,24 @@ def open_index(directory: Path | None = None) -> SessionIndex:
         return _open(path)
     except sqlite3.Error as exc:
         raise IndexUnavailable(f"cannot use {path} ({exc})") from exc
+
+
+def _open_patiently(path: Path) -> SessionIndex:
+    """`_open`, retried while another process holds the lock.
+
+    Switching a new file to WAL and the first schema write need an exclusive
+    lock that SQLite reports as "database is locked" at once instead of
+    waiting for the busy timeout, so two listings started together retry here.
+    """
+    deadline = time.monotonic() + BUSY_TIMEOUT_S
+    while True:
+        try:
+            return _open(path)
+        except sqlite3.OperationalError as exc:
+            busy = "locked" in str(exc) or "busy" in str(exc)
+            if not busy or time.monotonic() > deadline:
+                raise
+            time.sleep(0.02)
 
 
 def _open(path: Path) -> SessionIndex:
