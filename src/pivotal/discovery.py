@@ -214,7 +214,9 @@ def _describe_all(paths: list[Path]) -> Iterator[tuple[Stamp | None, list[Sessio
             pass  # no pool on this system (or it broke): finish in this process
         finally:
             if pool is not None:
-                pool.shutdown(wait=False, cancel_futures=True)
+                # wait for the workers: a pool left running at interpreter exit writes
+                # "Exception ignored … Bad file descriptor" to stderr
+                pool.shutdown(wait=True, cancel_futures=True)
     for path in paths[done:]:
         yield describe(path)
 
