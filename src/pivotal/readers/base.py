@@ -313,6 +313,15 @@ def decode_json(line: bytes | msgspec.Raw) -> object:
         raise ValueError("JSON nested too deeply") from None
 
 
+def first_json_line(head: bytes) -> object:
+    """The first line of a file's head decoded as JSON, or None (for `sniff` functions)."""
+    line = head.lstrip().split(b"\n", 1)[0]
+    try:
+        return decode_json(line)
+    except ValueError:
+        return None
+
+
 def describe_decode_error(exc: Exception) -> str:
     text = str(exc) or type(exc).__name__
     return f"malformed JSON: {text}"[:MAX_REASON]

@@ -55,6 +55,7 @@ from pivotal.readers.base import (
     SessionReader,
     decode_json,
     describe_decode_error,
+    first_json_line,
     parse_timestamp,
     preview_of,
 )
@@ -634,19 +635,11 @@ def _match_key(rec: dict) -> tuple | None:
 # registry entry
 
 
-def _first_line(head: bytes) -> object:
-    line = head.lstrip().split(b"\n", 1)[0]
-    try:
-        return decode_json(line)
-    except ValueError:
-        return None
-
-
 def sniff(path: Path, head: bytes) -> bool:
     """A JSONL header line `{sessionId, projectHash, startTime, ...}` or a legacy chat JSON."""
     if path.is_dir():
         return False
-    first = _first_line(head)
+    first = first_json_line(head)
     if isinstance(first, dict):
         if "type" in first or "role" in first:
             return False
@@ -669,7 +662,7 @@ def open_reader(ref: SessionRef) -> SessionReader:
             head = handle.read(64 * 1024)
     except OSError:
         return GeminiJsonlReader(ref)
-    first = _first_line(head)
+    first = first_json_line(head)
     if isinstance(first, dict) and "messages" not in first:
         return GeminiJsonlReader(ref)
     if not head.strip():
@@ -681,7 +674,7 @@ def refs(path: Path) -> list[SessionRef]:
     try:
         st = path.stat()
         with open(path, "rb") as handle:
-            first = _first_line(handle.read(8192))
+            first = first_json_line(handle.read(8192))
     except OSError:
         return [SessionRef(format=FORMAT, path=path)]
     session_id = started = None

@@ -28,6 +28,7 @@ from pivotal.readers.base import (
     SessionReader,
     decode_json,
     describe_decode_error,
+    first_json_line,
     parse_timestamp,
     preview_of,
     single_ref,
@@ -264,14 +265,6 @@ def _is_message(obj: object) -> bool:
     return "content" in obj or "tool_calls" in obj
 
 
-def _first_line(head: bytes) -> object:
-    line = head.lstrip().split(b"\n", 1)[0]
-    try:
-        return decode_json(line)
-    except ValueError:
-        return None
-
-
 def sniff(path: Path, head: bytes) -> bool:
     """Only files whose first message is clearly `{role, content}` shaped."""
     if path.is_dir():
@@ -286,7 +279,7 @@ def sniff(path: Path, head: bytes) -> bool:
         return isinstance(doc, list) and bool(doc) and _is_message(doc[0])
     if not start.startswith(b"{"):
         return False
-    first = _first_line(start)
+    first = first_json_line(start)
     if _is_message(first):
         return True
     try:
@@ -311,7 +304,7 @@ def open_reader(ref: SessionRef) -> SessionReader:
     except OSError:
         return GenericJsonlReader(ref)
     start = head.lstrip()
-    if start.startswith(b"[") or not _is_message(_first_line(start)):
+    if start.startswith(b"[") or not _is_message(first_json_line(start)):
         if start:
             return GenericJsonReader(ref)
     return GenericJsonlReader(ref)
