@@ -44,7 +44,10 @@ class A:
 class Nudge:
     """A synthetic continuation injected by the harness (never typed by the person)."""
 
-    text: str = "Continue if you have next steps, or stop and ask for clarification if you are unsure how to proceed."
+    text: str = (
+        "Continue if you have next steps, or stop and ask for clarification"
+        " if you are unsure how to proceed."
+    )
 
 
 @dataclass
