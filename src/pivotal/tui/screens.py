@@ -116,10 +116,19 @@ class PickerScreen(Screen[SessionRef]):
         self.dismiss(self.refs[int(event.option.id or 0)])
 
 
+def _project(cwd: str | None) -> str:
+    """The last two folders of the working directory: enough to recognise a project."""
+    if not cwd:
+        return "—"
+    parts = [p for p in cwd.replace("\\", "/").split("/") if p]
+    return one_line("/".join(parts[-2:]), 28) or "—"
+
+
 def ref_label(ref: SessionRef) -> Text:
-    """One picker row: format, when, size / turns, title or path."""
+    """One picker row: agent, project, when, turns and pivots (or size), title or path."""
     text = Text(no_wrap=True, overflow="ellipsis")
     text.append(f"{ref.format:<12}", style="bold")
+    text.append(f"{_project(ref.cwd):<29}")
     when = ref.updated or ref.started
     stamp = datetime.fromtimestamp(when, UTC).strftime("%Y-%m-%d %H:%M") if when else "—"
     text.append(f"{stamp:<18}", style="dim")
