@@ -254,6 +254,8 @@ async def test_following_a_folder_switches_to_a_new_session(tmp_path: Path) -> N
         new.append(new_stream.say("Working in the new one."))
         await wait_for(lambda: count(app) == 2)
         assert replay(app).playback.cursor == 1
+        # marks, notes and the resume command now belong to the new session
+        await wait_for(lambda: getattr(replay(app).identity, "path", None) == new.path)
     old.assert_untouched()
     new.assert_untouched()
 

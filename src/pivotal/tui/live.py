@@ -61,6 +61,8 @@ class Snapshot:
     notice: str = ""
     title: str = ""
     gone: bool = False
+    switched_to: SessionRef | None = None
+    """The session now followed, when following a folder moved to a newer one."""
 
 
 def merge(old: Snapshot, new: Snapshot) -> Snapshot:
@@ -81,6 +83,7 @@ def merge(old: Snapshot, new: Snapshot) -> Snapshot:
         notice="; ".join(dict.fromkeys(notices)),
         title=new.title or old.title,
         gone=new.gone,
+        switched_to=new.switched_to or old.switched_to,
     )
 
 
@@ -295,6 +298,7 @@ class LiveFollow:
                     reset=item.switched,
                     force=item.switched,
                     title=title,
+                    switched_to=item.ref if item.switched else None,
                 )
 
     def _send(
@@ -307,6 +311,7 @@ class LiveFollow:
         reset: bool,
         force: bool = False,
         title: str = "",
+        switched_to: SessionRef | None = None,
     ) -> None:
         """Analyse what changed and post it (nothing when nothing the person sees changed)."""
         first = 0 if reset or update.reloaded or force else update.first_changed
@@ -328,6 +333,7 @@ class LiveFollow:
             notice=update.notice or "",
             title=title,
             gone=update.gone,
+            switched_to=switched_to,
         )
         self._post(generation, snapshot)
 
@@ -357,6 +363,10 @@ class LiveFollow:
         self.gone = snap.gone or (self.gone and snap.first_changed is None)
         if snap.title:
             screen.app.sub_title = snap.title
+        if snap.switched_to is not None:
+            # marks, notes and the resume command belong to the session now shown
+            self.ref = snap.switched_to
+            screen.reidentify(snap.switched_to)
         if snap.reset:
             transcript.expanded.clear()
             self.confirmed = None

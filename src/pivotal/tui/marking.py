@@ -80,15 +80,20 @@ class MarkActions(ScreenMixin):
             return
         ref = self.live.ref
         if ref is not None:
-            self.run_worker(
-                lambda: self._identify(ref),
-                name="identify",
-                group="identify",
-                thread=True,
-                exclusive=True,
-                exit_on_error=False,
-                description="Reading the session's id",
-            )
+            self.reidentify(ref)
+
+    def reidentify(self, ref: SessionRef) -> None:
+        """Learn (in a thread) which session `ref` is, then load its marks."""
+        self.identity = None
+        self.run_worker(
+            lambda: self._identify(ref),
+            name="identify",
+            group="identify",
+            thread=True,
+            exclusive=True,
+            exit_on_error=False,
+            description="Reading the session's id",
+        )
 
     def _identify(self, ref: SessionRef) -> None:
         try:
