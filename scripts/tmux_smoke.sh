@@ -10,7 +10,9 @@ set -euo pipefail
 
 here="$(cd "$(dirname "$0")/.." && pwd)"
 session_path="${1:-$here/src/pivotal/_demo/demo.jsonl}"
-python="${2:-${PYTHON:-/tmp/venv/bin/python}}"
+default_python=python3
+[ -x "$here/.venv/bin/python" ] && default_python="$here/.venv/bin/python"
+python="${2:-${PYTHON:-$default_python}}"
 name="pivotal-smoke"
 
 tmux kill-session -t "$name" 2>/dev/null || true
