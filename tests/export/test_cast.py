@@ -65,11 +65,11 @@ def test_valid_v3_with_one_marker_per_pivot(demo_input):
     markers = [(i, data) for i, (_, code, data) in enumerate(events) if code == "m"]
     assert len(markers) == len(demo_input.pivots)
     for (position, label), pivot in zip(markers, demo_input.pivots, strict=True):
-        assert f"turn {pivot.turn}" in label and str(pivot.kind) in label
+        assert f"turn #{pivot.turn + 1}" in label and str(pivot.kind) in label
         # the player stops right after the silent turn and the pivot banner are on screen
         shown = "".join(data for _, code, data in events[:position] if code == "o")
-        last_turn = re.findall(r"▌ turn (\d+)", shown)[-1]
-        assert int(last_turn) == pivot.turn
+        last_turn = re.findall(r"▌ turn #(\d+)", shown)[-1]
+        assert int(last_turn) == pivot.turn + 1
         assert "PIVOT" in events[position - 1][2]
 
 

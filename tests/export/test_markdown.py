@@ -22,7 +22,7 @@ def test_each_pivot_has_its_panel_and_an_excerpt(demo_input):
     assert len(sections) == len(demo_input.pivots)
     for number, (pivot, section) in enumerate(zip(demo_input.pivots, sections, strict=True), 1):
         assert section.startswith(f'{number}"></a>')
-        assert f"### Pivot {number}: turn {pivot.turn} · {pivot.kind}" in section
+        assert f"### Pivot {number}: turn #{pivot.turn + 1} · {pivot.kind}" in section
         assert f"**Silence:** {pivot.silence}" in section
         assert f"**Confidence:** {pivot.confidence:.2f}" in section
         for sig in pivot.signals:
@@ -31,9 +31,9 @@ def test_each_pivot_has_its_panel_and_an_excerpt(demo_input):
             assert "**Delegation**" in section
         phase = f"| phase | {pivot.state.phase_before or '?'} | {pivot.state.phase_after or '?'} |"
         assert phase in section
-        assert f"**Turn {pivot.turn}** · person" in section
+        assert f"**Turn #{pivot.turn + 1}** · person" in section
         assert "· **silent**" in section
-        assert f"**Turn {pivot.turn + 1}**" in section  # what the agent did next
+        assert f"**Turn #{pivot.turn + 2}**" in section  # what the agent did next
         assert f"(#pivot-{number})" in md  # linked from the index
 
 
@@ -46,7 +46,7 @@ def test_marks_and_notes_are_listed_and_shown_in_excerpts(demo_input):
     data = ExportInput(demo_input.ref, demo_input.session, demo_input.pivots, marks)
     md = render("md", data)
     assert "## Marks and notes" in md
-    assert f"### Turn {pivot.turn} (marked 2023-11-14T22:13:20Z)" in md
+    assert f"### Turn #{pivot.turn + 1} (marked 2023-11-14T22:13:20Z)" in md
     assert "> 🔖 **Note:**\n> Here it **gave up** on\n> the CUDA graphs." in md
     assert "### Turn not found" in md
 

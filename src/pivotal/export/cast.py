@@ -84,7 +84,7 @@ def _paint(style: str, text: str) -> str:
 def _turn_frames(turn: Turn, cols: int) -> Iterator[tuple[float, str]]:
     """(gap after the previous frame, output) for one turn: header and text, then each tool."""
     label = role_label(turn)
-    head = _paint(STYLE.get(label, "1"), f"▌ turn {turn.index} · {label}")
+    head = _paint(STYLE.get(label, "1"), f"▌ turn #{turn.index + 1} · {label}")
     body = turn_body(turn, TURN_CHARS)
     lines = _wrap(body, cols - 2) if body.strip() else []
     if not lines and turn.is_human:
@@ -110,7 +110,7 @@ def _pivot_banner(number: int, pivot: Pivot, cols: int) -> str:
 
 
 def marker_label(number: int, pivot: Pivot) -> str:
-    return f"pivot {number}: turn {pivot.turn} · {pivot.kind} ({pivot.silence})"
+    return f"pivot {number}: turn #{pivot.turn + 1} · {pivot.kind} ({pivot.silence})"
 
 
 def timeline(data: ExportInput, cols: int = COLS) -> Iterator[tuple[float, str, str]]:

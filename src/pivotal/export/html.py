@@ -120,7 +120,7 @@ def _index(data: ExportInput) -> str:
     items = []
     for n, p in enumerate(data.pivots, 1):
         items.append(
-            f'<li><a href="#turn-{p.turn}">Turn {p.turn}: {e(str(p.kind))}</a>'
+            f'<li><a href="#turn-{p.turn}">Turn #{p.turn + 1}: {e(str(p.kind))}</a>'
             f" ({e(str(p.silence))}, {p.confidence:.2f}) — {e(p.reason, 200)}"
             f' <a href="#pivot-{n}">[panel]</a></li>'
         )
@@ -131,10 +131,10 @@ def _pivot(data: ExportInput, n: int, p: Pivot) -> str:
     s = data.session
     anchor = s.turns[p.turn] if 0 <= p.turn < len(s.turns) else None
     when = iso(anchor.timestamp) if anchor else None
-    cluster = ", ".join(f'<a href="#turn-{t}">{t}</a>' for t in p.cluster) or "-"
+    cluster = ", ".join(f'<a href="#turn-{t}">#{t + 1}</a>' for t in p.cluster) or "-"
     head = (
         f'<section class="pivot" id="pivot-{n}"><h3>Pivot {n}: '
-        f'<a href="#turn-{p.turn}">turn {p.turn}</a> · {e(str(p.kind))}'
+        f'<a href="#turn-{p.turn}">turn #{p.turn + 1}</a> · {e(str(p.kind))}'
         + (" (candidate)" if p.candidate else "")
         + "</h3>"
     )
@@ -159,7 +159,7 @@ def _signals(title: str, signals: list[Signal], *, weighted: bool) -> str:
         return ""
     rows = []
     for sig in signals:
-        turns = ", ".join(f'<a href="#turn-{t}">{t}</a>' for t in sig.turns[:8]) or "-"
+        turns = ", ".join(f'<a href="#turn-{t}">#{t + 1}</a>' for t in sig.turns[:8]) or "-"
         quotes = "".join(f"<br>“{e(q, 100)}”" for q in sig.quotes[:3])
         weight = f"<td>{sig.weight:+.2f}</td>" if weighted else ""
         rows.append(
@@ -185,7 +185,7 @@ def _state(state: StateChange) -> str:
     extra = [f"Attempts: {state.attempts_failed} failed, {state.attempts_succeeded} succeeded."]
     extra += [f"Open: {e(t, 200)}" for t in state.open_threads]
     extra += [
-        f"Task {e(t.item, 120)}: {e(t.before or '-')} → {e(t.after or '-')} (turn {t.turn})"
+        f"Task {e(t.item, 120)}: {e(t.before or '-')} → {e(t.after or '-')} (turn #{t.turn + 1})"
         for t in state.tasks
     ]
     items = "".join(f"<li>{x}</li>" for x in extra)
@@ -212,7 +212,7 @@ def _turn(turn: Turn, pivot: int | None, silent: bool, marks: dict) -> str:  # t
     badge = f'<a class="badge" href="#pivot-{pivot}">pivot {pivot}</a>' if pivot else ""
     badge += '<span class="badge">silent</span>' if silent and not pivot else ""
     header = (
-        f"<header><b>Turn {turn.index}</b> · {e(role_label(turn))}"
+        f"<header><b>Turn #{turn.index + 1}</b> · {e(role_label(turn))}"
         + (f" · {e(when)}" if when else "")
         + (f" · line {turn.source.line}" if turn.source.line else "")
         + f"{badge}</header>"

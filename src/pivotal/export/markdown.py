@@ -75,7 +75,7 @@ def _index(data: ExportInput) -> list[str]:
     out = ["## Pivots", ""]
     for number, p in enumerate(data.pivots, 1):
         out.append(
-            f"{number}. [Turn {p.turn}: {p.kind} ({p.silence}, {p.confidence:.2f})]"
+            f"{number}. [Turn #{p.turn + 1}: {p.kind} ({p.silence}, {p.confidence:.2f})]"
             f"(#pivot-{number}): {inline(p.reason, 160)}"
         )
     return [*out, ""]
@@ -86,12 +86,14 @@ def _pivot(data: ExportInput, number: int, p: Pivot) -> list[str]:
     anchor = s.turns[p.turn] if 0 <= p.turn < len(s.turns) else None
     when = iso(anchor.timestamp) if anchor else None
     where = f", line {anchor.source.line}" if anchor and anchor.source.line else ""
+    cluster = ", ".join(f"#{t + 1}" for t in p.cluster) or "-"
     out = [
         f'<a id="pivot-{number}"></a>',
         "",
-        f"### Pivot {number}: turn {p.turn} · {p.kind}" + (" (candidate)" if p.candidate else ""),
+        f"### Pivot {number}: turn #{p.turn + 1} · {p.kind}"
+        + (" (candidate)" if p.candidate else ""),
         "",
-        f"- **Silence:** {p.silence} (cluster: turns {', '.join(map(str, p.cluster)) or '-'})",
+        f"- **Silence:** {p.silence} (cluster: turns {cluster})",
         f"- **Confidence:** {p.confidence:.2f}",
         f"- **When:** {when or '-'}{where}",
         f"- **Reason:** {inline(p.reason)}",
@@ -117,7 +119,7 @@ def _signals(title: str, signals: list[Signal], *, weighted: bool) -> list[str]:
     rule = "|---:|---|---|---|---|" if weighted else "|---|---|---|"
     out = [f"**{title}**", "", head, rule]
     for sig in signals:
-        turns = ", ".join(str(t) for t in sig.turns[:8]) or "-"
+        turns = ", ".join(f"#{t + 1}" for t in sig.turns[:8]) or "-"
         evidence = inline(sig.detail, 160)
         if sig.quotes:
             evidence += " — " + "; ".join(f"“{inline(q, 100)}”" for q in sig.quotes[:3])
@@ -149,7 +151,7 @@ def _state(state: StateChange) -> list[str]:
     for task in state.tasks:
         out.append(
             f"- task {inline(task.item, 120)}: {inline(task.before or '-')} →"
-            f" {inline(task.after or '-')} (turn {task.turn})"
+            f" {inline(task.after or '-')} (turn #{task.turn + 1})"
         )
     return [*out, ""]
 
@@ -158,7 +160,7 @@ def _excerpt_turn(data: ExportInput, index: int, silent: bool) -> list[str]:
     turn = data.session.turns[index]
     when = iso(turn.timestamp)
     tag = " · **silent**" if silent else ""
-    out = [f"**Turn {index}** · {role_label(turn)}" + (f" · {when}" if when else "") + tag, ""]
+    out = [f"**Turn #{index + 1}** · {role_label(turn)}" + (f" · {when}" if when else "") + tag, ""]
     body = turn_body(turn, EXCERPT_CHARS)
     if body.strip():
         out += [*fence(body), ""]
@@ -188,7 +190,7 @@ def _marks(data: ExportInput) -> list[str]:
     if not data.marks:
         return [*out, "No marks on this session.", ""]
     for mark in data.marks:
-        where = f"Turn {mark.turn_index}" if mark.turn_index is not None else "Turn not found"
+        where = f"Turn #{mark.turn_index + 1}" if mark.turn_index is not None else "Turn not found"
         out.append(f"### {where} (marked {iso(mark.created) or '-'})")
         out.append("")
         text = clean(mark.note).strip()
