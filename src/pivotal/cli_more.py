@@ -235,7 +235,7 @@ def _print_marks(store, session, as_json: bool) -> None:  # type: ignore[no-unty
         first = clean(mark.note, max_len=300).strip().split("\n")[0] if mark.note else ""
         rows.append(
             (
-                str(mark.turn_index) if turn else "gone",
+                f"#{mark.turn_index + 1}" if turn and mark.turn_index is not None else "gone",
                 short_time(turn.timestamp) if turn else "-",
                 role_label(turn) if turn else "-",
                 first[:100] or "(marked)",
