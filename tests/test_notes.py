@@ -183,7 +183,7 @@ def test_notes_command_lists_sessions_and_marks(tmp_path, monkeypatch):
     lines = out.splitlines()
     assert lines[0].split() == ["TURN", "WHEN", "WHO", "NOTE"]
     assert lines[1].split()[0] == "#1" and lines[1].endswith("(marked)")
-    assert lines[2].split()[0] == "2" and lines[2].endswith("first line of the note")
+    assert lines[2].split()[0] == "#3" and lines[2].endswith("first line of the note")
     code, out, _ = _cli("notes", str(CLAUDE), "--json")
     rows = [json.loads(line) for line in out.splitlines()]
     assert [(r["turn"], r["who"], r["note"]) for r in rows] == [
