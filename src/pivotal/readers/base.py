@@ -313,13 +313,23 @@ def decode_json(line: bytes | msgspec.Raw) -> object:
         raise ValueError("JSON nested too deeply") from None
 
 
-def first_json_line(head: bytes) -> object:
-    """The first line of a file's head decoded as JSON, or None (for `sniff` functions)."""
-    line = head.lstrip().split(b"\n", 1)[0]
-    try:
-        return decode_json(line)
-    except ValueError:
-        return None
+def first_json_line(head: bytes, skip: int = 3) -> object:
+    """The first line of a file's head that decodes as JSON, or None (for `sniff` functions).
+
+    Up to `skip` unreadable lines before it are passed over, so one garbage or
+    half-written first line does not make a whole session unrecognisable (the
+    reader then reports that line as skipped).
+    """
+    for line in head.split(b"\n"):
+        if not line.strip():
+            continue
+        try:
+            return decode_json(line)
+        except ValueError:
+            if skip <= 0:
+                return None
+            skip -= 1
+    return None
 
 
 def describe_decode_error(exc: Exception) -> str:
