@@ -80,6 +80,7 @@ _ID_KEYS = ("uuid", "parentUuid", "leafUuid", "sessionId")
 
 class ClaudeCodeReader(LineFileReader):
     format = NAME
+    LINE_VIEWS = True  # records are decoded straight from the read buffer
 
     def __init__(self, ref: SessionRef) -> None:
         super().__init__(ref)

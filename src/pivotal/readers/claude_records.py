@@ -75,7 +75,7 @@ _decode_records = msgspec.json.Decoder(list[Record]).decode
 TOOL_RESULT_MARK = msgspec.Raw(b"[tool_result]")
 
 
-def read_record(line: bytes) -> Record | None:
+def read_record(line: bytes | memoryview) -> Record | None:
     """Index-pass decoding of one line. Raises ValueError for lines that are not JSON."""
     if len(line) > BIG_LINE:
         record = _record_from_big_line(line)
@@ -89,7 +89,7 @@ def read_record(line: bytes) -> Record | None:
         return _record_from_untyped(decode_json(line))
 
 
-def read_records(lines: list[bytes]) -> list[Record | None | ValueError]:
+def read_records(lines: list[bytes] | list[memoryview]) -> list[Record | None | ValueError]:
     """Decode many lines with one C call (per-line Python work is the bottleneck).
 
     Lines too big to be worth a full scan take the head/tail path; if any small
@@ -110,7 +110,7 @@ def read_records(lines: list[bytes]) -> list[Record | None | ValueError]:
     return out
 
 
-def _read_or_error(line: bytes) -> Record | None | ValueError:
+def _read_or_error(line: bytes | memoryview) -> Record | None | ValueError:
     try:
         return read_record(line)
     except ValueError as exc:
@@ -165,7 +165,12 @@ _TOOL_RESULT_START = re.compile(rb'\[\{(?:"tool_use_id":"[^"\\]*",)?"type":"tool
 _EDGE = 4096
 
 
-def _record_from_big_line(line: bytes) -> Record | None:
+_MESSAGE_KEY = re.compile(rb'"message":\{')
+_CONTENT_KEY = re.compile(rb'"content":')
+_UUID_KEY = re.compile(rb',"uuid":"')
+
+
+def _record_from_big_line(line: bytes | memoryview) -> Record | None:
     """Top-level fields of a huge line from its head and tail, or None when unsure.
 
     Claude Code writes the top-level keys in a fixed order: the bookkeeping
@@ -173,11 +178,13 @@ def _record_from_big_line(line: bytes) -> Record | None:
     sometimes a `toolUseResult` copy of the output before or after them). The
     byte pattern `"key":"` cannot occur inside a JSON string (its quotes would
     be escaped), so the only risk is a nested object using the same key; the
-    values are checked and anything doubtful goes to the full decoder.
+    values are checked and anything doubtful goes to the full decoder. `line`
+    may be a memoryview: only regexes and small copies touch it.
     """
-    start = line.find(b'"message":{')
-    if start < 0 or start > _EDGE or not line.startswith(b"{"):
+    found = _MESSAGE_KEY.search(line, 0, _EDGE + 11)
+    if found is None or bytes(line[:1]) != b"{":
         return None
+    start = found.start()
     fields: dict[bytes, bytes] = {}
     for match in _FIELD.finditer(line, 0, start):
         fields[match.group(1)] = match.group(2)
@@ -185,7 +192,7 @@ def _record_from_big_line(line: bytes) -> Record | None:
     if kind not in (b"user", b"assistant"):
         return None
     flags = {m.group(1): m.group(2) == b"true" for m in _FLAG.finditer(line, 0, start)}
-    body = line[start + 10 : start + 10 + _EDGE]
+    body = bytes(line[start + 10 : start + 10 + _EDGE])
     if kind == b"assistant":
         match = _MSG_ID.match(body)
         if match is None:
@@ -216,7 +223,7 @@ def _record_from_big_line(line: bytes) -> Record | None:
     )
 
 
-def _tail_fields(line: bytes, message_at: int) -> tuple[str, str | None] | None:
+def _tail_fields(line: bytes | memoryview, message_at: int) -> tuple[str, str | None] | None:
     """The top-level uuid and timestamp, which follow the message object.
 
     They sit at the very end of the line (assistant lines), or right after the
@@ -224,21 +231,27 @@ def _tail_fields(line: bytes, message_at: int) -> tuple[str, str | None] | None:
     last bytes first, then forward from the message (a C-speed scan). The top-level
     uuid is always followed by the timestamp, which tells it from a nested key.
     """
-    uuid_at = line.rfind(b',"uuid":"', max(0, len(line) - 512))
-    if uuid_at < 0:
-        uuid_at = line.find(b',"uuid":"', message_at)
-        if uuid_at < 0:
+    size = len(line)
+    tail_start = max(0, size - 512)
+    uuid_at = bytes(line[tail_start:]).rfind(b',"uuid":"')
+    if uuid_at >= 0:
+        uuid_at += tail_start
+    else:
+        found = _UUID_KEY.search(line, message_at)
+        if found is None:
             return None
-    value_end = line.find(b'"', uuid_at + 9, uuid_at + 9 + 80)
-    uuid = line[uuid_at + 9 : value_end]
+        uuid_at = found.start()
+    window = bytes(line[uuid_at : uuid_at + 9 + 80 + 15 + 64])
+    value_end = window.find(b'"', 9)
+    uuid = window[9:value_end]
     if value_end < 0 or not _UUID.match(uuid):
         return None
-    if not line.startswith(b',"timestamp":"', value_end + 1):
+    if not window.startswith(b',"timestamp":"', value_end + 1):
         return None
-    stamp_end = line.find(b'"', value_end + 15, value_end + 15 + 64)
+    stamp_end = window.find(b'"', value_end + 15)
     if stamp_end < 0:
         return None
-    return uuid.decode(), line[value_end + 15 : stamp_end].decode("ascii", "replace")
+    return uuid.decode(), window[value_end + 15 : stamp_end].decode("ascii", "replace")
 
 
 def _opt(value: bytes | None) -> str | None:
