@@ -140,6 +140,18 @@ class LineFileReader(SessionReader):
     def handle_line(self, line_no: int, offset: int, line: bytes) -> None:
         """Consume one complete line (without its newline). Must not raise."""
 
+    def json_object(self, line_no: int, line: bytes) -> dict | None:
+        """Decode one JSONL record that must be an object; report and skip it otherwise."""
+        try:
+            obj = decode_json(line)
+        except ValueError as exc:
+            self.skip(line_no, describe_decode_error(exc))
+            return None
+        if not isinstance(obj, dict):
+            self.skip(line_no, "not a JSON object")
+            return None
+        return obj
+
     def finish(self) -> None:  # noqa: B027 - optional hook
         """Called after the final batch read (e.g. to close an open turn)."""
 

@@ -42,7 +42,6 @@ from pivotal.readers.base import (
     FormatSpec,
     LineFileReader,
     decode_json,
-    describe_decode_error,
     parse_timestamp,
     preview_of,
 )
@@ -102,13 +101,8 @@ class CodexReader(LineFileReader):
 
     # -- lines ------------------------------------------------------------
     def handle_line(self, line_no: int, offset: int, line: bytes) -> None:
-        try:
-            obj = decode_json(line)
-        except ValueError as exc:
-            self.skip(line_no, describe_decode_error(exc))
-            return
-        if not isinstance(obj, dict):
-            self.skip(line_no, "not a JSON object")
+        obj = self.json_object(line_no, line)
+        if obj is None:
             return
         kind = obj.get("type")
         payload = obj.get("payload")

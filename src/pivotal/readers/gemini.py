@@ -53,8 +53,6 @@ from pivotal.readers.base import (
     FormatSpec,
     LineFileReader,
     SessionReader,
-    decode_json,
-    describe_decode_error,
     first_json_line,
     parse_timestamp,
     preview_of,
@@ -168,13 +166,8 @@ class GeminiJsonlReader(LineFileReader):
                 break
 
     def handle_line(self, line_no: int, offset: int, line: bytes) -> None:
-        try:
-            obj = decode_json(line)
-        except ValueError as exc:
-            self.skip(line_no, describe_decode_error(exc))
-            return
-        if not isinstance(obj, dict):
-            self.skip(line_no, "not a JSON object")
+        obj = self.json_object(line_no, line)
+        if obj is None:
             return
         try:
             self._record(obj, line_no, offset)

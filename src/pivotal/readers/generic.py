@@ -27,7 +27,6 @@ from pivotal.readers.base import (
     LineFileReader,
     SessionReader,
     decode_json,
-    describe_decode_error,
     first_json_line,
     parse_timestamp,
     preview_of,
@@ -173,13 +172,8 @@ class GenericJsonlReader(LineFileReader):
         self._builder = ChatBuilder(self.append_turn, self.mark_changed)
 
     def handle_line(self, line_no: int, offset: int, line: bytes) -> None:
-        try:
-            obj = decode_json(line)
-        except ValueError as exc:
-            self.skip(line_no, describe_decode_error(exc))
-            return
-        if not isinstance(obj, dict):
-            self.skip(line_no, "not a JSON object")
+        obj = self.json_object(line_no, line)
+        if obj is None:
             return
         try:
             problem = self._builder.add(obj, line_no, offset)
