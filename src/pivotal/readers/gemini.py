@@ -32,22 +32,11 @@ and a reply with a cancelled tool call are flagged INTERRUPTED). User records th
 
 from __future__ import annotations
 
-import re
-from dataclasses import dataclass
 from pathlib import Path
 
-import msgspec
-
 from pivotal.model import (
-    Part,
-    PartKind,
-    Role,
     SessionRef,
-    SourceRef,
-    ToolCall,
     Turn,
-    TurnFlag,
-    Usage,
 )
 from pivotal.readers.base import (
     FormatSpec,
@@ -55,43 +44,21 @@ from pivotal.readers.base import (
     SessionReader,
     first_json_line,
     parse_timestamp,
-    preview_of,
+)
+from pivotal.readers.gemini_turns import (
+    ACK_TEXT,
+    SNAPSHOT_TAG,
+    _build_range,
+    _Calls,
+    _Entry,
+    _id,
+    _match_key,
+    _plain_text,
+    build_turns,
 )
 from pivotal.readers.generic_common import WholeFileJsonReader, turn_signature
-from pivotal.readers.tooltext import exit_code_from_output
 
 FORMAT = "gemini"
-ACK_TEXT = "Got it. Thanks for the additional context!"
-SNAPSHOT_TAG = "<state_snapshot>"
-# what Gemini CLI records when the person presses Esc / Ctrl+C mid-turn
-CANCEL_NOTICES = ("Request cancelled.", "Request cancelled")
-CONTEXT_TAG = "<session_context>"
-_COMMAND_RE = re.compile(r"^/[A-Za-z][\w:-]*(?:\s|$)")
-_STATUS = {
-    "success": "completed",
-    "error": "error",
-    "cancelled": "cancelled",
-    "executing": "running",
-    "scheduled": "pending",
-    "validating": "pending",
-    "awaiting_approval": "pending",
-}
-
-
-def _id(rec: dict) -> str | None:
-    """A record's id, only when it is a string (anything else is treated as no id)."""
-    ident = rec.get("id")
-    return ident if isinstance(ident, str) else None
-
-
-@dataclass(slots=True)
-class _Entry:
-    """One message on the logical list (or a compaction boundary marker)."""
-
-    rec: dict
-    line: int | None
-    offset: int | None
-    boundary: bool = False
 
 
 class GeminiJsonlReader(LineFileReader):
@@ -321,311 +288,6 @@ class GeminiJsonReader(WholeFileJsonReader):
 
 # ---------------------------------------------------------------------------
 # entries -> turns
-
-
-class _Calls(dict):
-    """Tool calls made so far (call id -> ToolCall) and where each was made.
-
-    `origin` lets a rebuild from entry N forget the calls made at N or later,
-    and lets a result folded into an older turn's call report that turn.
-    """
-
-    def __init__(self) -> None:
-        super().__init__()
-        self.origin: dict[str, tuple[int, int]] = {}
-        self.pos = 0
-        self.turn_index = 0
-        self.touched: set[int] = set()
-
-    def add(self, call: ToolCall) -> None:
-        self[call.call_id] = call
-        self.origin[call.call_id] = (self.pos, self.turn_index)
-
-    def filled(self, call: ToolCall) -> None:
-        origin = self.origin.get(call.call_id)
-        if origin is not None:
-            self.touched.add(origin[1])
-
-    def forget_from(self, pos: int) -> None:
-        for call_id, (made_at, _) in list(self.origin.items()):
-            if made_at >= pos:
-                del self.origin[call_id]
-                self.pop(call_id, None)
-
-
-def build_turns(entries: list[_Entry], bad: list[_Entry] | None = None) -> list[Turn]:
-    """Turns of a logical message list; tool results are folded into their calls.
-
-    An entry whose shape breaks the conversion is left out and added to `bad`.
-    """
-    turns: list[Turn] = []
-    _build_range(entries, 0, _Calls(), {"after_snapshot": False}, turns, None, bad)
-    return turns
-
-
-def _build_range(
-    entries: list[_Entry],
-    start: int,
-    calls: _Calls,
-    state: dict,
-    turns: list[Turn],
-    marks: list[tuple[int, bool]] | None,
-    bad: list[_Entry] | None,
-) -> None:
-    """Append the turns of `entries[start:]` to `turns`, recording a mark per entry."""
-    for pos in range(start, len(entries)):
-        entry = entries[pos]
-        if marks is not None:
-            marks.append((len(turns), state["after_snapshot"]))
-        calls.pos, calls.turn_index = pos, len(turns)
-        try:
-            turn = _entry_turn(entry, calls, state)
-        except (TypeError, ValueError, AttributeError, KeyError):
-            if bad is not None:
-                bad.append(entry)
-            continue
-        if turn is not None:
-            turn.index = len(turns)
-            turns.append(turn)
-
-
-def _entry_turn(entry: _Entry, calls: _Calls, state: dict) -> Turn | None:
-    """The turn for one entry (None for tool results and unknown record types)."""
-    after_snapshot = state["after_snapshot"]
-    state["after_snapshot"] = False
-    if entry.boundary:
-        turn = _turn(Role.SYSTEM, TurnFlag.COMPACTION_BOUNDARY | TurnFlag.SYNTHETIC, entry)
-        turn.parts = [Part(PartKind.TEXT, text="Context compressed")]
-        turn.preview = "Context compressed"
-        return turn
-    rec = entry.rec
-    kind = rec.get("type")
-    if kind == "user":
-        turn = _user_turn(entry, calls)
-        state["after_snapshot"] = turn is not None and bool(
-            turn.flags & TurnFlag.COMPACTION_SUMMARY
-        )
-        return turn
-    if kind in ("gemini", "model"):
-        turn = _model_turn(entry, calls)
-        if after_snapshot and turn.text.strip() == ACK_TEXT:
-            turn.flags |= TurnFlag.SYNTHETIC
-        if any(c.status == "cancelled" for c in turn.tool_calls):
-            turn.flags |= TurnFlag.INTERRUPTED
-        return turn
-    if kind in ("info", "warning", "error"):
-        flags = TurnFlag.SYNTHETIC | (TurnFlag.ERROR if kind == "error" else TurnFlag.NONE)
-        text = _plain_text(rec)
-        if text.strip() in CANCEL_NOTICES:
-            flags |= TurnFlag.INTERRUPTED
-        turn = _turn(Role.SYSTEM, flags, entry)
-        turn.parts = [Part(PartKind.TEXT, text=text)]
-        turn.preview = preview_of(text)
-        return turn
-    return None
-
-
-def _turn(role: Role, flags: TurnFlag, entry: _Entry) -> Turn:
-    ident = _id(entry.rec)
-    return Turn(
-        index=0,
-        role=role,
-        flags=flags,
-        timestamp=parse_timestamp(entry.rec.get("timestamp")),
-        message_id=ident,
-        source=SourceRef(line=entry.line, record_id=ident, offset=entry.offset),
-    )
-
-
-def _user_turn(entry: _Entry, calls: _Calls) -> Turn | None:
-    rec = entry.rec
-    content = rec.get("content")
-    texts: list[str] = []
-    attachments: list[Part] = []
-    responses = 0
-    if isinstance(content, str):
-        texts.append(content)
-    for part in _dicts(content):
-        if "functionResponse" in part:
-            responses += 1
-            _fold_response(part["functionResponse"], calls)
-        elif isinstance(part.get("text"), str):
-            texts.append(part["text"])
-        elif "inlineData" in part or "fileData" in part:
-            data = part.get("inlineData") or part.get("fileData") or {}
-            mime = data.get("mimeType") if isinstance(data, dict) else None
-            attachments.append(Part(PartKind.ATTACHMENT, text=f"[{mime or 'attachment'}]"))
-    if responses and not texts and not attachments:
-        return None
-    text = "".join(texts)
-    stripped = text.lstrip()
-    if stripped.startswith(CONTEXT_TAG):
-        flags = TurnFlag.SYNTHETIC
-    elif SNAPSHOT_TAG in text:
-        flags = TurnFlag.COMPACTION_SUMMARY | TurnFlag.SYNTHETIC
-    elif _COMMAND_RE.match(stripped):
-        flags = TurnFlag.SYNTHETIC
-    else:
-        flags = TurnFlag.HUMAN
-    turn = _turn(Role.USER, flags, entry)
-    turn.parts = [Part(PartKind.TEXT, text=text), *attachments]
-    turn.preview = preview_of(text)
-    return turn
-
-
-def _model_turn(entry: _Entry, calls: _Calls) -> Turn:
-    rec = entry.rec
-    turn = _turn(Role.ASSISTANT, TurnFlag.NONE, entry)
-    model = rec.get("model")
-    turn.model = model if isinstance(model, str) else None
-    parts: list[Part] = []
-    for thought in _dicts(rec.get("thoughts")):
-        subject, body = thought.get("subject"), thought.get("description")
-        pieces = [p for p in (subject, body) if isinstance(p, str) and p]
-        if pieces:
-            parts.append(Part(PartKind.REASONING, text="\n".join(pieces)))
-    content = rec.get("content")
-    texts = [content] if isinstance(content, str) else []
-    pending_calls: list[dict] = []
-    for part in _dicts(content):
-        if isinstance(part.get("text"), str):
-            if part.get("thought") is True:
-                parts.append(Part(PartKind.REASONING, text=part["text"]))
-            else:
-                texts.append(part["text"])
-        elif isinstance(part.get("functionCall"), dict):
-            pending_calls.append(part["functionCall"])
-    text = "".join(texts)
-    if text:
-        parts.append(Part(PartKind.TEXT, text=text))
-    seen: set[str] = set()
-    for raw in _dicts(rec.get("toolCalls")):
-        call = _tool_call(raw)
-        seen.add(call.call_id)
-        calls.add(call)
-        parts.append(Part(PartKind.TOOL, tool=call))
-    for raw in pending_calls:
-        ident = raw.get("id")
-        call_id = ident if isinstance(ident, str) else f"{raw.get('name')}#{len(calls)}"
-        if call_id in seen:
-            continue
-        call = ToolCall(call_id=call_id, name=str(raw.get("name") or "tool"), input=raw.get("args"))
-        calls.add(call)
-        parts.append(Part(PartKind.TOOL, tool=call))
-    turn.parts = parts
-    turn.preview = preview_of(text)
-    tokens = rec.get("tokens")
-    if isinstance(tokens, dict):
-        turn.usage = _usage(tokens)
-    return turn
-
-
-def _tool_call(raw: dict) -> ToolCall:
-    ident = raw.get("id")
-    call = ToolCall(
-        call_id=ident if isinstance(ident, str) else str(raw.get("name")),
-        name=str(raw.get("name") or "tool"),
-        input=raw.get("args"),
-    )
-    status = raw.get("status")
-    if isinstance(status, str):
-        call.status = _STATUS.get(status, status)
-        call.is_error = status == "error"
-    for part in _dicts(raw.get("result")):
-        if "functionResponse" in part:
-            _fill(call, part["functionResponse"])
-    if call.output is None and isinstance(raw.get("resultDisplay"), str):
-        call.output = raw["resultDisplay"]
-    return call
-
-
-def _fold_response(response: object, calls: _Calls) -> None:
-    if not isinstance(response, dict):
-        return
-    call = calls.get(response.get("id")) if isinstance(response.get("id"), str) else None
-    if call is None:
-        name = response.get("name")
-        call = next(
-            (c for c in reversed(calls.values()) if c.name == name and c.output is None), None
-        )
-    if call is not None and call.output is None:
-        _fill(call, response)
-        calls.filled(call)
-
-
-def _fill(call: ToolCall, response: object) -> None:
-    """Output / error of one functionResponse; the exit code only exists in the text."""
-    if not isinstance(response, dict):
-        return
-    body = response.get("response")
-    if isinstance(body, dict):
-        if isinstance(body.get("error"), str):
-            call.output = body["error"]
-            call.is_error = True
-        elif isinstance(body.get("output"), str):
-            call.output = body["output"]
-        else:
-            call.output = msgspec.json.encode(body).decode("utf-8", "replace")
-    elif isinstance(body, str):
-        call.output = body
-    if call.output is not None:
-        if call.exit_code is None:
-            call.exit_code = exit_code_from_output(call.output)
-        if call.status is None:
-            call.status = "error" if call.is_error else "completed"
-
-
-def _usage(tokens: dict) -> Usage:
-    def num(key: str) -> int:
-        value = tokens.get(key)
-        return value if isinstance(value, int) and not isinstance(value, bool) else 0
-
-    cached = num("cached")
-    return Usage(
-        input=max(num("input") - cached, 0),
-        output=num("output"),
-        cache_read=cached,
-        reasoning=num("thoughts"),
-    )
-
-
-def _dicts(value: object) -> list[dict]:
-    return [v for v in value if isinstance(v, dict)] if isinstance(value, list) else []
-
-
-def _plain_text(rec: dict) -> str:
-    content = rec.get("content")
-    if isinstance(content, str):
-        return content
-    return "".join(p["text"] for p in _dicts(content) if isinstance(p.get("text"), str))
-
-
-def _match_key(rec: dict) -> tuple | None:
-    """What identifies a message across Gemini's re-written copies of it."""
-    kind = rec.get("type")
-    content = rec.get("content")
-    call_ids = [
-        p["functionCall"].get("id")
-        for p in _dicts(content)
-        if isinstance(p.get("functionCall"), dict)
-    ]
-    call_ids += [c.get("id") for c in _dicts(rec.get("toolCalls"))]
-    if any(isinstance(c, str) for c in call_ids):
-        return (kind, "calls", tuple(sorted(c for c in call_ids if isinstance(c, str))))
-    responses = [
-        p["functionResponse"].get("id")
-        for p in _dicts(content)
-        if isinstance(p.get("functionResponse"), dict)
-    ]
-    if responses:
-        return (kind, "responses", tuple(sorted(str(r) for r in responses)))
-    if kind in ("user", "gemini", "model"):
-        return (kind, "text", _plain_text(rec))
-    return None
-
-
-# ---------------------------------------------------------------------------
-# registry entry
 
 
 def sniff(path: Path, head: bytes) -> bool:
