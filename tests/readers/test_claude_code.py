@@ -246,3 +246,71 @@ def test_parts_decoding_reads_tool_metadata_without_the_output_copy():
     assert rec["message"]["content"][0]["content"] == "out"
     odd = b'{"type":"user","message":{"content":"hi"},"toolUseResult":"Error: denied"}'
     assert decode_for_parts(odd)["message"]["content"] == "hi"
+
+
+def _record(
+    kind: str, uuid: str, parent: str | None, message: dict, minute: int, compact: bool = True
+) -> str:
+    import json
+
+    return json.dumps(
+        {
+            "parentUuid": parent,
+            "isSidechain": False,
+            "userType": "external",
+            "cwd": "/home/dev/app",
+            "sessionId": "0c0f8a52-7d3e-4d36-9f1a-3c2b1e0d9a77",
+            "version": "2.1.3",
+            "type": kind,
+            "message": message,
+            "uuid": uuid,
+            "timestamp": f"2026-11-30T10:{minute:02d}:00.000Z",
+        },
+        separators=(",", ":") if compact else None,
+    )
+
+
+@pytest.mark.parametrize("compact", [True, False], ids=["as-claude-writes", "spaced-json"])
+def test_late_tool_result_of_a_rewound_call_is_not_a_crash(tmp_path, compact):
+    """A result arriving after the person rewound past its call: its call's turn is gone.
+
+    Compact JSON takes the index pass's inline path, spaced JSON the general one."""
+    call = {"type": "tool_use", "id": "toolu_1", "name": "Bash", "input": {"command": "make"}}
+    result = {"type": "tool_result", "tool_use_id": "toolu_1", "content": "ok"}
+    lines = [
+        _record("user", "u1", None, {"role": "user", "content": "build it"}, 0, compact),
+        _record(
+            "assistant",
+            "a1",
+            "u1",
+            {"id": "msg_1", "role": "assistant", "content": [call]},
+            1,
+            compact,
+        ),
+        _record("user", "r1", "a1", {"role": "user", "content": [result]}, 2, compact),
+        _record(
+            "assistant",
+            "a2",
+            "r1",
+            {"id": "msg_2", "role": "assistant", "content": "built"},
+            3,
+            compact,
+        ),
+        _record("user", "u2", "u1", {"role": "user", "content": "no, test it instead"}, 4, compact),
+        _record("user", "r2", "a2", {"role": "user", "content": [result]}, 5, compact),
+        _record(
+            "assistant",
+            "a3",
+            "u2",
+            {"id": "msg_3", "role": "assistant", "content": "testing"},
+            6,
+            compact,
+        ),
+    ]
+    path = tmp_path / "s.jsonl"
+    path.write_text("\n".join(lines) + "\n")
+    s = read(path)
+    assert [t.text for t in s.turns] == ["build it", "no, test it instead", "testing"]
+    assert [[t.text for t in b] for b in s.branches] == [["", "built"]]
+    assert s.branches[0][0].tool_calls[0].output == "ok"
+    assert s.skipped == []

@@ -51,9 +51,11 @@ from pivotal.readers.base import (
     single_ref,
 )
 from pivotal.readers.claude_records import (
+    _TOOL_RESULT_START,
     INTERRUPT_PREFIX,
     SUMMARY_PREFIX,
     SYNTHETIC_PREFIXES,
+    TOOL_RESULT_MARK,
     Record,
     decode_for_parts,
     parts_from_records,
@@ -103,14 +105,79 @@ class ClaudeCodeReader(LineFileReader):
         self.handle_lines([(line_no, offset, line)])
 
     def handle_lines(self, batch: list[tuple[int, int, bytes]]) -> None:
+        """The index pass. Most records of a big session are streamed assistant lines and
+        tool results that only add a byte span to a turn that exists: those are handled
+        inline here (this loop runs once per record of a 100 MB file, so every attribute
+        lookup counts); everything else goes through `_handle_record`."""
         records = read_records([line for _, _, line in batch])
-        for (line_no, offset, line), record in zip(batch, records, strict=True):
-            if isinstance(record, ValueError):
-                self.skip(line_no, describe_decode_error(record))
-            elif record is None or not record.type:
+        turns = self.session.turns
+        uuid_turn = self._uuid_turn
+        msg_turn = self._msg_turn
+        usage_seen = self._usage_seen
+        handle = self._handle_record
+        session = self.session
+        # the session's own fields (id, cwd, start) come from its first records; until all
+        # three are known, every record takes the full path that fills them
+        settled = session.id is not None and session.cwd is not None and session.started is not None
+        for (line_no, offset, line), rec in zip(batch, records, strict=True):
+            if rec.__class__ is not Record:
+                if isinstance(rec, ValueError):
+                    self.skip(line_no, describe_decode_error(rec))
+                else:
+                    self.skip(line_no, "not a Claude Code record (no type)")
+                continue
+            uuid = rec.uuid
+            if uuid is not None and uuid in uuid_turn:
+                continue  # the same record written twice
+            kind = rec.type
+            msg = rec.message
+            if settled and kind == "assistant" and msg is not None and msg.id:
+                index = msg_turn.get(msg.id)
+                if index is not None and index < len(turns):
+                    turn = turns[index]
+                    if turn.message_id == msg.id:
+                        turn.extra["spans"].append((offset, len(line)))  # type: ignore[index]
+                        if self._first_changed is None or index < self._first_changed:
+                            self._first_changed = index
+                        raw_usage = msg.usage
+                        if raw_usage is not None and raw_usage != usage_seen.get(index):
+                            usage_seen[index] = raw_usage
+                            turn.usage = raw_usage.to_usage()
+                        if uuid is not None:
+                            uuid_turn[uuid] = index
+                        if rec.timestamp:
+                            self._last_stamp = rec.timestamp
+                        continue
+            elif (
+                settled
+                and kind == "user"
+                and msg is not None
+                and (msg.content is TOOL_RESULT_MARK or _TOOL_RESULT_START.match(msg.content))
+            ):
+                index = uuid_turn.get(rec.parentUuid) if rec.parentUuid else None
+                if index is None or index >= len(turns) or turns[index].role is not Role.ASSISTANT:
+                    index = self._last_assistant
+                if index is not None:
+                    turns[index].extra["spans"].append((offset, len(line)))  # type: ignore[index]
+                    if self._first_changed is None or index < self._first_changed:
+                        self._first_changed = index
+                    if uuid is not None:
+                        uuid_turn[uuid] = index
+                elif uuid is not None and turns:
+                    uuid_turn[uuid] = len(turns) - 1  # as `_handle_record` files it
+                if rec.timestamp:
+                    self._last_stamp = rec.timestamp
+                continue
+            if not kind:
                 self.skip(line_no, "not a Claude Code record (no type)")
-            else:
-                self._handle_record(line_no, offset, len(line), record)
+                continue
+            handle(line_no, offset, len(line), rec)
+            if not settled:
+                settled = (
+                    session.id is not None
+                    and session.cwd is not None
+                    and session.started is not None
+                )
 
     def _handle_record(self, line_no: int, offset: int, length: int, rec: Record) -> None:
         uuid = rec.uuid
@@ -219,7 +286,8 @@ class ClaudeCodeReader(LineFileReader):
 
     def _tool_result(self, rec: Record, offset: int, length: int) -> None:
         index = self._uuid_turn.get(rec.parentUuid) if rec.parentUuid else None
-        if index is None or self.session.turns[index].role is not Role.ASSISTANT:
+        turns = self.session.turns
+        if index is None or index >= len(turns) or turns[index].role is not Role.ASSISTANT:
             index = self._last_assistant
         if index is None:
             return  # a result with no call we know of: nothing to attach it to
