@@ -14,10 +14,12 @@ newline arrives, never parsed half), truncation and replacement of the file
 
 from __future__ import annotations
 
+import gc
 import os
 import re
 from abc import ABC, abstractmethod
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
@@ -28,9 +30,30 @@ import msgspec
 from pivotal.model import Session, SessionRef, Skipped, Turn
 
 CHUNK = 1 << 20
+GC_PAUSE_BYTES = 4 << 20
+"""Reads at least this big run with the cyclic garbage collector paused (see `gc_paused`)."""
 _BLANK = b" \t\r\x0c\x0b"
 TAIL_CHECK = 64
 MAX_REASON = 120
+
+
+@contextmanager
+def gc_paused() -> Iterator[None]:
+    """Pause Python's cyclic garbage collector around a big index pass.
+
+    Reading a large session allocates hundreds of thousands of small objects, none
+    of them in reference cycles; the collector would walk the growing heap again and
+    again for nothing (about a fifth of the index pass on a 100 MB file). Reference
+    counting still frees everything as usual; only the cycle search waits.
+    """
+    if not gc.isenabled():
+        yield
+        return
+    gc.disable()
+    try:
+        yield
+    finally:
+        gc.enable()
 
 
 @dataclass(slots=True, frozen=True)
@@ -218,6 +241,13 @@ class LineFileReader(SessionReader):
     def _read_from(self, fd: int, size: int, budget: int | None) -> None:
         if budget is not None:
             size = min(size, self._offset + max(budget, 1))
+        if size - self._offset >= GC_PAUSE_BYTES:
+            with gc_paused():
+                self._read_chunks(fd, size)
+        else:
+            self._read_chunks(fd, size)
+
+    def _read_chunks(self, fd: int, size: int) -> None:
         while self._offset < size:
             chunk = os.pread(fd, min(CHUNK, size - self._offset), self._offset)
             if not chunk:
