@@ -22,15 +22,32 @@ DEMO = Path(__file__).resolve().parent / "_demo" / "demo.jsonl"
 SENSITIVITIES = ("low", "normal", "high")
 
 
+# Commands defined in `pivotal.cli_more`, imported only when one of them is run or listed:
+# `pivotal scan` then skips that module and its click definitions.
+MORE_COMMANDS = ("export", "notes", "stats")
+
+
 class DefaultToReplay(click.Group):
     """`pivotal PATH` means `pivotal replay PATH`; `pivotal` alone opens the picker."""
 
     def parse_args(self, ctx: click.Context, args: list[str]) -> list[str]:
         if not args or (
-            args[0] not in self.commands and args[0] not in ("--help", "-h", "--version")
+            args[0] not in self.commands
+            and args[0] not in MORE_COMMANDS
+            and args[0] not in ("--help", "-h", "--version")
         ):
             args = ["replay", *args]
         return super().parse_args(ctx, args)
+
+    def get_command(self, ctx: click.Context, cmd_name: str) -> click.Command | None:
+        if cmd_name in MORE_COMMANDS and cmd_name not in self.commands:
+            from pivotal.cli_more import register
+
+            register(self)
+        return super().get_command(ctx, cmd_name)
+
+    def list_commands(self, ctx: click.Context) -> list[str]:
+        return sorted({*self.commands, *MORE_COMMANDS})
 
 
 def err(message: str) -> None:
@@ -242,8 +259,3 @@ def main() -> None:
             raise
         err(f"internal error: {type(exc).__name__}: {exc} (set PIVOTAL_DEBUG=1 for details)")
         raise SystemExit(ExitCode.INTERNAL) from None
-
-
-from pivotal.cli_more import register as _register_more  # noqa: E402
-
-_register_more(cli)

@@ -1,16 +1,16 @@
 """`pivotal export`, `pivotal notes` and `pivotal stats`, added to the main group by `register`.
 
 Same contract as the other commands: data on stdout, one clear line per
-problem on stderr, documented exit codes (`pivotal.exitcodes`). Heavy modules
-are imported inside the commands so `pivotal --help` stays fast.
+problem on stderr, documented exit codes (`pivotal.exitcodes`). `pivotal.cli`
+imports this module only when one of these commands is run or listed, and heavy
+modules (sqlite3, tempfile, the export / notes / stats code) are imported inside
+the commands, so the other commands start fast.
 """
 
 from __future__ import annotations
 
 import os
-import sqlite3
 import sys
-import tempfile
 from pathlib import Path
 
 import click
@@ -59,11 +59,11 @@ def _one_ref(path: Path, key: str | None) -> SessionRef:
 
 
 def _read(ref: SessionRef):  # type: ignore[no-untyped-def]
-    from pivotal.readers import read_session
+    from pivotal.readers import read_errors, read_session
 
     try:
         return read_session(ref)
-    except (OSError, sqlite3.Error) as exc:
+    except read_errors() as exc:
         err(f"{ref.label}: cannot read ({exc})")
         raise SystemExit(ExitCode.UNREADABLE) from None
 
@@ -76,6 +76,8 @@ def _write_output(target: Path, text: str, ref: SessionRef) -> None:
     if target.exists() and os.path.realpath(target) == os.path.realpath(ref.path):
         err(f"{target}: refusing to overwrite the session file itself")
         raise SystemExit(ExitCode.USAGE)
+    import tempfile
+
     parent = target.parent if str(target.parent) else Path(".")
     try:
         fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", dir=parent)
@@ -151,6 +153,8 @@ def export_cmd(
 @click.option("--json", "as_json", is_flag=True, help="JSON instead of a table.")
 def notes_cmd(session: Path | None, key: str | None, as_json: bool) -> None:
     """List your marks and notes: on SESSION, or which sessions have any."""
+    import sqlite3
+
     from pivotal.notes import NoteStore
 
     try:

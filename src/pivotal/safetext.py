@@ -86,7 +86,8 @@ def _build_table() -> dict[int, str]:
     return table
 
 
-_TABLE = _build_table()
+_TABLE: dict[int, str] = {}
+"""Filled by the first `_clean_controls` that needs it: most runs never do, and building costs."""
 
 
 def needs_cleaning(text: str) -> bool:
@@ -98,6 +99,8 @@ def _clean_controls(text: str) -> str:
     """Replace every unsafe character; SGR must already be gone. `\\r\\n` becomes `\\n`."""
     if "\r\n" in text:
         text = text.replace("\r\n", "\n")
+    if not _TABLE:
+        _TABLE.update(_build_table())
     return text.translate(_TABLE)
 
 

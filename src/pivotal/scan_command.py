@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import sqlite3
 import sys
 from pathlib import Path
 from typing import TextIO
@@ -11,7 +10,7 @@ import msgspec
 
 from pivotal.exitcodes import PROBLEM_CODES, ExitCode, worst
 from pivotal.model import Session, SessionRef
-from pivotal.readers import find_sessions, read_session
+from pivotal.readers import find_sessions, read_errors, read_session
 from pivotal.report import explain, pivot_table, session_header, session_json, skipped_line
 from pivotal.safetext import json_inert
 
@@ -55,7 +54,7 @@ def run_scan(
 def _read(ref: SessionRef) -> Session | None:
     try:
         return read_session(ref)
-    except (OSError, sqlite3.Error) as exc:
+    except read_errors() as exc:
         _err(f"{ref.label}: cannot read ({exc})")
         return None
 

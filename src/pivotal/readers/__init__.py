@@ -1,8 +1,13 @@
 """The format registry: recognise a path's format from its content and open it.
 
 Adding a format means adding one module that exposes `SPEC: FormatSpec` and
-listing it in `_MODULES`. Formats are tried in order; the content decides, not
-the file name (a `.jsonl` file can be Claude Code, Codex, Gemini or generic).
+listing it, with its format name, in `_MODULES`. Formats are tried in order;
+the content decides, not the file name (a `.jsonl` file can be Claude Code,
+Codex, Gemini or generic).
+
+A format module is imported only when the sniff reaches it or a session of
+its format is opened, so `pivotal scan` on a Claude Code file never loads the
+opencode reader (and sqlite3) or the others.
 """
 
 from __future__ import annotations
@@ -10,6 +15,8 @@ from __future__ import annotations
 import errno
 import importlib
 import os
+import sys
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -25,38 +32,50 @@ __all__ = [
     "find_sessions",
     "format_names",
     "open_reader",
+    "read_errors",
     "read_session",
     "sniff_path",
     "specs",
 ]
 
 # Most specific first: generic chat JSON accepts almost anything, so it is last.
+# (format name, module): the name lets `open_reader` load just the module it needs.
 _MODULES = (
-    "pivotal.readers.claude_code",
-    "pivotal.readers.codex",
-    "pivotal.readers.gemini",
-    "pivotal.readers.opencode",
-    "pivotal.readers.aider",
-    "pivotal.readers.generic",
+    ("claude-code", "pivotal.readers.claude_code"),
+    ("codex", "pivotal.readers.codex"),
+    ("gemini", "pivotal.readers.gemini"),
+    ("opencode", "pivotal.readers.opencode"),
+    ("aider", "pivotal.readers.aider"),
+    ("generic", "pivotal.readers.generic"),
 )
 
 HEAD_BYTES = 64 * 1024
-_specs: list[FormatSpec] | None = None
+_loaded: dict[str, FormatSpec | None] = {}
+"""Module name -> its SPEC, or None when the module failed to import."""
+
+
+def _load(module_name: str) -> FormatSpec | None:
+    if module_name not in _loaded:
+        try:
+            module = importlib.import_module(module_name)
+        except ImportError:
+            _loaded[module_name] = None
+        else:
+            _loaded[module_name] = module.SPEC
+    return _loaded[module_name]
+
+
+def _iter_specs() -> Iterator[FormatSpec]:
+    """The formats in sniffing order, each module imported only when it is reached."""
+    for _name, module_name in _MODULES:
+        spec = _load(module_name)
+        if spec is not None:
+            yield spec
 
 
 def specs() -> list[FormatSpec]:
     """All known formats, in sniffing order (modules that fail to import are left out)."""
-    global _specs
-    if _specs is None:
-        loaded = []
-        for name in _MODULES:
-            try:
-                module = importlib.import_module(name)
-            except ImportError:
-                continue
-            loaded.append(module.SPEC)
-        _specs = loaded
-    return _specs
+    return list(_iter_specs())
 
 
 def format_names() -> list[str]:
@@ -64,10 +83,25 @@ def format_names() -> list[str]:
 
 
 def spec_for(name: str) -> FormatSpec:
-    for spec in specs():
+    for known, module_name in _MODULES:
+        if known == name:
+            spec = _load(module_name)
+            if spec is not None and spec.name == name:
+                return spec
+    for spec in specs():  # a table entry out of step with its module: still find it
         if spec.name == name:
             return spec
     raise KeyError(name)
+
+
+def read_errors() -> tuple[type[Exception], ...]:
+    """What reading a session raises for a bad file, not a bug; use as `except read_errors()`.
+
+    OSError always; sqlite3.Error once a database reader has imported sqlite3. It
+    cannot have raised one before that, so callers need not import sqlite3 themselves.
+    """
+    sqlite3 = sys.modules.get("sqlite3")
+    return (OSError, sqlite3.Error) if sqlite3 is not None else (OSError,)
 
 
 def read_head(path: Path) -> bytes:
@@ -80,7 +114,7 @@ def read_head(path: Path) -> bytes:
 def sniff_path(path: Path) -> FormatSpec | None:
     """The first format whose `sniff` accepts `path` (file or directory), or None."""
     head = read_head(path)
-    for spec in specs():
+    for spec in _iter_specs():
         try:
             if spec.sniff(path, head):
                 return spec
