@@ -56,6 +56,7 @@ from pivotal.readers.claude_records import (
     SUMMARY_PREFIX,
     SYNTHETIC_PREFIXES,
     TOOL_RESULT_MARK,
+    Message,
     Record,
     decode_for_parts,
     parts_from_records,
@@ -148,6 +149,9 @@ class ClaudeCodeReader(LineFileReader):
                         if rec.timestamp:
                             self._last_stamp = rec.timestamp
                         continue
+                if not rec.isSidechain:
+                    self._new_assistant_turn(rec, msg, line_no, offset, len(line))
+                    continue
             elif (
                 settled
                 and kind == "user"
@@ -178,6 +182,44 @@ class ClaudeCodeReader(LineFileReader):
                     and session.cwd is not None
                     and session.started is not None
                 )
+
+    def _new_assistant_turn(
+        self, rec: Record, msg: Message, line_no: int, offset: int, length: int
+    ) -> None:
+        """What `_handle_record` → `_assistant` do for the first line of a model response
+        on the main line, once the session's own fields are known (a few thousand times
+        in a big session, so without the general path's detours)."""
+        key = msg.id
+        assert key is not None
+        stamp = rec.timestamp
+        if stamp:
+            self._last_stamp = stamp
+        turns = self.session.turns
+        index = len(turns)
+        usage = msg.usage
+        turn = Turn(
+            index,
+            Role.ASSISTANT,
+            TurnFlag.NONE,
+            parse_timestamp(stamp),
+            key,
+            SourceRef(line_no, rec.uuid, offset),
+            msg.model,
+            usage.to_usage() if usage is not None else None,
+        )
+        turn.extra = {"spans": [(offset, length)]}
+        turn._loader = self._load_parts
+        turns.append(turn)
+        if self._first_changed is None or index < self._first_changed:
+            self._first_changed = index
+        if usage is not None:
+            self._usage_seen[index] = usage
+        if rec.uuid is not None:
+            self._uuid_turn[rec.uuid] = index
+        self._msg_turn[key] = index
+        self._last_assistant = index
+        if msg.model:
+            self.session.model = msg.model
 
     def _handle_record(self, line_no: int, offset: int, length: int, rec: Record) -> None:
         uuid = rec.uuid
