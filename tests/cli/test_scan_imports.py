@@ -42,6 +42,7 @@ NOT_FOR_SCAN = (
     "tempfile",
     "shutil",
     "pivotal.cli_more",
+    "pivotal.sgr",
     "pivotal.export",
     "pivotal.notes",
     "pivotal.stats",
