@@ -11,7 +11,7 @@ silent (to rule out an attachment such as a pasted screenshot).
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 
 from pivotal.detect.config import PivotConfig
 from pivotal.detect.lexicon import ACK_WORDS, GO_ON_WORDS, WRAPPER_TAG
@@ -28,7 +28,13 @@ _INVISIBLE = dict.fromkeys(map(ord, "\u200b\u200c\u200d\u2060\ufeff\u00ad"), Non
 
 def strip_wrappers(text: str) -> str:
     """Text without XML-like wrapper tags, invisible characters and opencode's literal quotes."""
-    stripped = WRAPPER_TAG.sub(" ", text.translate(_INVISIBLE)).strip()
+    # Every human turn's preview comes through here: skip the work that cannot apply
+    # (`isascii` is O(1), and every invisible character is non-ASCII; a tag needs a "<").
+    if not text.isascii():
+        text = text.translate(_INVISIBLE)
+    if "<" in text:
+        text = WRAPPER_TAG.sub(" ", text)
+    stripped = text.strip()
     while len(stripped) >= 2 and stripped[0] == stripped[-1] and stripped[0] in "\"'`":
         stripped = stripped[1:-1].strip()
     return stripped
@@ -84,6 +90,9 @@ _HARNESS = int(TurnFlag.SYNTHETIC | TurnFlag.META)
 _COMPACTION = int(TurnFlag.COMPACTION_BOUNDARY | TurnFlag.COMPACTION_SUMMARY)
 _SUMMARY = int(TurnFlag.COMPACTION_SUMMARY)
 _INTERRUPTED = int(TurnFlag.INTERRUPTED)
+_MAY_BE_SILENT = int(TurnFlag.HUMAN | TurnFlag.COMPACTION_BOUNDARY | TurnFlag.COMPACTION_SUMMARY)
+"""Only a person's turn or a compaction record can be a silence (`classify_turn`,
+`is_summary_start`): every other turn is ruled out by its flags alone."""
 # Flags are read as plain ints: `IntFlag & IntFlag` builds a new enum member each time,
 # and every turn of a session passes through here.
 
@@ -149,9 +158,11 @@ class SilenceIndex:
             self._hi = start - 1
 
     def silence(self, turns: Sequence[Turn], i: int) -> Silence | None:
+        turn = turns[i]
+        if not int(turn.flags) & _MAY_BE_SILENT:
+            return None
         if i in self._cache:
             return self._cache[i]
-        turn = turns[i]
         kind = classify_turn(turn, self.config)
         if kind is None and is_summary_start(turn):
             prev = turns[i - 1] if i > 0 else None
@@ -160,6 +171,16 @@ class SilenceIndex:
         self._cache[i] = kind
         self._hi = max(self._hi, i)
         return kind
+
+    def anchors(self, turns: Sequence[Turn], start: int) -> Iterator[int]:
+        """Positions from `start` on that anchor a cluster, in order.
+
+        Every turn of a session passes through here: a flags test skips the turns
+        that cannot be silent before any other work.
+        """
+        for i in range(start, len(turns)):
+            if int(turns[i].flags) & _MAY_BE_SILENT and self.is_anchor(turns, i):
+                yield i
 
     def in_cluster(self, turns: Sequence[Turn], i: int) -> bool:
         return self.silence(turns, i) is not None or is_transparent(turns[i])

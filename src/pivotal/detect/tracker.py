@@ -79,10 +79,9 @@ class PivotTracker:
             stale.update(a for a, j in self._judged.items() if j.reach > first)
         for anchor in sorted(stale):
             self._judge(turns, anchor, view)
-        for pos in range(first, len(turns)):
-            if self._silences.is_anchor(turns, pos):
-                self._order.append(pos)
-                self._judge(turns, pos, view)
+        for pos in self._silences.anchors(turns, first):
+            self._order.append(pos)
+            self._judge(turns, pos, view)
         return self.pivots()
 
     def _judge(self, turns: Sequence[Turn], anchor: int, view: Callable[[int], TurnView]) -> None:
