@@ -9,7 +9,10 @@ binds the compiled methods onto itself, so later calls cost nothing extra.
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from typing import Any, cast
+
+from pivotal.detect.casefold import FoldedSearch, SplitSearch, lower_pattern
 
 _METHODS = ("search", "match", "fullmatch", "finditer", "findall", "sub", "subn", "split")
 
@@ -100,18 +103,68 @@ def factored(pattern: str) -> str:
     return "|".join([f"\\b(?:{'|'.join(bounded)})", *rest])
 
 
+def _fast_searcher(
+    pattern: str, flags: int, exact: Callable[[], re.Pattern[str]]
+) -> FoldedSearch | SplitSearch | None:
+    """A faster way to search with a case-insensitive pattern (`casefold`), when one is exact."""
+    if flags & (re.ASCII | re.VERBOSE):
+        return None
+    source = factored(pattern)
+    if flags & re.IGNORECASE:
+        lowered = lower_pattern(source)
+        if lowered is None:
+            return None
+        return FoldedSearch(re.compile(lowered, flags & ~re.IGNORECASE), exact)
+    if "(?i:" not in source:
+        return None
+    # a case-sensitive head and a case-insensitive `(?i:...)` tail (FAIL_NARRATIVE)
+    branches = _alternatives(source)
+    inners = [_whole_group(b) if b.startswith("(?i:") else None for b in branches]
+    first = next((i for i, inner in enumerate(inners) if inner is not None), None)
+    if first is None or None in inners[first:]:
+        return None  # no `(?i:...)` branch, or a case-sensitive branch after one
+    lowered = [lower_pattern(inner or "") for inner in inners[first:]]
+    if None in lowered:
+        return None
+    folded = re.compile("|".join(part or "" for part in lowered), flags)
+    if first == 0:
+        return FoldedSearch(folded, exact)
+    return SplitSearch(re.compile("|".join(branches[:first]), flags), folded, exact)
+
+
 class _LazyPattern:
     def __init__(self, pattern: str, flags: int) -> None:
         self.pattern = pattern
         self.flags = flags
+        self._exact: re.Pattern[str] | None = None
+        self._planned = False
 
-    def __getattr__(self, name: str) -> Any:  # only reached before the first compile
-        compiled = re.compile(factored(self.pattern), self.flags)
+    def exact(self) -> re.Pattern[str]:
+        """The (factored) pattern as written, compiled."""
+        if self._exact is None:
+            self._exact = re.compile(factored(self.pattern), self.flags)
+        return self._exact
+
+    def __getattr__(self, name: str) -> Any:  # only reached for methods not bound yet
+        if not self._planned:
+            self._planned = True
+            fast = _fast_searcher(self.pattern, self.flags, self.exact)
+            if fast is not None:
+                for method in fast.methods:
+                    setattr(self, method, getattr(fast, method))
+                if name in fast.methods:
+                    return getattr(fast, name)
+        compiled = self.exact()
         for method in _METHODS:
-            setattr(self, method, getattr(compiled, method))
+            if method not in vars(self):
+                setattr(self, method, getattr(compiled, method))
         return getattr(compiled, name)
 
 
 def lazy(pattern: str, flags: int | re.RegexFlag = 0) -> re.Pattern[str]:
-    """A pattern that behaves like `re.compile(pattern, flags)` but compiles when first used."""
+    """A pattern that behaves like `re.compile(pattern, flags)` but compiles when first used.
+
+    Case-insensitive searches run on lower-cased text (`casefold`): their matches'
+    positions are the text's own, their `group()` is lower-cased.
+    """
     return cast("re.Pattern[str]", _LazyPattern(pattern, int(flags)))
