@@ -16,7 +16,7 @@ from pathlib import Path
 import click
 
 from pivotal import __version__
-from pivotal.exitcodes import PROBLEM_CODES, ExitCode, worst
+from pivotal.exitcodes import PROBLEM_CODES, BatchDone, ExitCode, exit_now, worst
 
 DEMO = Path(__file__).resolve().parent / "_demo" / "demo.jsonl"
 SENSITIVITIES = ("low", "normal", "high")
@@ -233,9 +233,12 @@ def scan(
 
     if follow_live:
         raise SystemExit(run_follow(list(paths), as_json=as_json, sensitivity=sensitivity))
-    raise SystemExit(
-        run_scan(list(paths), as_json=as_json, explain=explain, sensitivity=sensitivity)
-    )
+    try:
+        code = run_scan(list(paths), as_json=as_json, explain=explain, sensitivity=sensitivity)
+    except BrokenPipeError:  # `pivotal scan … | head`: the reader has all it wanted
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        code = ExitCode.OK
+    raise BatchDone(code)
 
 
 def main() -> None:
@@ -252,6 +255,8 @@ def main() -> None:
     except BrokenPipeError:
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
         raise SystemExit(ExitCode.OK) from None
+    except BatchDone as done:
+        exit_now(done.code if isinstance(done.code, int) else ExitCode.INTERNAL)
     except SystemExit:
         raise
     except Exception as exc:  # the promise: one line, never a traceback

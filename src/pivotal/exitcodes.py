@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import os
+import sys
 from enum import IntEnum
 
 
@@ -37,3 +39,24 @@ def worst(codes: list[ExitCode]) -> ExitCode:
         if code in codes:
             return code
     return ExitCode.OK
+
+
+class BatchDone(SystemExit):
+    """A batch command (`scan`) finished: the console entry ends the process at once.
+
+    Such a command leaves a big heap behind (the turn index of every session it
+    read); freeing it object by object at interpreter shutdown costs ~40 ms on a
+    100 MB session, a third of the scan itself. `exit_now` flushes the output and
+    lets the OS reclaim the memory in one go. Only the console entry acts on it;
+    anything else (tests, embedding) sees an ordinary SystemExit.
+    """
+
+
+def exit_now(code: int) -> None:
+    """Flush stdout and stderr and end the process without the shutdown walk."""
+    for stream in (sys.stdout, sys.stderr):
+        try:
+            stream.flush()
+        except (OSError, ValueError):  # a closed pipe (`| head`): nothing more can be said
+            pass
+    os._exit(int(code))

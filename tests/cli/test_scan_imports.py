@@ -23,7 +23,9 @@ RUN_MAIN = """
 import io, json, sys
 sys.argv = ["pivotal", *json.loads(sys.argv[1])]
 out, sys.stdout = sys.stdout, io.StringIO()
+import pivotal.cli
 from pivotal.cli import main
+pivotal.cli.exit_now = sys.exit  # report here instead of ending the process at once
 code = 0  # what the process would exit with when main() returns
 try:
     main()

@@ -1,0 +1,53 @@
+"""`pivotal scan` ends its process at once (no shutdown walk) without losing output or codes."""
+
+from __future__ import annotations
+
+import io
+import subprocess
+import sys
+from pathlib import Path
+
+from pivotal.scan_command import run_scan
+
+FIXTURES = Path(__file__).resolve().parents[1] / "fixtures"
+UGLY = FIXTURES / "claude" / "ugly.jsonl"
+SAMPLES = Path(__file__).resolve().parents[2] / "sample_sessions"
+
+
+def _pivotal(*args: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, "-m", "pivotal", *args], capture_output=True, text=True, timeout=120
+    )
+
+
+def test_piped_output_is_complete_and_the_code_is_kept():
+    paths = [UGLY, *sorted((SAMPLES / "claude").glob("*.jsonl"))[:3]]
+    expected = io.StringIO()
+    code = run_scan(list(paths), as_json=True, out=expected)
+    done = _pivotal("scan", "--json", *map(str, paths))
+    assert done.returncode == code == 0
+    assert done.stdout == expected.getvalue()
+    assert done.stdout.count("\n") == len(paths)
+
+
+def test_errors_reach_stderr_with_their_exit_code(tmp_path):
+    done = _pivotal("scan", str(UGLY), str(tmp_path / "nowhere.jsonl"))
+    assert done.returncode == 4
+    assert "nowhere.jsonl" in done.stderr
+    assert "ugly.jsonl" in done.stdout
+
+
+def test_output_cut_short_by_the_reader_is_not_an_error():
+    """`pivotal scan … | head -1`: the closed pipe is not reported as a failure."""
+    paths = sorted((SAMPLES / "claude").glob("*.jsonl"))
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "pivotal", "scan", *map(str, paths)],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+    )
+    assert proc.stdout is not None and proc.stderr is not None
+    proc.stdout.readline()
+    proc.stdout.close()
+    err = proc.stderr.read().decode()
+    assert proc.wait(timeout=120) == 0
+    assert "Traceback" not in err and "Exception ignored" not in err
