@@ -51,3 +51,16 @@ def test_output_cut_short_by_the_reader_is_not_an_error():
     err = proc.stderr.read().decode()
     assert proc.wait(timeout=120) == 0
     assert "Traceback" not in err and "Exception ignored" not in err
+
+
+def test_scan_collects_once_between_sessions_and_restores_the_collector(monkeypatch):
+    import gc
+
+    from pivotal import scan_command
+
+    calls: list[bool] = []
+    monkeypatch.setattr(scan_command.gc, "collect", lambda: calls.append(gc.isenabled()) or 0)
+    paths = sorted((SAMPLES / "claude").glob("*.jsonl"))[:3]
+    run_scan(list(paths), as_json=True, out=io.StringIO())
+    assert calls == [False, False]  # between sessions 1-2 and 2-3, with the collector off
+    assert gc.isenabled()
