@@ -101,7 +101,10 @@ def milestone_signal(w: Window, cfg: PivotConfig, facts: BeforeFacts) -> Signal 
     return None
 
 
-_QUESTION = lazy(r"[^.!?\n]*\?(?=\s|$)")
+_QUESTION = lazy(r"(?<![^.!?\n])[^.!?\n]*\?(?=\s|$)")
+"""A sentence ending in "?". It starts where a sentence starts (the lookbehind): a match
+from inside a sentence would need the same ending, and trying every position in it was
+quadratic."""
 _CHOICE = lazy(r"\bor\b|\bwhich\b|\beither\b", re.IGNORECASE)
 _GO_AHEAD = lazy(
     r"^\W*((shall|should|can|may) (i|we)|(do|would) you (want|like) me to|"
@@ -216,7 +219,7 @@ def mid_task_signal(w: Window, cfg: PivotConfig, facts: BeforeFacts) -> Signal |
     if not tool.has_result or tool_failed(tool):
         return None
     output = tool.output or ""
-    said = CODE_BLOCK.sub("", last.text).strip()[-300:]
+    said = (CODE_BLOCK.sub("", last.text) if "```" in last.text else last.text).strip()[-300:]
     # a results table speaks for itself; a bare "20 passed" inside a step the agent
     # did not comment on is its own check, not a report to the person
     reported = tool_kind(tool) in ("bench", "test") and (

@@ -6,14 +6,14 @@ windows are ever decoded, which keeps detection cheap on huge sessions.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 
 from pivotal.detect.config import PivotConfig
 from pivotal.detect.silence import SilenceIndex
 from pivotal.detect.view import TurnView
 from pivotal.model import Role, Silence, Turn, TurnFlag
 
-_HARNESS = TurnFlag.SYNTHETIC | TurnFlag.META
+_HARNESS = int(TurnFlag.SYNTHETIC | TurnFlag.META)
 
 
 class Window:
@@ -32,6 +32,8 @@ class Window:
         "work_before",
         "reach",
         "earlier",
+        "agent_before",
+        "agent_after",
     )
 
     def __init__(
@@ -47,7 +49,7 @@ class Window:
         hands_off: int,
         work_before: bool,
         reach: int,
-        earlier: Callable[[int], list[TurnView]] = lambda limit: [],
+        earlier: Callable[[int], Iterator[TurnView]] = lambda limit: iter(()),
     ) -> None:
         self.anchor = anchor
         self.silence = silence
@@ -69,15 +71,16 @@ class Window:
         self.reach = reach
         """Position one past the last turn this evaluation read."""
         self.earlier = earlier
-        """Up to `limit` agent turns before the before-window, newest first (decoded on demand)."""
+        """Up to `limit` agent turns before the before-window, newest first, each decoded only
+        when the caller gets to it (callers stop at the first turn they need)."""
+        self.agent_before = _agent(before)
+        """The agent's messages in `before` (every rule asks; worked out once)."""
+        self.agent_after = _agent(after)
 
-    @property
-    def agent_before(self) -> list[TurnView]:
-        return [v for v in self.before if v.role is Role.ASSISTANT and not v.flags & _HARNESS]
 
-    @property
-    def agent_after(self) -> list[TurnView]:
-        return [v for v in self.after if v.role is Role.ASSISTANT and not v.flags & _HARNESS]
+def _agent(views: list[TurnView]) -> list[TurnView]:
+    """The agent's own messages (not harness text written on its side)."""
+    return [v for v in views if v.role is Role.ASSISTANT and not int(v.flags) & _HARNESS]
 
 
 def build_window(
@@ -135,12 +138,10 @@ def build_window(
     reach = j + 1 if next_human is not None else j
     first_before = before_pos[0] if before_pos else anchor
 
-    def earlier(limit: int) -> list[TurnView]:
-        out = []
+    def earlier(limit: int) -> Iterator[TurnView]:
         for pos in range(first_before - 1, max(-1, first_before - 1 - limit), -1):
             if turns[pos].role is Role.ASSISTANT:
-                out.append(view(pos))
-        return out
+                yield view(pos)
 
     return Window(
         anchor=view(anchor),

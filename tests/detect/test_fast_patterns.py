@@ -1,0 +1,67 @@
+"""Patterns rewritten to fail fast match exactly what their plain forms matched.
+
+Each plain form below is the pattern as it was before the rewrite; the rules
+use the matched text, groups and positions, so all of them must agree.
+"""
+
+from __future__ import annotations
+
+import re
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from pivotal.detect import figures, phase, signals_before
+
+PLAIN_FIGURE = re.compile(
+    r"(?<![\w.])(~|≈)?(\d{1,3}(?:,\d{3})+|\d+(?:\.\d+)?)\s?(" + figures._UNITS + r")(?![\w/])"
+)
+PLAIN_IDENT = re.compile(
+    r"\b[A-Za-z][a-z0-9]*(?:[_.][A-Za-z0-9]+)+\b|\b[a-z]+[A-Z][A-Za-z0-9]*\b|\b[A-Z]{2,}[0-9]*\b"
+)
+PLAIN_QUESTION = re.compile(r"[^.!?\n]*\?(?=\s|$)")
+
+TEXTS = [
+    "Throughput went from 54.1 tok/s to ~82 tok/s (1,234 req/s, 38%, 2.5x faster, 8x RTX).",
+    "p50 30 ms / p99 120ms; 53 GB/s; 12.5 µs/step; 3 s; 5 minutes; ≈0.8 s; v1.2.3 10.0.0.1",
+    "Edit src/pivotal/detect/figures.py: FIGURE, has_results() and snake_case_name in dotted.mod",
+    "camelCase parseHTTPResponse HTTP2 CUDA_VISIBLE_DEVICES a.b_ foo. x.y.z. über.café ÉTÉ",
+    "Shall I go ahead? Or would you like the other plan?\nWhat next?? ok.? done! why?x end?",
+    "",
+]
+PIECES = st.sampled_from(
+    list("aAzZ09_.,~≈ ?!\n\t/%xé")
+    + ["tok/s", " ms", "GB", "1,234", "3.5", " s", "x faster", "foo.bar", "camelCase", "HTTP2"]
+)
+
+
+def _figures(pattern: re.Pattern[str], text: str) -> list[tuple[object, ...]]:
+    return [(m.span(), m.groups()) for m in pattern.finditer(text)]
+
+
+def _idents(pattern: re.Pattern[str], text: str) -> list[tuple[int, int]]:
+    return [m.span() for m in pattern.finditer(text)]
+
+
+def test_rewritten_patterns_agree_on_examples() -> None:
+    for text in TEXTS:
+        assert _figures(figures.FIGURE, text) == _figures(PLAIN_FIGURE, text), text
+        assert _idents(phase._IDENT, text) == _idents(PLAIN_IDENT, text), text
+        assert signals_before._QUESTION.findall(text) == PLAIN_QUESTION.findall(text), text
+    assert figures.figures(TEXTS[0]) == ["54.1 tok/s", "~82 tok/s", "1,234 req/s", "38%", "2.5x"]
+
+
+@settings(max_examples=400, deadline=None)
+@given(pieces=st.lists(PIECES, max_size=30))
+def test_rewritten_patterns_agree_on_generated_text(pieces: list[str]) -> None:
+    text = "".join(pieces)
+    assert _figures(figures.FIGURE, text) == _figures(PLAIN_FIGURE, text)
+    assert _idents(phase._IDENT, text) == _idents(PLAIN_IDENT, text)
+    assert signals_before._QUESTION.findall(text) == PLAIN_QUESTION.findall(text)
+
+
+def test_figures_memo_gives_a_prefix_for_smaller_limits() -> None:
+    text = " ".join(f"{n} ms" for n in range(1, 30)) + " 1.5 s"
+    assert figures.figures(text, 12) == [f"{n} ms" for n in range(1, 13)]
+    assert figures.figures(text, 4) == [f"{n} ms" for n in range(1, 5)]
+    assert figures.figures(text, 40)[-1] == "1.5 s"  # beyond what is kept: found afresh
