@@ -4,6 +4,9 @@ Prints, measured in the same run with the commands interleaved round-robin (so
 a noisy machine hurts every row alike): the time `cat` takes to read the file
 (the floor), the time to read it into the session model, the time of
 `pivotal scan --json`, each as a multiple of the floor, and their peak RSS.
+When ../shared/tools/bench_parse.py is there, a last row runs PERF.md's own
+yardstick for the scan target (every line decoded by a typed msgspec struct,
+content left raw, nothing else) so the target can be read against it.
 
 Targets (issue 2, from ../shared/PERF.md): model <= 15x the floor, scan <= 12x,
 peak RSS of scan <= 60 MB + 0.3 x the file size.
@@ -24,6 +27,7 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 GEN = ROOT.parent / "shared" / "tools" / "gen_session.py"
+REFERENCE = ROOT.parent / "shared" / "tools" / "bench_parse.py"
 PIVOTAL = [sys.executable, "-m", "pivotal"]
 READ_MODEL = (
     "import sys, pathlib\n"
@@ -74,6 +78,15 @@ def main() -> None:
             "read into model": [sys.executable, "-c", READ_MODEL, str(path)],
             "pivotal scan --json": [*PIVOTAL, "scan", "--json", str(path)],
         }
+        if REFERENCE.exists():
+            # PERF.md's yardstick for the 12x target: decode every line with a typed msgspec
+            # struct (content left raw) and nothing else, in the same noisy window
+            commands["ref: msgspec typed-raw"] = [
+                sys.executable,
+                str(REFERENCE),
+                "msgspec_typed_raw",
+                str(path),
+            ]
         for argv in commands.values():  # warm the page cache and the imports
             timed(argv)
         results: dict[str, list[tuple[float, float]]] = {name: [] for name in commands}
