@@ -13,14 +13,14 @@ _CONTROL = lazy(
     "[\x00-\x08\x0b-\x1f\x7f-\x9f\u061c\u180e\u200b-\u200f\u202a-\u202e\u2060-\u2069\ufeff]"
 )
 _ESCAPE_SEQ = lazy(r"\x1b(\[[0-?]*[ -/]*[@-~]|\][^\x07\x1b]*(\x07|\x1b\\)?|.)")
-_SPACE = lazy(r"\s+")
 
 
 def plain(text: str, limit: int = 100) -> str:
     """One short line of plain text."""
-    text = _ESCAPE_SEQ.sub("", text[: limit * 8])
-    text = _CONTROL.sub(" ", text)
-    text = _SPACE.sub(" ", text).strip()
+    text = text[: limit * 8]
+    if "\x1b" in text:
+        text = _ESCAPE_SEQ.sub("", text)
+    text = " ".join(_CONTROL.sub(" ", text).split())  # (split's whitespace is re's \s)
     if len(text) > limit:
         text = text[: limit - 1].rstrip() + "…"
     return text

@@ -163,7 +163,7 @@ def proposal_signal(w: Window, cfg: PivotConfig, facts: BeforeFacts) -> Signal |
     if (
         PLAN.search(last.text)
         and question
-        and (_GO_AHEAD.search(question) or not _CHOICE.search(question))
+        and (not _CHOICE.search(question) or _GO_AHEAD.search(question))
         and not any(carries_out(t) for t in last.tools)
     ):
         facts.proposal = True
