@@ -51,7 +51,7 @@ FIGURES_KEPT = 12
 
 def figures(text: str, limit: int = 8) -> list[str]:
     """Figures with units in order of appearance, de-duplicated, at most `limit`."""
-    if limit <= FIGURES_KEPT:
+    if 0 < limit <= FIGURES_KEPT:
         return list(_first_figures(text)[:limit])
     return _find_figures(text, limit)
 
