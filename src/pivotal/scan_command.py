@@ -3,19 +3,23 @@
 from __future__ import annotations
 
 import gc
+import os
 import sys
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
-from typing import TextIO
+from typing import TYPE_CHECKING, TextIO
 
 import msgspec
 
 from pivotal.exitcodes import PROBLEM_CODES, ExitCode, worst
-from pivotal.model import Session, SessionRef
+from pivotal.model import Pivot, Session, SessionRef
 from pivotal.readers import find_sessions, read_errors, read_session
 from pivotal.report import explain, pivot_table, session_header, session_json, skipped_line
 from pivotal.safetext import json_inert
+
+if TYPE_CHECKING:
+    from pivotal.detect import PivotConfig
 
 _encode = msgspec.json.Encoder().encode
 
@@ -43,11 +47,15 @@ def run_scan(
     with one_collection_per_session() as next_session:
         for ref in found.refs:
             next_session()
-            session = _read(ref)
-            if session is None:
-                codes.append(ExitCode.UNREADABLE)
-                continue
-            pivots = detect_pivots(session.turns, config)
+            split = _split(ref, config)
+            if split is not None:
+                session, pivots = split
+            else:
+                session = _read(ref)
+                if session is None:
+                    codes.append(ExitCode.UNREADABLE)
+                    continue
+                pivots = detect_pivots(session.turns, config)
             if as_json:
                 out.write(json_inert(_encode(session_json(ref, session, pivots)).decode()) + "\n")
             else:
@@ -80,6 +88,15 @@ def one_collection_per_session() -> Iterator[Callable[[], None]]:
     finally:
         if was_enabled:
             gc.enable()
+
+
+def _split(ref: SessionRef, config: PivotConfig) -> tuple[Session, list[Pivot]] | None:
+    """A big Claude Code file is read and judged on two cores (`scan_split`), if it can be."""
+    if ref.format != "claude-code" or os.environ.get("PIVOTAL_ONE_CORE"):
+        return None
+    from pivotal.scan_split import can_split, scan_split
+
+    return scan_split(ref, config) if can_split(ref) else None
 
 
 def _read(ref: SessionRef) -> Session | None:

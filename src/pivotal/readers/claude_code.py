@@ -93,6 +93,17 @@ class ClaudeCodeReader(LineFileReader):
         self._children_listed = False
 
     def reset(self) -> None:
+        self.outside_refs: list[tuple[str, str | None, int]] = []
+        """Lookups that found nothing read so far: (kind, key, turns read then).
+
+        kind is "result" (a tool result's parent call), "parent" (a person's
+        message continuing from an earlier record) or "interrupt" (an interrupt
+        with no model response before it). In a whole file these are harmless;
+        for a reader started mid-file (`start_at`) they are the places where the
+        part before the start could have changed the turns (`scan_split`).
+        """
+        self.titled_by_ai = False
+        """An `ai-title` record set the title (a later `summary` does not replace it)."""
         self._uuid_turn: dict[str, int] = {}
         self._msg_turn: dict[str, int] = {}
         self._usage_seen: dict[int, object] = {}
@@ -159,6 +170,8 @@ class ClaudeCodeReader(LineFileReader):
                 and (msg.content is TOOL_RESULT_MARK or _TOOL_RESULT_START.match(msg.content))
             ):
                 index = uuid_turn.get(rec.parentUuid) if rec.parentUuid else None
+                if index is None:
+                    self._note_outside("result", rec.parentUuid)
                 if index is None or index >= len(turns) or turns[index].role is not Role.ASSISTANT:
                     index = self._last_assistant
                 if index is not None:
@@ -237,6 +250,7 @@ class ClaudeCodeReader(LineFileReader):
             title = rec.aiTitle or rec.summary
             if title and (kind == "ai-title" or not self.session.title):
                 self.session.title = title
+                self.titled_by_ai = self.titled_by_ai or kind == "ai-title"
         if uuid is not None and uuid not in self._uuid_turn and self.session.turns:
             self._uuid_turn[uuid] = len(self.session.turns) - 1
 
@@ -303,6 +317,9 @@ class ClaudeCodeReader(LineFileReader):
         if turn.model:
             self.session.model = turn.model
 
+    def _note_outside(self, kind: str, key: str | None) -> None:
+        self.outside_refs.append((kind, key, len(self.session.turns)))
+
     def _add_span(self, turn: Turn, offset: int, length: int) -> None:
         extra = turn.extra if turn.extra is not None else {}
         extra.setdefault("spans", []).append((offset, length))
@@ -321,6 +338,8 @@ class ClaudeCodeReader(LineFileReader):
         turn = self._new_turn(rec, Role.USER, flags, line_no, offset, rec.uuid)
         turn.parts = content.parts
         turn.preview = preview_of(text)
+        if flags & TurnFlag.INTERRUPTED and self._last_assistant is None:
+            self._note_outside("interrupt", None)
         if flags & TurnFlag.INTERRUPTED and self._last_assistant is not None:
             last = self.session.turns[self._last_assistant]
             last.flags |= TurnFlag.INTERRUPTED
@@ -328,6 +347,8 @@ class ClaudeCodeReader(LineFileReader):
 
     def _tool_result(self, rec: Record, offset: int, length: int) -> None:
         index = self._uuid_turn.get(rec.parentUuid) if rec.parentUuid else None
+        if index is None:
+            self._note_outside("result", rec.parentUuid)
         turns = self.session.turns
         if index is None or index >= len(turns) or turns[index].role is not Role.ASSISTANT:
             index = self._last_assistant
@@ -342,6 +363,8 @@ class ClaudeCodeReader(LineFileReader):
         if parent is None:
             return
         index = self._uuid_turn.get(parent)
+        if index is None:
+            self._note_outside("parent", parent)
         turns = self.session.turns
         if index is None or index >= len(turns) - 1:
             return

@@ -1,0 +1,441 @@
+"""Scan one big Claude Code session on two cores: the file is cut in two at a seam.
+
+Reading a session and judging its silences is one long stretch of Python; on a
+100 MB file it is most of what `pivotal scan` costs, and a second core sits
+idle. Here the parent reads the file up to a little past its middle and a
+forked child reads from a little before the middle to the end, each judging
+the silences of its own half. The halves overlap by `REACH` turns, more than
+the detector ever looks from a silence (hands-off streak and silent runs: 200
+turns back or ahead; windows: 20 turns, plus 60 for an earlier task list), so
+each side judges its silences with every turn the whole-file run would use.
+
+A reader that starts mid-file cannot know what came before it. The split is
+only used when nothing before the seam could have changed the turns after it,
+and that is checked, not assumed: the overlapping turns must come out the same
+from both readers (same records, flags, ids, times), no record after the seam
+may refer back across it (a tool result for an earlier call, a rewind to an
+earlier message, a record written twice, a response continuing an earlier
+message id, an interrupt of an earlier response), and neither side may have
+rewound. Anything else, or any failure of the child, and the parent simply
+reads on to the end alone: the answer is always the whole-file answer.
+"""
+
+from __future__ import annotations
+
+import os
+import pickle
+import struct
+import threading
+from collections.abc import Iterator, Sequence
+from dataclasses import replace
+from typing import Any
+
+from pivotal.detect import PivotConfig, detect_pivots
+from pivotal.model import Pivot, Role, Session, SessionRef, Signal, SourceRef, Turn, TurnFlag
+from pivotal.readers import read_errors
+from pivotal.readers.claude_code import ClaudeCodeReader
+from pivotal.readers.claude_records import read_record, read_user_content
+
+REACH = 300
+"""Turns each side reads past the seam (the detector looks at most ~221 turns away)."""
+MIN_BYTES = 24 << 20
+"""Smaller files are read by one process: forking would cost more than it saves."""
+SEAM_SEARCH = 16 << 20
+"""How far past the middle to look for a person's message to cut at."""
+STEP = 1 << 20
+"""The parent reads past the seam in steps of this many bytes until it has REACH turns."""
+
+_HEADER = struct.Struct("<Q")
+
+last_outcome = ""
+"""How the last `scan_split` went: "split", or "alone: <why>" (read by tests)."""
+
+
+def can_split(ref: SessionRef, min_bytes: int | None = None) -> bool:
+    """A Claude Code file big enough to be worth it, on a machine with a second core."""
+    min_bytes = MIN_BYTES if min_bytes is None else min_bytes
+    if ref.format != "claude-code" or ref.key is not None or not hasattr(os, "fork"):
+        return False
+    if threading.active_count() > 1:
+        return False  # forking a process with other threads running is not safe
+    try:
+        cores = len(os.sched_getaffinity(0))
+    except (AttributeError, OSError):
+        cores = os.cpu_count() or 1
+    try:
+        return cores >= 2 and ref.path.stat().st_size >= min_bytes
+    except OSError:
+        return False
+
+
+def scan_split(
+    ref: SessionRef, config: PivotConfig, seam_at: float = 0.5
+) -> tuple[Session, list[Pivot]] | None:
+    """The session (as far as a scan reports it) and its pivots, or None when not split.
+
+    None means "read it the ordinary way": no seam was found, the file could
+    not be read, or the child could not be started. When the split is tried but
+    the check fails, the parent finishes the read alone and still answers.
+    """
+    try:
+        size = ref.path.stat().st_size
+        seam = _find_seam(ref, int(size * seam_at))
+    except read_errors():
+        return None
+    global last_outcome
+    if seam is None:
+        last_outcome = "alone: no seam"
+        return None
+    try:
+        reader_fd, writer_fd = os.pipe()
+        pid = os.fork()
+    except OSError:
+        last_outcome = "alone: cannot fork"
+        return None
+    if pid == 0:  # the child: everything from the seam on
+        os.close(reader_fd)
+        _child(ref, seam, config, writer_fd)
+    os.close(writer_fd)
+    with os.fdopen(reader_fd, "rb") as channel:
+        try:
+            return _parent(ref, seam, config, channel)
+        finally:
+            _reap(pid)
+
+
+# -- the seam ---------------------------------------------------------------------
+
+
+def _find_seam(ref: SessionRef, start: int) -> int | None:
+    """Offset of the first main-line message from a person (or the harness) after `start`.
+
+    Such a record always starts a new turn, so a reader starting there builds
+    the same turns as one that read everything before it.
+    """
+    fd = os.open(ref.path, os.O_RDONLY)
+    try:
+        data = os.pread(fd, SEAM_SEARCH, start)
+    finally:
+        os.close(fd)
+    pos = data.find(b"\n") + 1
+    while 0 < pos < len(data):
+        end = data.find(b"\n", pos)
+        if end < 0:
+            return None
+        line = data[pos:end]
+        if b'"user"' in line and _starts_turn(line):
+            return start + pos
+        pos = end + 1
+    return None
+
+
+def _starts_turn(line: bytes) -> bool:
+    try:
+        rec = read_record(line)
+    except ValueError:
+        return False
+    if rec is None or rec.type != "user" or rec.isSidechain or rec.message is None:
+        return False
+    return not read_user_content(rec.body).tool_results_only
+
+
+# -- the child ----------------------------------------------------------------------
+
+
+def _child(ref: SessionRef, seam: int, config: PivotConfig, fd: int) -> None:
+    """Read and judge from the seam on; send the results; never return."""
+    status = 0
+    try:
+        with os.fdopen(fd, "wb") as channel:
+            reader = ClaudeCodeReader(ref)
+            reader.start_at(seam)
+            while len(reader.session.turns) <= 2 * REACH and reader.progress[0] < _size(ref):
+                reader.poll(budget=STEP)
+            _send(channel, len(reader.session.turns) > 2 * REACH)
+            reader.poll(final=True)
+            _send(channel, _child_report(reader, config))
+    except BaseException:  # noqa: BLE001 - whatever happened, the parent reads on alone
+        status = 1
+    os._exit(status)
+
+
+def _child_report(reader: ClaudeCodeReader, config: PivotConfig) -> dict[str, Any]:
+    session = reader.session
+    turns = session.turns
+    pivots = [p for p in detect_pivots(turns, config) if p.turn >= REACH]
+    wanted = sorted({i for p in pivots for i in _turns_of(p)})
+    return {
+        "fingerprints": [_fingerprint(t) for t in turns[: 2 * REACH]],
+        "pivots": pivots,
+        "standins": [_standin(turns[i]) for i in wanted if 0 <= i < len(turns)],
+        "turns": len(turns),
+        "branches": len(session.branches),
+        "outside": reader.outside_refs,
+        "uuids": list(reader._uuid_turn),
+        "message_ids": list(reader._msg_turn),
+        "skipped": session.skipped,
+        "id": session.id,
+        "title": session.title,
+        "titled_by_ai": reader.titled_by_ai,
+    }
+
+
+# -- the parent ---------------------------------------------------------------------
+
+
+def _parent(
+    ref: SessionRef, seam: int, config: PivotConfig, channel: Any
+) -> tuple[Session, list[Pivot]]:
+    reader = ClaudeCodeReader(ref)
+    reader.poll(budget=seam)
+    session = reader.session
+    offset = len(session.turns)
+    at_seam = _Snapshot(reader)
+    global last_outcome
+    child_ready = _receive(channel)
+    why = "the child has too few turns after the seam" if child_ready is False else "no child"
+    if child_ready is True:
+        size = _size(ref)
+        while len(session.turns) < offset + 2 * REACH + 1 and reader.progress[0] < size:
+            reader.poll(budget=STEP)
+        mine = [p for p in detect_pivots(session.turns, config) if p.turn < offset + REACH]
+        report = _receive(channel)
+        why = _disagreement(reader, at_seam, report) if isinstance(report, dict) else "no report"
+        if not why:
+            last_outcome = "split"
+            return _merged(ref, reader, at_seam, mine, report)  # type: ignore[arg-type]
+    last_outcome = f"alone: {why}"
+    reader.poll(final=True)  # no split after all: finish alone
+    return session, detect_pivots(session.turns, config)
+
+
+class _Snapshot:
+    """The parent reader's state at the seam: what the child could not see."""
+
+    def __init__(self, reader: ClaudeCodeReader) -> None:
+        session = reader.session
+        self.offset = len(session.turns)
+        self.lines = reader._line_no
+        self.uuid_turn = dict(reader._uuid_turn)
+        self.message_ids = set(reader._msg_turn)
+        self.branches = len(session.branches)
+        self.skipped = len(session.skipped)
+        self.title = session.title
+
+
+def _disagreement(reader: ClaudeCodeReader, at: _Snapshot, report: dict[str, Any]) -> str:
+    """Why the child's turns could differ from the whole-file reading ("" when they cannot)."""
+    turns = reader.session.turns
+    if report["branches"] or len(reader.session.branches) != at.branches:
+        return "a rewind near or after the seam"
+    overlap = report["fingerprints"]
+    mine = [_fingerprint(t) for t in turns[at.offset : at.offset + len(overlap)]]
+    if len(overlap) != 2 * REACH or mine != [_shifted_print(f, at.lines) for f in overlap]:
+        return "the overlapping turns differ"
+    if not at.uuid_turn.keys().isdisjoint(report["uuids"]):
+        return "a record from before the seam written again after it"
+    if not at.message_ids.isdisjoint(report["message_ids"]):
+        return "a response continuing a message from before the seam"
+    for kind, key, seen in report["outside"]:
+        if kind == "parent":
+            index = at.uuid_turn.get(key) if key is not None else None
+            if index is not None and not (seen == 0 and index == at.offset - 1):
+                return "a message continuing from before the seam (a rewind)"
+        elif kind == "result":
+            if key in at.uuid_turn or not _assistant_before(overlap, seen):
+                return "a tool result for a call from before the seam"
+        else:
+            return "an interrupt of a response from before the seam"
+    return ""
+
+
+def _assistant_before(prints: list[tuple[Any, ...]], seen: int) -> bool:
+    """The child had a main-line model response among its first `seen` turns.
+
+    A tool result whose call nobody has seen attaches to the latest response; if
+    the child had none yet, the whole-file reader would have used one from before
+    the seam. (Only the compared turns are looked at: later ones answer "no".)
+    """
+    return any(f[0] == _ASSISTANT and not f[1] & _SIDE for f in prints[:seen])
+
+
+_SIDE = int(TurnFlag.SIDECHAIN)
+_ASSISTANT = Role.ASSISTANT.value
+
+
+def _merged(
+    ref: SessionRef,
+    reader: ClaudeCodeReader,
+    at: _Snapshot,
+    mine: list[Pivot],
+    report: dict[str, Any],
+) -> tuple[Session, list[Pivot]]:
+    """The whole-file session as the scan reports it, and all pivots in order."""
+    own = reader.session
+    shift = at.offset
+    title = report["title"] if report["titled_by_ai"] or at.title is None else at.title
+    session = Session(
+        format=own.format,
+        path=own.path,
+        id=own.id or report["id"],
+        key=ref.key,
+        title=title,
+        cwd=own.cwd,
+        model=own.model,
+        started=own.started,
+    )
+    session.skipped = own.skipped[: at.skipped] + [
+        replace(s, line=s.line + at.lines if s.line is not None else None)
+        for s in report["skipped"]
+    ]
+    standins = {}
+    for data in report["standins"]:
+        turn = _turn_from(data, shift, at.lines)
+        standins[turn.index] = turn
+    session.turns = JoinedTurns(own.turns, standins, shift + report["turns"])  # type: ignore[assignment]
+    theirs = [_shift_pivot(p, shift) for p in report["pivots"]]
+    return session, mine + theirs
+
+
+class JoinedTurns(Sequence[Turn]):
+    """The turns a merged scan can show: the parent's own, then the child's that pivots cite.
+
+    Only what the report prints is there (each pivot's anchor, cluster and
+    evidence); the length is the whole session's.
+    """
+
+    def __init__(self, own: list[Turn], standins: dict[int, Turn], length: int) -> None:
+        self._own = own
+        self._standins = standins
+        self._length = length
+
+    def __len__(self) -> int:
+        return self._length
+
+    def __getitem__(self, index: int) -> Turn:  # type: ignore[override]
+        if index < 0:
+            index += self._length
+        turn = self._standins.get(index)
+        if turn is not None:
+            return turn
+        if 0 <= index < len(self._own):
+            return self._own[index]
+        raise IndexError(index)
+
+    def __iter__(self) -> Iterator[Turn]:
+        for i in range(self._length):
+            yield self[i]
+
+
+# -- what crosses the pipe --------------------------------------------------------------
+
+
+def _fingerprint(turn: Turn) -> tuple[Any, ...]:
+    spans = tuple((turn.extra or {}).get("spans", ()))
+    usage = turn.usage
+    return (
+        turn.role.value,
+        int(turn.flags),
+        turn.message_id,
+        spans,
+        turn.source.line,
+        turn.source.offset,
+        turn.source.record_id,
+        turn.timestamp,
+        turn.model,
+        (usage.input, usage.output, usage.cache_read, usage.cache_write) if usage else None,
+        turn.preview if turn.role is not Role.ASSISTANT else "",
+    )
+
+
+def _shifted_print(print_: tuple[Any, ...], lines: int) -> tuple[Any, ...]:
+    line = print_[4]
+    return (*print_[:4], line + lines if line is not None else None, *print_[5:])
+
+
+def _standin(turn: Turn) -> tuple[Any, ...]:
+    return (
+        turn.index,
+        turn.role.value,
+        int(turn.flags),
+        turn.timestamp,
+        turn.message_id,
+        turn.source.line,
+        turn.source.record_id,
+        turn.source.offset,
+        turn.preview,
+    )
+
+
+def _turn_from(data: tuple[Any, ...], shift: int, lines: int) -> Turn:
+    index, role, flags, timestamp, message_id, line, record_id, offset, preview = data
+    return Turn(
+        index=index + shift,
+        role=Role(role),
+        flags=TurnFlag(flags),
+        timestamp=timestamp,
+        message_id=message_id,
+        source=SourceRef(line + lines if line is not None else None, record_id, offset),
+        preview=preview,
+    )
+
+
+def _turns_of(pivot: Pivot) -> Iterator[int]:
+    yield pivot.turn
+    yield from pivot.cluster
+    for signal in (*pivot.signals, *pivot.delegation):
+        yield from signal.turns
+    for task in pivot.state.tasks:
+        yield task.turn
+
+
+def _shift_pivot(pivot: Pivot, by: int) -> Pivot:
+    def moved(signals: list[Signal]) -> list[Signal]:
+        return [replace(s, turns=[t + by for t in s.turns]) for s in signals]
+
+    state = replace(pivot.state, tasks=[replace(t, turn=t.turn + by) for t in pivot.state.tasks])
+    return replace(
+        pivot,
+        turn=pivot.turn + by,
+        cluster=[t + by for t in pivot.cluster],
+        signals=moved(pivot.signals),
+        delegation=moved(pivot.delegation),
+        state=state,
+    )
+
+
+def _send(channel: Any, value: object) -> None:
+    data = pickle.dumps(value, protocol=pickle.HIGHEST_PROTOCOL)
+    channel.write(_HEADER.pack(len(data)))
+    channel.write(data)
+    channel.flush()
+
+
+def _receive(channel: Any) -> object:
+    """The next message from the child, or None if it died or said nothing."""
+    head = channel.read(_HEADER.size)
+    if len(head) != _HEADER.size:
+        return None
+    (length,) = _HEADER.unpack(head)
+    data = channel.read(length)
+    if len(data) != length:
+        return None
+    try:
+        return pickle.loads(data)  # noqa: S301 - our own forked child wrote it
+    except Exception:  # noqa: BLE001
+        return None
+
+
+def _reap(pid: int) -> None:
+    try:
+        os.kill(pid, 9)
+    except OSError:
+        pass
+    try:
+        os.waitpid(pid, 0)
+    except OSError:
+        pass
+
+
+def _size(ref: SessionRef) -> int:
+    return ref.path.stat().st_size
