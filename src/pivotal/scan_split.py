@@ -114,19 +114,33 @@ def _find_seam(ref: SessionRef, start: int) -> int | None:
     """
     fd = os.open(ref.path, os.O_RDONLY)
     try:
-        data = os.pread(fd, SEAM_SEARCH, start)
+        pending = b""
+        base = start
+        while base - start < SEAM_SEARCH:
+            chunk = os.pread(fd, STEP, base + len(pending))
+            if not chunk:
+                return None
+            data = pending + chunk
+            first = data.find(b"\n") + 1 if base == start else 0
+            for line_start, line in _lines(data, first):
+                # Claude Code writes compact JSON; a file spaced otherwise is read alone
+                if b'"type":"user"' in line[:4096] and _starts_turn(line):
+                    return base + line_start
+            last = data.rfind(b"\n") + 1
+            base, pending = base + last, data[last:]
     finally:
         os.close(fd)
-    pos = data.find(b"\n") + 1
-    while 0 < pos < len(data):
+    return None
+
+
+def _lines(data: bytes, pos: int) -> Iterator[tuple[int, bytes]]:
+    """(offset, line) of each complete line of `data` from `pos`."""
+    while True:
         end = data.find(b"\n", pos)
         if end < 0:
-            return None
-        line = data[pos:end]
-        if b'"user"' in line and _starts_turn(line):
-            return start + pos
+            return
+        yield pos, data[pos:end]
         pos = end + 1
-    return None
 
 
 def _starts_turn(line: bytes) -> bool:
