@@ -99,6 +99,9 @@ def scan_split(
     with os.fdopen(reader_fd, "rb") as channel:
         try:
             return _parent(ref, seam, config, channel)
+        except read_errors():
+            last_outcome = "alone: unreadable"
+            return None  # the ordinary read reports what went wrong
         finally:
             _reap(pid)
 
