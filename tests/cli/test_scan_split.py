@@ -271,3 +271,12 @@ def test_wherever_the_seam_falls_the_answer_is_the_same(tmp_path, long_lines):
     rows = json.loads(done.stdout)
     assert all(same for _, _, same in rows), rows
     assert sum(outcome == "split" for _, outcome, _ in rows) >= 2, rows
+
+
+def test_the_split_scan_only_reads_the_session(tmp_path, long_lines):
+    path = _write(tmp_path, long_lines)
+    os.utime(path, (1_700_000_000, 1_700_000_000))
+    before = (path.read_bytes(), path.stat().st_mtime_ns, path.stat().st_mode)
+    assert _scan(path, "json", split=True)["outcome"] == "split"
+    assert (path.read_bytes(), path.stat().st_mtime_ns, path.stat().st_mode) == before
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["long.jsonl"]
