@@ -61,14 +61,23 @@ def _tool_failed(tool: ToolView) -> re.Match[str] | bool:
         return True
     if not tool.output or tool_kind(tool) in ("read", "search", "edit", "plan"):
         return False  # file contents mention errors all the time; only the flag counts
-    match = FAIL_OUTPUT.search(tool.output)
+    match = fail_line(tool)
     if match and SUCCESS_OUTPUT.search(tool.output, match.end()):
         return False  # the error was followed by a success (a retry inside one command)
     return match or False
 
 
+def fail_line(tool: ToolView) -> re.Match[str] | None:
+    """The first failure line of a call's output (a traceback, "Killed" ...), found once."""
+    memo = tool.memo
+    if "fail_line" not in memo:
+        memo["fail_line"] = FAIL_OUTPUT.search(tool.output or "")
+    result: re.Match[str] | None = memo["fail_line"]
+    return result
+
+
 def tool_quote(tool: ToolView) -> str:
-    match = FAIL_OUTPUT.search(tool.output or "")
+    match = fail_line(tool)
     if match:
         return plain(f"{tool.name}: " + around(tool.output, match.start(), match.end(), 70), 90)
     if tool.exit_code:

@@ -86,7 +86,7 @@ def _find_figures(text: str, limit: int) -> list[str]:
 @lru_cache(maxsize=256)
 def has_results(text: str) -> bool:
     """A benchmark-like report: a table with numbers, or at least two result figures."""
-    if len(TABLE_ROW.findall(text)) >= 2:
+    if "|" in text and len(TABLE_ROW.findall(text)) >= 2:
         return True
     strong = [f for f in figures(text, 12) if _STRONG_UNITS.search(f.lstrip("~≈0123456789.,"))]
     return len(strong) >= 2

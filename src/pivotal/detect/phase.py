@@ -61,15 +61,24 @@ def activity_mix(views: Sequence[TurnView]) -> Counter[str]:
     return mix
 
 
+def mentions_plan(view: TurnView) -> bool:
+    """Whether a turn's text talks of a plan, options or risks (asked by several rules; once)."""
+    memo = view.memo
+    if "plan" not in memo:
+        memo["plan"] = PLAN.search(view.text) is not None
+    result: bool = memo["plan"]
+    return result
+
+
 def phase_label(views: Sequence[TurnView], failing: bool = False) -> str:
     """The dominant activity of `views` as a few words ('' when nothing happened)."""
     mix = activity_mix(views)
     mix.pop("other", None)
     if not mix:
-        texts = [v.text for v in views if v.is_assistant and v.text]
+        texts = [v for v in views if v.is_assistant and v.text]
         if not texts:
             return ""
-        return "planning" if any(PLAN.search(t) for t in texts) else "discussing"
+        return "planning" if any(mentions_plan(v) for v in texts) else "discussing"
     top = max(mix.values())
     kind = next(k for k in _PREFERENCE if mix.get(k) == top)
     if kind == "plan" and len(mix) > 1:

@@ -229,9 +229,10 @@ def shift_signals(
     # a context dump restates the old work: judge the shift on what follows it
     if facts.dump and agent_after and not agent_after[0].tools and len(agent_after) > 1:
         agent_after = agent_after[1:]
-    before_terms = terms(w.agent_before[-8:])
-    after_terms = terms(agent_after[:8])
-    if len(before_terms) >= 3 and len(after_terms) >= 3 and not facts.routine:
+    # the terms are gathered only as far as the rule reads them (the same steps need none)
+    before_terms = terms(w.agent_before[-8:]) if not facts.routine else set()
+    after_terms = terms(agent_after[:8]) if len(before_terms) >= 3 else set()
+    if len(after_terms) >= 3:
         score = overlap(before_terms, after_terms)
         if score <= cfg.topic_max_overlap:
             facts.shift = True

@@ -27,9 +27,10 @@ from pivotal.detect.lexicon import (
     CODE_BLOCK,
     FAIL_NARRATIVE,
     MILESTONE_WEAK,
-    PLAN,
     PROPOSAL,
 )
+from pivotal.detect.phase import mentions_plan
+from pivotal.detect.view import TurnView
 from pivotal.detect.window import Window
 from pivotal.model import Role, Signal, TurnFlag
 
@@ -129,21 +130,27 @@ def question_to_person(text: str) -> str:
     return around(words[-400:], match.start(), match.end()) if match else ""
 
 
+def _research(agent: list[TurnView]) -> list[int]:
+    """The agent's turns that looked around (read, search, poll) or talked of a plan."""
+    return [
+        v.index
+        for v in agent
+        if any(tool_kind(t) in ("read", "search", "poll") for t in v.tools) or mentions_plan(v)
+    ]
+
+
 def proposal_signal(w: Window, cfg: PivotConfig, facts: BeforeFacts) -> Signal | None:
     """The person asked or proposed; the agent researched or planned; nothing executed since."""
     agent = w.agent_before
     if not agent:
         return None
     executed = any(carries_out(t) for v in agent for t in v.tools)
-    research = [
-        v.index
-        for v in agent
-        if any(tool_kind(t) in ("read", "search", "poll") for t in v.tools) or PLAN.search(v.text)
-    ]
+    research: list[int] | None = None  # worked out only when a branch below needs it
     answered = any(v.role is Role.USER and v.flags & TurnFlag.HUMAN for v in w.before[1:])
-    if w.direction is not None and not executed and research and not answered:
+    if w.direction is not None and not executed and not answered:
+        research = _research(agent)
         human = w.direction.text
-        match = PROPOSAL.search(human)
+        match = PROPOSAL.search(human) if research else None
         if match:
             facts.proposal = True
             facts.research_turns = research
@@ -161,13 +168,15 @@ def proposal_signal(w: Window, cfg: PivotConfig, facts: BeforeFacts) -> Signal |
     last = agent[-1]
     question = question_to_person(last.text)
     if (
-        PLAN.search(last.text)
+        mentions_plan(last)
         and question
         and (not _CHOICE.search(question) or _GO_AHEAD.search(question))
         and not any(carries_out(t) for t in last.tools)
     ):
         facts.proposal = True
         facts.proposal_by_agent = True
+        if research is None:
+            research = _research(agent)
         facts.research_turns = research or [last.index]
         return Signal(
             "proposal pending",
