@@ -18,11 +18,31 @@ _UNITS = (
     r"ms|µs|us|ns|sec(?:onds?)?|s(?![a-z])|min(?:utes?)?|%|x(?![a-z0-9])|×|"
     r"tokens|ops/s|MHz|GHz|W(?![a-z])"
 )
+_NUMBER = r"\d{1,3}(?:,\d{3})+|\d+(?:\.\d+)?"
+_NUMBER_REST = r"\d{0,2}(?:,\d{3})+|\d*(?:\.\d+)?"
+"""A number after its first digit (which the figure pattern has already consumed)."""
 FIGURE = lazy(
-    r"(?=[~≈\d])(?<![\w.])(~|≈)?(\d{1,3}(?:,\d{3})+|\d+(?:\.\d+)?)\s?(" + _UNITS + r")(?![\w/])",
+    r"[^\x00-\x2f\x3a-\x7d\x7f](?<=[~≈\d])(?<![\w.].)"
+    r"(?:(?<=[~≈])(" + _NUMBER + r")|(?<=\d)(" + _NUMBER_REST + r"))"
+    r"\s?(" + _UNITS + r")(?![\w/])",
 )
-"""A number with a unit. (The lookahead only says how a figure starts: positions that
-cannot start one are passed over at one test each, a third faster on long outputs.)"""
+"""A number with a unit: `(?<![\w.])(~|≈)?(number)\s?(unit)(?![\w/])`, written so that it
+starts with a character class. The engine then skips in C to the next character that may
+begin a figure: an ASCII digit, ~, or any non-ASCII character (≈, and \d takes other
+scripts' digits too), as a negated ASCII class (a class reaching U+10FFFF costs milliseconds
+to compile); the look-behinds check that character and the one before it. Read the parts
+with `figure_parts`. Twice as fast as a pattern that opens with a look-around, which runs at
+every position of a 5 KB tool output."""
+
+
+def figure_parts(match: re.Match[str]) -> tuple[str, str, str]:
+    """(sign, number, unit) of a FIGURE match: the sign is "~", "≈" or ""."""
+    start = match.start()
+    if match.group(1) is not None:
+        return match.string[start], match.group(1), match.group(3)
+    return "", match.string[start : match.end(2)], match.group(3)
+
+
 _STRONG_UNITS = lazy(
     r"/s|/sec|/\w+$|B$|FLOPS|%|ms|µs|us|ns|x|×|rps|qps|^\d+\.\d+ s$", re.IGNORECASE
 )
@@ -66,15 +86,15 @@ def _find_figures(text: str, limit: int) -> list[str]:
     out: list[str] = []
     seen: set[str] = set()
     for match in FIGURE.finditer(text):
-        unit = match.group(3)
+        sign, number, unit = figure_parts(match)
         prose = ("s", "sec", "seconds", "second", "min", "minutes", "tokens", "W")
-        if unit in prose and "." not in match.group(2):
+        if unit in prose and "." not in number:
             continue  # "3 s" / "5 minutes" are usually durations in prose, not results
-        if unit in ("x", "×") and "." not in match.group(2):
+        if unit in ("x", "×") and "." not in number:
             if not _SPEEDUP.match(text, match.end()):
                 continue  # "8x RTX" counts GPUs; "2x faster" is a result
         gap = "" if unit in ("%", "x", "×") else " "
-        value = f"{match.group(1) or ''}{match.group(2)}{gap}{unit}".strip()
+        value = f"{sign}{number}{gap}{unit}".strip()
         if value not in seen:
             seen.add(value)
             out.append(value)
