@@ -49,3 +49,13 @@ def test_lazy_pattern_compiles_on_first_use_only() -> None:
     assert "search" not in vars(pattern)
     assert pattern.search("It is OK now") is not None
     assert "search" in vars(pattern)  # bound to the compiled method from now on
+
+
+def test_branches_are_split_only_at_top_level_bars() -> None:
+    from pivotal.detect.lazyre import _alternatives
+
+    assert _alternatives(r"a|b(c|d)|[|]|\|e") == ["a", "b(c|d)", "[|]", r"\|e"]
+    assert _alternatives(r"[]|]x|y") == ["[]|]x", "y"]  # "]" first in a class is literal
+    assert _alternatives(r"[\]|]x|(?:\(|\))|z\\|w") == [r"[\]|]x", r"(?:\(|\))", "z\\\\", "w"]
+    assert _alternatives("a\\") == ["a\\"]  # a lone backslash at the end
+    assert _alternatives("") == [""]

@@ -11,7 +11,8 @@ matches at the same positions, several times faster).
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from functools import lru_cache
 from typing import Any, cast
 
 from pivotal.detect.casefold import FoldedSearch, SplitSearch, lower_pattern
@@ -21,32 +22,51 @@ _FAST_METHODS = ("search", "finditer", "findall")
 """The methods a case-insensitive pattern may run on lower-cased text (`casefold`)."""
 
 
-def _alternatives(pattern: str) -> list[str]:
-    """The top-level `|` branches of a pattern (escapes, groups and classes respected)."""
-    out: list[str] = []
-    depth = 0
+@lru_cache(maxsize=1)
+def _special() -> re.Pattern[str]:
+    """Everything up to the next bracket, parenthesis or bar, escapes skipped."""
+    return re.compile(r"(?:[^\\\[\]()|]++|\\.)*+[\[\]()|]", re.DOTALL)
+
+
+def _structure(pattern: str) -> Iterator[tuple[int, str]]:
+    """Where `(`, `)` and `|` stand in a pattern, outside escapes and character classes.
+
+    The engine skips to the next character that matters in C (a loop over every
+    character of the detector's patterns cost a millisecond per process).
+    """
+    step = _special().match
     in_class = False
-    start = 0
-    i = 0
-    while i < len(pattern):
+    skip = -1
+    pos = 0
+    while (found := step(pattern, pos)) is not None:
+        pos = found.end()
+        i = pos - 1
         ch = pattern[i]
-        if ch == "\\":
-            i += 2
+        if i < skip:
             continue
         if in_class:
             in_class = ch != "]"
         elif ch == "[":
             in_class = True
             if pattern[i + 1 : i + 2] == "]":
-                i += 1  # "[]...]": a literal ] first in a class
-        elif ch == "(":
+                skip = i + 2  # "[]...]": a literal ] first in a class
+        elif ch != "]":
+            yield i, ch
+
+
+def _alternatives(pattern: str) -> list[str]:
+    """The top-level `|` branches of a pattern (escapes, groups and classes respected)."""
+    out: list[str] = []
+    depth = 0
+    start = 0
+    for i, ch in _structure(pattern):
+        if ch == "(":
             depth += 1
         elif ch == ")":
             depth -= 1
-        elif ch == "|" and depth == 0:
+        elif depth == 0:
             out.append(pattern[start:i])
             start = i + 1
-        i += 1
     out.append(pattern[start:])
     return out
 
@@ -56,33 +76,21 @@ def _whole_group(branch: str) -> str | None:
     if not branch.startswith("(?") or ":" not in branch[:6] or not branch.endswith(")"):
         return None
     inner = branch[branch.index(":") + 1 : -1]
-    if len(_alternatives("(" + inner + ")")) != 1 or "(" + inner + ")" != _balanced(inner):
-        return None
-    return inner
+    # parentheses that balance inside keep the group open to the end: one branch
+    return inner if _balanced(inner) else None
 
 
-def _balanced(inner: str) -> str:
-    """`(inner)` when the parentheses of `inner` balance on their own, else ''."""
+def _balanced(inner: str) -> bool:
+    """Whether the parentheses of `inner` balance on their own."""
     depth = 0
-    in_class = False
-    i = 0
-    while i < len(inner):
-        ch = inner[i]
-        if ch == "\\":
-            i += 2
-            continue
-        if in_class:
-            in_class = ch != "]"
-        elif ch == "[":
-            in_class = True
-        elif ch == "(":
+    for _, ch in _structure(inner):
+        if ch == "(":
             depth += 1
         elif ch == ")":
             depth -= 1
             if depth < 0:
-                return ""
-        i += 1
-    return "(" + inner + ")" if depth == 0 else ""
+                return False
+    return depth == 0
 
 
 def factored(pattern: str) -> str:
@@ -108,12 +116,14 @@ def factored(pattern: str) -> str:
 
 
 def _fast_searcher(
-    pattern: str, flags: int, exact: Callable[[], re.Pattern[str]]
+    source: str, flags: int, exact: Callable[[], re.Pattern[str]]
 ) -> FoldedSearch | SplitSearch | None:
-    """A faster way to search with a case-insensitive pattern (`casefold`), when one is exact."""
+    """A faster way to search with a case-insensitive pattern (`casefold`), when one is exact.
+
+    `source` is the pattern as `factored` gives it.
+    """
     if flags & (re.ASCII | re.VERBOSE):
         return None
-    source = factored(pattern)
     if flags & re.IGNORECASE:
         lowered = lower_pattern(source)
         if lowered is None:
@@ -141,18 +151,25 @@ class _LazyPattern:
         self.pattern = pattern
         self.flags = flags
         self._exact: re.Pattern[str] | None = None
+        self._source: str | None = None
         self._planned = False
+
+    def source(self) -> str:
+        """The pattern as `factored` gives it (worked out once)."""
+        if self._source is None:
+            self._source = factored(self.pattern)
+        return self._source
 
     def exact(self) -> re.Pattern[str]:
         """The (factored) pattern as written, compiled."""
         if self._exact is None:
-            self._exact = re.compile(factored(self.pattern), self.flags)
+            self._exact = re.compile(self.source(), self.flags)
         return self._exact
 
     def __getattr__(self, name: str) -> Any:  # reached once per method, on its first use
         if name in _FAST_METHODS and not self._planned:
             self._planned = True
-            fast = _fast_searcher(self.pattern, self.flags, self.exact)
+            fast = _fast_searcher(self.source(), self.flags, self.exact)
             if fast is not None:
                 for method in fast.methods:
                     setattr(self, method, getattr(fast, method))
