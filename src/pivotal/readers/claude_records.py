@@ -356,8 +356,18 @@ class _FullRecord(msgspec.Struct):
     toolUseResult: msgspec.Raw = msgspec.Raw(b"null")  # noqa: N815
 
 
+class _TypedRecord(msgspec.Struct):
+    """`_FullRecord` with the metadata of `toolUseResult` read in the same pass."""
+
+    type: str = ""
+    message: _FullMessage | None = None
+    toolUseResult: _ToolUseMeta | str | list[object] | int | float | bool | None = None  # noqa: N815
+
+
+_decode_typed = msgspec.json.Decoder(_TypedRecord).decode
 _decode_full = msgspec.json.Decoder(_FullRecord).decode
 _decode_meta = msgspec.json.Decoder(_ToolUseMeta).decode
+_DECODE_ERRORS = (msgspec.ValidationError, msgspec.DecodeError, RecursionError)
 
 
 def decode_for_parts(line: bytes) -> object:
@@ -365,17 +375,34 @@ def decode_for_parts(line: bytes) -> object:
 
     Claude Code stores every tool output twice (in the content block and again
     in `toolUseResult`); only the few metadata fields of the copy are needed.
+    They are read in the same pass as the record (the copy of a big output is
+    scanned once, not twice); a record that pass refuses (a metadata field of
+    an unexpected type, bad JSON) is read as before, field by field.
     """
     try:
+        typed = _decode_typed(line)
+    except _DECODE_ERRORS:
+        return _decode_in_two_steps(line)
+    found = typed.toolUseResult
+    meta: dict[str, object] = {}
+    if isinstance(found, _ToolUseMeta):
+        meta = {k: v for k, v in msgspec.structs.asdict(found).items() if v is not None}
+    message = {"content": typed.message.content} if typed.message is not None else None
+    return {"type": typed.type, "message": message, "toolUseResult": meta}
+
+
+def _decode_in_two_steps(line: bytes) -> object:
+    """The record first, then the metadata of `toolUseResult` on its own (which may fail alone)."""
+    try:
         rec = _decode_full(line)
-    except (msgspec.ValidationError, msgspec.DecodeError, RecursionError):
+    except _DECODE_ERRORS:
         return decode_json(line)
     meta: dict[str, object] = {}
     raw = rec.toolUseResult
     if memoryview(raw)[:1] == b"{":
         try:
             found = _decode_meta(raw)
-        except (msgspec.ValidationError, msgspec.DecodeError, RecursionError):
+        except _DECODE_ERRORS:
             found = None
         if found is not None:
             meta = {k: v for k, v in msgspec.structs.asdict(found).items() if v is not None}
