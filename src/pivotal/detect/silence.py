@@ -23,14 +23,17 @@ PREVIEW_FULL = 190
 """A preview shorter than this is the whole text (readers keep ~200 chars)."""
 
 
-_INVISIBLE = dict.fromkeys(map(ord, "\u200b\u200c\u200d\u2060\ufeff\u00ad"), None)
+_INVISIBLE_CHARS = "\u200b\u200c\u200d\u2060\ufeff\u00ad"
+_INVISIBLE = dict.fromkeys(map(ord, _INVISIBLE_CHARS), None)
 
 
 def strip_wrappers(text: str) -> str:
     """Text without XML-like wrapper tags, invisible characters and opencode's literal quotes."""
     # Every human turn's preview comes through here: skip the work that cannot apply
     # (`isascii` is O(1), and every invisible character is non-ASCII; a tag needs a "<").
-    if not text.isascii():
+    # `translate` with a table walks the text a character at a time in Python objects;
+    # looking for the six characters first is a fast C scan each.
+    if not text.isascii() and any(ch in text for ch in _INVISIBLE_CHARS):
         text = text.translate(_INVISIBLE)
     if "<" in text:
         text = WRAPPER_TAG.sub(" ", text)
@@ -159,27 +162,35 @@ class SilenceIndex:
 
     def silence(self, turns: Sequence[Turn], i: int) -> Silence | None:
         turn = turns[i]
-        if not int(turn.flags) & _MAY_BE_SILENT:
+        flags = int(turn.flags)
+        if not flags & _MAY_BE_SILENT:
             return None
         if i in self._cache:
             return self._cache[i]
         kind = classify_turn(turn, self.config)
-        if kind is None and is_summary_start(turn):
+        if kind is None and flags & _SUMMARY:  # is_summary_start
             prev = turns[i - 1] if i > 0 else None
             if prev is None or not int(prev.flags) & _BOUNDARY:
                 kind = Silence.COMPACTION
         self._cache[i] = kind
-        self._hi = max(self._hi, i)
+        if i > self._hi:
+            self._hi = i
         return kind
 
     def anchors(self, turns: Sequence[Turn], start: int) -> Iterator[int]:
         """Positions from `start` on that anchor a cluster, in order.
 
         Every turn of a session passes through here: a flags test skips the turns
-        that cannot be silent before any other work.
+        that cannot be silent before any other work, and a person's turn is judged
+        silent or not before anything else is asked of it.
         """
+        silence = self.silence
         for i in range(start, len(turns)):
-            if int(turns[i].flags) & _MAY_BE_SILENT and self.is_anchor(turns, i):
+            if (
+                int(turns[i].flags) & _MAY_BE_SILENT
+                and silence(turns, i) is not None
+                and self.is_anchor(turns, i)
+            ):
                 yield i
 
     def in_cluster(self, turns: Sequence[Turn], i: int) -> bool:
