@@ -20,6 +20,7 @@ PLAIN_IDENT = re.compile(
     r"\b[A-Za-z][a-z0-9]*(?:[_.][A-Za-z0-9]+)+\b|\b[a-z]+[A-Z][A-Za-z0-9]*\b|\b[A-Z]{2,}[0-9]*\b"
 )
 PLAIN_QUESTION = re.compile(r"[^.!?\n]*\?(?=\s|$)")
+PLAIN_CODE_BLOCK = re.compile(r"```.*?(```|$)", re.DOTALL)
 
 TEXTS = [
     "Throughput went from 54.1 tok/s to ~82 tok/s (1,234 req/s, 38%, 2.5x faster, 8x RTX).",
@@ -74,3 +75,30 @@ def test_figures_memo_gives_a_prefix_for_smaller_limits() -> None:
     assert figures.figures(text, 12) == [f"{n} ms" for n in range(1, 13)]
     assert figures.figures(text, 4) == [f"{n} ms" for n in range(1, 5)]
     assert figures.figures(text, 40)[-1] == "1.5 s"  # beyond what is kept: found afresh
+
+
+CODE_TEXTS = [
+    "Run it:\n```bash\npytest -q\n```\nThen look at the output.",
+    "```\nunclosed fence\n",
+    "``````",
+    "`````",
+    "a ```b``` c ```d",
+    "```\n",
+    "no fences at all, `inline` only",
+    "x```\n\n```\n\n```y\n",
+]
+FENCE_PIECES = st.sampled_from(["`", "``", "```", "\n", "a", " ", "```py\n", "\n\n"])
+
+
+def test_code_blocks_are_cut_where_the_plain_pattern_cut_them() -> None:
+    for text in CODE_TEXTS:
+        assert figures.without_code(text) == PLAIN_CODE_BLOCK.sub("", text), text
+    assert figures.without_code(CODE_TEXTS[0]) == "Run it:\n\nThen look at the output."
+    assert figures.without_code(CODE_TEXTS[1]) == "\n"  # `$` stops before a final newline
+
+
+@settings(max_examples=400, deadline=None)
+@given(pieces=st.lists(FENCE_PIECES, max_size=20))
+def test_code_blocks_agree_on_generated_text(pieces: list[str]) -> None:
+    text = "".join(pieces)
+    assert figures.without_code(text) == PLAIN_CODE_BLOCK.sub("", text)

@@ -49,7 +49,29 @@ _STRONG_UNITS = lazy(
 _SPEEDUP = lazy(r"\s*(faster|slower|speed|improvement|better|worse|over|more|less)", re.I)
 TABLE_ROW = lazy(r"^\s*\|.*\d.*\|\s*$", re.MULTILINE)
 _ANY_TABLE_ROW = lazy(r"^\s*\|.*\|\s*$\n?", re.MULTILINE)
-_FENCE = lazy(r"```.*?(```|$)", re.DOTALL)
+
+
+def without_code(text: str) -> str:
+    """`text` without fenced code blocks: `re.sub(r"```.*?(```|$)", "", text, flags=re.S)`.
+
+    A fence left open runs to the end (`$` stops before a final newline). Found with
+    `str.find`: the lazy pattern took a step per character of every block.
+    """
+    start = text.find("```")
+    if start < 0:
+        return text
+    kept: list[str] = []
+    pos = 0
+    while start >= 0:
+        kept.append(text[pos:start])
+        close = text.find("```", start + 3)
+        if close < 0:
+            pos = len(text) - 1 if text.endswith("\n") else len(text)
+            break
+        pos = close + 3
+        start = text.find("```", pos)
+    kept.append(text[pos:])
+    return "".join(kept)
 
 
 def prose(text: str) -> str:
@@ -60,9 +82,7 @@ def prose(text: str) -> str:
     """
     if "|" in text:
         text = _ANY_TABLE_ROW.sub("", text)
-    if "```" in text:
-        text = _FENCE.sub("", text)
-    return text
+    return without_code(text)
 
 
 FIGURES_KEPT = 12

@@ -217,6 +217,3 @@ STOPWORDS = frozenset(
     first last next done work works working try trying tried it's i'll we'll that's let's
     """.split()
 )
-
-CODE_BLOCK = lazy(r"```.*?(```|$)", re.DOTALL)
-"""A fenced code block (aider puts the command it runs there, after the prose)."""

@@ -19,12 +19,11 @@ from pivotal.detect.failures import (
     tool_failed,
     view_verdict,
 )
-from pivotal.detect.figures import figures, has_results, prose
+from pivotal.detect.figures import figures, has_results, prose, without_code
 from pivotal.detect.lazyre import lazy
 from pivotal.detect.lexicon import (
     ANNOUNCE,
     ASKS_PERSON,
-    CODE_BLOCK,
     FAIL_NARRATIVE,
     MILESTONE_WEAK,
     PROPOSAL,
@@ -228,7 +227,7 @@ def mid_task_signal(w: Window, cfg: PivotConfig, facts: BeforeFacts) -> Signal |
     if not tool.has_result or tool_failed(tool):
         return None
     output = tool.output or ""
-    said = (CODE_BLOCK.sub("", last.text) if "```" in last.text else last.text).strip()[-300:]
+    said = without_code(last.text).strip()[-300:]  # aider runs its command in a code block
     # a results table speaks for itself; a bare "20 passed" inside a step the agent
     # did not comment on is its own check, not a report to the person
     reported = tool_kind(tool) in ("bench", "test") and (
