@@ -41,14 +41,27 @@ _PREFERENCE = (
     "plan",
 )
 _IDENT = lazy(
-    r"\b[A-Za-z][a-z0-9]*+(?:[_.][A-Za-z0-9]++)+\b|\b[a-z]++[A-Z][A-Za-z0-9]*+\b|"
-    r"\b[A-Z]{2,}+[0-9]*+\b"
+    r"[^A-Za-z0-9_](?<=\W)(?![a-z]++(?![_.A-Z0-9]))"
+    r"([A-Za-z][a-z0-9]*+(?:[_.][A-Za-z0-9]++)+\b|[a-z]++[A-Z][A-Za-z0-9]*+\b|[A-Z]{2,}+[0-9]*+\b)"
 )
 """snake_case, dotted.names / files.py, camelCase and ACRONYMS: technical terms, not prose.
 
-The quantifiers are possessive (`*+`, `++`): what follows each run can never be one of
-its characters, so giving characters back could not help, and not trying is a third faster
-on every ordinary word."""
+As written plainly: `\b(?:[A-Za-z][a-z0-9]*(?:[_.][A-Za-z0-9]+)+\b|[a-z]+[A-Z][A-Za-z0-9]*\b|
+[A-Z]{2,}[0-9]*\b)`. Read with `identifiers`, which puts a space before the text. Rewritten
+to be cheap on prose, where almost no word is one:
+
+* it starts with the character before the word (a class), so the engine jumps from gap to
+  gap in C instead of testing a word boundary at every position;
+* a word of lower-case letters that does not go on with `_ . digit CAPITAL` is passed over
+  after one look (each branch used to read it again);
+* the quantifiers are possessive (`*+`, `++`): what follows each run can never be one of
+  its characters, so giving characters back could not help."""
+
+
+def identifiers(text: str) -> list[str]:
+    """The technical terms of `text` (`_IDENT`), in order."""
+    found: list[str] = _IDENT.findall(" " + text)
+    return found
 
 
 def activity_mix(views: Sequence[TurnView]) -> Counter[str]:
@@ -137,8 +150,8 @@ def view_terms(view: TurnView) -> set[str]:
             elif tool.key:
                 out.add(tool.key.lower().rsplit("/", 1)[-1][:60])
         if view.is_assistant:
-            for match in _IDENT.finditer(view.text[:4000]):
-                word = match.group(0).lower().strip(".-")
+            for found in identifiers(view.text[:4000]):
+                word = found.lower().strip(".-")
                 if len(word) > 2 and word not in STOPWORDS:
                     out.add(word)
         memo["terms"] = out
