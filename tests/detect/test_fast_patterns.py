@@ -99,3 +99,12 @@ def test_code_blocks_are_cut_where_the_plain_pattern_cut_them() -> None:
 def test_code_blocks_agree_on_generated_text(pieces: list[str]) -> None:
     text = "".join(pieces)
     assert figures.without_code(text) == PLAIN_CODE_BLOCK.sub("", text)
+
+
+def test_a_question_mark_alone_is_a_proposal() -> None:
+    # proposal_signal skips the search when the person's text has a "?": that holds only
+    # while a bare "?" is one of PROPOSAL's branches
+    from pivotal.detect import lexicon
+
+    assert lexicon.PROPOSAL.search("so, tomorrow?") is not None
+    assert lexicon.PROPOSAL.search("ship it tomorrow") is None

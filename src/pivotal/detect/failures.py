@@ -180,11 +180,15 @@ def failure_signals(w: Window, cfg: PivotConfig, facts: BeforeFacts) -> list[Sig
         )
     if last_tool is not None:
         view, tool = last_tool
-        text_tail = prose(w.agent_before[-1].text or "")[-600:] if w.agent_before else ""
         pending = not tool.has_result or tool.status in ("pending", "running")
-        match = inconclusive_output(tool.output) if tool.output else None
-        narrative = INCONCLUSIVE.search(text_tail)
-        if pending or match or (narrative and tool_kind(tool) in ("poll", "launch")):
+        # each piece of evidence is looked for only if the ones before it found nothing
+        match = inconclusive_output(tool.output) if tool.output and not pending else None
+        narrative = None
+        text_tail = ""
+        if not (pending or match) and tool_kind(tool) in ("poll", "launch"):
+            text_tail = view_verdict(w.agent_before[-1])[0][-600:]  # the last message's prose
+            narrative = INCONCLUSIVE.search(text_tail)
+        if pending or match or narrative:
             facts.inconclusive = True
             if pending:
                 why = f"{tool.name} never returned a result"

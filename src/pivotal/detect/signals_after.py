@@ -37,13 +37,16 @@ def is_dump(view: TurnView, cfg: PivotConfig) -> bool:
         return True
     if view.full_len < cfg.dump_min_chars:
         return False
+    # any one of the tests below makes a dump: the cheaper ones are asked first
     sections = len(DUMP_HEADINGS.findall(text))
+    if sections >= cfg.dump_min_sections:
+        return True
     headings = len(HEADING_LINE.findall(text))
-    if SUMMARY_OPENING.search(text[:300]) and (sections >= 2 or headings >= 2):
+    if (sections >= 2 and headings >= 2) or (
+        headings >= 4 and view.full_len >= 2 * cfg.dump_min_chars
+    ):
         return True
-    if sections >= cfg.dump_min_sections or (sections >= 2 and headings >= 2):
-        return True
-    return headings >= 4 and view.full_len >= 2 * cfg.dump_min_chars
+    return (sections >= 2 or headings >= 2) and SUMMARY_OPENING.search(text[:300]) is not None
 
 
 def context_dump_signal(w: Window, cfg: PivotConfig, facts: AfterFacts) -> Signal | None:

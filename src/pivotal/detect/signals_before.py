@@ -149,8 +149,8 @@ def proposal_signal(w: Window, cfg: PivotConfig, facts: BeforeFacts) -> Signal |
     if w.direction is not None and not executed and not answered:
         research = _research(agent)
         human = w.direction.text
-        match = PROPOSAL.search(human) if research else None
-        if match:
+        # a "?" is one of the proposal patterns: a question needs no search
+        if research and ("?" in human or PROPOSAL.search(human)):
             facts.proposal = True
             facts.research_turns = research
             return Signal(
