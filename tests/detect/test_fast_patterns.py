@@ -108,3 +108,115 @@ def test_a_question_mark_alone_is_a_proposal() -> None:
 
     assert lexicon.PROPOSAL.search("so, tomorrow?") is not None
     assert lexicon.PROPOSAL.search("ship it tomorrow") is None
+
+
+# the word lists as they read before their leading groups were spelled out as branches
+PLAIN_MILESTONE_STRONG = re.compile(
+    r"\bfinally\b|\bbreakthrough\b|\bmilestone\b|\b(it|this|now|everything) works\b|"
+    r"\bworks now\b|\bnow work(s|ing)\b|\b(is|now) working\b|\bworking (now|end[- ]to[- ]end)\b|"
+    r"\ball (\d+ )?tests (now )?pass|\b[1-9]\d* passed\b|"
+    r"\b(tests?|build|builds|check|checks|suite|ci|pipeline|lint|job|jobs|runs?) (now |all )?"
+    r"(pass(es|ed|ing)?|succeed(s|ed)?|(is |are )?green)\b|"
+    r"\bserver (is )?(up|running|ready|healthy|live)\b|\bup and running\b|\bis (up|live|ready)\b|"
+    r"\bbenchmark results?\b|\bresults? (are in|below|so far)\b|\bsuccessfully\b|"
+    r"\bgreen\b|\bunblocked\b|\b0 (failures|errors|failed)\b|\bzero (failures|errors)\b|"
+    r"\bno (more|remaining) (failures|errors)\b|\bit'?s alive\b|\bsucceed(ed|s)\b|"
+    r"\bachiev(ed|es)\b|\bgenerat(ing|es) coherent\b|"
+    r"\bboots?\b[^\n]{0,60}\bclean|\bloads? (fine|cleanly|correctly)\b|✅|\d\s?[x×] faster\b|"
+    r"\bspeed-?up (of|is)\b|\b(is|are|went|dropped|fell|now) down to\b|\bdown (to|from) [~≈]?\d|"
+    r"\bimproved (from|to|by)\b|\bcut (it )?(from|to|by) [~≈]?\d|\b(reached|hit|met|beat) the "
+    r"(target|goal)\b|\bunder the [\w %.]{0,20}target\b|\btarget (met|reached)\b",
+    re.IGNORECASE,
+)
+PLAIN_FAIL_NARRATIVE = re.compile(
+    r"\bFAIL(ED|S|URE)?\b|\b[A-Z]\w*(Error|Exception)\b|(?i:\bfail(ed|s|ing|ure)\b|"
+    r"\b(an|the|same|this|that|with|raises?|raised|throws?|hit) errors?\b|"
+    r"\berrors? (out|when|while|during|in|on)\b|\berror:|\bcrash(ed|es|ing)\b|"
+    r"\btimed? ?out\b|\btime-out\b|\bOOM\b|"
+    r"\bout of memory\b|\bdidn'?t (work|help)\b|\bdoesn'?t work\b|\bnot working\b|"
+    r"\bstill (failing|broken|not|hangs|stuck)\b|\bno luck\b|\bdead end\b|\bbroken\b|"
+    r"\bhang(s|ing)\b|\bstuck\b|\bregress(ed|ion)\b|\bworse than\b|\bslower than\b|"
+    r"\bno improvement\b|\bincompatible\b|\bunsupported\b|\bnot supported\b|\babandon(ed)?\b|"
+    r"\bgave up\b|\bsegfault|\bdid not (work|start)\b|\bno response\b|\bnot respond|"
+    r"\bunresponsive\b|\bunclear (whether|if)\b|\bunknown whether\b|"
+    r"\b(out of|no (more|other|further)) ideas\b|\bran out of\b|\brun out of\b|"
+    r"\bnothing (has |I tried )?(worked|helped)\b|\bnone of (them|these|those|it) "
+    r"(worked|helped)\b|\bwent nowhere\b|\bresisting\b|\bnot sure (yet )?why\b|"
+    r"\bdon'?t (know|understand) why\b|\b(no|don'?t have a) (reliable |good )?way to\b|"
+    r"\btried the obvious\b|\bno (measurable |real |visible )?(change|difference|effect)\b|"
+    r"\bdidn'?t (budge|move the needle|make a difference|change anything)\b|"
+    r"\b(no dice|no joy)\b|\bsame (error|failure|crash|result) (again|as before)\b)"
+)
+WORD_LIST_PIECES = st.sampled_from(
+    "it this now everything works working is are went dropped fell down to reached hit met "
+    "beat the target goal an same that with raises raised throws error errors out of no more "
+    "ideas don't have a reliable way dice joy 3 x faster ✅ FAILED İt Error".split()
+    + [".", "\n", "-"]
+)
+
+
+def _word_list_spans(pattern: re.Pattern[str], text: str) -> tuple[object, ...]:
+    found = pattern.search(text)
+    return (found and found.span(), [m.span() for m in pattern.finditer(text)])
+
+
+def test_spelled_out_word_lists_match_where_the_grouped_ones_did() -> None:
+    from pivotal.detect import lexicon
+
+    pairs = (
+        (lexicon.MILESTONE_STRONG, PLAIN_MILESTONE_STRONG),
+        (lexicon.FAIL_NARRATIVE, PLAIN_FAIL_NARRATIVE),
+    )
+    texts = [
+        "Now it works, and everything works: the p99 is down to 30 ms. We hit the target.",
+        "It raised errors again; same error as before. No dice, I'm out of ideas.",
+        "There's no reliable way to tell; I don't have a good way to reproduce it.",
+        "İt works now",
+        "",
+    ]
+    # every phrase a spelled-out branch stands for, on its own and inside a sentence
+    phrases = [
+        f"{a} {b}"
+        for a, b in [
+            *[(w, "works") for w in ("it", "this", "now", "everything")],
+            *[(w, "working") for w in ("is", "now")],
+            *[(w, "down to") for w in ("is", "are", "went", "dropped", "fell", "now")],
+            *[
+                (w, f"the {g}")
+                for w in ("reached", "hit", "met", "beat")
+                for g in ("target", "goal")
+            ],
+            *[
+                (w, e)
+                for w in ("an", "the", "same", "this", "that", "with", "raise", "raises")
+                + ("raised", "throw", "throws", "hit")
+                for e in ("error", "errors")
+            ],
+            ("out of", "ideas"),
+            *[("no", f"{w} ideas") for w in ("more", "other", "further")],
+            *[
+                (w, f"{r}way to")
+                for w in ("no", "dont have a", "don't have a")
+                for r in ("", "reliable ", "good ")
+            ],
+            ("no", "dice"),
+            ("no", "joy"),
+        ]
+    ]
+    texts += phrases + [f"Well, {p.upper()} now." for p in phrases]
+    for new, plain in pairs:
+        for text in texts:
+            assert _word_list_spans(new, text) == _word_list_spans(plain, text), text
+
+
+@settings(max_examples=500, deadline=None)
+@given(pieces=st.lists(WORD_LIST_PIECES, max_size=25))
+def test_spelled_out_word_lists_agree_on_generated_text(pieces: list[str]) -> None:
+    from pivotal.detect import lexicon
+
+    text = " ".join(pieces)
+    for new, plain in (
+        (lexicon.MILESTONE_STRONG, PLAIN_MILESTONE_STRONG),
+        (lexicon.FAIL_NARRATIVE, PLAIN_FAIL_NARRATIVE),
+    ):
+        assert _word_list_spans(new, text) == _word_list_spans(plain, text), text

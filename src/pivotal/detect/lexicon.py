@@ -65,10 +65,17 @@ PROPOSAL = lazy(
 )
 
 # --- agent narrative -----------------------------------------------------
+# The lists below run over every agent message near a silence. Where a branch would open
+# with a group of words, the words are spelled out as branches of their own
+# (`\bit works\b|\bthis works\b`, not `\b(it|this) works\b`): the engine passes over a
+# branch whose first letter is not there with one test, but enters every group it meets,
+# at every word of the message.
 
 FAIL_NARRATIVE = lazy(
     r"\bFAIL(ED|S|URE)?\b|\b[A-Z]\w*(Error|Exception)\b|(?i:\bfail(ed|s|ing|ure)\b|"
-    r"\b(an|the|same|this|that|with|raises?|raised|throws?|hit) errors?\b|"
+    r"\ban errors?\b|\bthe errors?\b|\bsame errors?\b|\bthis errors?\b|\bthat errors?\b|"
+    r"\bwith errors?\b|\braises? errors?\b|\braised errors?\b|\bthrows? errors?\b|"
+    r"\bhit errors?\b|"
     r"\berrors? (out|when|while|during|in|on)\b|\berror:|\bcrash(ed|es|ing)\b|"
     r"\btimed? ?out\b|\btime-out\b|\bOOM\b|"
     r"\bout of memory\b|\bdidn'?t (work|help)\b|\bdoesn'?t work\b|\bnot working\b|"
@@ -77,13 +84,14 @@ FAIL_NARRATIVE = lazy(
     r"\bno improvement\b|\bincompatible\b|\bunsupported\b|\bnot supported\b|\babandon(ed)?\b|"
     r"\bgave up\b|\bsegfault|\bdid not (work|start)\b|\bno response\b|\bnot respond|"
     r"\bunresponsive\b|\bunclear (whether|if)\b|\bunknown whether\b|"
-    r"\b(out of|no (more|other|further)) ideas\b|\bran out of\b|\brun out of\b|"
+    r"\bout of ideas\b|\bno (more|other|further) ideas\b|\bran out of\b|\brun out of\b|"
     r"\bnothing (has |I tried )?(worked|helped)\b|\bnone of (them|these|those|it) "
     r"(worked|helped)\b|\bwent nowhere\b|\bresisting\b|\bnot sure (yet )?why\b|"
-    r"\bdon'?t (know|understand) why\b|\b(no|don'?t have a) (reliable |good )?way to\b|"
+    r"\bdon'?t (know|understand) why\b|\bno (reliable |good )?way to\b|"
+    r"\bdon'?t have a (reliable |good )?way to\b|"
     r"\btried the obvious\b|\bno (measurable |real |visible )?(change|difference|effect)\b|"
     r"\bdidn'?t (budge|move the needle|make a difference|change anything)\b|"
-    r"\b(no dice|no joy)\b|\bsame (error|failure|crash|result) (again|as before)\b)"
+    r"\bno dice\b|\bno joy\b|\bsame (error|failure|crash|result) (again|as before)\b)"
 )
 """Failure in the agent's own words (a bare "error" or "crash" is too common in plans)."""
 
@@ -115,8 +123,10 @@ SUCCESS_OUTPUT = lazy(
 )
 
 MILESTONE_STRONG = lazy(
-    r"\bfinally\b|\bbreakthrough\b|\bmilestone\b|\b(it|this|now|everything) works\b|"
-    r"\bworks now\b|\bnow work(s|ing)\b|\b(is|now) working\b|\bworking (now|end[- ]to[- ]end)\b|"
+    r"\bfinally\b|\bbreakthrough\b|\bmilestone\b|"
+    r"\bit works\b|\bthis works\b|\bnow works\b|\beverything works\b|"
+    r"\bworks now\b|\bnow work(s|ing)\b|\bis working\b|\bnow working\b|"
+    r"\bworking (now|end[- ]to[- ]end)\b|"
     r"\ball (\d+ )?tests (now )?pass|\b[1-9]\d* passed\b|"
     r"\b(tests?|build|builds|check|checks|suite|ci|pipeline|lint|job|jobs|runs?) (now |all )?"
     r"(pass(es|ed|ing)?|succeed(s|ed)?|(is |are )?green)\b|"
@@ -126,9 +136,11 @@ MILESTONE_STRONG = lazy(
     r"\bno (more|remaining) (failures|errors)\b|\bit'?s alive\b|\bsucceed(ed|s)\b|"
     r"\bachiev(ed|es)\b|\bgenerat(ing|es) coherent\b|"
     r"\bboots?\b[^\n]{0,60}\bclean|\bloads? (fine|cleanly|correctly)\b|✅|\d\s?[x×] faster\b|"
-    r"\bspeed-?up (of|is)\b|\b(is|are|went|dropped|fell|now) down to\b|\bdown (to|from) [~≈]?\d|"
-    r"\bimproved (from|to|by)\b|\bcut (it )?(from|to|by) [~≈]?\d|\b(reached|hit|met|beat) the "
-    r"(target|goal)\b|\bunder the [\w %.]{0,20}target\b|\btarget (met|reached)\b",
+    r"\bspeed-?up (of|is)\b|\bis down to\b|\bare down to\b|\bwent down to\b|"
+    r"\bdropped down to\b|\bfell down to\b|\bnow down to\b|\bdown (to|from) [~≈]?\d|"
+    r"\bimproved (from|to|by)\b|\bcut (it )?(from|to|by) [~≈]?\d|"
+    r"\breached the (target|goal)\b|\bhit the (target|goal)\b|\bmet the (target|goal)\b|"
+    r"\bbeat the (target|goal)\b|\bunder the [\w %.]{0,20}target\b|\btarget (met|reached)\b",
     re.IGNORECASE,
 )
 
