@@ -147,10 +147,18 @@ PLAIN_FAIL_NARRATIVE = re.compile(
     r"\bdidn'?t (budge|move the needle|make a difference|change anything)\b|"
     r"\b(no dice|no joy)\b|\bsame (error|failure|crash|result) (again|as before)\b)"
 )
+PLAIN_SUCCESS_OUTPUT = re.compile(
+    r"\b[1-9]\d* passed\b|\ball tests pass|\bOK \(|\b(?<!un)success(ful(ly)?)?\b|"
+    r"\b(?<!not )(?<!n't )(?<!never )(ready|healthy)\b|"
+    r"\bBUILD SUCCESSFUL\b|\bcompleted successfully\b|\bListening on\b|\bUvicorn running\b|"
+    r"\bserver (is )?(up|running|started|ready)\b|\b200 OK\b",
+    re.IGNORECASE,
+)
 WORD_LIST_PIECES = st.sampled_from(
     "it this now everything works working is are went dropped fell down to reached hit met "
     "beat the target goal an same that with raises raised throws error errors out of no more "
-    "ideas don't have a reliable way dice joy 3 x faster ✅ FAILED İt Error".split()
+    "ideas don't have a reliable way dice joy 3 x faster ✅ FAILED İt Error ready healthy "
+    "not n't never unsuccessful success successful".split()
     + [".", "\n", "-"]
 )
 
@@ -166,6 +174,7 @@ def test_spelled_out_word_lists_match_where_the_grouped_ones_did() -> None:
     pairs = (
         (lexicon.MILESTONE_STRONG, PLAIN_MILESTONE_STRONG),
         (lexicon.FAIL_NARRATIVE, PLAIN_FAIL_NARRATIVE),
+        (lexicon.SUCCESS_OUTPUT, PLAIN_SUCCESS_OUTPUT),
     )
     texts = [
         "Now it works, and everything works: the p99 is down to 30 ms. We hit the target.",
@@ -201,6 +210,8 @@ def test_spelled_out_word_lists_match_where_the_grouped_ones_did() -> None:
             ],
             ("no", "dice"),
             ("no", "joy"),
+            *[(w, s) for w in ("not", "isn't", "never", "is", "un") for s in ("ready", "healthy")],
+            *[(w, "success") for w in ("un", "a", "unsuccessful", "successfully")],
         ]
     ]
     texts += phrases + [f"Well, {p.upper()} now." for p in phrases]
@@ -218,5 +229,6 @@ def test_spelled_out_word_lists_agree_on_generated_text(pieces: list[str]) -> No
     for new, plain in (
         (lexicon.MILESTONE_STRONG, PLAIN_MILESTONE_STRONG),
         (lexicon.FAIL_NARRATIVE, PLAIN_FAIL_NARRATIVE),
+        (lexicon.SUCCESS_OUTPUT, PLAIN_SUCCESS_OUTPUT),
     ):
         assert _word_list_spans(new, text) == _word_list_spans(plain, text), text

@@ -115,12 +115,15 @@ INCONCLUSIVE = lazy(
 """The last action ended without a verdict (in its output's end or the agent's words)."""
 
 SUCCESS_OUTPUT = lazy(
-    r"\b[1-9]\d* passed\b|\ball tests pass|\bOK \(|\b(?<!un)success(ful(ly)?)?\b|"
-    r"\b(?<!not )(?<!n't )(?<!never )(ready|healthy)\b|"
+    r"\b[1-9]\d* passed\b|\ball tests pass|\bOK \(|\bsuccess(ful(ly)?)?\b|"
+    r"\bready(?<!not ready)(?<!n't ready)(?<!never ready)\b|"
+    r"\bhealthy(?<!not healthy)(?<!n't healthy)(?<!never healthy)\b|"
     r"\bBUILD SUCCESSFUL\b|\bcompleted successfully\b|\bListening on\b|\bUvicorn running\b|"
     r"\bserver (is )?(up|running|started|ready)\b|\b200 OK\b",
     re.IGNORECASE,
 )
+"""A check that passed. ("unsuccessful" has no word start before its "success"; "not ready"
+is ruled out by looking back from the end of "ready", so every branch opens with a letter.)"""
 
 MILESTONE_STRONG = lazy(
     r"\bfinally\b|\bbreakthrough\b|\bmilestone\b|"
