@@ -21,6 +21,8 @@ from pivotal.detect.view import TurnView
 from pivotal.detect.window import Window, build_window
 from pivotal.model import Pivot, Role, Signal, Silence, Turn, TurnFlag
 
+_HUMAN = int(TurnFlag.HUMAN)
+
 _SILENCE_DETAIL = {
     Silence.EMPTY: "the person sent nothing (empty, whitespace or empty wrapper tags)",
     Silence.ACK: "the person only said go on",
@@ -47,7 +49,7 @@ def attached_compaction(w: Window) -> bool:
     if w.silence is not Silence.COMPACTION or not w.before:
         return False
     last = w.before[-1]
-    silent_human = last.role is Role.USER and bool(last.flags & TurnFlag.HUMAN)
+    silent_human = last.role is Role.USER and bool(int(last.flags) & _HUMAN)
     return silent_human and (w.direction is None or w.direction.index != last.index)
 
 

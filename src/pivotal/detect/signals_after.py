@@ -25,6 +25,9 @@ from pivotal.detect.view import TurnView
 from pivotal.detect.window import Window
 from pivotal.model import Role, Signal, Silence, TurnFlag
 
+_SUMMARY = int(TurnFlag.COMPACTION_SUMMARY)
+"""Flags are tested as plain ints (`IntFlag &` builds an enum member each time)."""
+
 
 def is_dump(view: TurnView, cfg: PivotConfig) -> bool:
     """A structured status summary (Goal / Discoveries / Next steps ...), or a long outline.
@@ -33,7 +36,7 @@ def is_dump(view: TurnView, cfg: PivotConfig) -> bool:
     ("Where we are", "Next phase") in a message with two headings are enough.
     """
     text = view.text
-    if view.flags & TurnFlag.COMPACTION_SUMMARY:
+    if int(view.flags) & _SUMMARY:
         return True
     if view.full_len < cfg.dump_min_chars:
         return False
@@ -50,9 +53,9 @@ def is_dump(view: TurnView, cfg: PivotConfig) -> bool:
 
 
 def context_dump_signal(w: Window, cfg: PivotConfig, facts: AfterFacts) -> Signal | None:
-    marked = [v for v in w.cluster if v.flags & TurnFlag.COMPACTION_SUMMARY]
+    marked = [v for v in w.cluster if int(v.flags) & _SUMMARY]
     first_agent = next((v for v in w.agent_after if v.text.strip()), None)
-    if first_agent is not None and first_agent.flags & TurnFlag.COMPACTION_SUMMARY:
+    if first_agent is not None and int(first_agent.flags) & _SUMMARY:
         marked.append(first_agent)
     if first_agent is not None and first_agent not in marked and is_dump(first_agent, cfg):
         facts.dump = True
@@ -226,9 +229,7 @@ def shift_signals(
 ) -> list[Signal]:
     """Topic shift (terms) and phase change (activity mix)."""
     out: list[Signal] = []
-    agent_after = [
-        v for v in w.after if v.role is Role.ASSISTANT and not v.flags & TurnFlag.COMPACTION_SUMMARY
-    ]
+    agent_after = [v for v in w.after if v.role is Role.ASSISTANT and not int(v.flags) & _SUMMARY]
     # a context dump restates the old work: judge the shift on what follows it
     if facts.dump and agent_after and not agent_after[0].tools and len(agent_after) > 1:
         agent_after = agent_after[1:]
@@ -266,7 +267,7 @@ def shift_signals(
 def after_phase(w: Window, facts: AfterFacts) -> str:
     if facts.clarification:
         return "waiting for direction"
-    views = [v for v in w.after if not v.flags & TurnFlag.COMPACTION_SUMMARY]
+    views = [v for v in w.after if not int(v.flags) & _SUMMARY]
     label = phase_label(views)
     if facts.dump:
         return f"re-orienting, then {label}" if label and label != "discussing" else "re-orienting"

@@ -33,6 +33,8 @@ from pivotal.detect.view import TurnView
 from pivotal.detect.window import Window
 from pivotal.model import Role, Signal, TurnFlag
 
+_HUMAN = int(TurnFlag.HUMAN)
+
 
 def milestone_signal(w: Window, cfg: PivotConfig, facts: BeforeFacts) -> Signal | None:
     """Success reported in the last agent messages: works, tests pass, numbers with units.
@@ -145,7 +147,7 @@ def proposal_signal(w: Window, cfg: PivotConfig, facts: BeforeFacts) -> Signal |
         return None
     executed = any(carries_out(t) for v in agent for t in v.tools)
     research: list[int] | None = None  # worked out only when a branch below needs it
-    answered = any(v.role is Role.USER and v.flags & TurnFlag.HUMAN for v in w.before[1:])
+    answered = any(v.role is Role.USER and int(v.flags) & _HUMAN for v in w.before[1:])
     if w.direction is not None and not executed and not answered:
         research = _research(agent)
         human = w.direction.text

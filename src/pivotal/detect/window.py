@@ -15,6 +15,7 @@ from pivotal.model import Role, Silence, Turn, TurnFlag
 
 _HARNESS = int(TurnFlag.SYNTHETIC | TurnFlag.META)
 _HUMAN = int(TurnFlag.HUMAN)
+_SUMMARY = int(TurnFlag.COMPACTION_SUMMARY)
 
 
 def _is_human(turn: Turn) -> bool:
@@ -115,7 +116,7 @@ def build_window(
     if kind is Silence.COMPACTION and before_pos:
         # Codex writes the model's summary reply as an ordinary assistant message just
         # before its `compacted` record: that reply is the compaction, not prior work.
-        summaries = [v.text for v in cluster_views if v.flags & TurnFlag.COMPACTION_SUMMARY]
+        summaries = [v.text for v in cluster_views if int(v.flags) & _SUMMARY]
         last = view(before_pos[-1])
         probe = last.text.strip()[:120]
         if last.role is Role.ASSISTANT and len(probe) > 20 and any(probe in s for s in summaries):
