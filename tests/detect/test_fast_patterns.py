@@ -158,6 +158,7 @@ WORD_LIST_PIECES = st.sampled_from(
     "it this now everything works working is are went dropped fell down to reached hit met "
     "beat the target goal an same that with raises raised throws error errors out of no more "
     "ideas don't have a reliable way dice joy 3 x faster ✅ FAILED İt Error ready healthy "
+    "FAIL FAILS FAILURE ValueError xError TimeoutException Fail É5Error _FAILED "
     "not n't never unsuccessful success successful".split()
     + [".", "\n", "-"]
 )
@@ -181,6 +182,7 @@ def test_spelled_out_word_lists_match_where_the_grouped_ones_did() -> None:
         "It raised errors again; same error as before. No dice, I'm out of ideas.",
         "There's no reliable way to tell; I don't have a good way to reproduce it.",
         "İt works now",
+        "aFAIL éFAIL _FAILED 9FAILS xValueError é5Error ValueErrors FAILURE. Fail",
         "",
     ]
     # every phrase a spelled-out branch stands for, on its own and inside a sentence
@@ -210,6 +212,7 @@ def test_spelled_out_word_lists_match_where_the_grouped_ones_did() -> None:
             ],
             ("no", "dice"),
             ("no", "joy"),
+            *[(w, v) for w in ("a", "é", "_", "-", "x") for v in ("FAIL", "FAILED", "ValueError")],
             *[(w, s) for w in ("not", "isn't", "never", "is", "un") for s in ("ready", "healthy")],
             *[(w, "success") for w in ("un", "a", "unsuccessful", "successfully")],
         ]

@@ -72,7 +72,10 @@ PROPOSAL = lazy(
 # at every word of the message.
 
 FAIL_NARRATIVE = lazy(
-    r"\bFAIL(ED|S|URE)?\b|\b[A-Z]\w*(Error|Exception)\b|(?i:\bfail(ed|s|ing|ure)\b|"
+    # `\bFAIL(ED|S|URE)?\b|\b[A-Z]\w*(Error|Exception)\b`, opening with the capital the
+    # engine can skip to in C (the look-behind after it is the word start)
+    r"[A-Z](?<!\w[A-Z])(?:(?<=F)AIL(ED|S|URE)?\b|\w*(Error|Exception)\b)|"
+    r"(?i:\bfail(ed|s|ing|ure)\b|"
     r"\ban errors?\b|\bthe errors?\b|\bsame errors?\b|\bthis errors?\b|\bthat errors?\b|"
     r"\bwith errors?\b|\braises? errors?\b|\braised errors?\b|\bthrows? errors?\b|"
     r"\bhit errors?\b|"
