@@ -24,7 +24,7 @@ from pivotal.detect import (
     silence,
 )
 from pivotal.detect.casefold import FoldedSearch, SplitSearch, fold, lower_pattern
-from pivotal.detect.lazyre import factored, lazy
+from pivotal.detect.lazyre import factored, first, lazy
 
 MODULES = (activity, evidence, figures, lexicon, phase, signals_before, silence)
 PATTERNS = {
@@ -114,6 +114,41 @@ def test_fast_patterns_agree_on_generated_text(pieces: list[str]) -> None:
     for name, source in PATTERNS.items():
         fast = lazy(source.pattern, source.flags)
         assert _spans(fast, text) == _spans(_exact(source), text), (name, text)
+
+
+def _first_span(pattern: re.Pattern[str], text: str, pos: int) -> tuple[int, int] | None:
+    found = pattern.search(text, pos)
+    return found.span() if found else None
+
+
+@pytest.mark.parametrize("name", sorted(PATTERNS))
+def test_first_gives_the_span_search_gives(name: str) -> None:
+    source = PATTERNS[name]
+    exact = _exact(source)
+    fast = lazy(source.pattern, source.flags)
+    for text in TEXTS:
+        for pos in (0, 1, 7, 40):
+            assert first(fast, text, pos) == _first_span(exact, text, pos), (name, text, pos)
+
+
+@settings(max_examples=300, deadline=None)
+@given(pieces=st.lists(ALPHABET, max_size=40), pos=st.integers(0, 5))
+def test_first_agrees_on_generated_text(pieces: list[str], pos: int) -> None:
+    text = "".join(pieces)
+    for name, source in PATTERNS.items():
+        fast = lazy(source.pattern, source.flags)
+        assert first(fast, text, pos) == _first_span(_exact(source), text, pos), (name, text)
+
+
+def test_the_word_lists_are_found_from_the_gaps() -> None:
+    # what the speed of `first` rests on: otherwise it quietly searches as written
+    from pivotal.detect.lazyre import _span_finder
+
+    for name in ("MILESTONE_STRONG", "MILESTONE_WEAK", "PLAN", "FAIL_NARRATIVE"):
+        source = getattr(lexicon, name)
+        exact = _exact(source)
+        finder = _span_finder(factored(source.pattern), source.flags, lambda e=exact: e)
+        assert any(part.gap is not None for part in finder._parts), name
 
 
 def test_the_word_lists_take_the_fast_path() -> None:

@@ -52,10 +52,10 @@ def test_lazy_pattern_compiles_on_first_use_only() -> None:
 
 
 def test_branches_are_split_only_at_top_level_bars() -> None:
-    from pivotal.detect.lazyre import _alternatives
+    from pivotal.detect.syntax import alternatives
 
-    assert _alternatives(r"a|b(c|d)|[|]|\|e") == ["a", "b(c|d)", "[|]", r"\|e"]
-    assert _alternatives(r"[]|]x|y") == ["[]|]x", "y"]  # "]" first in a class is literal
-    assert _alternatives(r"[\]|]x|(?:\(|\))|z\\|w") == [r"[\]|]x", r"(?:\(|\))", "z\\\\", "w"]
-    assert _alternatives("a\\") == ["a\\"]  # a lone backslash at the end
-    assert _alternatives("") == [""]
+    assert alternatives(r"a|b(c|d)|[|]|\|e") == ["a", "b(c|d)", "[|]", r"\|e"]
+    assert alternatives(r"[]|]x|y") == ["[]|]x", "y"]  # "]" first in a class is literal
+    assert alternatives(r"[\]|]x|(?:\(|\))|z\\|w") == [r"[\]|]x", r"(?:\(|\))", "z\\\\", "w"]
+    assert alternatives("a\\") == ["a\\"]  # a lone backslash at the end
+    assert alternatives("") == [""]

@@ -20,6 +20,7 @@ from pivotal.detect.config import PivotConfig
 from pivotal.detect.evidence import around, plain
 from pivotal.detect.facts import BeforeFacts
 from pivotal.detect.figures import has_results, headline, prose
+from pivotal.detect.lazyre import first
 from pivotal.detect.lexicon import (
     FAIL_NARRATIVE,
     FAIL_OUTPUT,
@@ -99,31 +100,37 @@ def inconclusive_output(output: str) -> re.Match[str] | None:
     return last
 
 
-def view_verdict(view: TurnView) -> tuple[str, re.Match[str] | None, re.Match[str] | None]:
+Span = tuple[int, int]
+"""Where a match starts and ends: the rules quote around it and compare where it stands."""
+
+
+def view_verdict(view: TurnView) -> tuple[str, Span | None, Span | None]:
     """(prose, success claimed, failure narrated) of a turn, computed once per view."""
     memo = view.memo
     if "verdict" not in memo:
         words = prose(view.text)
         memo["verdict"] = (words, *verdict(view.text, words))
-    result: tuple[str, re.Match[str] | None, re.Match[str] | None] = memo["verdict"]
+    result: tuple[str, Span | None, Span | None] = memo["verdict"]
     return result
 
 
-def verdict(text: str, words: str) -> tuple[re.Match[str] | None, re.Match[str] | None]:
+def verdict(text: str, words: str) -> tuple[Span | None, Span | None]:
     """(success claimed, failure narrated) in a message; at most one of them is set.
 
     A report leads with its verdict: "Backfill done:" over a results table is a success
     even if it goes on to explain an old hang; "Stuck:" is a failure whatever it lists.
     """
     head = headline(words)
-    claim = MILESTONE_STRONG.search(words)
-    if claim is None and MILESTONE_WEAK.search(head) and has_results(text):
-        claim = MILESTONE_WEAK.search(head)
+    claim = first(MILESTONE_STRONG, words)
+    if claim is None:
+        weak = first(MILESTONE_WEAK, head)
+        if weak is not None and has_results(text):
+            claim = weak
     if claim is not None:
         head_end = words.find(head) + len(head)
-        if claim.start() >= head_end and FAIL_NARRATIVE.search(head):
+        if claim[0] >= head_end and first(FAIL_NARRATIVE, head) is not None:
             claim = None
-    return claim, (None if claim else FAIL_NARRATIVE.search(words))
+    return claim, (None if claim else first(FAIL_NARRATIVE, words))
 
 
 def failure_signals(w: Window, cfg: PivotConfig, facts: BeforeFacts) -> list[Signal]:
@@ -160,7 +167,7 @@ def failure_signals(w: Window, cfg: PivotConfig, facts: BeforeFacts) -> list[Sig
         )
         if narrative and not turn_failed:
             facts.failures_total += 1
-            streak.append((view.index, around(words, narrative.start(), narrative.end())))
+            streak.append((view.index, around(words, *narrative)))
         if strong:
             streak.clear()
     facts.failures = len(streak)

@@ -11,114 +11,23 @@ matches at the same positions, several times faster).
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Iterator
-from functools import lru_cache
+from collections.abc import Callable
 from typing import Any, cast
 
 from pivotal.detect.casefold import FoldedSearch, SplitSearch, lower_pattern
+from pivotal.detect.syntax import alternatives, factored, whole_group
+from pivotal.detect.wordgap import FirstSpan, Part, Span, first_by_search, make_part
+
+__all__ = ["factored", "first", "lazy"]
 
 _METHODS = ("search", "match", "fullmatch", "finditer", "findall", "sub", "subn", "split")
 _FAST_METHODS = ("search", "finditer", "findall")
 """The methods a case-insensitive pattern may run on lower-cased text (`casefold`)."""
 
 
-@lru_cache(maxsize=1)
-def _special() -> re.Pattern[str]:
-    """Everything up to the next bracket, parenthesis or bar, escapes skipped."""
-    return re.compile(r"(?:[^\\\[\]()|]++|\\.)*+[\[\]()|]", re.DOTALL)
-
-
-def _structure(pattern: str) -> Iterator[tuple[int, str]]:
-    """Where `(`, `)` and `|` stand in a pattern, outside escapes and character classes.
-
-    The engine skips to the next character that matters in C (a loop over every
-    character of the detector's patterns cost a millisecond per process).
-    """
-    step = _special().match
-    in_class = False
-    skip = -1
-    pos = 0
-    while (found := step(pattern, pos)) is not None:
-        pos = found.end()
-        i = pos - 1
-        ch = pattern[i]
-        if i < skip:
-            continue
-        if in_class:
-            in_class = ch != "]"
-        elif ch == "[":
-            in_class = True
-            if pattern[i + 1 : i + 2] == "]":
-                skip = i + 2  # "[]...]": a literal ] first in a class
-        elif ch != "]":
-            yield i, ch
-
-
-def _alternatives(pattern: str) -> list[str]:
-    """The top-level `|` branches of a pattern (escapes, groups and classes respected)."""
-    out: list[str] = []
-    depth = 0
-    start = 0
-    for i, ch in _structure(pattern):
-        if ch == "(":
-            depth += 1
-        elif ch == ")":
-            depth -= 1
-        elif depth == 0:
-            out.append(pattern[start:i])
-            start = i + 1
-    out.append(pattern[start:])
-    return out
-
-
-def _whole_group(branch: str) -> str | None:
-    """The inside of an inline-flag group `(?i:...)` that spans the whole branch, else None."""
-    if not branch.startswith("(?") or ":" not in branch[:6] or not branch.endswith(")"):
-        return None
-    inner = branch[branch.index(":") + 1 : -1]
-    # parentheses that balance inside keep the group open to the end: one branch
-    return inner if _balanced(inner) else None
-
-
-def _balanced(inner: str) -> bool:
-    """Whether the parentheses of `inner` balance on their own."""
-    depth = 0
-    for _, ch in _structure(inner):
-        if ch == "(":
-            depth += 1
-        elif ch == ")":
-            depth -= 1
-            if depth < 0:
-                return False
-    return depth == 0
-
-
-def factored(pattern: str) -> str:
-    """The same pattern with a leading `\\b` pulled out of its top-level branches.
-
-    Python's engine tries every branch at every position; `\\b(?:a|b|c)` first checks
-    the word boundary once and skips the branches in mid-word, 3x faster on prose.
-    A branch that is one inline-flag group (`(?i:...)`) is factored inside. The first
-    match found may end elsewhere when two branches match at one position, never start
-    elsewhere.
-    """
-    branches = []
-    for branch in _alternatives(pattern):
-        inner = _whole_group(branch)
-        if inner is not None:
-            branch = branch[: branch.index(":") + 1] + factored(inner) + ")"
-        branches.append(branch)
-    bounded = [b[2:] for b in branches if b.startswith("\\b")]
-    if len(bounded) < 2:
-        return "|".join(branches)
-    rest = [b for b in branches if not b.startswith("\\b")]
-    return "|".join([f"\\b(?:{'|'.join(bounded)})", *rest])
-
-
-def _fast_searcher(
-    source: str, flags: int, exact: Callable[[], re.Pattern[str]]
-) -> FoldedSearch | SplitSearch | None:
-    """A faster way to search with a case-insensitive pattern (`casefold`), when one is exact.
+def _parts(source: str, flags: int) -> list[tuple[str, bool]] | None:
+    """A case-insensitive pattern as runs of branches searched on lower-cased text or as
+    written, (source, folded) in the pattern's order; None when no such form is exact.
 
     `source` is the pattern as `factored` gives it.
     """
@@ -126,24 +35,45 @@ def _fast_searcher(
         return None
     if flags & re.IGNORECASE:
         lowered = lower_pattern(source)
-        if lowered is None:
-            return None
-        return FoldedSearch(re.compile(lowered, flags & ~re.IGNORECASE), exact)
+        return [(lowered, True)] if lowered is not None else None
     if "(?i:" not in source:
         return None
     # a case-sensitive head and a case-insensitive `(?i:...)` tail (FAIL_NARRATIVE)
-    branches = _alternatives(source)
-    inners = [_whole_group(b) if b.startswith("(?i:") else None for b in branches]
+    branches = alternatives(source)
+    inners = [whole_group(b) if b.startswith("(?i:") else None for b in branches]
     first = next((i for i, inner in enumerate(inners) if inner is not None), None)
     if first is None or None in inners[first:]:
         return None  # no `(?i:...)` branch, or a case-sensitive branch after one
-    lowered = [lower_pattern(inner or "") for inner in inners[first:]]
-    if None in lowered:
+    lowered_parts = [lower_pattern(inner or "") for inner in inners[first:]]
+    if None in lowered_parts:
         return None
-    folded = re.compile("|".join(part or "" for part in lowered), flags)
-    if first == 0:
-        return FoldedSearch(folded, exact)
-    return SplitSearch(re.compile("|".join(branches[:first]), flags), folded, exact)
+    folded = ("|".join(part or "" for part in lowered_parts), True)
+    return [("|".join(branches[:first]), False), folded] if first else [folded]
+
+
+def _fast_searcher(
+    source: str, flags: int, exact: Callable[[], re.Pattern[str]]
+) -> FoldedSearch | SplitSearch | None:
+    """A faster way to search with a case-insensitive pattern (`casefold`), when one is exact."""
+    parts = _parts(source, flags)
+    if parts is None:
+        return None
+    compiled = [re.compile(text, flags & ~re.IGNORECASE) for text, _ in parts]
+    if len(compiled) == 1:
+        return FoldedSearch(compiled[0], exact)
+    return SplitSearch(compiled[0], compiled[1], exact)
+
+
+def _span_finder(source: str, flags: int, exact: Callable[[], re.Pattern[str]]) -> FirstSpan:
+    """`first` for a pattern: its word groups searched from the gaps between words."""
+    parts = _parts(source, flags)
+    if parts is None:
+        if flags & (re.ASCII | re.VERBOSE | re.IGNORECASE):
+            return FirstSpan([Part(None, exact(), False)], exact)
+        parts = [(source, False)]  # case-sensitive: searched as written
+    return FirstSpan(
+        [make_part(text, flags & ~re.IGNORECASE, folded) for text, folded in parts], exact
+    )
 
 
 class _LazyPattern:
@@ -165,6 +95,12 @@ class _LazyPattern:
         if self._exact is None:
             self._exact = re.compile(self.source(), self.flags)
         return self._exact
+
+    def first(self, string: str, pos: int = 0) -> Span | None:
+        """The span of `self.search(string, pos)` (`wordgap`): planned on the first call."""
+        finder = _span_finder(self.source(), self.flags, self.exact).first
+        self.first = finder  # type: ignore[method-assign]
+        return finder(string, pos)
 
     def __getattr__(self, name: str) -> Any:  # reached once per method, on its first use
         if name in _FAST_METHODS and not self._planned:
@@ -188,3 +124,14 @@ def lazy(pattern: str, flags: int | re.RegexFlag = 0) -> re.Pattern[str]:
     positions are the text's own, their `group()` is lower-cased.
     """
     return cast("re.Pattern[str]", _LazyPattern(pattern, int(flags)))
+
+
+def first(pattern: re.Pattern[str], string: str, pos: int = 0) -> Span | None:
+    """Where `pattern` first matches `string` from `pos`: `pattern.search(string, pos).span()`.
+
+    A lazy pattern's word groups are looked for from the gaps between words (`wordgap`),
+    several times faster on prose; use it where only the place of a match matters.
+    """
+    if isinstance(pattern, _LazyPattern):
+        return pattern.first(string, pos)
+    return first_by_search(pattern, string, pos)

@@ -20,7 +20,7 @@ from pivotal.detect.failures import (
     view_verdict,
 )
 from pivotal.detect.figures import figures, has_results, prose, without_code
-from pivotal.detect.lazyre import lazy
+from pivotal.detect.lazyre import first, lazy
 from pivotal.detect.lexicon import (
     ANNOUNCE,
     ASKS_PERSON,
@@ -51,7 +51,7 @@ def milestone_signal(w: Window, cfg: PivotConfig, facts: BeforeFacts) -> Signal 
         text = view.text
         words, match, failure = view_verdict(view)
         if match:
-            strong.append((view.index, around(words, match.start(), match.end())))
+            strong.append((view.index, around(words, *match)))
         elif has_results(text) and not failure:
             strong.append((view.index, "results: " + ", ".join(figures(text, 4))))
         else:
@@ -68,15 +68,15 @@ def milestone_signal(w: Window, cfg: PivotConfig, facts: BeforeFacts) -> Signal 
                         )
                         break
             else:
-                weak_match = MILESTONE_WEAK.search(words)
+                weak_match = first(MILESTONE_WEAK, words)
                 if weak_match:
-                    weak.append((view.index, around(words, weak_match.start(), weak_match.end())))
+                    weak.append((view.index, around(words, *weak_match)))
     if strong and facts.failure_turns and facts.failure_turns[-1] > strong[-1][0]:
         strong = []  # the success was followed by new failures
     if strong:
         facts.milestone = 2
         last = agent[-1].text if agent else ""
-        facts.mixed = bool(FAIL_NARRATIVE.search(prose(last)))
+        facts.mixed = first(FAIL_NARRATIVE, prose(last)) is not None
         facts.milestone_turns = [i for i, _ in strong]
         detail = "success reported" + (
             " (mixed: below target or with caveats)" if facts.mixed else ""
