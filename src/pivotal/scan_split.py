@@ -179,7 +179,7 @@ def _child(ref: SessionRef, seam: int, config: PivotConfig, fd: int) -> None:
 def _child_report(reader: ClaudeCodeReader, config: PivotConfig) -> dict[str, Any]:
     session = reader.session
     turns = session.turns
-    pivots = [p for p in detect_pivots(turns, config) if p.turn >= REACH]
+    pivots = detect_pivots(turns, config, within=range(REACH, len(turns)))
     wanted = sorted({i for p in pivots for i in _turns_of(p)})
     return {
         "fingerprints": [_fingerprint(t) for t in turns[: 2 * REACH]],
@@ -215,7 +215,7 @@ def _parent(
         size = _size(ref)
         while len(session.turns) < offset + 2 * REACH + 1 and reader.progress[0] < size:
             reader.poll(budget=STEP)
-        mine = [p for p in detect_pivots(session.turns, config) if p.turn < offset + REACH]
+        mine = detect_pivots(session.turns, config, within=range(0, offset + REACH))
         report = _receive(channel)
         why = _disagreement(reader, at_seam, report) if isinstance(report, dict) else "no report"
         if not why:

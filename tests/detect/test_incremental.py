@@ -160,3 +160,17 @@ def test_unknown_sensitivity_is_refused() -> None:
     for bad in ("loud", 1.5, -0.1):
         with pytest.raises(ValueError):
             PivotConfig.for_sensitivity(bad)
+
+
+def test_judging_in_pieces_equals_judging_at_once() -> None:
+    """`within` splits the silences to judge, never the turns their windows see."""
+    turns = long_session()
+    whole = dump(detect_pivots(turns))
+    anchors = [p["turn"] for p in whole]
+    assert len(anchors) >= 3
+    for cut in [0, *anchors, anchors[-1] + 1, len(turns)]:
+        first = detect_pivots(turns, within=range(0, cut))
+        rest = detect_pivots(turns, within=range(cut, len(turns)))
+        assert dump(first) + dump(rest) == whole, cut
+        assert all(p.turn < cut for p in first) and all(p.turn >= cut for p in rest)
+    assert detect_pivots(turns, within=range(anchors[0], anchors[0])) == []

@@ -48,6 +48,12 @@ class PivotTracker:
             self._views.popitem(last=False)
         return view
 
+    def _views_of(self, turns: Sequence[Turn]) -> Callable[[int], TurnView]:
+        def view(pos: int) -> TurnView:
+            return self._view(turns, pos)
+
+        return view
+
     def reset(self) -> None:
         self._silences = SilenceIndex(self.config)
         self._judged.clear()
@@ -69,9 +75,7 @@ class PivotTracker:
             del self._judged[anchor]
             self._open.discard(anchor)
         self._length = len(turns)
-
-        def view(pos: int) -> TurnView:
-            return self._view(turns, pos)
+        view = self._views_of(turns)
 
         # earlier silences whose window was still open, or (after a rewind) reached the change
         stale = set(self._open)
@@ -102,6 +106,22 @@ class PivotTracker:
         return out
 
 
-def detect_pivots(turns: Sequence[Turn], config: PivotConfig | None = None) -> list[Pivot]:
-    """All pivots of `turns` (pure and deterministic; candidates included)."""
-    return PivotTracker(config or PivotConfig()).update(turns, 0)
+def detect_pivots(
+    turns: Sequence[Turn], config: PivotConfig | None = None, within: range | None = None
+) -> list[Pivot]:
+    """All pivots of `turns` (pure and deterministic; candidates included).
+
+    `within` judges only the silences anchored at those positions (their windows
+    still see every turn): a caller that splits a session between processes
+    judges each silence once.
+    """
+    tracker = PivotTracker(config or PivotConfig())
+    if within is None:
+        return tracker.update(turns, 0)
+    view = tracker._views_of(turns)
+    for pos in tracker._silences.anchors(turns, max(0, within.start)):
+        if pos >= within.stop:
+            break
+        tracker._order.append(pos)
+        tracker._judge(turns, pos, view)
+    return tracker.pivots()
