@@ -11,6 +11,7 @@ from pivotal.detect.activity import EXECUTING, tool_kind
 from pivotal.detect.config import PivotConfig
 from pivotal.detect.evidence import around, plain
 from pivotal.detect.facts import AfterFacts
+from pivotal.detect.lazyre import first
 from pivotal.detect.lexicon import (
     CLARIFY,
     DUMP_HEADINGS,
@@ -105,14 +106,14 @@ def action_signals(w: Window, cfg: PivotConfig, facts: AfterFacts) -> list[Signa
         candidates.append((texts[-1], True))
     for view, counts in candidates if facts.executing == 0 else []:
         tail = view.text.strip()[-500:]
-        match = CLARIFY.search(tail)
+        match = first(CLARIFY, tail)
         lines = [ln for ln in tail.splitlines() if ln.strip()]
         asks = match is not None or (
             bool(lines) and lines[-1].rstrip(" *_`").endswith("?") and not view.tools
         )
         if asks and counts:
             facts.clarification = True
-            quote = around(tail, match.start(), match.end()) if match else lines[-1]
+            quote = around(tail, *match) if match else lines[-1]
             out.append(
                 Signal(
                     "clarification",
@@ -168,21 +169,21 @@ def routine_signal(w: Window, cfg: PivotConfig, facts: AfterFacts) -> Signal | N
 
 def next_phase_signal(w: Window, cfg: PivotConfig, facts: AfterFacts) -> Signal | None:
     """The agent's first words after the silence announce new work ("Next phase: ...")."""
-    first = next((v for v in w.agent_after if v.text.strip()), None)
-    if first is None:
+    lead = next((v for v in w.agent_after if v.text.strip()), None)
+    if lead is None:
         return None
-    head = first.text[:600]
-    match = NEXT_PHASE.search(head)
+    head = lead.text[:600]
+    match = first(NEXT_PHASE, head)
     if match is None:
         return None
     facts.next_phase = True
     return Signal(
         "new phase announced",
-        [first.index],
+        [lead.index],
         "the agent says one piece of work is over and names the next",
         cfg.w_phase_change,
         "after",
-        [around(head, match.start(), match.end())],
+        [around(head, *match)],
     )
 
 

@@ -127,8 +127,8 @@ def question_to_person(text: str) -> str:
     found = _QUESTION.findall(last)
     if found:
         return found[-1].strip(" *_`")
-    match = ASKS_PERSON.search(words[-400:])
-    return around(words[-400:], match.start(), match.end()) if match else ""
+    match = first(ASKS_PERSON, words[-400:])
+    return around(words[-400:], *match) if match else ""
 
 
 def _research(agent: list[TurnView]) -> list[int]:

@@ -25,6 +25,7 @@ from pivotal.detect.casefold import fold
 from pivotal.detect.syntax import alternatives, group_end
 
 Span = tuple[int, int]
+"""Where a match starts and ends: the rules quote around it and compare where it stands."""
 
 _ZERO_OR_MORE = ("?", "*", "{")
 """What may follow a pattern's first element and let it match nothing (`{` conservatively)."""
