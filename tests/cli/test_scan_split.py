@@ -97,7 +97,9 @@ def _write(tmp_path: Path, lines: list[str]) -> Path:
 
 def _seam_line(path: Path, lines: list[str]) -> int:
     """Index in `lines` of the record the split cuts at."""
-    seam = scan_split._find_seam(SessionRef("claude-code", path), path.stat().st_size // 2)
+    seam = scan_split._find_seam(
+        SessionRef("claude-code", path), int(path.stat().st_size * scan_split.SEAM_AT)
+    )
     assert seam is not None
     offset = 0
     for i, line in enumerate(lines):
