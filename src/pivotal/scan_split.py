@@ -83,12 +83,13 @@ def scan_split(
     not be read, or the child could not be started. When the split is tried but
     the check fails, the parent finishes the read alone and still answers.
     """
+    global last_outcome
     try:
         size = ref.path.stat().st_size
         seam = _find_seam(ref, int(size * seam_at))
     except read_errors():
+        last_outcome = "alone: unreadable"
         return None
-    global last_outcome
     if seam is None:
         last_outcome = "alone: no seam"
         return None
@@ -125,7 +126,7 @@ def _find_seam(ref: SessionRef, start: int) -> int | None:
     try:
         pending = b""
         base = start
-        while base - start < SEAM_SEARCH:
+        while base + len(pending) - start < SEAM_SEARCH:
             chunk = os.pread(fd, STEP, base + len(pending))
             if not chunk:
                 return None
@@ -174,9 +175,11 @@ def _child(ref: SessionRef, seam: int, config: PivotConfig, fd: int) -> None:
             reader.start_at(seam)
             while len(reader.session.turns) <= 2 * REACH and reader.progress[0] < _size(ref):
                 reader.poll(budget=STEP)
-            _send(channel, len(reader.session.turns) > 2 * REACH)
-            reader.poll(final=True)
-            _send(channel, _child_report(reader, config))
+            ready = len(reader.session.turns) > 2 * REACH
+            _send(channel, ready)  # not ready: the parent reads on alone
+            if ready:
+                reader.poll(final=True)
+                _send(channel, _child_report(reader, config))
     except BaseException:  # noqa: BLE001 - whatever happened, the parent reads on alone
         status = 1
     os._exit(status)

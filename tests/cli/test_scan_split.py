@@ -282,3 +282,25 @@ def test_the_split_scan_only_reads_the_session(tmp_path, long_lines):
     assert _scan(path, "json", split=True)["outcome"] == "split"
     assert (path.read_bytes(), path.stat().st_mtime_ns, path.stat().st_mode) == before
     assert sorted(p.name for p in tmp_path.iterdir()) == ["long.jsonl"]
+
+
+def test_the_seam_search_reads_a_bounded_amount(tmp_path, monkeypatch, long_lines):
+    """A huge line past the middle: the search gives up after SEAM_SEARCH bytes, not the file."""
+    human = next(
+        line for line in long_lines if '"type":"user","message":{"role":"user","content":"' in line
+    )
+    path = tmp_path / "s.jsonl"
+    path.write_text(long_lines[0] + "\n" + "x" * (8 << 20) + "\n" + human + "\n", encoding="utf-8")
+    monkeypatch.setattr(scan_split, "SEAM_SEARCH", 2 << 20)
+    read: list[int] = []
+    real = os.pread
+
+    def counting(fd: int, n: int, offset: int) -> bytes:
+        data = real(fd, n, offset)
+        read.append(len(data))
+        return data
+
+    monkeypatch.setattr(scan_split.os, "pread", counting)
+    assert scan_split._find_seam(SessionRef("claude-code", path), 10) is None
+    assert sum(read) <= (2 << 20) + scan_split.STEP
+    assert scan_split._find_seam(SessionRef("claude-code", path), (8 << 20) + 10) is not None
