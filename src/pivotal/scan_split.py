@@ -197,8 +197,8 @@ def _child_report(reader: ClaudeCodeReader, config: PivotConfig) -> dict[str, An
         "turns": len(turns),
         "branches": len(session.branches),
         "outside": reader.outside_refs,
-        "uuids": list(reader._uuid_turn),
-        "message_ids": list(reader._msg_turn),
+        "uuids": list(reader.record_turns),
+        "message_ids": list(reader.message_turns),
         "skipped": session.skipped,
         "id": session.id,
         "title": session.title,
@@ -241,9 +241,9 @@ class _Snapshot:
     def __init__(self, reader: ClaudeCodeReader) -> None:
         session = reader.session
         self.offset = len(session.turns)
-        self.lines = reader._line_no
-        self.uuid_turn = dict(reader._uuid_turn)
-        self.message_ids = set(reader._msg_turn)
+        self.lines = reader.lines_read
+        self.uuid_turn = dict(reader.record_turns)
+        self.message_ids = set(reader.message_turns)
         self.branches = len(session.branches)
         self.skipped = len(session.skipped)
         self.title = session.title

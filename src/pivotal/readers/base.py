@@ -209,6 +209,11 @@ class LineFileReader(SessionReader):
     def progress(self) -> tuple[int, int]:
         return (self._offset, max(self._size, self._offset))
 
+    @property
+    def lines_read(self) -> int:
+        """Complete lines read so far (blank ones included): the last line number used."""
+        return self._line_no
+
     def poll(self, final: bool = False, budget: int | None = None) -> Update:
         path = self.ref.path
         skipped_before = len(self.session.skipped)

@@ -317,6 +317,16 @@ class ClaudeCodeReader(LineFileReader):
         if turn.model:
             self.session.model = turn.model
 
+    @property
+    def record_turns(self) -> dict[str, int]:
+        """Each record uuid read so far and the turn it went to (a uuid seen again is skipped)."""
+        return self._uuid_turn
+
+    @property
+    def message_turns(self) -> dict[str, int]:
+        """Each model response id read so far and its turn (later lines with it join that turn)."""
+        return self._msg_turn
+
     def _note_outside(self, kind: str, key: str | None) -> None:
         self.outside_refs.append((kind, key, len(self.session.turns)))
 
