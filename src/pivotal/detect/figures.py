@@ -26,7 +26,7 @@ FIGURE = lazy(
     r"(?:(?<=[~≈])(" + _NUMBER + r")|(?<=\d)(" + _NUMBER_REST + r"))"
     r"\s?(" + _UNITS + r")(?![\w/])",
 )
-"""A number with a unit: `(?<![\w.])(~|≈)?(number)\s?(unit)(?![\w/])`, written so that it
+r"""A number with a unit: `(?<![\w.])(~|≈)?(number)\s?(unit)(?![\w/])`, written so that it
 starts with a character class. The engine then skips in C to the next character that may
 begin a figure: an ASCII digit, ~, or any non-ASCII character (≈, and \d takes other
 scripts' digits too), as a negated ASCII class (a class reaching U+10FFFF costs milliseconds
