@@ -8,6 +8,7 @@ it, so `sessions` and `scan` start fast.
 
 from __future__ import annotations
 
+import gc
 import os
 import sys
 from functools import partial
@@ -233,6 +234,7 @@ def scan(
 
     if follow_live:
         raise SystemExit(run_follow(list(paths), as_json=as_json, sensitivity=sensitivity))
+    gc.disable()  # the process ends right after: run_scan collects only between sessions
     try:
         code = run_scan(list(paths), as_json=as_json, explain=explain, sensitivity=sensitivity)
     except BrokenPipeError:  # `pivotal scan … | head`: the reader has all it wanted
