@@ -234,7 +234,8 @@ def scan(
 
     if follow_live:
         raise SystemExit(run_follow(list(paths), as_json=as_json, sensitivity=sensitivity))
-    gc.disable()  # the process ends right after: run_scan collects only between sessions
+    if _ENDS_PROCESS:
+        gc.disable()  # the process ends right after: a last collection would only cost time
     try:
         code = run_scan(list(paths), as_json=as_json, explain=explain, sensitivity=sensitivity)
     except BrokenPipeError:  # `pivotal scan … | head`: the reader has all it wanted
@@ -243,8 +244,14 @@ def scan(
     raise BatchDone(code)
 
 
+_ENDS_PROCESS = False
+"""Set by `main`: a batch command's process ends when it returns (not so under CliRunner)."""
+
+
 def main() -> None:
     """Console-script entry: run the CLI with clean errors instead of tracebacks."""
+    global _ENDS_PROCESS
+    _ENDS_PROCESS = True
     try:
         cli.main(standalone_mode=False)
     except click.exceptions.Abort:

@@ -64,3 +64,16 @@ def test_scan_collects_once_between_sessions_and_restores_the_collector(monkeypa
     run_scan(list(paths), as_json=True, out=io.StringIO())
     assert calls == [False, False]  # between sessions 1-2 and 2-3, with the collector off
     assert gc.isenabled()
+
+
+def test_scan_called_in_process_leaves_the_collector_on():
+    """Only the console entry, whose process ends, keeps the collector off after a scan."""
+    import gc
+
+    from click.testing import CliRunner
+
+    from pivotal.cli import cli
+
+    result = CliRunner().invoke(cli, ["scan", "--json", str(UGLY)])
+    assert result.exit_code == 0 and '"pivots"' in result.output
+    assert gc.isenabled()
