@@ -12,6 +12,12 @@ from dataclasses import dataclass, replace
 
 _LEVELS = {"low": (0.75, True), "normal": (0.5, True), "high": (0.4, False)}
 
+RUN_CAP = 200
+"""Longest run of silent and harness turns read as one cluster (and looked back over to
+tell a cluster's first silence from the rest)."""
+EARLIER_TASK_TURNS = 60
+"""How far before the before-window a task list is looked for (its items' earlier status)."""
+
 
 @dataclass(frozen=True, slots=True)
 class PivotConfig:
@@ -59,6 +65,19 @@ class PivotConfig:
     w_clarification: float = -0.45
     w_mid_task: float = -0.3
     w_same_steps: float = -0.1
+
+    def reach(self) -> tuple[int, int]:
+        """How many turns before and after a silence its judgement can read, at most.
+
+        Back: the hands-off streak, the run before a cluster's first silence, or the
+        before-window plus the earlier task list, and one more (whether a turn is silent
+        looks at the turn before it). Ahead: the longest cluster, the after-window and the
+        turn that ends it. A caller that hands a session out in pieces (`scan_split`)
+        gives each piece this much context; `tests/detect/test_reach.py` holds it.
+        """
+        back = max(self.hands_off_cap, RUN_CAP, self.before_window + EARLIER_TASK_TURNS) + 1
+        ahead = RUN_CAP + self.after_window + 1
+        return back, ahead
 
     @classmethod
     def for_sensitivity(cls, level: str | float) -> PivotConfig:

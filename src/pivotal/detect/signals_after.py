@@ -8,7 +8,7 @@ what to do instead) and topic / phase shift.
 from __future__ import annotations
 
 from pivotal.detect.activity import EXECUTING, tool_kind
-from pivotal.detect.config import PivotConfig
+from pivotal.detect.config import EARLIER_TASK_TURNS, PivotConfig
 from pivotal.detect.evidence import around, plain
 from pivotal.detect.facts import AfterFacts
 from pivotal.detect.lazyre import first
@@ -187,8 +187,6 @@ def next_phase_signal(w: Window, cfg: PivotConfig, facts: AfterFacts) -> Signal 
     )
 
 
-EARLIER_TODO_TURNS = 60
-"""How far before the window to look for the task list as it stood."""
 _CLOSED = ("completed", "done", "cancelled", "canceled")
 
 
@@ -201,7 +199,7 @@ def new_tasks_signal(w: Window, cfg: PivotConfig, facts: AfterFacts) -> Signal |
     before = [v for v in (*w.before, *w.cluster) if task_items(v)]
     if not before:
         # whole-list todo tools repeat old items: take the list as it stood earlier
-        before = next(([v] for v in w.earlier(EARLIER_TODO_TURNS) if task_items(v)), [])
+        before = next(([v] for v in w.earlier(EARLIER_TASK_TURNS) if task_items(v)), [])
     for view in before:
         known.update(key for key, _, _ in task_items(view))
     if not known:

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator, Sequence
 
-from pivotal.detect.config import PivotConfig
+from pivotal.detect.config import RUN_CAP, PivotConfig
 from pivotal.detect.lexicon import ACK_WORDS, GO_ON_WORDS, WRAPPER_TAG
 from pivotal.model import PartKind, Role, Silence, Turn, TurnFlag
 
@@ -201,7 +201,7 @@ class SilenceIndex:
         if self.silence(turns, i) is None:
             return False
         j = i - 1
-        while j >= 0 and j > i - 200 and self.in_cluster(turns, j):
+        while j >= 0 and j > i - RUN_CAP and self.in_cluster(turns, j):
             if self.silence(turns, j) is not None:
                 return False
             j -= 1
@@ -211,7 +211,7 @@ class SilenceIndex:
         """Positions of the cluster starting at `anchor` (as far as turns exist)."""
         out = [anchor]
         j = anchor + 1
-        while j < len(turns) and j < anchor + 200 and self.in_cluster(turns, j):
+        while j < len(turns) and j < anchor + RUN_CAP and self.in_cluster(turns, j):
             out.append(j)
             j += 1
         # trailing harness records (hook output) belong to the cluster only if a

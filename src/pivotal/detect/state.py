@@ -8,6 +8,7 @@ items whose status changed.
 from __future__ import annotations
 
 from pivotal.detect.activity import tool_kind
+from pivotal.detect.config import EARLIER_TASK_TURNS
 from pivotal.detect.evidence import plain
 from pivotal.detect.facts import AfterFacts, BeforeFacts
 from pivotal.detect.figures import figures
@@ -15,9 +16,6 @@ from pivotal.detect.tasks import TaskTracker
 from pivotal.detect.view import TurnView
 from pivotal.detect.window import Window
 from pivotal.model import Signal, StateChange
-
-EARLIER_TODO_TURNS = 60
-"""How far before the window to look for the task list's earlier state."""
 
 
 def _last_figures(views: list[TurnView], newest_first: bool) -> list[str]:
@@ -59,7 +57,7 @@ def state_change(
     tracker = TaskTracker()
     if any(tool_kind(t) == "plan" for v in (*w.before, *w.cluster, *w.after) for t in v.tools):
         # the task list as it stood before the window, so changes read "pending → FAILED"
-        for view in w.earlier(EARLIER_TODO_TURNS):
+        for view in w.earlier(EARLIER_TASK_TURNS):
             if any(tool_kind(t) == "plan" for t in view.tools):
                 tracker.feed([view], record=False)
                 break
