@@ -4,10 +4,10 @@ Reading a session and judging its silences is one long stretch of Python; on a
 100 MB file it is most of what `pivotal scan` costs, and a second core sits
 idle. Here the parent reads the file up to a little past its middle and a
 forked child reads from a little before the middle to the end, each judging
-the silences of its own half. The halves overlap by `REACH` turns, more than
-the detector ever looks from a silence (hands-off streak and silent runs: 200
-turns back or ahead; windows: 20 turns, plus 60 for an earlier task list), so
-each side judges its silences with every turn the whole-file run would use.
+the silences of its own half. The halves overlap by as many turns as the
+detector ever reads around a silence (`PivotConfig.reach()`: 201 before, 221
+after), so each side judges its silences with every turn the whole-file run
+would use: the child judges from its 201st turn on, the parent up to there.
 
 A reader that starts mid-file cannot know what came before it. The split is
 only used when nothing before the seam could have changed the turns after it,
@@ -36,14 +36,12 @@ from pivotal.readers import read_errors
 from pivotal.readers.claude_code import ClaudeCodeReader
 from pivotal.readers.claude_records import read_record, read_user_content
 
-REACH = 300
-"""Turns each side reads past the seam (the detector looks at most ~221 turns away)."""
 MIN_BYTES = 24 << 20
 """Smaller files are read by one process: forking would cost more than it saves."""
 SEAM_SEARCH = 16 << 20
 """How far past the middle to look for a person's message to cut at."""
 STEP = 1 << 20
-"""The parent reads past the seam in steps of this many bytes until it has REACH turns."""
+"""Both sides read past the seam in steps of this many bytes until they have the overlap."""
 
 _HEADER = struct.Struct("<Q")
 
@@ -69,7 +67,7 @@ def can_split(ref: SessionRef, min_bytes: int | None = None) -> bool:
 
 
 SEAM_AT = 0.46
-"""Where the seam goes, as a fraction of the file: the parent also reads 2 x REACH turns
+"""Where the seam goes, as a fraction of the file: the parent also reads the overlap
 past it and merges the answers, so it takes a little less than half (measured best on
 generated 30-100 MB sessions)."""
 
@@ -173,9 +171,10 @@ def _child(ref: SessionRef, seam: int, config: PivotConfig, fd: int) -> None:
         with os.fdopen(fd, "wb") as channel:
             reader = ClaudeCodeReader(ref)
             reader.start_at(seam)
-            while len(reader.session.turns) <= 2 * REACH and reader.progress[0] < _size(ref):
+            overlap = sum(config.reach()) + 1
+            while len(reader.session.turns) <= overlap and reader.progress[0] < _size(ref):
                 reader.poll(budget=STEP)
-            ready = len(reader.session.turns) > 2 * REACH
+            ready = len(reader.session.turns) > overlap
             _send(channel, ready)  # not ready: the parent reads on alone
             if ready:
                 reader.poll(final=True)
@@ -188,10 +187,11 @@ def _child(ref: SessionRef, seam: int, config: PivotConfig, fd: int) -> None:
 def _child_report(reader: ClaudeCodeReader, config: PivotConfig) -> dict[str, Any]:
     session = reader.session
     turns = session.turns
-    pivots = detect_pivots(turns, config, within=range(REACH, len(turns)))
+    back, ahead = config.reach()
+    pivots = detect_pivots(turns, config, within=range(back, len(turns)))
     wanted = sorted({i for p in pivots for i in _turns_of(p)})
     return {
-        "fingerprints": [_fingerprint(t) for t in turns[: 2 * REACH]],
+        "fingerprints": [_fingerprint(t) for t in turns[: back + ahead + 1]],
         "pivots": pivots,
         "standins": [_standin(turns[i]) for i in wanted if 0 <= i < len(turns)],
         "turns": len(turns),
@@ -222,11 +222,16 @@ def _parent(
     why = "the child has too few turns after the seam" if child_ready is False else "no child"
     if child_ready is True:
         size = _size(ref)
-        while len(session.turns) < offset + 2 * REACH + 1 and reader.progress[0] < size:
+        back, ahead = config.reach()
+        while len(session.turns) < offset + back + ahead + 2 and reader.progress[0] < size:
             reader.poll(budget=STEP)
-        mine = detect_pivots(session.turns, config, within=range(0, offset + REACH))
+        mine = detect_pivots(session.turns, config, within=range(0, offset + back))
         report = _receive(channel)
-        why = _disagreement(reader, at_seam, report) if isinstance(report, dict) else "no report"
+        why = (
+            _disagreement(reader, at_seam, report, back + ahead + 1)
+            if isinstance(report, dict)
+            else "no report"
+        )
         if not why:
             last_outcome = "split"
             return _merged(ref, reader, at_seam, mine, report)  # type: ignore[arg-type]
@@ -249,14 +254,16 @@ class _Snapshot:
         self.title = session.title
 
 
-def _disagreement(reader: ClaudeCodeReader, at: _Snapshot, report: dict[str, Any]) -> str:
+def _disagreement(
+    reader: ClaudeCodeReader, at: _Snapshot, report: dict[str, Any], overlap: int
+) -> str:
     """Why the child's turns could differ from the whole-file reading ("" when they cannot)."""
     turns = reader.session.turns
     if report["branches"] or len(reader.session.branches) != at.branches:
         return "a rewind near or after the seam"
-    overlap = report["fingerprints"]
-    mine = [_fingerprint(t) for t in turns[at.offset : at.offset + len(overlap)]]
-    if len(overlap) != 2 * REACH or mine != [_shifted_print(f, at.lines) for f in overlap]:
+    theirs = report["fingerprints"]
+    mine = [_fingerprint(t) for t in turns[at.offset : at.offset + overlap]]
+    if len(theirs) != overlap or mine != [_shifted_print(f, at.lines) for f in theirs]:
         return "the overlapping turns differ"
     if not at.uuid_turn.keys().isdisjoint(report["uuids"]):
         return "a record from before the seam written again after it"
@@ -268,7 +275,7 @@ def _disagreement(reader: ClaudeCodeReader, at: _Snapshot, report: dict[str, Any
             if index is not None and not (seen == 0 and index == at.offset - 1):
                 return "a message continuing from before the seam (a rewind)"
         elif kind == "result":
-            if key in at.uuid_turn or not _assistant_before(overlap, seen):
+            if key in at.uuid_turn or not _assistant_before(theirs, seen):
                 return "a tool result for a call from before the seam"
         else:
             return "an interrupt of a response from before the seam"
@@ -319,7 +326,7 @@ def _merged(
         turn = _turn_from(data, shift, at.lines)
         standins[turn.index] = turn
     session.turns = JoinedTurns(own.turns, standins, shift + report["turns"])  # type: ignore[assignment]
-    theirs = [_shift_pivot(p, shift) for p in report["pivots"]]
+    theirs = [shift_pivot(p, shift) for p in report["pivots"]]
     return session, mine + theirs
 
 
@@ -415,7 +422,9 @@ def _turns_of(pivot: Pivot) -> Iterator[int]:
         yield task.turn
 
 
-def _shift_pivot(pivot: Pivot, by: int) -> Pivot:
+def shift_pivot(pivot: Pivot, by: int) -> Pivot:
+    """`pivot` with every turn it names (anchor, cluster, evidence, task turns) moved by `by`."""
+
     def moved(signals: list[Signal]) -> list[Signal]:
         return [replace(s, turns=[t + by for t in s.turns]) for s in signals]
 

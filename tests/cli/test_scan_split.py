@@ -21,6 +21,7 @@ from pathlib import Path
 import pytest
 
 from pivotal import scan_split
+from pivotal.detect import PivotConfig
 from pivotal.model import SessionRef
 
 SAMPLES = Path(__file__).resolve().parents[2] / "sample_sessions" / "claude"
@@ -122,7 +123,7 @@ def test_two_processes_give_the_one_process_answer(tmp_path, long_lines, mode):
         turns = [p["turn"] for p in report["pivots"]]
         # pivots on both sides of the seam, so both processes' answers are in there
         assert min(turns) < report["turns"] // 3 and max(turns) > 2 * report["turns"] // 3
-        assert report["turns"] > 4 * scan_split.REACH
+        assert report["turns"] > 4 * sum(PivotConfig().reach())
 
 
 def _record(line: str) -> dict:
