@@ -51,11 +51,11 @@ from pivotal.readers.base import (
     single_ref,
 )
 from pivotal.readers.claude_records import (
-    _TOOL_RESULT_START,
     INTERRUPT_PREFIX,
     SUMMARY_PREFIX,
     SYNTHETIC_PREFIXES,
     TOOL_RESULT_MARK,
+    TOOL_RESULT_START,
     Message,
     Record,
     decode_for_parts,
@@ -167,7 +167,7 @@ class ClaudeCodeReader(LineFileReader):
                 settled
                 and kind == "user"
                 and msg is not None
-                and (msg.content is TOOL_RESULT_MARK or _TOOL_RESULT_START.match(msg.content))
+                and (msg.content is TOOL_RESULT_MARK or TOOL_RESULT_START.match(msg.content))
             ):
                 index = uuid_turn.get(rec.parentUuid) if rec.parentUuid else None
                 if index is None:

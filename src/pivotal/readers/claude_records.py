@@ -169,7 +169,7 @@ _FLAG = re.compile(rb'"(isMeta|isSidechain|isCompactSummary)":(true|false)')
 _UUID = re.compile(rb"^[0-9a-fA-F-]{8,64}$")
 _MSG_ID = re.compile(rb'\{"id":"([^"\\]{1,200})"')
 _MODEL = re.compile(rb'"model":"([^"\\]{1,200})"')
-_TOOL_RESULT_START = re.compile(rb'\[\{(?:"tool_use_id":"[^"\\]*",)?"type":"tool_result"')
+TOOL_RESULT_START = re.compile(rb'\[\{(?:"tool_use_id":"[^"\\]*",)?"type":"tool_result"')
 _EDGE = 4096
 
 
@@ -211,7 +211,7 @@ def _record_from_big_line(line: bytes | memoryview) -> Record | None:
         )
     else:
         content_at = body.find(b'"content":')
-        if content_at < 0 or not _TOOL_RESULT_START.match(body, content_at + 10):
+        if content_at < 0 or not TOOL_RESULT_START.match(body, content_at + 10):
             return None  # a big human message: decode it properly
         message = Message(content=TOOL_RESULT_MARK)
     tail_fields = _tail_fields(line, start)
@@ -299,7 +299,7 @@ class UserContent:
 
 def read_user_content(raw: bytes | msgspec.Raw) -> UserContent:
     """Decode a user record's content (small: human text, or tool-result blocks)."""
-    if raw is TOOL_RESULT_MARK or _TOOL_RESULT_START.match(raw):
+    if raw is TOOL_RESULT_MARK or TOOL_RESULT_START.match(raw):
         return UserContent(True, "", [])
     try:
         content = decode_json(raw)
