@@ -35,6 +35,7 @@ from pivotal.model import (
     Part,
     PartKind,
     Role,
+    Session,
     SessionRef,
     SourceRef,
     Turn,
@@ -56,7 +57,6 @@ from pivotal.readers.claude_records import (
     SYNTHETIC_PREFIXES,
     TOOL_RESULT_MARK,
     TOOL_RESULT_START,
-    Message,
     Record,
     decode_for_parts,
     parts_from_records,
@@ -117,20 +117,16 @@ class ClaudeCodeReader(LineFileReader):
         self.handle_lines([(line_no, offset, line)])
 
     def handle_lines(self, batch: list[tuple[int, int, bytes]]) -> None:
-        """The index pass. Most records of a big session are streamed assistant lines and
-        tool results that only add a byte span to a turn that exists: those are handled
-        inline here (this loop runs once per record of a 100 MB file, so every attribute
-        lookup counts); everything else goes through `_handle_record`."""
+        """The index pass: decode a batch of records in one C call, then file each one.
+
+        Most records of a big session are streamed model output and tool results that
+        only add a byte span to a turn. Once the session's own fields (id, cwd, start)
+        are known, those go straight to `_assistant` / `_tool_result`, past the general
+        dispatch that fills the fields (this loop runs once per record of a 100 MB file).
+        """
         records = read_records([line for _, _, line in batch])
-        turns = self.session.turns
-        uuid_turn = self._uuid_turn
-        msg_turn = self._msg_turn
-        usage_seen = self._usage_seen
-        handle = self._handle_record
         session = self.session
-        # the session's own fields (id, cwd, start) come from its first records; until all
-        # three are known, every record takes the full path that fills them
-        settled = session.id is not None and session.cwd is not None and session.started is not None
+        settled = _settled(session)
         for (line_no, offset, line), rec in zip(batch, records, strict=True):
             if rec.__class__ is not Record:
                 if isinstance(rec, ValueError):
@@ -138,101 +134,23 @@ class ClaudeCodeReader(LineFileReader):
                 else:
                     self.skip(line_no, "not a Claude Code record (no type)")
                 continue
-            uuid = rec.uuid
-            if uuid is not None and uuid in uuid_turn:
+            if not rec.type:
+                self.skip(line_no, "not a Claude Code record (no type)")
+            elif not settled:
+                self._handle_record(line_no, offset, len(line), rec)
+                settled = _settled(session)
+            elif rec.uuid is not None and rec.uuid in self._uuid_turn:
                 continue  # the same record written twice
-            kind = rec.type
-            msg = rec.message
-            if settled and kind == "assistant" and msg is not None and msg.id:
-                index = msg_turn.get(msg.id)
-                if index is not None and index < len(turns):
-                    turn = turns[index]
-                    if turn.message_id == msg.id:
-                        turn.extra["spans"].append((offset, len(line)))  # type: ignore[index]
-                        if self._first_changed is None or index < self._first_changed:
-                            self._first_changed = index
-                        raw_usage = msg.usage
-                        if raw_usage is not None and raw_usage != usage_seen.get(index):
-                            usage_seen[index] = raw_usage
-                            turn.usage = raw_usage.to_usage()
-                        if uuid is not None:
-                            uuid_turn[uuid] = index
-                        if rec.timestamp:
-                            self._last_stamp = rec.timestamp
-                        continue
-                if not rec.isSidechain:
-                    self._new_assistant_turn(rec, msg, line_no, offset, len(line))
-                    continue
-            elif (
-                settled
-                and kind == "user"
-                and msg is not None
-                and (msg.content is TOOL_RESULT_MARK or TOOL_RESULT_START.match(msg.content))
-            ):
-                index = uuid_turn.get(rec.parentUuid) if rec.parentUuid else None
-                if index is None:
-                    self._note_outside("result", rec.parentUuid)
-                if index is None or index >= len(turns) or turns[index].role is not Role.ASSISTANT:
-                    index = self._last_assistant
-                if index is not None:
-                    turns[index].extra["spans"].append((offset, len(line)))  # type: ignore[index]
-                    if self._first_changed is None or index < self._first_changed:
-                        self._first_changed = index
-                    if uuid is not None:
-                        uuid_turn[uuid] = index
-                elif uuid is not None and turns:
-                    uuid_turn[uuid] = len(turns) - 1  # as `_handle_record` files it
+            elif rec.type == "assistant":
                 if rec.timestamp:
                     self._last_stamp = rec.timestamp
-                continue
-            if not kind:
-                self.skip(line_no, "not a Claude Code record (no type)")
-                continue
-            handle(line_no, offset, len(line), rec)
-            if not settled:
-                settled = (
-                    session.id is not None
-                    and session.cwd is not None
-                    and session.started is not None
-                )
-
-    def _new_assistant_turn(
-        self, rec: Record, msg: Message, line_no: int, offset: int, length: int
-    ) -> None:
-        """What `_handle_record` → `_assistant` do for the first line of a model response
-        on the main line, once the session's own fields are known (a few thousand times
-        in a big session, so without the general path's detours)."""
-        key = msg.id
-        assert key is not None
-        stamp = rec.timestamp
-        if stamp:
-            self._last_stamp = stamp
-        turns = self.session.turns
-        index = len(turns)
-        usage = msg.usage
-        turn = Turn(
-            index,
-            Role.ASSISTANT,
-            TurnFlag.NONE,
-            parse_timestamp(stamp),
-            key,
-            SourceRef(line_no, rec.uuid, offset),
-            msg.model,
-            usage.to_usage() if usage is not None else None,
-        )
-        turn.extra = {"spans": [(offset, length)]}
-        turn._loader = self._load_parts
-        turns.append(turn)
-        if self._first_changed is None or index < self._first_changed:
-            self._first_changed = index
-        if usage is not None:
-            self._usage_seen[index] = usage
-        if rec.uuid is not None:
-            self._uuid_turn[rec.uuid] = index
-        self._msg_turn[key] = index
-        self._last_assistant = index
-        if msg.model:
-            self.session.model = msg.model
+                self._assistant(rec, line_no, offset, len(line))
+            elif rec.type == "user" and _is_tool_result(rec):
+                if rec.timestamp:
+                    self._last_stamp = rec.timestamp
+                self._tool_result(rec, offset, len(line))
+            else:
+                self._handle_record(line_no, offset, len(line), rec)
 
     def _handle_record(self, line_no: int, offset: int, length: int, rec: Record) -> None:
         uuid = rec.uuid
@@ -277,15 +195,16 @@ class ClaudeCodeReader(LineFileReader):
         if rec.isSidechain:
             flags = (flags & ~TurnFlag.HUMAN) | TurnFlag.SIDECHAIN
         msg = rec.message
+        usage = msg.usage if msg is not None else None
         turn = Turn(
-            index=0,
-            role=role,
-            flags=flags,
-            timestamp=parse_timestamp(rec.timestamp),
-            message_id=message_id,
-            source=SourceRef(line=line_no, record_id=rec.uuid, offset=offset),
-            model=msg.model if msg is not None else None,
-            usage=msg.usage.to_usage() if msg is not None and msg.usage is not None else None,
+            0,
+            role,
+            flags,
+            parse_timestamp(rec.timestamp),
+            message_id,
+            SourceRef(line_no, rec.uuid, offset),
+            msg.model if msg is not None else None,
+            usage.to_usage() if usage is not None else None,
         )
         self.append_turn(turn)
         if rec.uuid is not None:
@@ -298,8 +217,10 @@ class ClaudeCodeReader(LineFileReader):
         index = self._msg_turn.get(key)
         turns = self.session.turns
         if index is not None and index < len(turns) and turns[index].message_id == key:
+            # a later line of a response already read: one more span, maybe newer usage
             turn = turns[index]
-            self._add_span(turn, offset, length)
+            turn.extra["spans"].append((offset, length))  # type: ignore[index]
+            self.mark_changed(index)
             raw_usage = msg.usage if msg is not None else None
             if raw_usage is not None and raw_usage != self._usage_seen.get(index):
                 # streamed lines repeat the message's usage; convert only when it changed
@@ -312,6 +233,8 @@ class ClaudeCodeReader(LineFileReader):
         turn.extra = {"spans": [(offset, length)]}
         turn._loader = self._load_parts
         self._msg_turn[key] = turn.index
+        if msg is not None and msg.usage is not None:
+            self._usage_seen[turn.index] = msg.usage
         if not rec.isSidechain:
             self._last_assistant = turn.index
         if turn.model:
@@ -363,8 +286,10 @@ class ClaudeCodeReader(LineFileReader):
         if index is None or index >= len(turns) or turns[index].role is not Role.ASSISTANT:
             index = self._last_assistant
         if index is None:
+            if rec.uuid is not None and turns:
+                self._uuid_turn[rec.uuid] = len(turns) - 1  # as `_handle_record` files it
             return  # a result with no call we know of: nothing to attach it to
-        self._add_span(self.session.turns[index], offset, length)
+        self._add_span(turns[index], offset, length)
         if rec.uuid is not None:
             self._uuid_turn[rec.uuid] = index
 
@@ -450,6 +375,19 @@ class ClaudeCodeReader(LineFileReader):
             self._children_listed = True
             self.session.children = _subagent_refs(self.ref.path)
         return update
+
+
+def _settled(session: Session) -> bool:
+    """The session's own fields, which its first records fill, are all known."""
+    return session.id is not None and session.cwd is not None and session.started is not None
+
+
+def _is_tool_result(rec: Record) -> bool:
+    """A user record carrying only tool results (checked on the raw content's opening)."""
+    msg = rec.message
+    return msg is not None and (
+        msg.content is TOOL_RESULT_MARK or TOOL_RESULT_START.match(msg.content) is not None
+    )
 
 
 def _user_flags(rec: Record, text: str) -> TurnFlag:
