@@ -5,8 +5,6 @@ from __future__ import annotations
 import gc
 import os
 import sys
-from collections.abc import Callable, Iterator
-from contextlib import contextmanager
 from pathlib import Path
 from typing import TYPE_CHECKING, TextIO
 
@@ -15,6 +13,7 @@ import msgspec
 from pivotal.exitcodes import PROBLEM_CODES, ExitCode, worst
 from pivotal.model import Pivot, Session, SessionRef
 from pivotal.readers import find_sessions, read_errors, read_session
+from pivotal.readers.base import gc_paused
 from pivotal.report import explain, pivot_table, session_header, session_json, skipped_line
 from pivotal.safetext import json_inert
 
@@ -44,9 +43,13 @@ def run_scan(
     for problem in found.problems:
         _err(str(problem))
     config = PivotConfig.for_sensitivity(sensitivity)
-    with one_collection_per_session() as next_session:
-        for ref in found.refs:
-            next_session()
+    # A session's index is many small objects and one reference cycle (the reader and its
+    # turns): the collector stays paused through each session and runs once between them,
+    # so a scan of thousands of files keeps the memory of one.
+    with gc_paused():
+        for number, ref in enumerate(found.refs):
+            if number:
+                gc.collect()
             split = _split(ref, config)
             if split is not None:
                 session, pivots = split
@@ -62,32 +65,6 @@ def run_scan(
                 _print_text(out, ref, session, pivots, explain)
             out.flush()
     return int(worst(codes))
-
-
-@contextmanager
-def one_collection_per_session() -> Iterator[Callable[[], None]]:
-    """Run a batch with the cyclic garbage collector off, collecting once between sessions.
-
-    A session's index is many small objects and one reference cycle (the reader and
-    its turns); the collector would otherwise re-walk the growing heap all through
-    the read and the detection. Collecting when the previous session is dropped
-    keeps a scan of thousands of files at the memory of one.
-    """
-    was_enabled = gc.isenabled()
-    gc.disable()
-    seen = 0
-
-    def next_session() -> None:
-        nonlocal seen
-        if seen:
-            gc.collect()
-        seen += 1
-
-    try:
-        yield next_session
-    finally:
-        if was_enabled:
-            gc.enable()
 
 
 def _split(ref: SessionRef, config: PivotConfig) -> tuple[Session, list[Pivot]] | None:
