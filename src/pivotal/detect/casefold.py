@@ -75,24 +75,23 @@ class FoldedSearch:
         self._exact = exact
 
     def search(self, string: str, pos: int = 0, endpos: int = sys.maxsize) -> re.Match[str] | None:
-        lowered = fold(string)
-        if lowered is None:
-            return self._exact().search(string, pos, endpos)
-        return self._folded.search(lowered, pos, endpos)
+        return self._run("search", string, pos, endpos)  # type: ignore[no-any-return]
 
     def finditer(
         self, string: str, pos: int = 0, endpos: int = sys.maxsize
     ) -> Iterator[re.Match[str]]:
-        lowered = fold(string)
-        if lowered is None:
-            return self._exact().finditer(string, pos, endpos)
-        return self._folded.finditer(lowered, pos, endpos)
+        return self._run("finditer", string, pos, endpos)  # type: ignore[no-any-return]
 
     def findall(self, string: str, pos: int = 0, endpos: int = sys.maxsize) -> list[object]:
+        return self._run("findall", string, pos, endpos)  # type: ignore[no-any-return]
+
+    def _run(self, method: str, string: str, pos: int, endpos: int) -> object:
+        """`method` of the lower-cased pattern on the lower-cased text, or of the pattern as
+        written when lower-casing would move characters (İ ı ſ)."""
         lowered = fold(string)
         if lowered is None:
-            return self._exact().findall(string, pos, endpos)
-        return self._folded.findall(lowered, pos, endpos)
+            return getattr(self._exact(), method)(string, pos, endpos)
+        return getattr(self._folded, method)(lowered, pos, endpos)
 
 
 class SplitSearch:
