@@ -26,6 +26,8 @@ from pivotal.detect import (
 from pivotal.detect.casefold import FoldedSearch, SplitSearch, fold, lower_pattern
 from pivotal.detect.lazyre import factored, first, lazy
 
+from .pattern_texts import PROSE
+
 MODULES = (activity, evidence, figures, lexicon, phase, signals_before, silence)
 PATTERNS = {
     f"{module.__name__.rsplit('.', 1)[-1]}.{name}": value
@@ -35,14 +37,7 @@ PATTERNS = {
 }
 
 TEXTS = [
-    "Experiment 1A FAILED: NCCL error during CUDA graph capture. Traceback (most recent call",
-    "It works! All 12 tests pass now and the server is up: 82.1 tok/s vs 54.1 tok/s.",
-    "Process exited with code 1\nValueError: bad input\nerror: could not open file",
-    "Waiting for rollout... deployment successfully rolled out. Not ready yet? ready.",
-    "## Goal\nShip it.\n\n**Discoveries**: none of them worked; I ran out of ideas.\n",
-    "Should I go ahead, or would you like to review the plan first? Let me know.",
-    "The build passes, 0 failures, CI is green; speed-up of 2.3x faster than before.",
-    "timed out after 23 polls (8m) - no response, unclear whether it crashed or hangs",
+    *PROSE,
     # irregular case folding: IGNORECASE matches İ and ı with i, ſ with s, K with k
     "İt works now, the ſerver is up and TIMED OUT ıs gone. BUİLD SUCCESSFUL",
     "Still ſtuck: the run tımed out; FAİLED again. ✅ 3.2× faster, 40 µs → 12 μs, 5 ΜS",
