@@ -158,11 +158,9 @@ def test_a_second_connection_sees_writes(tmp_path):
 
 
 def _cli(*args: str) -> tuple[int, str, str]:
-    from click.testing import CliRunner
+    from cli_helpers import invoke
 
-    from pivotal.cli import cli
-
-    result = CliRunner().invoke(cli, list(args), catch_exceptions=False)
+    result = invoke(*args)
     return result.exit_code, result.stdout, result.stderr
 
 

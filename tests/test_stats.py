@@ -8,10 +8,9 @@ from dataclasses import asdict
 from pathlib import Path
 
 import pytest
-from click.testing import CliRunner
 
 import pivotal
-from pivotal.cli import cli
+from cli_helpers import invoke
 from pivotal.exitcodes import ExitCode
 from pivotal.model import (
     Part,
@@ -132,7 +131,7 @@ def test_totals_add_up(corpus):
 
 
 def run(*args: str) -> tuple[int, str, str]:
-    result = CliRunner().invoke(cli, list(args), catch_exceptions=False)
+    result = invoke(*args)
     return result.exit_code, result.stdout, result.stderr
 
 

@@ -1,20 +1,22 @@
-"""The `pivotal` command: replay (the default), sessions, scan, follow.
+"""The `pivotal` command: replay (the default), follow, sessions, scan; export, notes, stats.
 
 stdout carries data, stderr diagnostics. Every failure is one clear line and a
 documented exit code (`pivotal.exitcodes`); a traceback only appears with
-PIVOTAL_DEBUG=1. The Textual app is imported only by the commands that open
-it, so `sessions` and `scan` start fast.
+PIVOTAL_DEBUG=1. Parsing is the standard library's argparse (click cost a
+`pivotal scan` ~9 ms). Only the command being run gets a parser, and the
+Textual app and `pivotal.cli_more` are imported only by the commands that use
+them, so `sessions` and `scan` start fast.
 """
 
 from __future__ import annotations
 
+import argparse
 import gc
 import os
 import sys
+from collections.abc import Sequence
 from functools import partial
 from pathlib import Path
-
-import click
 
 from pivotal import __version__
 from pivotal.exitcodes import PROBLEM_CODES, BatchDone, ExitCode, exit_now, worst
@@ -22,101 +24,168 @@ from pivotal.exitcodes import PROBLEM_CODES, BatchDone, ExitCode, exit_now, wors
 DEMO = Path(__file__).resolve().parent / "_demo" / "demo.jsonl"
 SENSITIVITIES = ("low", "normal", "high")
 
-
-# Commands defined in `pivotal.cli_more`, imported only when one of them is run or listed:
-# `pivotal scan` then skips that module and its click definitions.
+# Every command with its one-line summary, in the order `pivotal --help` lists them.
+COMMANDS = {
+    "replay": "Open the replayer on PATH, or pick a session (the default command).",
+    "follow": "Replay a session and keep following it live.",
+    "sessions": "List the sessions found in each agent's default location, newest first.",
+    "scan": "Print the silent pivots of each session in PATHS.",
+    "export": "Export a session with its pivots (Markdown, HTML, JSON, asciicast).",
+    "notes": "List your marks and notes.",
+    "stats": "Pivot patterns across sessions.",
+}
+# Parsed and run by `pivotal.cli_more`, imported only when one of them is asked for.
 MORE_COMMANDS = ("export", "notes", "stats")
+HELP_OPTIONS = ("-h", "--help")
+SESSION_PATH = "a session file, a folder of sessions, or a database"
 
 
-class DefaultToReplay(click.Group):
-    """`pivotal PATH` means `pivotal replay PATH`; `pivotal` alone opens the picker."""
+class UsageError(Exception):
+    """Wrong options or arguments, reported by `run` as one line and ExitCode.USAGE."""
 
-    def parse_args(self, ctx: click.Context, args: list[str]) -> list[str]:
-        if not args or (
-            args[0] not in self.commands
-            and args[0] not in MORE_COMMANDS
-            and args[0] not in ("--help", "-h", "--version")
-        ):
-            args = ["replay", *args]
-        return super().parse_args(ctx, args)
+    def __init__(self, prog: str, message: str) -> None:
+        super().__init__(message)
+        self.prog = prog
+        self.message = message
 
-    def get_command(self, ctx: click.Context, cmd_name: str) -> click.Command | None:
-        if cmd_name in MORE_COMMANDS and cmd_name not in self.commands:
-            from pivotal.cli_more import register
 
-            register(self)
-        return super().get_command(ctx, cmd_name)
+def _columns() -> int:
+    """The terminal's width as `shutil.get_terminal_size` finds it, without importing shutil."""
+    try:
+        return int(os.environ["COLUMNS"])
+    except (KeyError, ValueError):
+        pass
+    try:
+        return os.get_terminal_size(sys.__stdout__.fileno()).columns  # type: ignore[union-attr]
+    except (AttributeError, ValueError, OSError):
+        return 80
 
-    def list_commands(self, ctx: click.Context) -> list[str]:
-        return sorted({*self.commands, *MORE_COMMANDS})
+
+class HelpFormatter(argparse.RawDescriptionHelpFormatter):
+    """Descriptions keep their line breaks; the width is found without shutil.
+
+    argparse builds a formatter for every `add_argument` (to check the metavar),
+    and its default one imports shutil (~2 ms) for the width: a scan never prints help.
+    """
+
+    def __init__(self, prog: str) -> None:
+        super().__init__(prog, width=max(_columns() - 2, 40))
+
+
+class Parser(argparse.ArgumentParser):
+    """argparse that raises `UsageError` instead of printing usage and exiting by itself.
+
+    Long options must be spelled out (no `--exp` for `--explain`), as before.
+    """
+
+    def __init__(self, **kwargs: object) -> None:
+        super().__init__(
+            allow_abbrev=False,
+            formatter_class=HelpFormatter,
+            **kwargs,  # type: ignore[arg-type]
+        )
+
+    def error(self, message: str) -> None:  # type: ignore[override]
+        raise UsageError(self.prog, message)
 
 
 def err(message: str) -> None:
-    click.echo(f"pivotal: {message}", err=True)
+    """One diagnostic line; paths in it may come from untrusted file names."""
+    from pivotal.safetext import clean
+
+    print(f"pivotal: {clean(message)}", file=sys.stderr, flush=True)
 
 
-@click.group(cls=DefaultToReplay, context_settings={"help_option_names": ["-h", "--help"]})
-@click.version_option(__version__, prog_name="pivotal")
-def cli() -> None:
-    """Replay AI coding-agent sessions and stop at the silent pivots.
+def add_roots(parser: argparse.ArgumentParser, what: str = "Look for sessions") -> None:
+    """The repeatable `--root DIR` of the commands that look in the agents' home folders."""
+    parser.add_argument(
+        "--root",
+        dest="roots",
+        action="append",
+        type=Path,
+        default=[],
+        metavar="DIR",
+        help=f"{what} under this home folder instead of yours (repeatable).",
+    )
 
-    With no command, `pivotal [PATH]` opens the replayer.
-    """
+
+def add_sensitivity(parser: argparse.ArgumentParser, help_text: str | None = None) -> None:
+    parser.add_argument(
+        "--sensitivity",
+        choices=SENSITIVITIES,
+        default="normal",
+        help=help_text or "How readily a silence counts as a pivot (default: normal).",
+    )
 
 
 # -- replay --------------------------------------------------------------------
 
 
-@cli.command()
-@click.argument("path", required=False, type=click.Path(path_type=Path, readable=False))
-@click.option("--at", "at", type=int, default=None, help="Start at this turn.")
-@click.option("--speed", type=float, default=1.0, show_default=True, help="Turns per second.")
-@click.option("--no-autopause", is_flag=True, help="Do not pause at pivots.")
-@click.option(
-    "--root",
-    "roots",
-    multiple=True,
-    type=click.Path(path_type=Path, readable=False),
-    help="Look for sessions under this home folder instead of yours (repeatable).",
-)
-def replay(
-    path: Path | None, at: int | None, speed: float, no_autopause: bool, roots: tuple[Path, ...]
-) -> None:
-    """Open the replayer on PATH, or pick a session (the bundled demo when there are none)."""
+def _replay_args(parser: Parser) -> None:
+    parser.description = (
+        "Open the replayer on PATH, or pick a session (the bundled demo when there are none)."
+    )
+    parser.add_argument("path", nargs="?", type=Path, metavar="PATH", help=SESSION_PATH)
+    parser.add_argument("--at", type=int, default=None, metavar="N", help="Start at this turn.")
+    parser.add_argument(
+        "--speed", type=float, default=1.0, metavar="N", help="Turns per second (default: 1.0)."
+    )
+    parser.add_argument("--no-autopause", action="store_true", help="Do not pause at pivots.")
+    add_roots(parser)
+
+
+def replay(args: argparse.Namespace) -> None:
+    """`pivotal replay`: a session named on the command line, else the picker."""
     from pivotal.discovery import discover_details, discover_sessions
 
+    roots = args.roots or None
     demo = False
     ref = None
     refs = None
     details = None
-    if path is not None:
-        ref, refs = _resolve_for_app(path)
+    if args.path is not None:
+        ref, refs = _resolve_for_app(args.path)
     else:
         # the quick listing shows the picker at once; turn and pivot counts fill in behind it
-        refs = discover_sessions(roots or None, details=False)
-        details = partial(discover_details, roots or None, warn=lambda _: None)
+        refs = discover_sessions(roots, details=False)
+        details = partial(discover_details, roots, warn=lambda _: None)
         if not refs:
             ref, demo = _demo_ref(), True
     _run_app(
         ref,
         refs=refs,
-        at=at,
-        speed=speed,
-        autopause=not no_autopause,
+        at=args.at,
+        speed=args.speed,
+        autopause=not args.no_autopause,
         demo=demo,
         details=details,
     )
 
 
-@cli.command()
-@click.argument("path", required=False, type=click.Path(path_type=Path, readable=False))
-@click.option("--root", "roots", multiple=True, type=click.Path(path_type=Path, readable=False))
-def follow(path: Path | None, roots: tuple[Path, ...]) -> None:
-    """Replay a session and keep following it live (the most recently active one by default)."""
+# -- follow --------------------------------------------------------------------
+
+
+def _follow_args(parser: Parser) -> None:
+    parser.description = (
+        "Replay a session and keep following it live (the most recently active one by default)."
+    )
+    parser.add_argument(
+        "path",
+        nargs="?",
+        type=Path,
+        metavar="PATH",
+        help="a session file, or a folder whose newest session is followed",
+    )
+    add_roots(parser)
+
+
+def follow(args: argparse.Namespace) -> None:
+    """`pivotal follow`: the replayer in live mode on PATH or the newest session."""
     from pivotal.discovery import discover_sessions
 
+    path: Path | None = args.path
     if path is None:
-        refs = discover_sessions(roots or None, details=False)  # only the newest is needed
+        refs = discover_sessions(args.roots or None, details=False)  # only the newest is needed
         if not refs:
             err("no agent sessions found to follow (give a PATH)")
             raise SystemExit(ExitCode.NO_SESSIONS)
@@ -173,35 +242,36 @@ def _run_app(ref, *, refs, at, speed, autopause, demo, follow=False, details=Non
 # -- sessions ------------------------------------------------------------------
 
 
-@cli.command()
-@click.option(
-    "--root",
-    "roots",
-    multiple=True,
-    type=click.Path(path_type=Path, readable=False),
-    help="Look under this home folder instead of yours (repeatable).",
-)
-@click.option("--json", "as_json", is_flag=True, help="One JSON object per session per line.")
-@click.option("--limit", type=int, default=None, help="Show at most this many.")
-@click.option(
-    "--no-cache",
-    is_flag=True,
-    help="Read every session afresh; do not use or update the session index.",
-)
-def sessions(roots: tuple[Path, ...], as_json: bool, limit: int | None, no_cache: bool) -> None:
-    """List the sessions found in each agent's default location, newest first.
+def _sessions_args(parser: Parser) -> None:
+    parser.description = (
+        "List the sessions found in each agent's default location, newest first.\n\n"
+        "Turn and pivot counts come from reading each session once; they are kept in\n"
+        "a small index in the cache folder ($PIVOTAL_CACHE_DIR, $XDG_CACHE_HOME/pivotal\n"
+        "or ~/.cache/pivotal), so later listings only read new or changed files."
+    )
+    add_roots(parser, "Look")
+    parser.add_argument(
+        "--json", dest="as_json", action="store_true", help="One JSON object per session per line."
+    )
+    parser.add_argument(
+        "--limit", type=int, default=None, metavar="N", help="Show at most this many."
+    )
+    parser.add_argument(
+        "--no-cache",
+        action="store_true",
+        help="Read every session afresh; do not use or update the session index.",
+    )
 
-    Turn and pivot counts come from reading each session once; they are kept in
-    a small index in the cache folder ($PIVOTAL_CACHE_DIR, $XDG_CACHE_HOME/pivotal
-    or ~/.cache/pivotal), so later listings only read new or changed files.
-    """
+
+def sessions(args: argparse.Namespace) -> None:
+    """`pivotal sessions`: the discovered sessions as a table or JSON lines."""
     from pivotal.discovery import discover_sessions
     from pivotal.sessions_view import print_sessions
 
-    refs = discover_sessions(roots or None, use_cache=not no_cache)
-    if limit is not None:
-        refs = refs[:limit]
-    print_sessions(refs, as_json=as_json)
+    refs = discover_sessions(args.roots or None, use_cache=not args.no_cache)
+    if args.limit is not None:
+        refs = refs[: args.limit]
+    print_sessions(refs, as_json=args.as_json)
     if not refs:
         err("no agent sessions found (looked in the default locations; try --root)")
 
@@ -209,67 +279,166 @@ def sessions(roots: tuple[Path, ...], as_json: bool, limit: int | None, no_cache
 # -- scan ----------------------------------------------------------------------
 
 
-@cli.command()
-@click.argument("paths", nargs=-1, required=True, type=click.Path(path_type=Path, readable=False))
-@click.option("--json", "as_json", is_flag=True, help="One JSON object per session per line.")
-@click.option("--explain", is_flag=True, help="Show each pivot's evidence and state table.")
-@click.option(
-    "--sensitivity",
-    type=click.Choice(SENSITIVITIES),
-    default="normal",
-    show_default=True,
-    help="low = fewer, surer pivots; high = more recall.",
-)
-@click.option(
-    "--follow",
-    "follow_live",
-    is_flag=True,
-    help="Keep watching PATH and print each pivot once it is confirmed.",
-)
-def scan(
-    paths: tuple[Path, ...], as_json: bool, explain: bool, sensitivity: str, follow_live: bool
-) -> None:
-    """Print the silent pivots of each session in PATHS (files, folders, databases)."""
+def _scan_args(parser: Parser) -> None:
+    parser.description = (
+        "Print the silent pivots of each session in PATHS (files, folders, databases)."
+    )
+    parser.add_argument("paths", nargs="+", type=Path, metavar="PATH", help=SESSION_PATH)
+    parser.add_argument(
+        "--json", dest="as_json", action="store_true", help="One JSON object per session per line."
+    )
+    parser.add_argument(
+        "--explain", action="store_true", help="Show each pivot's evidence and state table."
+    )
+    add_sensitivity(parser, "low = fewer, surer pivots; high = more recall (default: normal).")
+    parser.add_argument(
+        "--follow",
+        dest="follow_live",
+        action="store_true",
+        help="Keep watching PATH and print each pivot once it is confirmed.",
+    )
+
+
+def scan(args: argparse.Namespace) -> None:
+    """`pivotal scan`: pivots as text or JSON; ends with `BatchDone` (a batch command)."""
     from pivotal.scan_command import run_follow, run_scan
 
-    if follow_live:
-        raise SystemExit(run_follow(list(paths), as_json=as_json, sensitivity=sensitivity))
-    if _ENDS_PROCESS:
+    paths: list[Path] = args.paths
+    if args.follow_live:
+        raise SystemExit(run_follow(paths, as_json=args.as_json, sensitivity=args.sensitivity))
+    if args.ends_process:
         gc.disable()  # the process ends right after: a last collection would only cost time
     try:
-        code = run_scan(list(paths), as_json=as_json, explain=explain, sensitivity=sensitivity)
+        code = run_scan(
+            paths, as_json=args.as_json, explain=args.explain, sensitivity=args.sensitivity
+        )
     except BrokenPipeError:  # `pivotal scan … | head`: the reader has all it wanted
-        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        _silence_stdout()
         code = ExitCode.OK
     raise BatchDone(code)
 
 
-_ENDS_PROCESS = False
-"""Set by `main`: a batch command's process ends when it returns (not so under CliRunner)."""
+# -- dispatch ------------------------------------------------------------------
+
+_ARGUMENTS = {
+    "replay": (_replay_args, replay),
+    "follow": (_follow_args, follow),
+    "sessions": (_sessions_args, sessions),
+    "scan": (_scan_args, scan),
+}
 
 
-def main() -> None:
-    """Console-script entry: run the CLI with clean errors instead of tracebacks."""
-    global _ENDS_PROCESS
-    _ENDS_PROCESS = True
+def command_parser(name: str) -> Parser:
+    """The parser of one command, with its handler as the `handler` default."""
+    parser = Parser(prog=f"pivotal {name}", description=COMMANDS[name])
+    if name in MORE_COMMANDS:
+        from pivotal.cli_more import configure
+
+        configure(name, parser)
+    else:
+        add_arguments, handler = _ARGUMENTS[name]
+        add_arguments(parser)
+        parser.set_defaults(handler=handler)
+    return parser
+
+
+def top_help() -> str:
+    """`pivotal --help`: what pivotal does and every command, without building their parsers."""
+    width = max(map(len, COMMANDS)) + 2
+    listing = "\n".join(f"  {name:<{width}}{summary}" for name, summary in COMMANDS.items())
+    parser = Parser(
+        prog="pivotal",
+        usage="pivotal [-h] [--version] [COMMAND] [ARGS ...]",
+        description=(
+            "Replay AI coding-agent sessions and stop at the silent pivots.\n\n"
+            "With no command, `pivotal [PATH]` opens the replayer (`pivotal replay [PATH]`)."
+        ),
+        epilog=f"commands:\n{listing}\n\nRun `pivotal COMMAND --help` for a command's options.",
+    )
+    parser.add_argument("--version", action="store_true", help="show the version and exit")
+    return parser.format_help()
+
+
+def _dispatch(argv: Sequence[str], *, ends_process: bool) -> None:
+    args = list(argv)
+    if args and args[0] in HELP_OPTIONS:
+        sys.stdout.write(top_help())
+        return
+    if args and args[0] == "--version":
+        print(f"pivotal {__version__}")
+        return
+    if not args or args[0] not in COMMANDS:
+        args = ["replay", *args]  # `pivotal PATH` is `pivotal replay PATH`; alone: the picker
+    parser = command_parser(args[0])
+    parser.set_defaults(ends_process=ends_process)
+    # intermixed: options may come after the paths, as in `pivotal scan a.jsonl --json b.jsonl`
+    namespace = parser.parse_intermixed_args(args[1:])
+    namespace.handler(namespace)
+
+
+def _silence_stdout() -> None:
+    """Point stdout at /dev/null: the reader went away (`| head`), nothing more can be said."""
     try:
-        cli.main(standalone_mode=False)
-    except click.exceptions.Abort:
-        raise SystemExit(ExitCode.INTERRUPTED) from None
-    except click.ClickException as exc:
-        exc.show()
-        raise SystemExit(ExitCode.USAGE) from None
-    except KeyboardInterrupt:
-        raise SystemExit(ExitCode.INTERRUPTED) from None
-    except BrokenPipeError:
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
-        raise SystemExit(ExitCode.OK) from None
+    except (OSError, ValueError):  # not a real file (captured in-process)
+        pass
+
+
+def _code(code: object) -> int:
+    """The process exit code a SystemExit stands for (a message means failure, as in Python)."""
+    if code is None:
+        return ExitCode.OK
+    if isinstance(code, int):
+        return int(code)
+    print(code, file=sys.stderr)
+    return ExitCode.INTERNAL
+
+
+def _run(argv: Sequence[str], *, ends_process: bool) -> tuple[int, bool]:
+    """Run one command: its exit code, and whether it was a batch command (`BatchDone`)."""
+    try:
+        _dispatch(argv, ends_process=ends_process)
     except BatchDone as done:
-        exit_now(done.code if isinstance(done.code, int) else ExitCode.INTERNAL)
-    except SystemExit:
-        raise
+        return (done.code if isinstance(done.code, int) else ExitCode.INTERNAL), True
+    except SystemExit as exc:  # argparse's --help, and every command's documented failures
+        return _code(exc.code), False
+    except UsageError as exc:
+        from pivotal.safetext import clean
+
+        print(
+            f"{exc.prog}: error: {clean(exc.message)} (see {exc.prog} --help)",
+            file=sys.stderr,
+            flush=True,
+        )
+        return ExitCode.USAGE, False
+    except KeyboardInterrupt:
+        return ExitCode.INTERRUPTED, False
+    except BrokenPipeError:
+        _silence_stdout()
+        return ExitCode.OK, False
     except Exception as exc:  # the promise: one line, never a traceback
         if os.environ.get("PIVOTAL_DEBUG"):
             raise
         err(f"internal error: {type(exc).__name__}: {exc} (set PIVOTAL_DEBUG=1 for details)")
-        raise SystemExit(ExitCode.INTERNAL) from None
+        return ExitCode.INTERNAL, False
+    return ExitCode.OK, False
+
+
+def run(argv: Sequence[str]) -> int:
+    """Run `pivotal ARGV` in this process and return its exit code (tests, embedding).
+
+    The process is never ended and the garbage collector is left as it was.
+    """
+    return _run(argv, ends_process=False)[0]
+
+
+def main() -> None:
+    """Console-script entry: run the CLI on sys.argv and exit with its code.
+
+    A batch command (`scan`) ends the process at once with `exit_now`: freeing
+    its heap object by object at shutdown would cost more than the scan's output.
+    """
+    code, batch = _run(sys.argv[1:], ends_process=True)
+    if batch:
+        exit_now(code)
+    raise SystemExit(code)

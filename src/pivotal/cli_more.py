@@ -1,4 +1,4 @@
-"""`pivotal export`, `pivotal notes` and `pivotal stats`, added to the main group by `register`.
+"""`pivotal export`, `pivotal notes` and `pivotal stats`: their arguments (`configure`) and code.
 
 Same contract as the other commands: data on stdout, one clear line per
 problem on stderr, documented exit codes (`pivotal.exitcodes`). `pivotal.cli`
@@ -9,24 +9,16 @@ the commands, so the other commands start fast.
 
 from __future__ import annotations
 
+import argparse
 import os
 import sys
 from pathlib import Path
 
-import click
-
+from pivotal.cli import SESSION_PATH, add_roots, add_sensitivity, err
 from pivotal.exitcodes import PROBLEM_CODES, ExitCode, worst
 from pivotal.model import SessionRef
 
-SENSITIVITIES = ("low", "normal", "high")
 EXPORT_FORMATS = ("md", "html", "json", "cast")
-
-
-def err(message: str) -> None:
-    """One diagnostic line; paths and ids in it may come from untrusted file names."""
-    from pivotal.safetext import clean
-
-    click.echo(f"pivotal: {clean(message)}", err=True)
 
 
 def _refs(paths: list[Path]) -> tuple[list[SessionRef], ExitCode]:
@@ -100,39 +92,50 @@ def _file_mode(target: Path) -> int:
         return 0o666 & ~umask
 
 
-@click.command("export")
-@click.argument("session", type=click.Path(path_type=Path))
-@click.option(
-    "--to",
-    "fmt",
-    type=click.Choice(EXPORT_FORMATS),
-    default=None,
-    help="Format (default: from the -o suffix, else md).",
-)
-@click.option("-o", "--output", type=click.Path(path_type=Path), help="Write here, not stdout.")
-@click.option(
-    "--redact", is_flag=True, help="Mask keys, tokens, private keys, e-mails, home paths."
-)
-@click.option("--key", default=None, help="Which session, when SESSION holds several.")
-@click.option("--no-notes", is_flag=True, help="Leave out your marks and notes.")
-@click.option("--sensitivity", type=click.Choice(SENSITIVITIES), default="normal")
-def export_cmd(
-    session: Path,
-    fmt: str | None,
-    output: Path | None,
-    redact: bool,
-    key: str | None,
-    no_notes: bool,
-    sensitivity: str,
-) -> None:
-    """Export SESSION with its pivots as Markdown, HTML, JSON or an asciicast v3 recording."""
+def _export_args(parser: argparse.ArgumentParser) -> None:
+    parser.description = (
+        "Export SESSION with its pivots as Markdown, HTML, JSON or an asciicast v3 recording."
+    )
+    parser.add_argument("session", type=Path, metavar="SESSION", help=SESSION_PATH)
+    parser.add_argument(
+        "--to",
+        dest="fmt",
+        choices=EXPORT_FORMATS,
+        default=None,
+        help="Format (default: from the -o suffix, else md).",
+    )
+    parser.add_argument(
+        "-o", "--output", type=Path, default=None, metavar="FILE", help="Write here, not stdout."
+    )
+    parser.add_argument(
+        "--redact",
+        action="store_true",
+        help="Mask keys, tokens, private keys, e-mails, home paths.",
+    )
+    _add_key(parser)
+    parser.add_argument("--no-notes", action="store_true", help="Leave out your marks and notes.")
+    add_sensitivity(parser)
+    parser.set_defaults(handler=export_cmd)
+
+
+def _add_key(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "--key", default=None, metavar="KEY", help="Which session, when SESSION holds several."
+    )
+
+
+def export_cmd(args: argparse.Namespace) -> None:
+    """`pivotal export`: render one session to stdout or, atomically, to `-o FILE`."""
     from pivotal.export import SUFFIX, build_input, render
 
+    fmt: str | None = args.fmt
+    output: Path | None = args.output
+    redact: bool = args.redact
     if fmt is None:
         by_suffix = {v: k for k, v in SUFFIX.items()}
         fmt = by_suffix.get(output.suffix.lower(), "md") if output else "md"
-    ref = _one_ref(session, key)
-    data = build_input(ref, _read(ref), sensitivity=sensitivity, with_notes=not no_notes)
+    ref = _one_ref(args.session, args.key)
+    data = build_input(ref, _read(ref), sensitivity=args.sensitivity, with_notes=not args.no_notes)
     for notice in data.notices:
         err(notice)
     text = render(fmt, data, redact=redact)
@@ -147,12 +150,18 @@ def export_cmd(
 # -- notes ---------------------------------------------------------------------
 
 
-@click.command("notes")
-@click.argument("session", required=False, type=click.Path(path_type=Path))
-@click.option("--key", default=None, help="Which session, when SESSION holds several.")
-@click.option("--json", "as_json", is_flag=True, help="JSON instead of a table.")
-def notes_cmd(session: Path | None, key: str | None, as_json: bool) -> None:
-    """List your marks and notes: on SESSION, or which sessions have any."""
+def _notes_args(parser: argparse.ArgumentParser) -> None:
+    parser.description = "List your marks and notes: on SESSION, or which sessions have any."
+    parser.add_argument("session", nargs="?", type=Path, metavar="SESSION", help=SESSION_PATH)
+    _add_key(parser)
+    parser.add_argument(
+        "--json", dest="as_json", action="store_true", help="JSON instead of a table."
+    )
+    parser.set_defaults(handler=notes_cmd)
+
+
+def notes_cmd(args: argparse.Namespace) -> None:
+    """`pivotal notes`: the marks on one session, or the sessions that have any."""
     import sqlite3
 
     from pivotal.notes import NoteStore
@@ -165,11 +174,11 @@ def notes_cmd(session: Path | None, key: str | None, as_json: bool) -> None:
     with store:
         if store.notice:
             err(store.notice)
-        if session is None:
-            _print_noted_sessions(store, as_json)
+        if args.session is None:
+            _print_noted_sessions(store, args.as_json)
         else:
-            ref = _one_ref(session, key)
-            _print_marks(store, _read(ref), as_json)
+            ref = _one_ref(args.session, args.key)
+            _print_marks(store, _read(ref), args.as_json)
 
 
 def _print_noted_sessions(store, as_json: bool) -> None:  # type: ignore[no-untyped-def]
@@ -190,7 +199,7 @@ def _print_noted_sessions(store, as_json: bool) -> None:  # type: ignore[no-unty
                 "notes": item.notes,
                 "touched": short_time(item.touched),
             }
-            click.echo(json.dumps(row, ensure_ascii=False))
+            print(json.dumps(row, ensure_ascii=False))
         return
     if not listed:
         err(f"no marks yet (store: {store.path})")
@@ -206,7 +215,7 @@ def _print_noted_sessions(store, as_json: bool) -> None:  # type: ignore[no-unty
                 clean(item.title or item.path, max_len=80).replace("\n", " "),
             )
         )
-    click.echo(_table(rows))
+    print(_table(rows))
 
 
 def _print_marks(store, session, as_json: bool) -> None:  # type: ignore[no-untyped-def]
@@ -228,7 +237,7 @@ def _print_marks(store, session, as_json: bool) -> None:  # type: ignore[no-unty
                 "note": clean(mark.note),
                 "created": iso(mark.created),
             }
-            click.echo(json.dumps(row, ensure_ascii=False))
+            print(json.dumps(row, ensure_ascii=False))
         return
     if not marks:
         err("no marks on this session")
@@ -245,7 +254,7 @@ def _print_marks(store, session, as_json: bool) -> None:  # type: ignore[no-unty
                 first[:100] or "(marked)",
             )
         )
-    click.echo(_table(rows))
+    print(_table(rows))
 
 
 def _table(rows: list[tuple[str, ...]]) -> str:
@@ -256,35 +265,63 @@ def _table(rows: list[tuple[str, ...]]) -> str:
 # -- stats ---------------------------------------------------------------------
 
 
-@click.command("stats")
-@click.argument("paths", nargs=-1, type=click.Path(path_type=Path))
-@click.option("--json", "as_json", is_flag=True, help="One JSON document: sessions and totals.")
-@click.option("--jobs", "-j", type=click.IntRange(1, 64), default=1, show_default=True)
-@click.option("--sensitivity", type=click.Choice(SENSITIVITIES), default="normal")
-@click.option("--root", "roots", multiple=True, type=click.Path(path_type=Path))
-def stats_cmd(
-    paths: tuple[Path, ...], as_json: bool, jobs: int, sensitivity: str, roots: tuple[Path, ...]
-) -> None:
-    """Pivot patterns across sessions in PATHS (default: every session pivotal can find)."""
+def _stats_args(parser: argparse.ArgumentParser) -> None:
+    parser.description = (
+        "Pivot patterns across sessions in PATHS (default: every session pivotal can find)."
+    )
+    parser.add_argument("paths", nargs="*", type=Path, metavar="PATH", help=SESSION_PATH)
+    parser.add_argument(
+        "--json",
+        dest="as_json",
+        action="store_true",
+        help="One JSON document: sessions and totals.",
+    )
+    parser.add_argument(
+        "--jobs",
+        "-j",
+        type=_jobs,
+        default=1,
+        metavar="N",
+        help="Read this many sessions at once, 1 to 64 (default: 1).",
+    )
+    add_sensitivity(parser)
+    add_roots(parser)
+    parser.set_defaults(handler=stats_cmd)
+
+
+def _jobs(text: str) -> int:
+    """`--jobs`: a whole number from 1 to 64."""
+    try:
+        value = int(text)
+    except ValueError:
+        value = 0
+    if not 1 <= value <= 64:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number from 1 to 64")
+    return value
+
+
+def stats_cmd(args: argparse.Namespace) -> None:
+    """`pivotal stats`: collect each session's pivots and print a table or one JSON document."""
     import json
 
     from pivotal.stats import collect, stats_json, stats_table
 
+    paths: list[Path] = args.paths
     if paths:
-        refs, code = _refs(list(paths))
+        refs, code = _refs(paths)
     else:
         from pivotal.discovery import discover_sessions
 
-        refs, code = discover_sessions(roots or None), ExitCode.OK
+        refs, code = discover_sessions(args.roots or None), ExitCode.OK
     if not refs:
         if not paths:
             err("no agent sessions found (give PATHs or --root)")
         raise SystemExit(code or ExitCode.NO_SESSIONS)
-    stats = collect(refs, jobs=jobs, sensitivity=sensitivity)
-    if as_json:
-        click.echo(json.dumps(stats_json(stats), ensure_ascii=False))
+    stats = collect(refs, jobs=args.jobs, sensitivity=args.sensitivity)
+    if args.as_json:
+        print(json.dumps(stats_json(stats), ensure_ascii=False))
     else:
-        click.echo(stats_table(stats), nl=False)
+        sys.stdout.write(stats_table(stats))
     for item in stats:
         if item.error:
             err(f"{item.path}: cannot read ({item.error})")
@@ -293,8 +330,9 @@ def stats_cmd(
     raise SystemExit(int(code))
 
 
-def register(cli: click.Group) -> None:
-    """Add `export`, `notes` and `stats` to the main command group."""
-    cli.add_command(export_cmd, "export")
-    cli.add_command(notes_cmd, "notes")
-    cli.add_command(stats_cmd, "stats")
+_ARGUMENTS = {"export": _export_args, "notes": _notes_args, "stats": _stats_args}
+
+
+def configure(name: str, parser: argparse.ArgumentParser) -> None:
+    """Give `parser` the arguments of command `name` and its handler (`pivotal.cli` runs it)."""
+    _ARGUMENTS[name](parser)

@@ -10,9 +10,8 @@ import sys
 from pathlib import Path
 
 import pytest
-from click.testing import CliRunner
 
-from pivotal.cli import cli
+from cli_helpers import invoke
 from pivotal.exitcodes import ExitCode
 
 FIXTURES = Path(__file__).resolve().parents[1] / "fixtures"
@@ -21,7 +20,7 @@ REAL = FIXTURES / "realclients"
 
 
 def run(*args: str) -> tuple[int, str, str]:
-    result = CliRunner().invoke(cli, list(args), catch_exceptions=False)
+    result = invoke(*args)
     return result.exit_code, result.stdout, result.stderr
 
 

@@ -70,10 +70,8 @@ def test_scan_called_in_process_leaves_the_collector_on():
     """Only the console entry, whose process ends, keeps the collector off after a scan."""
     import gc
 
-    from click.testing import CliRunner
+    from cli_helpers import invoke
 
-    from pivotal.cli import cli
-
-    result = CliRunner().invoke(cli, ["scan", "--json", str(UGLY)])
-    assert result.exit_code == 0 and '"pivots"' in result.output
+    result = invoke("scan", "--json", UGLY)
+    assert result.exit_code == 0 and '"pivots"' in result.stdout
     assert gc.isenabled()

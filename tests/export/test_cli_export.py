@@ -8,9 +8,8 @@ import shutil
 from pathlib import Path
 
 import pytest
-from click.testing import CliRunner
 
-from pivotal.cli import cli
+from cli_helpers import invoke
 from pivotal.exitcodes import ExitCode
 from pivotal.notes import NoteStore
 from pivotal.readers import find_sessions, read_session
@@ -28,7 +27,7 @@ def data_dir(tmp_path, monkeypatch) -> Path:
 
 
 def run(*args: str) -> tuple[int, str, str]:
-    result = CliRunner().invoke(cli, list(args), catch_exceptions=False)
+    result = invoke(*args)
     return result.exit_code, result.stdout, result.stderr
 
 

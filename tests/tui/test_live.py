@@ -311,10 +311,8 @@ def test_snapshots_merged_while_the_ui_is_busy_keep_the_lowest_change() -> None:
 
 
 def test_cli_follow_folder_follows_its_newest_session(tmp_path: Path, monkeypatch) -> None:
-    from click.testing import CliRunner
-
     import pivotal.tui
-    from pivotal.cli import cli
+    from cli_helpers import invoke
 
     older, newer = ClaudeStream(), ClaudeStream("22222222-0000-4000-8000-000000000002")
     (tmp_path / "11111111-0000-4000-8000-000000000001.jsonl").write_bytes(older.human("Old."))
@@ -328,10 +326,10 @@ def test_cli_follow_folder_follows_its_newest_session(tmp_path: Path, monkeypatc
 
     monkeypatch.setattr(pivotal.tui, "run_replayer", fake_run)
     monkeypatch.setenv("PIVOTAL_FORCE_TUI", "1")
-    result = CliRunner().invoke(cli, ["follow", str(tmp_path)])
+    result = invoke("follow", tmp_path)
     assert result.exit_code == 0, result.output
     assert seen["follow"] == tmp_path
-    result = CliRunner().invoke(cli, ["follow", str(newest)])
+    result = invoke("follow", newest)
     assert result.exit_code == 0, result.output
     assert seen["follow"] is True
     assert seen["ref"].path == newest  # type: ignore[union-attr]
