@@ -19,8 +19,9 @@ import signal
 import sys
 from collections.abc import Callable, Iterable, Iterator
 from concurrent.futures import ProcessPoolExecutor
-from dataclasses import replace
 from pathlib import Path
+
+from msgspec.structs import replace
 
 from pivotal.model import SessionRef
 from pivotal.readers import read_session, sniff_path

@@ -8,15 +8,22 @@ they are folded into the `ToolCall` of the turn that made the call. A turn's
 content (`parts`) may be decoded lazily: big-file readers keep only an index
 (role, flags, timestamp, where it came from) and decode parts on demand
 through a bounded cache, so a 100 MB session does not have to sit in memory.
+
+The classes are `msgspec.Struct`s rather than dataclasses: they behave the same
+here (fields, defaults, equality, frozen refs hash by value; copy with
+`msgspec.structs.replace`), and defining them costs about a tenth of the
+dataclass machinery, which every `pivotal scan` pays at start-up.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass, field
 from enum import IntFlag, StrEnum
 from pathlib import Path
 from typing import Any
+
+import msgspec
+from msgspec import field
 
 
 class Role(StrEnum):
@@ -56,8 +63,7 @@ class PartKind(StrEnum):
     ATTACHMENT = "attachment"
 
 
-@dataclass(slots=True)
-class ToolCall:
+class ToolCall(msgspec.Struct):
     """One tool call paired with its result (result fields stay None until it arrives)."""
 
     call_id: str
@@ -114,8 +120,7 @@ KEY_ARGUMENT_NAMES = (
 )
 
 
-@dataclass(slots=True)
-class Part:
+class Part(msgspec.Struct):
     """A piece of a turn: text, reasoning, a tool call with its result, or an attachment."""
 
     kind: PartKind
@@ -124,8 +129,7 @@ class Part:
     tool: ToolCall | None = None
 
 
-@dataclass(slots=True)
-class Usage:
+class Usage(msgspec.Struct):
     """Token usage of one message, counted once per message."""
 
     input: int = 0
@@ -139,8 +143,7 @@ class Usage:
         return self.input + self.output + self.cache_read + self.cache_write
 
 
-@dataclass(slots=True, frozen=True)
-class SourceRef:
+class SourceRef(msgspec.Struct, frozen=True):
     """Where a turn came from, so tools can point back at the source.
 
     `line` is the 1-based line where the turn's first record starts (line-based
@@ -156,8 +159,7 @@ class SourceRef:
 PartsLoader = Callable[["Turn"], list[Part]]
 
 
-@dataclass(slots=True, eq=False)
-class Turn:
+class Turn(msgspec.Struct, eq=False):
     """One message of the conversation, in order."""
 
     index: int
@@ -212,16 +214,14 @@ class Turn:
         return [p.tool for p in self.parts if p.tool is not None]
 
 
-@dataclass(slots=True, frozen=True)
-class Skipped:
+class Skipped(msgspec.Struct, frozen=True):
     """A record a reader could not use: reported to the user, never silently dropped."""
 
     line: int | None
     reason: str
 
 
-@dataclass(slots=True, frozen=True)
-class SessionRef:
+class SessionRef(msgspec.Struct, frozen=True):
     """A session found on disk, before it is read.
 
     `key` selects one session inside a container that holds several (an
@@ -248,8 +248,7 @@ class SessionRef:
         return f"{self.path}#{self.key}" if self.key else str(self.path)
 
 
-@dataclass(slots=True, eq=False)
-class Session:
+class Session(msgspec.Struct, eq=False):
     """A session and its turns, as far as they have been read."""
 
     format: str
@@ -298,8 +297,7 @@ class Silence(StrEnum):
     COMPACTION = "compaction"
 
 
-@dataclass(slots=True)
-class Signal:
+class Signal(msgspec.Struct):
     """One piece of evidence, pointing at the turns that triggered it.
 
     `weight` is what the signal added to (or, when negative, took from) the
@@ -316,16 +314,14 @@ class Signal:
     quotes: list[str] = field(default_factory=list)
 
 
-@dataclass(slots=True)
-class TaskChange:
+class TaskChange(msgspec.Struct):
     item: str
     before: str | None
     after: str | None
     turn: int
 
 
-@dataclass(slots=True)
-class StateChange:
+class StateChange(msgspec.Struct):
     """What the panel shows as before -> after."""
 
     phase_before: str = ""
@@ -340,8 +336,7 @@ class StateChange:
     tasks: list[TaskChange] = field(default_factory=list)
 
 
-@dataclass(slots=True)
-class Pivot:
+class Pivot(msgspec.Struct):
     """A silent turn at an inflection point, with the evidence for it."""
 
     turn: int

@@ -11,8 +11,9 @@ parent reads on alone), and `merged` joins the halves into what a scan reports.
 from __future__ import annotations
 
 from collections.abc import Iterator, Sequence
-from dataclasses import replace
 from typing import Any
+
+from msgspec.structs import replace
 
 from pivotal.model import Pivot, Role, Session, SessionRef, Signal, SourceRef, Turn, TurnFlag
 from pivotal.readers.claude_code import ClaudeCodeReader

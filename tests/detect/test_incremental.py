@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-import dataclasses
+import msgspec
 
 from pivotal.detect import PivotConfig, PivotTracker, detect_pivots
 from pivotal.model import Part, Pivot, Turn
@@ -26,7 +26,7 @@ def long_session() -> list[Turn]:
 
 
 def dump(pivots: list[Pivot]) -> list[dict]:
-    return [dataclasses.asdict(p) for p in pivots]
+    return [msgspec.to_builtins(p) for p in pivots]
 
 
 def test_batch_equals_turn_by_turn() -> None:

@@ -7,9 +7,9 @@ change after it first appears: the reader reports that through
 
 from __future__ import annotations
 
-import dataclasses
 from pathlib import Path
 
+import msgspec
 import pytest
 
 from pivotal.detect import PivotTracker, detect_pivots
@@ -50,5 +50,5 @@ def test_growing_file_ends_with_the_batch_answer(source: Path, tmp_path: Path) -
     live_pivots = tracker.update(turns, len(turns) if last is None else last)
     batch = detect_pivots(read_session(ref).turns)
     assert batch, "the sample has pivots"
-    assert [dataclasses.asdict(p) for p in live_pivots] == [dataclasses.asdict(p) for p in batch]
+    assert [msgspec.to_builtins(p) for p in live_pivots] == [msgspec.to_builtins(p) for p in batch]
     assert seen_candidate, "a pivot was shown as a candidate before its after-window filled"

@@ -6,9 +6,9 @@ The two-process scan relies on it (each process sees that much beyond its half).
 
 from __future__ import annotations
 
-import dataclasses
 from pathlib import Path
 
+import msgspec
 import pytest
 
 from pivotal.detect import PivotConfig, detect_pivots
@@ -26,11 +26,11 @@ CONFIG = PivotConfig.for_sensitivity(1.0)
 
 def _piece(turns: list[Turn], start: int, stop: int) -> list[Turn]:
     """turns[start:stop] numbered from 0, as a reader that started at `start` numbers them."""
-    return [dataclasses.replace(t, index=i) for i, t in enumerate(turns[start:stop])]
+    return [msgspec.structs.replace(t, index=i) for i, t in enumerate(turns[start:stop])]
 
 
 def _dump(pivots: list) -> list[dict]:
-    return [dataclasses.asdict(p) for p in pivots]
+    return [msgspec.to_builtins(p) for p in pivots]
 
 
 def _judged_in_pieces(turns: list[Turn], back: int, ahead: int) -> list[dict]:

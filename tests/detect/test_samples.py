@@ -9,12 +9,12 @@ record a compaction).
 
 from __future__ import annotations
 
-import dataclasses
 import json
 import re
 from collections import defaultdict
 from pathlib import Path
 
+import msgspec
 import pytest
 
 from pivotal.detect import detect_pivots
@@ -45,7 +45,7 @@ def conversation(session_path: Path) -> list[Turn]:
     joined: list[Turn] = []
     for ref in refs:
         for turn in read_session(ref).turns:
-            joined.append(dataclasses.replace(turn, index=len(joined)))
+            joined.append(msgspec.structs.replace(turn, index=len(joined)))
     return joined
 
 

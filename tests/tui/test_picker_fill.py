@@ -6,9 +6,9 @@ import asyncio
 import shutil
 import threading
 from collections.abc import Iterator
-from dataclasses import replace
 from pathlib import Path
 
+from msgspec.structs import replace
 from textual.widgets import OptionList
 
 from pivotal import discovery

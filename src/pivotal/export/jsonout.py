@@ -10,10 +10,10 @@ a consumer that prints a field cannot be driven by the session's escapes.
 
 from __future__ import annotations
 
-from dataclasses import asdict
 from typing import Any
 
 import msgspec
+from msgspec.structs import asdict
 
 from pivotal.export.common import ExportInput, role_label
 from pivotal.model import Part, ToolCall, Turn, TurnFlag

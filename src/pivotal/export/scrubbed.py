@@ -2,7 +2,7 @@
 
 Redaction happens on the model, before any format escapes the text: once a
 Markdown renderer has put a backslash inside `sk-proj-ab\\_cd`, no pattern can
-find the key any more. Every string field of every dataclass is redacted;
+find the key any more. Every string field of every model struct and dataclass is redacted;
 enum values (roles, kinds) are left alone, and lazy turns are decoded once.
 """
 
@@ -14,12 +14,14 @@ from enum import Enum
 from pathlib import Path
 from typing import Any
 
+import msgspec
+
 from pivotal.export.redact import redact, redact_data
 from pivotal.model import Turn
 
 
 def scrub(value: Any, counts: Counter[str] | None = None, users: tuple[str, ...] = ()) -> Any:
-    """`value` with every string inside it redacted (dataclasses, lists, dicts, paths)."""
+    """`value` with every string inside it redacted (structs, dataclasses, lists, dicts, paths)."""
     if isinstance(value, Enum) or value is None or isinstance(value, bool | int | float):
         return value
     if isinstance(value, str):
@@ -28,6 +30,11 @@ def scrub(value: Any, counts: Counter[str] | None = None, users: tuple[str, ...]
         return Path(redact(str(value), counts, users))
     if isinstance(value, Turn):
         return _turn(value, counts, users)
+    if isinstance(value, msgspec.Struct):
+        changes = {
+            name: scrub(getattr(value, name), counts, users) for name in value.__struct_fields__
+        }
+        return msgspec.structs.replace(value, **changes)
     if dataclasses.is_dataclass(value) and not isinstance(value, type):
         changes = {
             f.name: scrub(getattr(value, f.name), counts, users)

@@ -13,7 +13,8 @@ from __future__ import annotations
 
 import sqlite3
 from bisect import bisect_left, bisect_right
-from dataclasses import replace
+
+from msgspec.structs import replace
 
 from pivotal.model import Session, SessionRef, Turn
 from pivotal.notes import NoteStore, source_id
