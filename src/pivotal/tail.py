@@ -23,7 +23,9 @@ import asyncio
 import os
 from collections.abc import AsyncIterator
 from contextlib import aclosing
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
+
+from msgspec.structs import replace
 
 from pivotal.follow_target import (
     Fingerprint,

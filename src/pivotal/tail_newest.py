@@ -17,8 +17,10 @@ import asyncio
 import os
 from collections.abc import AsyncIterator, Callable, Iterable
 from contextlib import aclosing
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from pathlib import Path
+
+from msgspec.structs import replace
 
 from pivotal.follow_target import Fingerprint, WatchTarget, fingerprint, target_for
 from pivotal.model import SessionRef

@@ -8,7 +8,8 @@ must clear, not by changing what the signals mean.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+import msgspec
+from msgspec.structs import replace
 
 _LEVELS = {"low": (0.75, True), "normal": (0.5, True), "high": (0.4, False)}
 
@@ -19,8 +20,7 @@ EARLIER_TASK_TURNS = 60
 """How far before the before-window a task list is looked for (its items' earlier status)."""
 
 
-@dataclass(frozen=True, slots=True)
-class PivotConfig:
+class PivotConfig(msgspec.Struct, frozen=True):
     """Thresholds (window sizes in turns) and signal weights."""
 
     before_window: int = 20

@@ -20,7 +20,6 @@ import re
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
-from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import ClassVar
@@ -56,8 +55,7 @@ def gc_paused() -> Iterator[None]:
         gc.enable()
 
 
-@dataclass(slots=True, frozen=True)
-class Update:
+class Update(msgspec.Struct, frozen=True):
     """What one `poll()` changed.
 
     `first_changed` is the lowest turn index that is new or changed; every
@@ -455,8 +453,7 @@ def preview_of(text: str, limit: int = 200) -> str:
 # The registry entry each format module exposes.
 
 
-@dataclass(frozen=True, slots=True)
-class FormatSpec:
+class FormatSpec(msgspec.Struct, frozen=True):
     """How pivotal recognises and opens one format.
 
     `sniff(path, head)` says from the content (the first bytes of a file, or

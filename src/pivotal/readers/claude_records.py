@@ -12,7 +12,6 @@ a turn is shown or examined by the detector.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
 
 import msgspec
 
@@ -288,8 +287,7 @@ INTERRUPT_PREFIX = "[Request interrupted by user"
 SUMMARY_PREFIX = "This session is being continued from a previous conversation"
 
 
-@dataclass(slots=True)
-class UserContent:
+class UserContent(msgspec.Struct):
     """What a user record's message.content holds."""
 
     tool_results_only: bool
