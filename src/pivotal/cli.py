@@ -20,6 +20,7 @@ from pathlib import Path
 
 from pivotal import __version__
 from pivotal.exitcodes import PROBLEM_CODES, BatchDone, ExitCode, exit_now, worst
+from pivotal.startup import load_msgspec
 
 DEMO = Path(__file__).resolve().parent / "_demo" / "demo.jsonl"
 SENSITIVITIES = ("low", "normal", "high")
@@ -437,7 +438,9 @@ def main() -> None:
 
     A batch command (`scan`) ends the process at once with `exit_now`: freeing
     its heap object by object at shutdown would cost more than the scan's output.
+    msgspec is loaded first without typing_extensions (`pivotal.startup`).
     """
+    load_msgspec()
     code, batch = _run(sys.argv[1:], ends_process=True)
     if batch:
         exit_now(code)
