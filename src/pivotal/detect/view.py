@@ -8,7 +8,6 @@ neighbouring silences never decode the same turn twice.
 
 from __future__ import annotations
 
-import json
 from typing import Any
 
 from pivotal.model import PartKind, Role, Turn, TurnFlag
@@ -34,6 +33,8 @@ def as_dict(value: Any) -> Any:
     if isinstance(value, str):
         stripped = value.strip()
         if stripped[:1] in ("{", "["):
+            import json  # only formats that store arguments as a string need it (not a scan's)
+
             try:
                 return json.loads(stripped)
             except ValueError:
