@@ -102,7 +102,8 @@ async def test_silence_at_the_live_edge_is_a_candidate_then_confirmed(tmp_path: 
         silence = len(scene[: ok + 1])  # turn index of the "ok" (the prompt is turn 0)
         await wait_for(lambda: count(app) == silence + 1)
         await wait_for(lambda: "candidate" in status(app))
-        assert "(candidate)" in panel(app)
+        # the live feed's changes reach the panel within REDRAW_EVERY
+        await wait_for(lambda: "(candidate)" in panel(app))
         assert f"turn #{silence + 1}" in panel(app)
         assert screen.timeline.state.candidates == (silence,)
         for record in scene[ok + 1 :]:  # the agent takes over on its own

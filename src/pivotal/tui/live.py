@@ -403,7 +403,8 @@ class LiveFollow:
             # banners are laid out over the turns shown, so show the new list first
             transcript.show(pb.shown(), pb.cursor, follow=False)
             transcript.set_banners(banners)
-        screen.sync(follow=transcript.follow_cursor)
+        # an auto-pause moves the person's attention to the pivot: show it now
+        screen.sync(follow=transcript.follow_cursor, live=stop_at is None)
         if abs(len(snap.turns) - self._frozen_at) >= FREEZE_EVERY or (analysed and first_analysis):
             # the session's turns live as long as the app: keep full collections from walking
             # them all (a ~100 ms stall at the live edge), as the app does after a normal read

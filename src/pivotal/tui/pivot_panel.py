@@ -5,9 +5,17 @@ after, the delegation signals and every other signal. Each evidence turn is a
 link (`screen.jump(n)` on click). The explanation is one `Text` drawn with the
 Line API: rebuilding dozens of widgets on every pivot change cost ~0.3 s of
 layout, and even one growing Static re-lays out the whole screen.
+
+While a live session grows, the newest pivot's evidence changes with every
+turn that arrives, and a candidate may come, go and come back as it does.
+Redrawing the panel for each was most of a frame, and the transcript's new
+lines waited behind it: what the live feed changes is drawn at most every
+`REDRAW_EVERY` seconds. What the person does (a key, a click) shows at once.
 """
 
 from __future__ import annotations
+
+from time import monotonic
 
 from rich.console import Group, RenderableType
 from rich.style import Style
@@ -15,6 +23,7 @@ from rich.text import Text
 from textual.geometry import Region, Size
 from textual.scroll_view import ScrollView
 from textual.strip import Strip
+from textual.timer import Timer
 
 from pivotal.model import Pivot, Signal, Silence, StateChange
 from pivotal.tui.marking import note_block
@@ -27,6 +36,8 @@ SILENCE_NOTES = {
 }
 BOLD = Style(bold=True)
 DIM = Style(dim=True)
+REDRAW_EVERY = 0.25
+"""Seconds between two redraws the live feed asks for."""
 
 
 def link(turn: int) -> Style:
@@ -39,7 +50,14 @@ class PivotPanel(ScrollView, can_focus=False):
 
     def __init__(self, *, id: str | None = None) -> None:
         super().__init__(id=id)
-        self._shown: tuple[int, int, int] | None = None
+        self._shown: tuple[object, ...] | None = None
+        self._place: tuple[object, ...] | None = None
+        """Which pivot (and note) is shown: an update of the same one keeps the scroll."""
+        self._drawn_at = 0.0
+        self._pending: tuple[object, ...] | None = None
+        self._timer: Timer | None = None
+        self.draws = 0
+        """How many times the explanation was built and laid out (tests, benches)."""
         self.text = Text()
         self.note: RenderableType | None = None
         """The cursor turn's mark and note, shown above the pivot."""
@@ -57,12 +75,45 @@ class PivotPanel(ScrollView, can_focus=False):
         total: int,
         loading: bool = False,
         note: tuple[int, str] | None = None,
+        *,
+        live: bool = False,
     ) -> None:
-        """Show `pivot` (number `number` of `total`), or a hint; `note`: the turn's note on top."""
-        key = (id(pivot), number, total * 2 + int(loading), note)
+        """Show `pivot` (number `number` of `total`), or a hint; `note`: the turn's note on top.
+
+        `live`: the change comes from the live feed, not the person: it may wait a little.
+        """
+        # by value: a live session's analysis hands over new but equal pivots on every update
+        key = (pivot, number, total, loading, note)
         if key == self._shown:
+            self._pending = None
             return
-        self._shown = key
+        wait = REDRAW_EVERY - (monotonic() - self._drawn_at)
+        if live and wait > 0:
+            self._pending = key
+            if self._timer is None:
+                self._timer = self.set_timer(wait, self._redraw_pending)
+            return
+        self._draw(pivot, number, total, loading, note)
+
+    def _redraw_pending(self) -> None:
+        self._timer = None
+        if self._pending is not None:
+            self._draw(*self._pending)  # type: ignore[arg-type]
+
+    def _draw(
+        self,
+        pivot: Pivot | None,
+        number: int,
+        total: int,
+        loading: bool,
+        note: tuple[int, str] | None,
+    ) -> None:
+        self._pending = None
+        self._drawn_at = monotonic()
+        self.draws += 1
+        self._shown = (pivot, number, total, loading, note)
+        place = (None if pivot is None else pivot.turn, note)
+        moved, self._place = place != self._place, place
         self.note = None if note is None else note_block(*note)
         if pivot is None:
             if loading:
@@ -75,7 +126,8 @@ class PivotPanel(ScrollView, can_focus=False):
         else:
             self.text = pivot_text(pivot, number, total)
         self._lines = []
-        self.scroll_to(y=0, animate=False, immediate=True, force=True)
+        if moved:  # the same pivot, updated, keeps the person's place in its explanation
+            self.scroll_to(y=0, animate=False, immediate=True, force=True)
         self.refresh()
 
     def lines(self) -> list[Strip]:

@@ -137,8 +137,11 @@ class ReplayScreen(MarkActions, HandoffActions, Screen[None]):
         self.add_analysis(pivots, failures)
 
     # -- pushing state down -------------------------------------------------------
-    def sync(self, *, follow: bool = True) -> None:
-        """Push the playback state to the transcript, the panel, the timeline, the footer."""
+    def sync(self, *, follow: bool = True, live: bool = False) -> None:
+        """Push the playback state to the transcript, the panel, the timeline, the footer.
+
+        `live`: the live feed changed it, not the person (the panel may catch up a little later).
+        """
         if not self.ready:
             return
         pb = self.playback
@@ -146,7 +149,12 @@ class ReplayScreen(MarkActions, HandoffActions, Screen[None]):
         pivot = pb.pivot_at_or_before()
         number = pb.pivots.index(pivot) + 1 if pivot is not None else 0
         self.panel.show_pivot(
-            pivot, number, len(pb.pivots), loading=not self.analysed, note=self.cursor_note()
+            pivot,
+            number,
+            len(pb.pivots),
+            loading=not self.analysed,
+            note=self.cursor_note(),
+            live=live,
         )
         self.timeline.update_state(
             TimelineState(

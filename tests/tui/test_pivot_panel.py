@@ -1,0 +1,65 @@
+"""The pivot panel keeps up with the live feed without redrawing for every turn.
+
+What the live feed changes (a candidate's growing evidence, a candidate that
+comes and goes) is drawn at most every `REDRAW_EVERY` seconds and always ends
+on the newest state; what the person does is drawn at once.
+"""
+
+from __future__ import annotations
+
+from textual.app import App, ComposeResult
+
+from pivotal.model import Pivot, PivotKind, Silence
+from pivotal.tui.pivot_panel import REDRAW_EVERY, PivotPanel
+
+
+def pivot(reason: str, turn: int = 7) -> Pivot:
+    return Pivot(turn, PivotKind.DELEGATION_AFTER_DEAD_END, Silence.ACK, 0.7, [turn], reason=reason)
+
+
+class PanelApp(App[None]):
+    def compose(self) -> ComposeResult:
+        yield PivotPanel(id="panel")
+
+
+def shown(app: PanelApp) -> str:
+    return app.query_one(PivotPanel).text.plain
+
+
+async def test_live_changes_wait_their_turn_and_end_on_the_newest() -> None:
+    app = PanelApp()
+    async with app.run_test(size=(60, 30)) as pilot:
+        panel = app.query_one(PivotPanel)
+        panel.show_pivot(pivot("first look"), 1, 1)
+        assert "first look" in shown(app)
+        panel.show_pivot(pivot("more evidence"), 1, 1, live=True)
+        panel.show_pivot(pivot("even more evidence"), 1, 1, live=True)
+        assert "first look" in shown(app)  # drawn a moment ago: the feed waits
+        await pilot.pause(REDRAW_EVERY + 0.2)
+        assert "even more evidence" in shown(app)
+
+
+async def test_the_person_is_never_kept_waiting() -> None:
+    app = PanelApp()
+    async with app.run_test(size=(60, 30)) as pilot:
+        panel = app.query_one(PivotPanel)
+        panel.show_pivot(pivot("candidate", turn=7), 2, 2, live=True)
+        panel.show_pivot(pivot("candidate, updated", turn=7), 2, 2, live=True)
+        panel.show_pivot(pivot("the one before", turn=3), 1, 2)  # a key press
+        assert "the one before" in shown(app)
+        await pilot.pause(REDRAW_EVERY + 0.2)
+        assert "the one before" in shown(app)  # the feed's stale view does not come back
+
+
+async def test_a_candidate_that_comes_and_goes_is_not_redrawn() -> None:
+    app = PanelApp()
+    async with app.run_test(size=(60, 30)) as pilot:
+        panel = app.query_one(PivotPanel)
+        confirmed = pivot("confirmed earlier", turn=3)
+        panel.show_pivot(confirmed, 1, 1)
+        panel.show_pivot(pivot("a new candidate", turn=9), 2, 2, live=True)
+        panel.show_pivot(pivot("confirmed earlier", turn=3), 1, 1, live=True)  # dropped again
+        draws = panel.draws
+        await pilot.pause(REDRAW_EVERY + 0.2)
+        assert "confirmed earlier" in shown(app)
+        assert panel.draws == draws  # nothing was redrawn
