@@ -12,8 +12,12 @@ import io
 import os
 from contextlib import redirect_stderr, redirect_stdout
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from pivotal.cli import run
+
+if TYPE_CHECKING:
+    import pytest
 
 
 @dataclass(frozen=True)
@@ -45,3 +49,18 @@ def invoke(*args: str | os.PathLike[str], debug: bool = True) -> Result:
         else:
             os.environ["PIVOTAL_DEBUG"] = saved
     return Result(code, out.getvalue(), err.getvalue())
+
+
+def fake_replayer(monkeypatch: pytest.MonkeyPatch, code: int = 0) -> dict[str, object]:
+    """Stand in for the Textual app: returns what `pivotal` opens it with (`ref` and options)."""
+    import pivotal.tui
+
+    seen: dict[str, object] = {}
+
+    def run_replayer(ref, **kwargs):  # type: ignore[no-untyped-def]
+        seen.update(kwargs, ref=ref)
+        return code
+
+    monkeypatch.setattr(pivotal.tui, "run_replayer", run_replayer)
+    monkeypatch.setenv("PIVOTAL_FORCE_TUI", "1")
+    return seen

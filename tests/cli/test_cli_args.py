@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 import pivotal
-from cli_helpers import invoke
+from cli_helpers import fake_replayer, invoke
 from pivotal.cli import COMMANDS, DEMO
 from pivotal.exitcodes import ExitCode
 
@@ -127,16 +127,7 @@ def test_a_bare_path_means_replay(monkeypatch):
 
 
 def test_a_bare_path_and_replay_options_reach_the_replayer(monkeypatch):
-    import pivotal.tui
-
-    seen: dict[str, object] = {}
-
-    def fake_run(ref, **kwargs):  # type: ignore[no-untyped-def]
-        seen.update(kwargs, ref=ref)
-        return 0
-
-    monkeypatch.setattr(pivotal.tui, "run_replayer", fake_run)
-    monkeypatch.setenv("PIVOTAL_FORCE_TUI", "1")
+    seen = fake_replayer(monkeypatch)
     result = invoke(UGLY, "--at", "3", "--speed", "2.5", "--no-autopause")
     assert result.exit_code == 0, result.output
     assert seen["ref"].path == UGLY  # type: ignore[union-attr]
@@ -145,19 +136,10 @@ def test_a_bare_path_and_replay_options_reach_the_replayer(monkeypatch):
 
 def test_no_arguments_opens_the_picker_or_the_demo(monkeypatch, tmp_path):
     """`pivotal` alone: replay with no PATH; with no sessions anywhere, the bundled demo."""
-    import pivotal.tui
-
     for name in ("CLAUDE_CONFIG_DIR", "CODEX_HOME", "XDG_DATA_HOME", "GEMINI_CLI_HOME"):
         monkeypatch.delenv(name, raising=False)
     monkeypatch.setenv("HOME", str(tmp_path))
-    seen: dict[str, object] = {}
-
-    def fake_run(ref, **kwargs):  # type: ignore[no-untyped-def]
-        seen.update(kwargs, ref=ref)
-        return 7
-
-    monkeypatch.setattr(pivotal.tui, "run_replayer", fake_run)
-    monkeypatch.setenv("PIVOTAL_FORCE_TUI", "1")
+    seen = fake_replayer(monkeypatch, code=7)
     result = invoke()
     assert result.exit_code == 7  # the replayer's own code is the process's
     assert seen["demo"] is True and seen["ref"].path == DEMO  # type: ignore[union-attr]

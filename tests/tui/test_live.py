@@ -312,21 +312,13 @@ def test_snapshots_merged_while_the_ui_is_busy_keep_the_lowest_change() -> None:
 
 
 def test_cli_follow_folder_follows_its_newest_session(tmp_path: Path, monkeypatch) -> None:
-    import pivotal.tui
-    from cli_helpers import invoke
+    from cli_helpers import fake_replayer, invoke
 
     older, newer = ClaudeStream(), ClaudeStream("22222222-0000-4000-8000-000000000002")
     (tmp_path / "11111111-0000-4000-8000-000000000001.jsonl").write_bytes(older.human("Old."))
     newest = tmp_path / "22222222-0000-4000-8000-000000000002.jsonl"
     newest.write_bytes(newer.human("New."))
-    seen: dict[str, object] = {}
-
-    def fake_run(ref, **kwargs):  # type: ignore[no-untyped-def]
-        seen.update(kwargs, ref=ref)
-        return 0
-
-    monkeypatch.setattr(pivotal.tui, "run_replayer", fake_run)
-    monkeypatch.setenv("PIVOTAL_FORCE_TUI", "1")
+    seen = fake_replayer(monkeypatch)
     result = invoke("follow", tmp_path)
     assert result.exit_code == 0, result.output
     assert seen["follow"] == tmp_path
