@@ -63,3 +63,21 @@ async def test_a_candidate_that_comes_and_goes_is_not_redrawn() -> None:
         await pilot.pause(REDRAW_EVERY + 0.2)
         assert "confirmed earlier" in shown(app)
         assert panel.draws == draws  # nothing was redrawn
+
+
+async def test_an_updated_pivot_keeps_the_scroll_and_another_starts_at_the_top() -> None:
+    app = PanelApp()
+    async with app.run_test(size=(40, 8)) as pilot:
+        panel = app.query_one(PivotPanel)
+        long = "evidence " * 60
+        panel.show_pivot(pivot(long), 1, 1)
+        await pilot.pause()
+        panel.scroll_to(y=5, animate=False, immediate=True)
+        await pilot.pause()
+        assert panel.scroll_y == 5
+        panel.show_pivot(pivot(long + "and more"), 1, 1)  # the same pivot, updated
+        await pilot.pause()
+        assert panel.scroll_y == 5
+        panel.show_pivot(pivot(long, turn=3), 1, 2)  # another pivot
+        await pilot.pause()
+        assert panel.scroll_y == 0

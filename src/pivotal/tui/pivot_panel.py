@@ -40,6 +40,12 @@ REDRAW_EVERY = 0.25
 """Seconds between two redraws the live feed asks for."""
 
 
+def _place(shown: tuple[object, ...]) -> tuple[object, ...]:
+    """Which pivot (and note) a shown state is about: an update of the same keeps the scroll."""
+    pivot, note = shown[0], shown[-1]
+    return (pivot.turn if isinstance(pivot, Pivot) else None, note)
+
+
 def link(turn: int) -> Style:
     """Underlined, and a click runs the replay screen's `jump` action."""
     return Style(underline=True) + Style.from_meta({"@click": f"screen.jump({turn})"})
@@ -51,8 +57,6 @@ class PivotPanel(ScrollView, can_focus=False):
     def __init__(self, *, id: str | None = None) -> None:
         super().__init__(id=id)
         self._shown: tuple[object, ...] | None = None
-        self._place: tuple[object, ...] | None = None
-        """Which pivot (and note) is shown: an update of the same one keeps the scroll."""
         self._drawn_at = 0.0
         self._pending: tuple[object, ...] | None = None
         self._timer: Timer | None = None
@@ -111,9 +115,8 @@ class PivotPanel(ScrollView, can_focus=False):
         self._pending = None
         self._drawn_at = monotonic()
         self.draws += 1
+        moved = self._shown is None or _place(self._shown) != _place((pivot, note))
         self._shown = (pivot, number, total, loading, note)
-        place = (None if pivot is None else pivot.turn, note)
-        moved, self._place = place != self._place, place
         self.note = None if note is None else note_block(*note)
         if pivot is None:
             if loading:
