@@ -113,7 +113,7 @@ def timed_reader(path: Path, probe: Probe):
 
 
 async def follow_core(path: Path, stop: asyncio.Event, probe: Probe, args) -> None:
-    from pivotal.tail import follow
+    from pivotal.live.tail import follow
 
     reader = timed_reader(path, probe)
     async for _update in follow(reader, stop=stop, backend=args.backend, step_ms=args.step_ms):
@@ -138,8 +138,8 @@ class _Stamped:
 
 
 async def follow_scan(path: Path, stop: asyncio.Event, probe: Probe, args) -> None:
-    from pivotal.follow_scan import scan_follow
     from pivotal.readers import find_sessions
+    from pivotal.scan.follow import scan_follow
 
     ref = find_sessions([path]).refs[0]
     out = _Stamped(probe)

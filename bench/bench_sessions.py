@@ -165,7 +165,8 @@ def main() -> None:
         warm = statistics.median(w for w, _, _ in warm_runs)
         nocache, nocache_out, _ = run([*listing, "--no-cache"], env)
         quick_code = (
-            "import sys; from pathlib import Path; from pivotal.discovery import discover_sessions;"
+            "import sys; from pathlib import Path;"
+            " from pivotal.catalog.discovery import discover_sessions;"
             f" print(len(discover_sessions([Path({str(home)!r})], details=False)))"
         )
         quick, quick_out, _ = run([sys.executable, "-c", quick_code], env)

@@ -144,7 +144,7 @@ async def measure_picker(count: int, folder: Path) -> None:
     import shutil
     import tempfile
 
-    from pivotal.discovery import discover_details, discover_sessions
+    from pivotal.catalog.discovery import discover_details, discover_sessions
     from pivotal.tui.app import ReplayerApp
     from pivotal.tui.picker_fill import FillingPicker
 

@@ -13,11 +13,11 @@ from pathlib import Path
 
 import pytest
 
-from pivotal import discovery
+from pivotal.catalog import discovery
+from pivotal.catalog.index import DB_NAME, open_index
 from pivotal.detect import PivotConfig, detect_pivots
 from pivotal.model import SessionRef
 from pivotal.readers import read_session
-from pivotal.session_index import DB_NAME, open_index
 
 SAMPLES = Path(__file__).resolve().parents[1] / "sample_sessions"
 CLAUDE_PROJECT = ".claude/projects/-home-dev-src-w"

@@ -9,8 +9,8 @@ from pathlib import Path
 
 import pytest
 
+from pivotal.catalog.notes import FILE_NAME, NoteStore, data_dir, session_key, source_id
 from pivotal.model import Role, Session, SourceRef, Turn, TurnFlag
-from pivotal.notes import FILE_NAME, NoteStore, data_dir, session_key, source_id
 from pivotal.readers import find_sessions, read_session
 
 REAL = Path(__file__).resolve().parent / "fixtures" / "realclients"

@@ -7,9 +7,9 @@ from pathlib import Path
 
 import pytest
 
+from pivotal.catalog.resume import resume_command
 from pivotal.model import Session
 from pivotal.readers import find_sessions, read_session
-from pivotal.resume import resume_command
 
 REAL = Path(__file__).resolve().parent / "fixtures" / "realclients"
 

@@ -9,15 +9,15 @@ from pathlib import Path
 
 import pytest
 
-from pivotal import session_index
-from pivotal.model import SessionRef
-from pivotal.session_index import (
+from pivotal.catalog import index as session_index
+from pivotal.catalog.index import (
     DB_NAME,
     IndexUnavailable,
     cache_dir,
     file_stamp,
     open_index,
 )
+from pivotal.model import SessionRef
 
 
 def ref(path: Path, key: str | None = None, turns: int = 3) -> SessionRef:

@@ -11,7 +11,8 @@ import pytest
 
 import pivotal
 from cli_helpers import invoke
-from pivotal.exitcodes import ExitCode
+from pivotal.catalog.stats import bar, collect, histogram, pivot_run, sparkline, stats_json, totals
+from pivotal.cli.exitcodes import ExitCode
 from pivotal.model import (
     Part,
     PartKind,
@@ -26,7 +27,6 @@ from pivotal.model import (
     TurnFlag,
 )
 from pivotal.readers import find_sessions
-from pivotal.stats import bar, collect, histogram, pivot_run, sparkline, stats_json, totals
 
 ROOT = Path(__file__).resolve().parents[1]
 DEMO = Path(pivotal.__file__).resolve().parent / "_demo" / "demo.jsonl"

@@ -10,8 +10,9 @@ import pytest
 
 import pivotal
 from cli_helpers import fake_replayer, invoke
-from pivotal.cli import COMMANDS, DEMO
-from pivotal.exitcodes import ExitCode
+from pivotal.cli.dispatch import COMMANDS
+from pivotal.cli.exitcodes import ExitCode
+from pivotal.cli.replay import DEMO
 
 FIXTURES = Path(__file__).resolve().parents[1] / "fixtures"
 UGLY = FIXTURES / "claude" / "ugly.jsonl"
@@ -147,7 +148,7 @@ def test_no_arguments_opens_the_picker_or_the_demo(monkeypatch, tmp_path):
 
 
 def test_an_unexpected_exception_is_one_line_and_internal(monkeypatch):
-    from pivotal import scan_command
+    from pivotal.cli import scan as scan_command
 
     def broken(*args, **kwargs):  # type: ignore[no-untyped-def]
         raise RuntimeError("the detector fell over")
@@ -164,7 +165,7 @@ def test_an_unexpected_exception_is_one_line_and_internal(monkeypatch):
 
 
 def test_ctrl_c_is_exit_130(monkeypatch):
-    from pivotal import scan_command
+    from pivotal.cli import scan as scan_command
 
     def interrupted(*args, **kwargs):  # type: ignore[no-untyped-def]
         raise KeyboardInterrupt
@@ -175,12 +176,12 @@ def test_ctrl_c_is_exit_130(monkeypatch):
 
 CHECK_IMPORTS = """
 import sys
-from pivotal.cli import command_parser, top_help
+from pivotal.cli.dispatch import command_parser, top_help
 top_help()
 command_parser("scan").parse_intermixed_args(["x.jsonl", "--json"])
-before = "pivotal.cli_more" in sys.modules
+before = "pivotal.cli.stats" in sys.modules
 command_parser("stats")
-print(before, "pivotal.cli_more" in sys.modules)
+print(before, "pivotal.cli.stats" in sys.modules)
 """
 
 

@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 from cli_helpers import invoke
-from pivotal.exitcodes import ExitCode
+from pivotal.cli.exitcodes import ExitCode
 
 FIXTURES = Path(__file__).resolve().parents[1] / "fixtures"
 UGLY = FIXTURES / "claude" / "ugly.jsonl"
@@ -122,7 +122,7 @@ def test_sessions_lists_every_agent_under_a_root():
 def test_scan_does_not_import_the_ui():
     code = (
         "import sys, io, pathlib\n"
-        "from pivotal.scan_command import run_scan\n"
+        "from pivotal.cli.scan import run_scan\n"
         f"run_scan([pathlib.Path({str(UGLY)!r})], as_json=True, out=io.StringIO())\n"
         "bad = [m for m in ('textual', 'rich') if m in sys.modules]\n"
         "print(','.join(bad))\n"

@@ -23,9 +23,9 @@ RUN_MAIN = """
 import io, json, sys
 sys.argv = ["pivotal", *json.loads(sys.argv[1])]
 out, sys.stdout = sys.stdout, io.StringIO()
-import pivotal.cli
+import pivotal.cli.dispatch
 from pivotal.cli import main
-pivotal.cli.exit_now = sys.exit  # report here instead of ending the process at once
+pivotal.cli.dispatch.exit_now = sys.exit  # report here instead of ending the process at once
 code = 0  # what the process would exit with when main() returns
 try:
     main()
@@ -44,17 +44,20 @@ NOT_FOR_SCAN = (
     "tempfile",
     "shutil",
     # the model is msgspec Structs, and msgspec is loaded without its typing backports
-    # (`pivotal.startup`): these cost ~10 ms between them
+    # (`pivotal.cli.startup`): these cost ~10 ms between them
     "dataclasses",
     "typing_extensions",
     "inspect",
-    "pivotal.cli_more",
-    "pivotal.sgr",
+    "pivotal.cli.export",
+    "pivotal.cli.notes",
+    "pivotal.cli.stats",
+    "pivotal.cli.replay",
+    "pivotal.text.sgr",
     "pivotal.export",
-    "pivotal.notes",
-    "pivotal.stats",
-    "pivotal.discovery",
-    "pivotal.session_index",
+    "pivotal.catalog.notes",
+    "pivotal.catalog.stats",
+    "pivotal.catalog.discovery",
+    "pivotal.catalog.index",
     "pivotal.tui",
     "pivotal.readers.codex",
     "pivotal.readers.gemini",
@@ -118,7 +121,7 @@ def test_the_registry_table_names_each_module_by_its_format():
 def test_a_database_error_from_a_reader_is_one_line_not_a_crash(monkeypatch, capsys):
     import sqlite3
 
-    from pivotal import scan_command
+    from pivotal.cli import scan as scan_command
 
     def locked(ref: SessionRef) -> None:
         raise sqlite3.OperationalError("database is locked")

@@ -20,9 +20,9 @@ from pathlib import Path
 
 import pytest
 
-from pivotal import scan_split
 from pivotal.detect import PivotConfig
 from pivotal.model import SessionRef
+from pivotal.scan import split as scan_split
 
 SAMPLES = Path(__file__).resolve().parents[2] / "sample_sessions" / "claude"
 
@@ -56,7 +56,8 @@ UGLY = Path(__file__).resolve().parents[1] / "fixtures" / "claude" / "ugly.jsonl
 
 RUN = """
 import io, json, pathlib, sys
-from pivotal import scan_command, scan_split
+from pivotal.cli import scan as scan_command
+from pivotal.scan import split as scan_split
 scan_split.MIN_BYTES = 0
 if sys.argv[3] == "broken-child":
     def boom(*args):
@@ -243,11 +244,11 @@ def test_a_file_with_no_seam_is_read_alone(tmp_path):
 
 SWEEP = """
 import json, pathlib, sys
-from pivotal import scan_split
+from pivotal.scan import split as scan_split
 from pivotal.detect import PivotConfig, detect_pivots
 from pivotal.model import SessionRef
 from pivotal.readers import read_session
-from pivotal.report import explain, session_json
+from pivotal.scan.report import explain, session_json
 config = PivotConfig.for_sensitivity("normal")
 ref = SessionRef("claude-code", pathlib.Path(sys.argv[1]))
 whole = read_session(ref)

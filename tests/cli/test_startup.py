@@ -1,4 +1,4 @@
-"""`pivotal.startup.load_msgspec`: msgspec without typing_extensions, and nothing else changed.
+"""`pivotal.cli.startup.load_msgspec`: msgspec without typing_extensions, and nothing else changed.
 
 Each case runs in a fresh interpreter: what is being checked is the state of
 `sys.modules` that an import leaves behind.
@@ -30,7 +30,7 @@ def run(code: str, *, path: Path | None = None) -> str:
 def test_msgspec_loads_without_typing_extensions_and_then_it_is_importable_again():
     out = run(
         """
-        from pivotal.startup import load_msgspec
+        from pivotal.cli.startup import load_msgspec
         load_msgspec()
         hidden = "typing_extensions" not in sys.modules and "inspect" not in sys.modules
         import typing_extensions
@@ -44,7 +44,7 @@ def test_msgspec_loads_without_typing_extensions_and_then_it_is_importable_again
 def test_msgspec_still_reads_typed_records_through_typing():
     out = run(
         """
-        from pivotal.startup import load_msgspec
+        from pivotal.cli.startup import load_msgspec
         load_msgspec()
         from typing import NotRequired, TypedDict
         import msgspec
@@ -68,7 +68,7 @@ def test_nothing_is_hidden_when_typing_extensions_is_already_loaded():
     out = run(
         """
         import typing_extensions
-        from pivotal.startup import load_msgspec
+        from pivotal.cli.startup import load_msgspec
         load_msgspec()
         import msgspec._utils
         print(msgspec._utils._get_type_hints is typing_extensions.get_type_hints)
@@ -83,7 +83,7 @@ def test_a_msgspec_that_insists_on_typing_extensions_is_imported_normally(tmp_pa
     (fake / "__init__.py").write_text("import typing_extensions\nLOADED_WITH = typing_extensions\n")
     out = run(
         """
-        from pivotal.startup import load_msgspec
+        from pivotal.cli.startup import load_msgspec
         load_msgspec()
         print("msgspec" in sys.modules, "typing_extensions" in sys.modules)
         import msgspec

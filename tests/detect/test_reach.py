@@ -15,7 +15,7 @@ from pivotal.detect import PivotConfig, detect_pivots
 from pivotal.detect.silence import SilenceIndex
 from pivotal.model import SessionRef, Turn
 from pivotal.readers import read_session
-from pivotal.scan_seam import shift_pivot
+from pivotal.scan.seam import shift_pivot
 
 from .helpers import B, bash, edit
 

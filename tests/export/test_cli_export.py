@@ -10,8 +10,8 @@ from pathlib import Path
 import pytest
 
 from cli_helpers import invoke
-from pivotal.exitcodes import ExitCode
-from pivotal.notes import NoteStore
+from pivotal.catalog.notes import NoteStore
+from pivotal.cli.exitcodes import ExitCode
 from pivotal.readers import find_sessions, read_session
 
 from .conftest import DEMO, OPENAI, _hostile_copy

@@ -7,9 +7,10 @@ import sys
 
 CODE = """
 import sys
-import pivotal.cli_more, pivotal.export, pivotal.export.cast, pivotal.export.html
+import pivotal.cli.export, pivotal.cli.notes, pivotal.cli.stats
+import pivotal.export, pivotal.export.cast, pivotal.export.html
 import pivotal.export.jsonout, pivotal.export.markdown, pivotal.export.redact
-import pivotal.export.scrubbed, pivotal.notes, pivotal.resume, pivotal.stats
+import pivotal.export.scrubbed, pivotal.catalog.notes, pivotal.catalog.resume, pivotal.catalog.stats
 banned = ("textual", "rich", "urllib3", "requests", "http")
 bad = sorted(m for m in sys.modules if m.split(".")[0] in banned)
 print(",".join(bad))

@@ -5,8 +5,8 @@ from __future__ import annotations
 import json
 
 from pivotal.export import render
-from pivotal.report import session_json
-from pivotal.safetext import clean
+from pivotal.scan.report import session_json
+from pivotal.text.safe import clean
 
 from .conftest import SECRET_VALUES
 

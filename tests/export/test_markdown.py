@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import re
 
+from pivotal.catalog.notes import Mark
 from pivotal.export import ExportInput, render
-from pivotal.notes import Mark
 
 from .conftest import HOSTILE, SECRET_VALUES
 

@@ -7,7 +7,8 @@ import re
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from pivotal.safetext import clean, sgr_spans
+from pivotal.text.safe import clean
+from pivotal.text.sgr import sgr_spans
 
 FORBIDDEN = re.compile(
     "[\x00-\x08\x0b-\x1f\x7f-\x9f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069\ud800-\udfff]"

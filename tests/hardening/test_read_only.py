@@ -107,7 +107,7 @@ def read_everything(folder: Path) -> int:
 
 async def follow_everything(folder: Path, force_polling: bool) -> None:
     """Follow every session found for a short while (initial read plus a few checks)."""
-    from pivotal.tail import follow
+    from pivotal.live.tail import follow
 
     for ref in find_sessions([folder]).refs:
         reader = open_reader(ref)

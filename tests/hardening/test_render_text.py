@@ -10,7 +10,7 @@ from rich.color import Color
 from rich.console import Console
 from rich.text import Text
 
-from pivotal.render_text import safe_markdown, safe_markdown_source, safe_text
+from pivotal.tui.rich_text import safe_markdown, safe_markdown_source, safe_text
 
 from .conftest import C1_RE, HOSTILE, SGR_RE
 

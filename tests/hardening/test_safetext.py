@@ -6,7 +6,8 @@ import time
 
 import pytest
 
-from pivotal.safetext import SgrStyle, apply_sgr, clean, needs_cleaning, sgr_spans
+from pivotal.text.safe import clean, needs_cleaning
+from pivotal.text.sgr import SgrStyle, apply_sgr, sgr_spans
 
 from .conftest import C1_RE, HOSTILE
 

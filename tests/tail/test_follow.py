@@ -7,8 +7,8 @@ from pathlib import Path
 
 import pytest
 
+from pivotal.live.tail import follow, merge_updates
 from pivotal.readers.base import Update
-from pivotal.tail import follow, merge_updates
 
 from .chat_reader import chat_reader, record
 from .helpers import Collector, Writer, wait_until

@@ -12,8 +12,8 @@ from pathlib import Path
 
 import pytest
 
-from pivotal.tail import follow
-from pivotal.tail_newest import follow_newest
+from pivotal.live.newest import follow_newest
+from pivotal.live.tail import follow
 
 from .chat_reader import chat_reader, record
 from .claude_lines import ClaudeStream

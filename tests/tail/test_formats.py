@@ -16,9 +16,9 @@ from pathlib import Path
 
 import pytest
 
+from pivotal.live.tail import follow
 from pivotal.model import Session
 from pivotal.readers import find_sessions, open_reader, read_session
-from pivotal.tail import follow
 
 from .helpers import Collector, Writer, wait_until
 from .real import CLAUDE_SHORT, REAL

@@ -9,9 +9,9 @@ from pathlib import Path
 
 import pytest
 
-from pivotal.follow_target import WatchTarget
-from pivotal.tail import changes
-from pivotal.tail_inotify import Inotify, available
+from pivotal.live.inotify import Inotify, available
+from pivotal.live.tail import changes
+from pivotal.live.target import WatchTarget
 
 from .helpers import TIMEOUT
 

@@ -9,8 +9,8 @@ from pathlib import Path
 
 import pytest
 
+from pivotal.live.newest import Followed, follow_newest
 from pivotal.model import SessionRef
-from pivotal.tail_newest import Followed, follow_newest
 
 from .chat_reader import ChatReader, record
 from .helpers import Collector, Writer, wait_until

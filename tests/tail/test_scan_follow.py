@@ -8,9 +8,9 @@ import json
 from pathlib import Path
 
 from pivotal.detect import detect_pivots
-from pivotal.follow_scan import scan_follow
 from pivotal.model import Pivot, PivotKind, SessionRef, Silence, Turn
 from pivotal.readers import find_sessions, open_reader, read_session
+from pivotal.scan.follow import scan_follow
 
 from .chat_reader import ChatReader, record
 from .claude_lines import ClaudeStream

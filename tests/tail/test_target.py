@@ -5,7 +5,7 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
-from pivotal.follow_target import WatchTarget, fingerprint, target_for
+from pivotal.live.target import WatchTarget, fingerprint, target_for
 
 
 def test_a_file_is_watched_through_its_directory_with_sqlite_sidecars(tmp_path: Path) -> None:

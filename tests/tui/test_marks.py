@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from pivotal.notes import NoteStore
+from pivotal.catalog.notes import NoteStore
 from pivotal.readers import find_sessions
 from pivotal.tui.app import ReplayerApp
 from pivotal.tui.marking import NoteScreen

@@ -11,7 +11,7 @@ from pathlib import Path
 from msgspec.structs import replace
 from textual.widgets import OptionList
 
-from pivotal import discovery
+from pivotal.catalog import discovery
 from pivotal.model import SessionRef
 from pivotal.tui.app import ReplayerApp
 from pivotal.tui.picker_fill import FillingPicker

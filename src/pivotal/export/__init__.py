@@ -38,7 +38,7 @@ def _load_marks(data: ExportInput) -> None:
     """Marks from the notes store, if there is one (an export never creates it)."""
     import sqlite3
 
-    from pivotal.notes import FILE_NAME, NoteStore, data_dir
+    from pivotal.catalog.notes import FILE_NAME, NoteStore, data_dir
 
     path = data_dir() / FILE_NAME
     if not path.exists():

@@ -20,7 +20,7 @@ import msgspec
 
 from pivotal.export.common import ExportInput, role_label, tool_line, turn_body
 from pivotal.model import Pivot, Turn
-from pivotal.safetext import clean
+from pivotal.text.safe import clean
 
 COLS, ROWS = 100, 30
 IDLE_TIME_LIMIT = 2.0

@@ -10,10 +10,10 @@ from __future__ import annotations
 import json
 from dataclasses import dataclass, field
 
+from pivotal.catalog.notes import Mark
+from pivotal.catalog.resume import ResumeCommand, resume_command
 from pivotal.model import Pivot, Role, Session, SessionRef, ToolCall, Turn, TurnFlag
-from pivotal.notes import Mark
-from pivotal.resume import ResumeCommand, resume_command
-from pivotal.safetext import clean
+from pivotal.text.safe import clean
 
 
 @dataclass(slots=True)

@@ -20,8 +20,8 @@ from pivotal.export.common import (
     turn_body,
 )
 from pivotal.model import Pivot, Signal, StateChange, ToolCall, Turn
-from pivotal.report import iso
-from pivotal.safetext import clean
+from pivotal.scan.report import iso
+from pivotal.text.safe import clean
 
 TURN_CHARS = 20_000
 TOOL_CHARS = 8_000

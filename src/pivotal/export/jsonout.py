@@ -15,12 +15,12 @@ from typing import Any
 import msgspec
 from msgspec.structs import asdict
 
+from pivotal.catalog.notes import session_key
+from pivotal.catalog.stats import pivot_run
 from pivotal.export.common import ExportInput, role_label
 from pivotal.model import Part, ToolCall, Turn, TurnFlag
-from pivotal.notes import session_key
-from pivotal.report import iso, session_json
-from pivotal.safetext import clean
-from pivotal.stats import pivot_run
+from pivotal.scan.report import iso, session_json
+from pivotal.text.safe import clean
 
 SCHEMA = "pivotal.export/1"
 _encode = msgspec.json.Encoder().encode

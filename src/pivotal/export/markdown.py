@@ -19,8 +19,8 @@ from pivotal.export.common import (
     turn_body,
 )
 from pivotal.model import Pivot, Signal, StateChange
-from pivotal.report import iso
-from pivotal.safetext import clean
+from pivotal.scan.report import iso
+from pivotal.text.safe import clean
 
 EXCERPT_CHARS = 600
 _SPECIAL = re.compile(r"([\\`*_\[\]<>|~])")

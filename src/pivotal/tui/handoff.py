@@ -1,7 +1,7 @@
 """Leaving the replay: back to the agent (r) and a screenshot of the screen (S).
 
 `HandoffActions` is mixed into `ReplayScreen`. The resume command comes from
-`pivotal.resume` (it validates the session id and quotes and cleans the
+`pivotal.catalog.resume` (it validates the session id and quotes and cleans the
 display form); it is shown in a notification with markup off and copied with
 OSC 52, which many terminals honour and some ignore, so the message says both.
 """
@@ -12,7 +12,7 @@ import os
 import time
 from pathlib import Path
 
-from pivotal.resume import ResumeCommand, resume_command
+from pivotal.catalog.resume import ResumeCommand, resume_command
 from pivotal.tui.safe import clean
 from pivotal.tui.screen_mixin import ScreenMixin
 

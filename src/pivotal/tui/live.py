@@ -27,11 +27,11 @@ from textual.message import Message
 from textual.worker import Worker, get_current_worker
 
 from pivotal.detect import PivotConfig, PivotTracker
+from pivotal.live.newest import follow_newest
+from pivotal.live.tail import DEFAULT_BUDGET, follow
 from pivotal.model import Pivot, SessionRef, Turn
 from pivotal.readers import open_reader
 from pivotal.readers.base import SessionReader, Update
-from pivotal.tail import DEFAULT_BUDGET, follow
-from pivotal.tail_newest import follow_newest
 from pivotal.tui.loading import FIRST_BUDGET, find_failures
 from pivotal.tui.render import pivot_banner
 

@@ -17,8 +17,8 @@ from textual.screen import ModalScreen
 from textual.widgets import Footer, Static, TextArea
 
 from pivotal.model import Session, SessionRef
-from pivotal.render_text import safe_markdown
 from pivotal.tui.marks import MarkBook, identify
+from pivotal.tui.rich_text import safe_markdown
 from pivotal.tui.screen_mixin import ScreenMixin
 
 

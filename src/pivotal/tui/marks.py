@@ -16,8 +16,8 @@ from bisect import bisect_left, bisect_right
 
 from msgspec.structs import replace
 
+from pivotal.catalog.notes import NoteStore, source_id
 from pivotal.model import Session, SessionRef, Turn
-from pivotal.notes import NoteStore, source_id
 from pivotal.readers import open_reader
 from pivotal.tui.loading import FIRST_BUDGET
 

@@ -1,4 +1,4 @@
-"""Make untrusted session text safe to put on screen (thin layer over `pivotal.safetext`).
+"""Make untrusted session text safe to put on screen (thin layer over `pivotal.text.safe`).
 
 Session text can carry ANSI / OSC escape sequences, carriage returns and other
 control characters that would move the cursor or retitle the terminal. Every
@@ -8,7 +8,7 @@ then rendered as `rich.text.Text` or by Rich's Markdown, never as markup.
 
 from __future__ import annotations
 
-from pivotal import safetext
+from pivotal.text import safe as safetext
 
 
 def clean(text: str | None) -> str:

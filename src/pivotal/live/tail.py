@@ -27,7 +27,7 @@ from dataclasses import dataclass
 
 from msgspec.structs import replace
 
-from pivotal.follow_target import (
+from pivotal.live.target import (
     Fingerprint,
     WatchTarget,
     directory_identity,
@@ -213,7 +213,7 @@ def _backends(choice: str) -> list[str]:
     if choice == "polling":
         return []
     if choice == "auto":
-        from pivotal.tail_inotify import available
+        from pivotal.live.inotify import available
 
         return ["inotify", "watchfiles"] if available() else ["watchfiles"]
     if choice in ("inotify", "watchfiles"):
@@ -231,7 +231,7 @@ async def _inotified(
     since: Fingerprint | None = None,
 ) -> AsyncIterator[set[str]]:
     """Notifications from inotify on the loop; returns when the directory is gone or replaced."""
-    from pivotal.tail_inotify import Inotify
+    from pivotal.live.inotify import Inotify
 
     identity = directory_identity(watch)
     try:

@@ -18,11 +18,11 @@ import time
 from collections.abc import Callable
 from typing import Any, Protocol, TextIO
 
+from pivotal.live.tail import DEFAULT_POLL_INTERVAL, DEFAULT_STEP_MS, follow
 from pivotal.model import Pivot, Session, SessionRef
 from pivotal.readers import open_reader
 from pivotal.readers.base import SessionReader
-from pivotal.safetext import clean
-from pivotal.tail import DEFAULT_POLL_INTERVAL, DEFAULT_STEP_MS, follow
+from pivotal.text.safe import clean
 
 __all__ = ["pivot_line", "scan_follow"]
 
@@ -42,7 +42,7 @@ def _default_tracker(config: object | None) -> Tracker:
 
 def _pivot_json(session: Session, pivot: Pivot) -> dict[str, Any]:
     """The `scan --json` pivot object."""
-    from pivotal.report import pivot_json
+    from pivotal.scan.report import pivot_json
 
     return pivot_json(session, pivot)
 

@@ -16,7 +16,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from pivotal.model import Pivot, Session, SessionRef, Signal, StateChange, Turn
-from pivotal.safetext import clean
+from pivotal.text.safe import clean
 
 QUOTE = 100
 

@@ -17,7 +17,7 @@ from dataclasses import asdict, dataclass, field
 from typing import Any
 
 from pivotal.model import Pivot, PivotKind, Role, Session, SessionRef, Silence
-from pivotal.safetext import clean
+from pivotal.text.safe import clean
 
 SPARKS = "▁▂▃▄▅▆▇█"
 EIGHTHS = " ▏▎▍▌▋▊▉"

@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from pivotal.model import Session
-from pivotal.safetext import clean
+from pivotal.text.safe import clean
 
 _ID = re.compile(r"[A-Za-z0-9][A-Za-z0-9._:-]{0,199}")
 AIDER_DEFAULT_HISTORY = ".aider.chat.history.md"

@@ -1,7 +1,13 @@
-"""`pivotal scan`: read sessions, detect their pivots, print tables or JSON lines."""
+"""`pivotal scan PATH...`: read sessions, detect their pivots, print tables or JSON lines.
+
+`--follow` keeps watching one PATH (`pivotal.scan.follow`); a big Claude Code
+file may be read on two cores (`pivotal.scan.split`). The renderings are
+`pivotal.scan.report`.
+"""
 
 from __future__ import annotations
 
+import argparse
 import gc
 import os
 import sys
@@ -10,17 +16,57 @@ from typing import TYPE_CHECKING, TextIO
 
 import msgspec
 
-from pivotal.exitcodes import PROBLEM_CODES, ExitCode, worst
+from pivotal.cli.arguments import SESSION_PATH, add_sensitivity
+from pivotal.cli.exitcodes import PROBLEM_CODES, BatchDone, ExitCode, worst
+from pivotal.cli.output import silence_stdout
 from pivotal.model import Pivot, Session, SessionRef
 from pivotal.readers import find_sessions, read_errors, read_session
 from pivotal.readers.base import gc_paused
-from pivotal.report import explain, pivot_table, session_header, session_json, skipped_line
-from pivotal.safetext import json_inert
+from pivotal.scan.report import explain, pivot_table, session_header, session_json, skipped_line
+from pivotal.text.safe import json_inert
 
 if TYPE_CHECKING:
     from pivotal.detect import PivotConfig
 
 _encode = msgspec.json.Encoder().encode
+
+
+def configure(parser: argparse.ArgumentParser) -> None:
+    parser.description = (
+        "Print the silent pivots of each session in PATHS (files, folders, databases)."
+    )
+    parser.add_argument("paths", nargs="+", type=Path, metavar="PATH", help=SESSION_PATH)
+    parser.add_argument(
+        "--json", dest="as_json", action="store_true", help="One JSON object per session per line."
+    )
+    parser.add_argument(
+        "--explain", action="store_true", help="Show each pivot's evidence and state table."
+    )
+    add_sensitivity(parser, "low = fewer, surer pivots; high = more recall (default: normal).")
+    parser.add_argument(
+        "--follow",
+        dest="follow_live",
+        action="store_true",
+        help="Keep watching PATH and print each pivot once it is confirmed.",
+    )
+    parser.set_defaults(handler=scan)
+
+
+def scan(args: argparse.Namespace) -> None:
+    """`pivotal scan`: pivots as text or JSON; ends with `BatchDone` (a batch command)."""
+    paths: list[Path] = args.paths
+    if args.follow_live:
+        raise SystemExit(run_follow(paths, as_json=args.as_json, sensitivity=args.sensitivity))
+    if args.ends_process:
+        gc.disable()  # the process ends right after: a last collection would only cost time
+    try:
+        code = run_scan(
+            paths, as_json=args.as_json, explain=args.explain, sensitivity=args.sensitivity
+        )
+    except BrokenPipeError:  # `pivotal scan … | head`: the reader has all it wanted
+        silence_stdout()
+        code = ExitCode.OK
+    raise BatchDone(code)
 
 
 def _err(message: str) -> None:
@@ -71,7 +117,7 @@ def _split(ref: SessionRef, config: PivotConfig) -> tuple[Session, list[Pivot]] 
     """A big Claude Code file is read and judged on two cores (`scan_split`), if it can be."""
     if ref.format != "claude-code" or os.environ.get("PIVOTAL_ONE_CORE"):
         return None
-    from pivotal.scan_split import can_split, scan_split
+    from pivotal.scan.split import can_split, scan_split
 
     return scan_split(ref, config) if can_split(ref) else None
 
@@ -108,7 +154,7 @@ def run_follow(paths: list[Path], *, as_json: bool, sensitivity: str = "normal")
     import asyncio
 
     from pivotal.detect import PivotConfig
-    from pivotal.follow_scan import scan_follow
+    from pivotal.scan.follow import scan_follow
 
     if len(paths) != 1:
         _err("--follow takes exactly one PATH")

@@ -36,7 +36,7 @@ from pivotal.model import Pivot, Session, SessionRef
 from pivotal.readers import read_errors
 from pivotal.readers.claude_code import ClaudeCodeReader
 from pivotal.readers.claude_records import read_record, read_user_content
-from pivotal.scan_seam import Snapshot, cited_turns, disagreement, fingerprint, merged, standin
+from pivotal.scan.seam import Snapshot, cited_turns, disagreement, fingerprint, merged, standin
 
 MIN_BYTES = 24 << 20
 """Smaller files are read by one process: forking would cost more than it saves."""

@@ -1,6 +1,6 @@
 """Untrusted session text as Rich renderables: colour kept, control never passed on.
 
-Everything here goes through `pivotal.safetext`: `safe_text` builds a
+Everything here goes through `pivotal.text.safe`: `safe_text` builds a
 `rich.text.Text` span by span from `sgr_spans`, so a tool's SGR colours (Claude
 Code's `/context` bar, coloured test output) survive as Rich styles while every
 other escape is shown as visible characters. It never calls `Text.from_markup`
@@ -19,7 +19,8 @@ from rich.markdown import Markdown
 from rich.style import Style
 from rich.text import Text
 
-from pivotal.safetext import Color, SgrStyle, clean, sgr_spans, truncation_marker
+from pivotal.text.safe import clean, truncation_marker
+from pivotal.text.sgr import Color, SgrStyle, sgr_spans
 
 __all__ = ["rich_style", "safe_markdown", "safe_markdown_source", "safe_text"]
 

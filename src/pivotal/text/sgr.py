@@ -4,8 +4,8 @@
 sequences left in effect (16, 256 and truecolour; bold, dim, italic,
 underline, blink, reverse, strike), so the replayer can show a tool's colours
 without ever sending its escapes to the terminal. Everything that is not SGR is
-cleaned exactly as `safetext.clean()` does. Kept apart from `safetext` because
-only the replayer needs it (`safetext` re-exports these names).
+cleaned exactly as `pivotal.text.safe.clean()` does. Kept apart from `safe`
+because only the replayer needs it (its dataclass would cost every scan ~1 ms).
 """
 
 from __future__ import annotations
@@ -13,7 +13,7 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 from functools import lru_cache
 
-from pivotal.safetext import _SGR, _clean_controls, needs_cleaning
+from pivotal.text.safe import _SGR, _clean_controls, needs_cleaning
 
 __all__ = ["Color", "SgrStyle", "apply_sgr", "sgr_spans"]
 

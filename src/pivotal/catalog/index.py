@@ -138,9 +138,9 @@ def code_stamp() -> str:
     Cached turn and pivot counts are only as good as the code that counted them,
     so an upgrade (or an edit in a development checkout) empties the index.
     """
-    package = Path(__file__).resolve().parent
+    package = Path(__file__).resolve().parents[1]
     digest = hashlib.sha256(f"{__version__}/{SCHEMA_VERSION}".encode())
-    files = [package / "model.py", package / "discovery.py"]
+    files = [package / "model.py", package / "catalog" / "discovery.py"]
     for sub in ("readers", "detect"):
         files.extend(sorted((package / sub).glob("*.py")))
     for file in files:

@@ -6,7 +6,7 @@ DCS strings, C0/C1 controls, bidi overrides and invisible characters. Printed
 raw, any of these can drive the user's terminal or hide what the text says.
 
 `clean()` turns every such character into something visible and inert: SGR
-colour is dropped (`pivotal.sgr.sgr_spans()` keeps it as data instead), every other escape
+colour is dropped (`pivotal.text.sgr.sgr_spans()` keeps it as data instead), every other escape
 is shown with its ESC as `␛`, C0 controls as control pictures (U+2400 block),
 C1 controls and invisible / bidi characters as `⟨U+XXXX⟩`. Pure Python, no
 Rich or Textual: the core and the CLI use it too.
@@ -132,17 +132,3 @@ def json_inert(encoded: str) -> str:
     if _JSON_UNSAFE.search(encoded) is None:
         return encoded
     return _JSON_UNSAFE.sub(lambda m: f"\\u{ord(m.group()):04x}", encoded)
-
-
-# SGR colour as data (`Color`, `SgrStyle`, `apply_sgr`, `sgr_spans`) lives in `pivotal.sgr`:
-# only the replayer needs it, and its dataclass would cost every `pivotal scan` ~1 ms to build.
-_SGR_DATA = frozenset({"Color", "SgrStyle", "apply_sgr", "sgr_spans"})
-
-
-def __getattr__(name: str) -> object:
-    """`from pivotal.safetext import sgr_spans` keeps working, loading `pivotal.sgr` then."""
-    if name in _SGR_DATA:
-        from pivotal import sgr
-
-        return getattr(sgr, name)
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

@@ -1,16 +1,57 @@
-"""`pivotal sessions`: the listing as a table or JSON lines."""
+"""`pivotal sessions`: the sessions in each agent's default location, as a table or JSON lines.
+
+Finding them is `pivotal.catalog.discovery` (with its index of counts); this
+module takes the arguments and prints the listing.
+"""
 
 from __future__ import annotations
 
+import argparse
 import sys
 import time
 from typing import TextIO
 
 import msgspec
 
+from pivotal.cli.arguments import add_roots
+from pivotal.cli.output import err
 from pivotal.model import SessionRef
-from pivotal.report import iso
-from pivotal.safetext import clean, json_inert
+from pivotal.scan.report import iso
+from pivotal.text.safe import clean, json_inert
+
+
+def configure(parser: argparse.ArgumentParser) -> None:
+    parser.description = (
+        "List the sessions found in each agent's default location, newest first.\n\n"
+        "Turn and pivot counts come from reading each session once; they are kept in\n"
+        "a small index in the cache folder ($PIVOTAL_CACHE_DIR, $XDG_CACHE_HOME/pivotal\n"
+        "or ~/.cache/pivotal), so later listings only read new or changed files."
+    )
+    add_roots(parser, "Look")
+    parser.add_argument(
+        "--json", dest="as_json", action="store_true", help="One JSON object per session per line."
+    )
+    parser.add_argument(
+        "--limit", type=int, default=None, metavar="N", help="Show at most this many."
+    )
+    parser.add_argument(
+        "--no-cache",
+        action="store_true",
+        help="Read every session afresh; do not use or update the session index.",
+    )
+    parser.set_defaults(handler=sessions)
+
+
+def sessions(args: argparse.Namespace) -> None:
+    """`pivotal sessions`: the discovered sessions as a table or JSON lines."""
+    from pivotal.catalog.discovery import discover_sessions
+
+    refs = discover_sessions(args.roots or None, use_cache=not args.no_cache)
+    if args.limit is not None:
+        refs = refs[: args.limit]
+    print_sessions(refs, as_json=args.as_json)
+    if not refs:
+        err("no agent sessions found (looked in the default locations; try --root)")
 
 
 def _age(timestamp: float | None, now: float) -> str:

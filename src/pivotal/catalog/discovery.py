@@ -23,10 +23,10 @@ from pathlib import Path
 
 from msgspec.structs import replace
 
+from pivotal.catalog.index import IndexUnavailable, SessionIndex, Stamp, file_stamp, open_index
 from pivotal.model import SessionRef
 from pivotal.readers import read_session, sniff_path
 from pivotal.readers.base import parse_timestamp
-from pivotal.session_index import IndexUnavailable, SessionIndex, Stamp, file_stamp, open_index
 
 HEAD = 16 * 1024
 POOL_THRESHOLD = 50
@@ -85,7 +85,7 @@ def discover_sessions(
     """Every session in the agents' default locations, newest change first.
 
     With `details` each session also gets its exact turn, human-turn and pivot
-    counts from a full read. The session index (`pivotal.session_index`) keeps
+    counts from a full read. The session index (`pivotal.catalog.index`) keeps
     them per file version, so only new or changed files are read and a warm
     listing only stats; `use_cache=False` reads everything and leaves the index
     alone. `details=False` is the quick listing (a stat and a few KB per file).

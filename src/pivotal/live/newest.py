@@ -7,7 +7,7 @@ before appears, it switches to it and says so (`Followed.switched`).
 
 The source is either a directory (watched recursively, so a new file wakes
 it at once; Codex files land in new dated sub-folders) or a callable that
-lists sessions (e.g. `pivotal.discovery.discover_sessions`), which is asked
+lists sessions (e.g. `pivotal.catalog.discovery.discover_sessions`), which is asked
 again every `rescan_interval` seconds.
 """
 
@@ -22,17 +22,17 @@ from pathlib import Path
 
 from msgspec.structs import replace
 
-from pivotal.follow_target import Fingerprint, WatchTarget, fingerprint, target_for
-from pivotal.model import SessionRef
-from pivotal.readers import find_sessions, open_reader
-from pivotal.readers.base import SessionReader, Update
-from pivotal.tail import (
+from pivotal.live.tail import (
     DEFAULT_BUDGET,
     DEFAULT_POLL_INTERVAL,
     DEFAULT_STEP_MS,
     Tail,
     changes,
 )
+from pivotal.live.target import Fingerprint, WatchTarget, fingerprint, target_for
+from pivotal.model import SessionRef
+from pivotal.readers import find_sessions, open_reader
+from pivotal.readers.base import SessionReader, Update
 
 __all__ = ["Followed", "follow_newest", "refs_in"]
 

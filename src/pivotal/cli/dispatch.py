@@ -1,0 +1,147 @@
+"""The `pivotal` command: dispatch to one command module, one line per failure, exit codes.
+
+stdout carries data, stderr diagnostics. Every failure is one clear line and a
+documented exit code (`pivotal.cli.exitcodes`); a traceback only appears with
+PIVOTAL_DEBUG=1. Parsing is the standard library's argparse (click cost a
+`pivotal scan` ~9 ms). Only the command being run is imported and gets a
+parser, so `sessions` and `scan` never load Textual or the exporters.
+"""
+
+from __future__ import annotations
+
+import importlib
+import os
+import sys
+from collections.abc import Sequence
+
+from pivotal import __version__
+from pivotal.cli.arguments import Parser, UsageError
+from pivotal.cli.exitcodes import BatchDone, ExitCode, exit_now
+from pivotal.cli.output import err, silence_stdout
+from pivotal.cli.startup import load_msgspec
+
+# Every command: its one-line summary (in the order `pivotal --help` lists them), the
+# module that holds it and that module's function giving the parser its arguments.
+COMMANDS = {
+    "replay": "Open the replayer on PATH, or pick a session (the default command).",
+    "follow": "Replay a session and keep following it live.",
+    "sessions": "List the sessions found in each agent's default location, newest first.",
+    "scan": "Print the silent pivots of each session in PATHS.",
+    "export": "Export a session with its pivots (Markdown, HTML, JSON, asciicast).",
+    "notes": "List your marks and notes.",
+    "stats": "Pivot patterns across sessions.",
+}
+_HOMES = {
+    "replay": ("pivotal.cli.replay", "configure"),
+    "follow": ("pivotal.cli.replay", "configure_follow"),
+    "sessions": ("pivotal.cli.sessions", "configure"),
+    "scan": ("pivotal.cli.scan", "configure"),
+    "export": ("pivotal.cli.export", "configure"),
+    "notes": ("pivotal.cli.notes", "configure"),
+    "stats": ("pivotal.cli.stats", "configure"),
+}
+HELP_OPTIONS = ("-h", "--help")
+
+
+def command_parser(name: str) -> Parser:
+    """The parser of one command, with its handler as the `handler` default."""
+    parser = Parser(prog=f"pivotal {name}", description=COMMANDS[name])
+    module_name, configure = _HOMES[name]
+    getattr(importlib.import_module(module_name), configure)(parser)
+    return parser
+
+
+def top_help() -> str:
+    """`pivotal --help`: what pivotal does and every command, without building their parsers."""
+    width = max(map(len, COMMANDS)) + 2
+    listing = "\n".join(f"  {name:<{width}}{summary}" for name, summary in COMMANDS.items())
+    parser = Parser(
+        prog="pivotal",
+        usage="pivotal [-h] [--version] [COMMAND] [ARGS ...]",
+        description=(
+            "Replay AI coding-agent sessions and stop at the silent pivots.\n\n"
+            "With no command, `pivotal [PATH]` opens the replayer (`pivotal replay [PATH]`)."
+        ),
+        epilog=f"commands:\n{listing}\n\nRun `pivotal COMMAND --help` for a command's options.",
+    )
+    parser.add_argument("--version", action="store_true", help="show the version and exit")
+    return parser.format_help()
+
+
+def _dispatch(argv: Sequence[str], *, ends_process: bool) -> None:
+    args = list(argv)
+    if args and args[0] in HELP_OPTIONS:
+        sys.stdout.write(top_help())
+        return
+    if args and args[0] == "--version":
+        print(f"pivotal {__version__}")
+        return
+    if not args or args[0] not in COMMANDS:
+        args = ["replay", *args]  # `pivotal PATH` is `pivotal replay PATH`; alone: the picker
+    parser = command_parser(args[0])
+    parser.set_defaults(ends_process=ends_process)
+    # intermixed: options may come after the paths, as in `pivotal scan a.jsonl --json b.jsonl`
+    namespace = parser.parse_intermixed_args(args[1:])
+    namespace.handler(namespace)
+
+
+def _code(code: object) -> int:
+    """The process exit code a SystemExit stands for (a message means failure, as in Python)."""
+    if code is None:
+        return ExitCode.OK
+    if isinstance(code, int):
+        return int(code)
+    print(code, file=sys.stderr)
+    return ExitCode.INTERNAL
+
+
+def _run(argv: Sequence[str], *, ends_process: bool) -> tuple[int, bool]:
+    """Run one command: its exit code, and whether it was a batch command (`BatchDone`)."""
+    try:
+        _dispatch(argv, ends_process=ends_process)
+    except BatchDone as done:
+        return (done.code if isinstance(done.code, int) else ExitCode.INTERNAL), True
+    except SystemExit as exc:  # argparse's --help, and every command's documented failures
+        return _code(exc.code), False
+    except UsageError as exc:
+        from pivotal.text.safe import clean
+
+        print(
+            f"{exc.prog}: error: {clean(exc.message)} (see {exc.prog} --help)",
+            file=sys.stderr,
+            flush=True,
+        )
+        return ExitCode.USAGE, False
+    except KeyboardInterrupt:
+        return ExitCode.INTERRUPTED, False
+    except BrokenPipeError:
+        silence_stdout()
+        return ExitCode.OK, False
+    except Exception as exc:  # the promise: one line, never a traceback
+        if os.environ.get("PIVOTAL_DEBUG"):
+            raise
+        err(f"internal error: {type(exc).__name__}: {exc} (set PIVOTAL_DEBUG=1 for details)")
+        return ExitCode.INTERNAL, False
+    return ExitCode.OK, False
+
+
+def run(argv: Sequence[str]) -> int:
+    """Run `pivotal ARGV` in this process and return its exit code (tests, embedding).
+
+    The process is never ended and the garbage collector is left as it was.
+    """
+    return _run(argv, ends_process=False)[0]
+
+
+def main() -> None:
+    """Console-script entry: run the CLI on sys.argv and exit with its code.
+
+    A batch command (`scan`) ends the process at once with `exit_now`: freeing
+    its heap object by object at shutdown would cost more than the scan's output.
+    msgspec is loaded first without typing_extensions (`pivotal.cli.startup`).
+    """
+    load_msgspec()
+    code, batch = _run(sys.argv[1:], ends_process=True)
+    if batch:
+        exit_now(code)
+    raise SystemExit(code)

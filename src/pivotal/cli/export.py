@@ -1,0 +1,100 @@
+"""`pivotal export SESSION --to md|html|json|cast`: a session with its pivots, to a file.
+
+The renderings are `pivotal.export`; this module resolves the session, picks the
+format (from `--to`, else the `-o` suffix, else Markdown) and writes the result.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+from pathlib import Path
+
+from pivotal.cli.arguments import SESSION_PATH, add_key, add_sensitivity
+from pivotal.cli.exitcodes import ExitCode
+from pivotal.cli.output import err
+from pivotal.cli.resolve import one_ref, read_or_exit
+from pivotal.model import SessionRef
+
+EXPORT_FORMATS = ("md", "html", "json", "cast")
+
+
+def _write_output(target: Path, text: str, ref: SessionRef) -> None:
+    """Write atomically, and never over the session being exported."""
+    if target.exists() and os.path.realpath(target) == os.path.realpath(ref.path):
+        err(f"{target}: refusing to overwrite the session file itself")
+        raise SystemExit(ExitCode.USAGE)
+    import tempfile
+
+    parent = target.parent if str(target.parent) else Path(".")
+    try:
+        fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", dir=parent)
+        with os.fdopen(fd, "w", encoding="utf-8", newline="\n") as handle:
+            handle.write(text)
+        os.chmod(tmp, _file_mode(target))
+        os.replace(tmp, target)
+    except OSError as exc:
+        err(f"{target}: cannot write ({exc.strerror or exc})")
+        raise SystemExit(ExitCode.UNREADABLE) from None
+
+
+def _file_mode(target: Path) -> int:
+    """Keep an existing file's mode; a new file gets what the umask allows (mkstemp uses 0600)."""
+    try:
+        return target.stat().st_mode & 0o777
+    except OSError:
+        umask = os.umask(0)
+        os.umask(umask)
+        return 0o666 & ~umask
+
+
+def configure(parser: argparse.ArgumentParser) -> None:
+    parser.description = (
+        "Export SESSION with its pivots as Markdown, HTML, JSON or an asciicast v3 recording."
+    )
+    parser.add_argument("session", type=Path, metavar="SESSION", help=SESSION_PATH)
+    parser.add_argument(
+        "--to",
+        dest="fmt",
+        choices=EXPORT_FORMATS,
+        default=None,
+        help="Format (default: from the -o suffix, else md).",
+    )
+    parser.add_argument(
+        "-o", "--output", type=Path, default=None, metavar="FILE", help="Write here, not stdout."
+    )
+    parser.add_argument(
+        "--redact",
+        action="store_true",
+        help="Mask keys, tokens, private keys, e-mails, home paths.",
+    )
+    add_key(parser)
+    parser.add_argument("--no-notes", action="store_true", help="Leave out your marks and notes.")
+    add_sensitivity(parser)
+    parser.set_defaults(handler=export_cmd)
+
+
+def export_cmd(args: argparse.Namespace) -> None:
+    """`pivotal export`: render one session to stdout or, atomically, to `-o FILE`."""
+    from pivotal.export import SUFFIX, build_input, render
+
+    fmt: str | None = args.fmt
+    output: Path | None = args.output
+    redact: bool = args.redact
+    if fmt is None:
+        by_suffix = {v: k for k, v in SUFFIX.items()}
+        fmt = by_suffix.get(output.suffix.lower(), "md") if output else "md"
+    ref = one_ref(args.session, args.key)
+    data = build_input(
+        ref, read_or_exit(ref), sensitivity=args.sensitivity, with_notes=not args.no_notes
+    )
+    for notice in data.notices:
+        err(notice)
+    text = render(fmt, data, redact=redact)
+    if output is None:
+        sys.stdout.write(text)
+        sys.stdout.flush()
+    else:
+        _write_output(output, text, ref)
+        err(f"wrote {output} ({fmt}, {len(data.pivots)} pivots{', redacted' if redact else ''})")

@@ -1,0 +1,133 @@
+"""`pivotal [replay] [PATH]` and `pivotal follow [PATH]`: open the Textual replayer.
+
+The app (`pivotal.tui`) is imported only here, and only once the arguments are
+known to be good: the headless commands never load Textual.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+from functools import partial
+from pathlib import Path
+
+from pivotal.cli.arguments import SESSION_PATH, add_roots
+from pivotal.cli.exitcodes import ExitCode
+from pivotal.cli.output import err
+from pivotal.cli.resolve import find_refs
+from pivotal.model import SessionRef
+
+DEMO = Path(__file__).resolve().parents[1] / "_demo" / "demo.jsonl"
+
+
+def configure(parser: argparse.ArgumentParser) -> None:
+    parser.description = (
+        "Open the replayer on PATH, or pick a session (the bundled demo when there are none)."
+    )
+    parser.add_argument("path", nargs="?", type=Path, metavar="PATH", help=SESSION_PATH)
+    parser.add_argument("--at", type=int, default=None, metavar="N", help="Start at this turn.")
+    parser.add_argument(
+        "--speed", type=float, default=1.0, metavar="N", help="Turns per second (default: 1.0)."
+    )
+    parser.add_argument("--no-autopause", action="store_true", help="Do not pause at pivots.")
+    add_roots(parser)
+    parser.set_defaults(handler=replay)
+
+
+def configure_follow(parser: argparse.ArgumentParser) -> None:
+    parser.description = (
+        "Replay a session and keep following it live (the most recently active one by default)."
+    )
+    parser.add_argument(
+        "path",
+        nargs="?",
+        type=Path,
+        metavar="PATH",
+        help="a session file, or a folder whose newest session is followed",
+    )
+    add_roots(parser)
+    parser.set_defaults(handler=follow)
+
+
+def replay(args: argparse.Namespace) -> None:
+    """`pivotal replay`: a session named on the command line, else the picker."""
+    from pivotal.catalog.discovery import discover_details, discover_sessions
+
+    roots = args.roots or None
+    demo = False
+    ref = None
+    refs = None
+    details = None
+    if args.path is not None:
+        ref, refs = _resolve_for_app(args.path)
+    else:
+        # the quick listing shows the picker at once; turn and pivot counts fill in behind it
+        refs = discover_sessions(roots, details=False)
+        details = partial(discover_details, roots, warn=lambda _: None)
+        if not refs:
+            ref, demo = demo_ref(), True
+    _run_app(
+        ref,
+        refs=refs,
+        at=args.at,
+        speed=args.speed,
+        autopause=not args.no_autopause,
+        demo=demo,
+        details=details,
+    )
+
+
+def follow(args: argparse.Namespace) -> None:
+    """`pivotal follow`: the replayer in live mode on PATH or the newest session."""
+    from pivotal.catalog.discovery import discover_sessions
+
+    path: Path | None = args.path
+    if path is None:
+        refs = discover_sessions(args.roots or None, details=False)  # only the newest is needed
+        if not refs:
+            err("no agent sessions found to follow (give a PATH)")
+            raise SystemExit(ExitCode.NO_SESSIONS)
+        ref = refs[0]
+    else:
+        ref, refs = _resolve_for_app(path)
+        if ref is None and refs:
+            ref = max(refs, key=lambda r: r.updated or 0.0)
+    # a folder (e.g. an agent's project dir): follow its newest session, switching to new ones
+    live: bool | Path = path if path is not None and path.is_dir() else True
+    _run_app(ref, refs=None, at=None, speed=1.0, autopause=True, demo=False, follow=live)
+
+
+def demo_ref() -> SessionRef:
+    return SessionRef(format="claude-code", path=DEMO)
+
+
+def _resolve_for_app(path: Path) -> tuple[SessionRef | None, list[SessionRef] | None]:
+    """One session to open, or the several PATH holds (for the picker)."""
+    from pivotal.catalog.discovery import with_quick_metadata
+
+    refs, code = find_refs([path])
+    if not refs:
+        raise SystemExit(code or ExitCode.NO_SESSIONS)
+    if len(refs) == 1:
+        return refs[0], None
+    return None, [with_quick_metadata(r) for r in refs]
+
+
+def _run_app(ref, *, refs, at, speed, autopause, demo, follow=False, details=None) -> None:  # type: ignore[no-untyped-def]
+    if not sys.stdout.isatty() and not os.environ.get("PIVOTAL_FORCE_TUI"):
+        err("the replayer needs a terminal; use `pivotal scan` for text output")
+        raise SystemExit(ExitCode.USAGE)
+    from pivotal.tui import run_replayer
+
+    code = run_replayer(
+        ref,
+        refs=refs,
+        at=at,
+        speed=speed,
+        autopause=autopause,
+        demo=demo,
+        follow=follow,
+        details=details,
+    )
+    raise SystemExit(code)

@@ -1,0 +1,6 @@
+"""Untrusted text made safe: session content shown as text, never as terminal control.
+
+`safe` cleans text for every output (escapes made visible, JSON made inert);
+`sgr` keeps a tool's colours as data for the replayer. Pure Python: imports
+nothing of pivotal but each other (`sgr` uses `safe`), and no Rich or Textual.
+"""
