@@ -54,6 +54,8 @@ class TurnFlag(IntFlag):
     """The person interrupted / aborted this turn (or it is the interrupt marker)."""
     ERROR = 128
     """The turn ended in an API / harness error rather than a normal reply."""
+    UNSENT = 256
+    """Logged by the client but never sent to the model (aider's bare Enter): nothing answers it."""
 
 
 class PartKind(StrEnum):
@@ -83,8 +85,16 @@ class ToolCall(msgspec.Struct):
 
     @property
     def failed(self) -> bool:
-        """True for an error flag or a non-zero exit code."""
-        return self.is_error or (self.exit_code is not None and self.exit_code != 0)
+        """The one meaning of "failed" everywhere (readers, detector, stats, panel, `e`/`E`).
+
+        The source's error flag, a non-zero exit code, or an error / timeout status.
+        An unknown exit code stays unknown (None): it is never taken for 0 or for 1.
+        """
+        return (
+            self.is_error
+            or (self.exit_code is not None and self.exit_code != 0)
+            or self.status in FAILED_STATUSES
+        )
 
     def key_argument(self) -> str:
         """The one argument that best names what the call did (a command, a path, ...)."""
@@ -104,6 +114,9 @@ class ToolCall(msgspec.Struct):
             return value
         return ""
 
+
+FAILED_STATUSES = frozenset({"error", "failed", "timeout", "timed_out"})
+"""Source statuses that mean the call failed whatever its exit code says."""
 
 KEY_ARGUMENT_NAMES = (
     "command",

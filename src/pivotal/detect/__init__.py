@@ -1,4 +1,4 @@
-"""The silent-pivot detector (spec: /work/shared/PIVOTS.md).
+"""The silent-pivot detector (spec: PIVOTS.md, kept beside this repository in ../shared/).
 
 `detect_pivots(turns, config)` finds the moments where the person went
 silent and the agent took over, with the evidence for each; `PivotTracker`
@@ -16,6 +16,9 @@ threads, tallies, `figures`, `tasks`). Thresholds and weights live in
 
 Importing this package loads nothing else: the names below are resolved on
 first use (PEP 562), so commands that never detect do not pay for the detector.
+
+Imports only the model and `pivotal.text`: a pure function of turns, knowing
+nothing of files, commands or the replayer.
 """
 
 from __future__ import annotations

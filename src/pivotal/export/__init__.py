@@ -4,6 +4,10 @@
 marks); `render` turns it into one format. With `redact=True` the model is
 redacted before rendering and the finished text is passed through the
 redactor again, so no format's escaping can hide a secret from it.
+
+May import the model, readers, detector, `pivotal.scan.report` (the JSON
+schema), `pivotal.catalog` (notes, resume, stats) and `pivotal.text`; never
+Textual, Rich or the command line.
 """
 
 from __future__ import annotations

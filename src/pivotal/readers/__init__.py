@@ -8,6 +8,9 @@ Codex, Gemini or generic).
 A format module is imported only when the sniff reaches it or a session of
 its format is opened, so `pivotal scan` on a Claude Code file never loads the
 opencode reader (and sqlite3) or the others.
+
+Readers may import only the model and `pivotal.text`: they know nothing of the
+detector, the commands or the replayer.
 """
 
 from __future__ import annotations

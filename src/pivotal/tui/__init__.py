@@ -2,6 +2,10 @@
 
 `run_replayer` is the one entry point: open a session, or the picker over
 several, replay it turn by turn and stop at the silent pivots.
+
+The only package that imports Textual and Rich. May import everything below
+the command line (model, readers, detect, live, catalog, text); nothing
+imports it but `pivotal.cli.replay`.
 """
 
 from __future__ import annotations
