@@ -4,7 +4,7 @@
                                   [--verbose]
 
 Each DIR is one set. Without DIRs, `--sets` picks named sets (default all
-three): `tuning` = `sample_sessions/` without its `heldout/`, `heldout2/` and `_gen/`
+three): `tuning` = `sample_sessions/` without its `heldout/` and `heldout2/`
 folders, `dev` = `sample_sessions/heldout/` (the first held-out set, now
 studied), `heldout` = `sample_sessions/heldout2/` (blind; only when the folder
 exists). Every session with a
@@ -42,7 +42,7 @@ from pivotal.detect.silence import classify_text  # noqa: E402
 from pivotal.model import SessionRef, Silence, Turn  # noqa: E402
 from pivotal.readers import find_sessions, read_session  # noqa: E402
 
-SKIP_DIRS = {"_gen", "__pycache__"}
+SKIP_DIRS = {"__pycache__"}
 HELDOUT_DIR = re.compile(r"heldout\d*")
 """Held-out set folders (`heldout/`, `heldout2/` ...): never part of another set."""
 

@@ -18,10 +18,10 @@ from pivotal.readers import find_sessions, read_session
 ROOT = Path(__file__).resolve().parents[1]
 SAMPLES = ROOT / "sample_sessions"
 OUT = SAMPLES / "heldout2"
-sys.path.insert(0, str(SAMPLES))
+sys.path.insert(0, str(ROOT / "tools"))
 
-from _gen import make  # noqa: E402
-from _gen.dsl import Compact, H, Nudge  # noqa: E402
+from samplegen import make  # noqa: E402
+from samplegen.dsl import Compact, H, Nudge  # noqa: E402
 
 MODULES = make.heldout_modules("heldout2")
 SCENARIOS = [(m, s) for m in MODULES for s in m.SCENARIOS]

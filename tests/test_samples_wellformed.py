@@ -16,11 +16,11 @@ import pytest
 
 ROOT = Path(__file__).resolve().parents[1]
 SAMPLES = ROOT / "sample_sessions"
-sys.path.insert(0, str(SAMPLES))
+sys.path.insert(0, str(ROOT / "tools"))
 
-from _gen import make  # noqa: E402
-from _gen.dsl import Compact, H  # noqa: E402
-from _gen.scenarios import all_scenarios  # noqa: E402
+from samplegen import make  # noqa: E402
+from samplegen.dsl import Compact, H  # noqa: E402
+from samplegen.scenarios import all_scenarios  # noqa: E402
 
 FORMATS = ["claude", "codex", "gemini", "opencode", "aider", "generic"]
 SEEDS = ["seed_dead_end", "seed_milestone", "seed_proposal"]

@@ -20,7 +20,7 @@ SAMPLES = Path(__file__).resolve().parents[2] / "sample_sessions"
 EXPECTED = sorted(
     p
     for p in SAMPLES.rglob("*.expected.json")
-    if not any(part.startswith(("heldout", "_gen")) for part in p.relative_to(SAMPLES).parts)
+    if not any(part.startswith("heldout") for part in p.relative_to(SAMPLES).parts)
 )
 
 

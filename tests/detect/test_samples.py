@@ -22,7 +22,6 @@ from pivotal.model import Pivot, Turn
 from pivotal.readers import find_sessions, read_session
 
 SAMPLES = Path(__file__).resolve().parents[2] / "sample_sessions"
-SKIP = {"_gen"}
 HELDOUT = re.compile(r"heldout\d*")
 """Held-out sets (`heldout/`, `heldout2/` ...) are measured by bench/eval_detector.py only."""
 
@@ -30,7 +29,7 @@ HELDOUT = re.compile(r"heldout\d*")
 def expected_files() -> list[Path]:
     out = []
     for fmt_dir in sorted(SAMPLES.iterdir()) if SAMPLES.is_dir() else []:
-        if fmt_dir.is_dir() and fmt_dir.name not in SKIP and not HELDOUT.fullmatch(fmt_dir.name):
+        if fmt_dir.is_dir() and not HELDOUT.fullmatch(fmt_dir.name):
             out.extend(sorted(fmt_dir.rglob("*.expected.json")))
     return out
 

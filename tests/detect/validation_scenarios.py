@@ -12,11 +12,10 @@ from __future__ import annotations
 import sys
 from pathlib import Path
 
-GEN_ROOT = Path(__file__).resolve().parents[2] / "sample_sessions"
-sys.path.insert(0, str(GEN_ROOT))
-sys.path.insert(0, str(GEN_ROOT / "_gen"))
-from _gen.dsl import A, Compact, H, Scenario  # noqa: E402
-from _gen.scenarios._lib import Kit, routine, status  # noqa: E402
+TOOLS = Path(__file__).resolve().parents[2] / "tools"
+sys.path.insert(0, str(TOOLS))
+from samplegen.dsl import A, Compact, H, Scenario  # noqa: E402
+from samplegen.scenarios._lib import Kit, routine, status  # noqa: E402
 
 
 def s1() -> Scenario:

@@ -1,6 +1,6 @@
 """A real scenario with pivots, poisoned with hostile text, written in every agent format.
 
-The seed dead-end essay scenario (sample_sessions/_gen) with escape sequences, C1
+The seed dead-end essay scenario (tools/samplegen) with escape sequences, C1
 controls, bidi and zero-width characters and Rich-markup look-alikes injected into
 the agent's text, reasoning, tool commands and output, long prompts, summaries and
 the cwd. Go-on messages stay as typed, so the pivots are still there to explain.
@@ -53,8 +53,8 @@ def hostile_scenario(spare: frozenset[str] = frozenset()):  # type: ignore[no-un
 
     Tool-input keys in `spare` keep their values (to isolate one known bug).
     """
-    from _gen.dsl import A, Compact, H
-    from _gen.scenarios.seed_dead_end import SCENARIOS
+    from samplegen.dsl import A, Compact, H
+    from samplegen.scenarios.seed_dead_end import SCENARIOS
 
     scenario = copy.deepcopy(SCENARIOS[0])
     scenario.cwd = f"{scenario.cwd}/\x1b]0;cwd-title\x07\u202eevil\x9b2J"
@@ -73,10 +73,10 @@ def hostile_scenario(spare: frozenset[str] = frozenset()):  # type: ignore[no-un
 
 @cache
 def written(fmt: str, root: str, spare: frozenset[str] = frozenset()) -> Path:
-    if str(SAMPLES) not in sys.path:
-        sys.path.insert(0, str(SAMPLES))
+    if str(REPO / "tools") not in sys.path:
+        sys.path.insert(0, str(REPO / "tools"))
     try:
-        from _gen.writers import writer
+        from samplegen.writers import writer
     except ImportError as exc:  # pragma: no cover - the sample kit is part of the repo
         pytest.fail(f"sample writers unavailable: {exc}")
     out = Path(root) / "-".join([fmt, *sorted(spare)])

@@ -1,6 +1,6 @@
 """What every export shares: its input, turn labels, tool-call lines and excerpt windows.
 
-All text that comes from a session passes through `safetext.clean` here or in
+All text that comes from a session passes through `pivotal.text.safe.clean` here or in
 the caller, so an export can never carry raw escape sequences to whoever
 `cat`s it, whatever markup each format adds afterwards.
 """

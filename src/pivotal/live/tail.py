@@ -6,7 +6,7 @@ truncation and replacement reloaded, a vanished file reported as gone); this
 module only decides *when* to call `reader.poll()`:
 
 - with OS notifications on the session's directory: Linux inotify read by
-  the event loop itself (`tail_inotify.py`: no thread, no wake-up while
+  the event loop itself (`pivotal.live.inotify`: no thread, no wake-up while
   idle), else watchfiles with a small `step`; plus a safety check once a
   second in case a notification was lost or the directory was replaced;
 - or, where notifications are unavailable or `force_polling=True` (tests,

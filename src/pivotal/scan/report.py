@@ -5,7 +5,7 @@ keeps the 0-based index into the session's turn list.
 
 The JSON shape is an API (documented in the README): one object per session
 per line. Every piece of session text that reaches the output goes through
-`safetext.clean`, so tool output cannot drive the terminal from a table, an
+`pivotal.text.safe.clean`, so tool output cannot drive the terminal from a table, an
 explanation or a JSON consumer that prints a field.
 """
 

@@ -19,7 +19,7 @@ message id, an interrupt of an earlier response), and neither side may have
 rewound. Anything else, or any failure of the child, and the parent simply
 reads on to the end alone: the answer is always the whole-file answer.
 This module runs the two processes; what they exchange, the check and the
-join are in `scan_seam`.
+join are in `pivotal.scan.seam`.
 """
 
 from __future__ import annotations

@@ -3,7 +3,7 @@
 `LiveFollow` belongs to one `ReplayScreen`. `start()` runs a thread worker
 with its own asyncio loop (reading, parsing and the incremental detector stay
 off the UI thread); the loop follows one session (`tail.follow`) or the newest
-session of a folder (`tail_newest.follow_newest`) and posts a `LiveUpdate`
+session of a folder (`pivotal.live.newest.follow_newest`) and posts a `LiveUpdate`
 per change. `apply()` (UI thread) shows it: the view stays pinned to the
 newest turn unless the person moved away (toolong's tail: then a "N new
 turns" badge, End re-pins), a silence at the live edge shows as a candidate
