@@ -14,11 +14,8 @@ import json
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from pivotal.readers.claude_records import (
-    _decode_in_two_steps,
-    decode_for_parts,
-    parts_from_records,
-)
+from pivotal.readers.claude_parts import parts_from_records
+from pivotal.readers.claude_records import _decode_in_two_steps, decode_for_parts
 
 
 def _result_line(tool_use_result: object, content: object = "out", spaced: bool = False) -> bytes:

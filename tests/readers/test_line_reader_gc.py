@@ -7,7 +7,7 @@ import gc
 import pytest
 
 from pivotal.model import SessionRef
-from pivotal.readers import base
+from pivotal.readers import lines
 from pivotal.readers.claude_code import ClaudeCodeReader
 
 
@@ -34,7 +34,7 @@ def _session(tmp_path, lines: int):
 
 
 def test_big_read_pauses_the_collector_and_resumes_it(tmp_path, monkeypatch):
-    monkeypatch.setattr(base, "GC_PAUSE_BYTES", 1024)
+    monkeypatch.setattr(lines, "GC_PAUSE_BYTES", 1024)
     reader = _Spy(_session(tmp_path, 200))
     reader.seen = []
     assert gc.isenabled()
@@ -52,14 +52,14 @@ def test_small_read_leaves_the_collector_alone(tmp_path):
 
 
 def test_collector_resumes_when_a_read_fails(tmp_path, monkeypatch):
-    monkeypatch.setattr(base, "GC_PAUSE_BYTES", 1024)
+    monkeypatch.setattr(lines, "GC_PAUSE_BYTES", 1024)
     with pytest.raises(RuntimeError):
         _Boom(_session(tmp_path, 200)).poll(final=True)
     assert gc.isenabled()
 
 
 def test_collector_disabled_by_the_caller_stays_disabled(tmp_path, monkeypatch):
-    monkeypatch.setattr(base, "GC_PAUSE_BYTES", 1024)
+    monkeypatch.setattr(lines, "GC_PAUSE_BYTES", 1024)
     gc.disable()
     try:
         reader = _Spy(_session(tmp_path, 200))

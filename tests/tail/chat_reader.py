@@ -10,7 +10,8 @@ import json
 from pathlib import Path
 
 from pivotal.model import Part, PartKind, Role, SessionRef, SourceRef, Turn, TurnFlag
-from pivotal.readers.base import LineFileReader, decode_json
+from pivotal.readers.base import decode_json
+from pivotal.readers.lines import LineFileReader
 
 
 class ChatReader(LineFileReader):

@@ -44,7 +44,8 @@ from pivotal.model import (
     TurnFlag,
     Usage,
 )
-from pivotal.readers.base import FormatSpec, LineFileReader, preview_of
+from pivotal.readers.base import FormatSpec, preview_of
+from pivotal.readers.lines import LineFileReader
 
 FORMAT = "aider"
 HEADER = b"# aider chat started at "

@@ -43,7 +43,6 @@ from pivotal.model import (
 )
 from pivotal.readers.base import (
     FormatSpec,
-    LineFileReader,
     Update,
     decode_json,
     describe_decode_error,
@@ -51,18 +50,14 @@ from pivotal.readers.base import (
     preview_of,
     single_ref,
 )
-from pivotal.readers.claude_records import (
-    INTERRUPT_PREFIX,
-    SUMMARY_PREFIX,
-    SYNTHETIC_PREFIXES,
-    TOOL_RESULT_MARK,
-    TOOL_RESULT_START,
-    Record,
-    decode_for_parts,
+from pivotal.readers.claude_parts import (
+    is_tool_result,
     parts_from_records,
-    read_records,
     read_user_content,
+    user_flags,
 )
+from pivotal.readers.claude_records import Record, decode_for_parts, read_records
+from pivotal.readers.lines import LineFileReader
 
 NAME = "claude-code"
 CACHE_TURNS = 512
@@ -145,7 +140,7 @@ class ClaudeCodeReader(LineFileReader):
                 if rec.timestamp:
                     self._last_stamp = rec.timestamp
                 self._assistant(rec, line_no, offset, len(line))
-            elif rec.type == "user" and _is_tool_result(rec):
+            elif rec.type == "user" and is_tool_result(rec):
                 if rec.timestamp:
                     self._last_stamp = rec.timestamp
                 self._tool_result(rec, offset, len(line))
@@ -265,7 +260,7 @@ class ClaudeCodeReader(LineFileReader):
             self._tool_result(rec, offset, length)
             return
         text = content.text
-        flags = _user_flags(rec, text)
+        flags = user_flags(rec, text)
         if not rec.isSidechain:
             self._maybe_rewind(rec.parentUuid)
         turn = self._new_turn(rec, Role.USER, flags, line_no, offset, rec.uuid)
@@ -380,27 +375,6 @@ class ClaudeCodeReader(LineFileReader):
 def _settled(session: Session) -> bool:
     """The session's own fields, which its first records fill, are all known."""
     return session.id is not None and session.cwd is not None and session.started is not None
-
-
-def _is_tool_result(rec: Record) -> bool:
-    """A user record carrying only tool results (checked on the raw content's opening)."""
-    msg = rec.message
-    return msg is not None and (
-        msg.content is TOOL_RESULT_MARK or TOOL_RESULT_START.match(msg.content) is not None
-    )
-
-
-def _user_flags(rec: Record, text: str) -> TurnFlag:
-    stripped = text.lstrip()
-    if rec.isCompactSummary or stripped.startswith(SUMMARY_PREFIX):
-        return TurnFlag.COMPACTION_SUMMARY | TurnFlag.SYNTHETIC
-    if stripped.startswith(INTERRUPT_PREFIX):
-        return TurnFlag.INTERRUPTED | TurnFlag.SYNTHETIC
-    if rec.isMeta:
-        return TurnFlag.META | TurnFlag.SYNTHETIC
-    if stripped.startswith(SYNTHETIC_PREFIXES):
-        return TurnFlag.SYNTHETIC
-    return TurnFlag.HUMAN
 
 
 def _plain(raw: bytes | msgspec.Raw) -> str:

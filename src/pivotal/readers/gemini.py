@@ -40,7 +40,6 @@ from pivotal.model import (
 )
 from pivotal.readers.base import (
     FormatSpec,
-    LineFileReader,
     SessionReader,
     first_json_line,
     parse_timestamp,
@@ -57,6 +56,7 @@ from pivotal.readers.gemini_turns import (
     build_turns,
 )
 from pivotal.readers.generic_common import WholeFileJsonReader, turn_signature
+from pivotal.readers.lines import LineFileReader
 
 FORMAT = "gemini"
 

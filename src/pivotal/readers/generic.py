@@ -24,7 +24,6 @@ import msgspec
 from pivotal.model import Part, PartKind, Role, SessionRef, SourceRef, ToolCall, Turn, TurnFlag
 from pivotal.readers.base import (
     FormatSpec,
-    LineFileReader,
     SessionReader,
     decode_json,
     first_json_line,
@@ -33,6 +32,7 @@ from pivotal.readers.base import (
     single_ref,
 )
 from pivotal.readers.generic_common import WholeFileJsonReader
+from pivotal.readers.lines import LineFileReader
 from pivotal.readers.tooltext import duration_ms_from_output, exit_code_from_output
 
 FORMAT = "generic"

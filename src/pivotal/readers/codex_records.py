@@ -1,0 +1,195 @@
+"""Codex rollout records decoded: the file's first line, and each payload's content.
+
+What `pivotal.readers.codex` needs to know about the shape of one record
+(recognising a rollout, its `session_meta`, message content, tool output,
+token usage, harness text), kept apart from how it builds turns from a
+stream of them.
+"""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import msgspec
+
+from pivotal.model import Part, PartKind, SessionRef, Usage
+from pivotal.readers.base import decode_json, parse_timestamp
+
+FORMAT = "codex"
+
+# User-role text the harness injects (matched at the start of the stripped text).
+HARNESS_PREFIXES = (
+    "<environment_context>",
+    "<user_instructions>",
+    "# AGENTS.md instructions for",
+    "<skills_instructions>",
+    "<skill>",
+    "<user_shell_command>",
+    "<turn_aborted>",
+    "<subagent_notification>",
+    "<permissions instructions>",
+    "<collaboration_mode>",
+    "<apps_instructions>",
+    "Another language model started to solve this problem",
+)
+_SNIFF_TYPES = (b"session_meta", b"response_item", b"event_msg", b"turn_context")
+_SNIFF_RE = re.compile(rb'^\s*\{"timestamp":"[^"]{0,40}",(?:"ordinal":\d+,)?"type":"([a-z_]+)"')
+SUMMARY_PREFIX = "Another language model started to solve this problem"
+
+# Tool outputs that report a failure without an exit code.
+ERROR_PREFIXES = (
+    "apply_patch verification failed",
+    "unsupported call",
+    "failed to parse function arguments",
+    "aborted by user",
+    "execution error",
+    "error:",
+)
+
+
+def dicts(value: object) -> list[dict]:
+    return [v for v in value if isinstance(v, dict)] if isinstance(value, list) else []
+
+
+def content_text(content: object) -> tuple[list[str], list[Part]]:
+    """Texts (kept verbatim: an empty prompt stays "") and attachment placeholders."""
+    if isinstance(content, str):
+        return [content], []
+    texts: list[str] = []
+    attachments: list[Part] = []
+    for block in dicts(content):
+        kind = block.get("type")
+        if kind in ("input_text", "output_text", "text"):
+            text = block.get("text")
+            texts.append(text if isinstance(text, str) else "")
+        elif kind in ("input_image", "image"):
+            attachments.append(Part(PartKind.ATTACHMENT, text="[image]"))
+        elif kind == "input_file":
+            name = block.get("filename")
+            attachments.append(Part(PartKind.ATTACHMENT, text=f"[file {name or ''}]".strip()))
+    return texts, attachments
+
+
+def is_harness(item: dict, text: str) -> bool:
+    """Whether a user-role message was injected by Codex rather than typed."""
+    passthrough = item.get("internal_chat_message_metadata_passthrough")
+    if isinstance(passthrough, dict):
+        kinds = [
+            (m.get("provenance") or {}).get("type")
+            for m in dicts(passthrough.get("content_item_metadata"))
+            if isinstance(m.get("provenance"), dict)
+        ]
+        if kinds:
+            return "user" not in kinds
+    return text.lstrip().startswith(HARNESS_PREFIXES)
+
+
+def output_fields(output: object) -> tuple[str, bool | None, int | None, float | None]:
+    """(text, success flag, exit code, duration ms) of a function_call_output."""
+    success = None
+    if isinstance(output, dict):
+        success = output.get("success") if isinstance(output.get("success"), bool) else None
+        output = output.get("content", output.get("output", ""))
+    if isinstance(output, list):
+        texts = [b.get("text") for b in dicts(output) if isinstance(b.get("text"), str)]
+        output = "\n".join(texts)
+    if not isinstance(output, str):
+        output = "" if output is None else str(output)
+    exit_code = duration = None
+    if output.startswith("{") and '"metadata"' in output:
+        # 2025 rollouts: {"output": "...", "metadata": {"exit_code": 1, "duration_seconds": 0.1}}
+        try:
+            inner = msgspec.json.decode(output)
+        except msgspec.DecodeError:
+            inner = None
+        if isinstance(inner, dict) and isinstance(inner.get("metadata"), dict):
+            meta = inner["metadata"]
+            if isinstance(meta.get("exit_code"), int):
+                exit_code = meta["exit_code"]
+            if isinstance(meta.get("duration_seconds"), int | float):
+                duration = float(meta["duration_seconds"]) * 1000.0
+            if isinstance(inner.get("output"), str):
+                output = inner["output"]
+    return output, success, exit_code, duration
+
+
+def duration_ms(value: object) -> float | None:
+    if isinstance(value, dict):
+        secs, nanos = value.get("secs", 0), value.get("nanos", 0)
+        if isinstance(secs, int | float) and isinstance(nanos, int | float):
+            return secs * 1000.0 + nanos / 1e6
+    if isinstance(value, int | float) and not isinstance(value, bool):
+        return float(value)
+    return None
+
+
+def usage_from(data: dict) -> Usage:
+    def num(key: str) -> int:
+        value = data.get(key)
+        return value if isinstance(value, int) and not isinstance(value, bool) else 0
+
+    cached = num("cached_input_tokens")
+    return Usage(
+        input=max(num("input_tokens") - cached, 0),
+        output=num("output_tokens"),
+        cache_read=cached,
+        cache_write=num("cache_write_input_tokens"),
+        reasoning=num("reasoning_output_tokens"),
+    )
+
+
+def sniff(path: Path, head: bytes) -> bool:
+    """A rollout starts with a `session_meta` line (or, when resumed oddly, another item)."""
+    if path.is_dir():
+        return False
+    first = head.lstrip()[:4096]
+    match = _SNIFF_RE.match(first)
+    if match:
+        return match.group(1) in _SNIFF_TYPES
+    line = head.split(b"\n", 1)[0]
+    try:
+        obj = decode_json(line)
+    except ValueError:
+        return False
+    if not isinstance(obj, dict):
+        return False
+    if obj.get("type") in ("session_meta", "response_item", "event_msg", "turn_context"):
+        return isinstance(obj.get("payload"), dict) and "timestamp" in obj
+    # pre-2025 rollouts: a bare meta line {"id", "timestamp", "instructions"?, "git"?}
+    return (
+        "type" not in obj
+        and isinstance(obj.get("id"), str)
+        and "timestamp" in obj
+        and ("instructions" in obj or "git" in obj)
+        and "sessionId" not in obj
+    )
+
+
+def refs(path: Path) -> list[SessionRef]:
+    """The one session of a rollout, with its id, cwd and start time from `session_meta`."""
+    try:
+        st = path.stat()
+        with open(path, "rb") as handle:
+            first = handle.readline(1 << 20)
+    except OSError:
+        return [SessionRef(format=FORMAT, path=path)]
+    meta: dict = {}
+    try:
+        obj = decode_json(first)
+    except ValueError:
+        obj = None
+    if isinstance(obj, dict) and obj.get("type") == "session_meta":
+        meta = obj.get("payload") if isinstance(obj.get("payload"), dict) else {}
+    ident, cwd = meta.get("id"), meta.get("cwd")
+    return [
+        SessionRef(
+            format=FORMAT,
+            path=path,
+            session_id=ident if isinstance(ident, str) else None,
+            cwd=cwd if isinstance(cwd, str) else None,
+            started=parse_timestamp(meta.get("timestamp")),
+            size=st.st_size,
+            updated=st.st_mtime,
+        )
+    ]

@@ -1,0 +1,246 @@
+"""What line-based readers share: an append-only file read as complete lines.
+
+`LineFileReader` handles the byte-level facts once for every JSONL and
+Markdown format: the file is read in chunks and cut at newlines, the partial
+last line is held back until its newline arrives (never parsed half, and
+reported as still being written if the file ends there), truncation and
+replacement of the file are noticed (reload and say so), and lines are
+numbered from 1.
+"""
+
+from __future__ import annotations
+
+import os
+from abc import abstractmethod
+from typing import ClassVar
+
+from pivotal.model import SessionRef, Skipped
+from pivotal.readers.base import (
+    SessionReader,
+    Update,
+    decode_json,
+    describe_decode_error,
+    gc_paused,
+)
+
+CHUNK = 1 << 20
+GC_PAUSE_BYTES = 4 << 20
+"""Reads at least this big run with the cyclic garbage collector paused (see `gc_paused`)."""
+_BLANK = b" \t\r\x0c\x0b"
+TAIL_CHECK = 64
+
+
+class LineFileReader(SessionReader):
+    """Base for formats stored as an append-only file of lines (JSONL, Markdown).
+
+    Subclasses implement `reset()` (forget everything) and `handle_line()`.
+    """
+
+    LINE_VIEWS: ClassVar[bool] = False
+    """Lines reach `handle_lines` as memoryviews (no copy) instead of bytes."""
+
+    def __init__(self, ref: SessionRef) -> None:
+        super().__init__(ref)
+        self._offset = 0
+        self._line_no = 0
+        self._pending = b""
+        self._pending_parts: list[bytes] = []
+        self._inode: tuple[int, int] | None = None
+        self._size = 0
+        self._tail = b""
+        """The last bytes read: a file truncated and rewritten longer is noticed by them."""
+
+    @abstractmethod
+    def reset(self) -> None:
+        """Forget all parsed state (the file is being read again from the start)."""
+
+    @abstractmethod
+    def handle_line(self, line_no: int, offset: int, line: bytes) -> None:
+        """Consume one complete line (without its newline). Must not raise."""
+
+    def json_object(self, line_no: int, line: bytes) -> dict | None:
+        """Decode one JSONL record that must be an object; report and skip it otherwise."""
+        try:
+            obj = decode_json(line)
+        except ValueError as exc:
+            self.skip(line_no, describe_decode_error(exc))
+            return None
+        if not isinstance(obj, dict):
+            self.skip(line_no, "not a JSON object")
+            return None
+        return obj
+
+    def finish(self) -> None:  # noqa: B027 - optional hook
+        """Called after the final batch read (e.g. to close an open turn)."""
+
+    def _restart(self) -> None:
+        self._tail = b""
+        self._offset = 0
+        self._line_no = 0
+        self._pending = b""
+        self._pending_parts = []
+        self.session.turns.clear()
+        self.session.skipped.clear()
+        self.session.branches.clear()
+        self.reset()
+        self.mark_changed(0)
+
+    def start_at(self, offset: int) -> None:
+        """Read from byte `offset` (the start of a line) instead of the file's start.
+
+        For a caller that reads one file in pieces (`scan_split`): lines are
+        numbered from this point, and the reader behaves as if the file began
+        here. Must be called before the first `poll`.
+        """
+        fd = os.open(self.ref.path, os.O_RDONLY)
+        try:
+            start = max(0, offset - TAIL_CHECK)
+            self._tail = os.pread(fd, offset - start, start)
+        finally:
+            os.close(fd)
+        self._offset = offset
+
+    @property
+    def progress(self) -> tuple[int, int]:
+        return (self._offset, max(self._size, self._offset))
+
+    @property
+    def lines_read(self) -> int:
+        """Complete lines read so far (blank ones included): the last line number used."""
+        return self._line_no
+
+    def poll(self, final: bool = False, budget: int | None = None) -> Update:
+        path = self.ref.path
+        skipped_before = len(self.session.skipped)
+        reloaded = False
+        notice = None
+        try:
+            fd = os.open(path, os.O_RDONLY)
+        except FileNotFoundError:
+            return Update(gone=True, notice=f"{path} is gone; keeping what was read")
+        try:
+            st = os.fstat(fd)
+            ident = (st.st_dev, st.st_ino)
+            if self._inode is not None and ident != self._inode:
+                reloaded, notice = True, f"{path.name} was replaced; reloaded"
+            elif st.st_size < self._offset or not self._same_tail(fd):
+                reloaded, notice = True, f"{path.name} was truncated; reloaded"
+            if reloaded:
+                self._restart()
+            self._inode = ident
+            self._size = st.st_size
+            self._read_from(fd, st.st_size, budget)
+        finally:
+            os.close(fd)
+        at_end = self._offset >= self._size
+        if final and at_end and (self._pending or self._pending_parts):
+            self._flush_pending_at_eof()
+        if final and at_end:
+            self.finish()
+        if notice:
+            self.session.notices.append(notice)
+        return Update(
+            first_changed=self.take_first_changed(),
+            reloaded=reloaded,
+            notice=notice,
+            new_skipped=len(self.session.skipped) - skipped_before,
+        )
+
+    def _same_tail(self, fd: int) -> bool:
+        """The bytes just before where we stopped are unchanged (not truncated and rewritten)."""
+        if not self._offset:
+            return True
+        start = max(0, self._offset - TAIL_CHECK)
+        return os.pread(fd, self._offset - start, start) == self._tail
+
+    def _read_from(self, fd: int, size: int, budget: int | None) -> None:
+        if budget is not None:
+            size = min(size, self._offset + max(budget, 1))
+        if size - self._offset >= GC_PAUSE_BYTES:
+            with gc_paused():
+                self._read_chunks(fd, size)
+        else:
+            self._read_chunks(fd, size)
+
+    def _read_chunks(self, fd: int, size: int) -> None:
+        while self._offset < size:
+            chunk = os.pread(fd, min(CHUNK, size - self._offset), self._offset)
+            if not chunk:
+                break
+            self._consume(chunk)
+            tail = chunk[-TAIL_CHECK:]
+            self._tail = tail if len(tail) == TAIL_CHECK else (self._tail + tail)[-TAIL_CHECK:]
+
+    def _consume(self, chunk: bytes) -> None:
+        """Split `chunk` into lines; keep the unterminated tail for later."""
+        if self._pending and b"\n" not in chunk:
+            # a very long line arriving in pieces: avoid quadratic re-copying
+            self._pending_parts.append(chunk)
+            self._offset += len(chunk)
+            return
+        if self._pending_parts:
+            self._pending = b"".join([self._pending, *self._pending_parts])
+            self._pending_parts.clear()
+        pieces = self._lines_of(chunk)
+        tail = bytes(pieces.pop())
+        offset = self._offset - len(self._pending)
+        if self._pending:
+            pieces[0] = self._pending + pieces[0]
+        batch: list[tuple[int, int, bytes]] = []
+        line_no = self._line_no
+        for line in pieces:
+            line_no += 1
+            size = len(line) + 1
+            if line[-1:] == b"\r":
+                line = line[:-1]
+            if line and (line[0] not in _BLANK or bytes(line).strip()):
+                batch.append((line_no, offset, line))
+            offset += size
+        self._line_no = line_no
+        self._pending = tail
+        self._offset += len(chunk)
+        if batch:
+            self.handle_lines(batch)
+
+    def _lines_of(self, chunk: bytes) -> list[bytes]:
+        """`chunk` cut at newlines (the last piece is the unterminated rest).
+
+        Readers that set LINE_VIEWS get zero-copy memoryview slices instead of
+        bytes: splitting copies every byte, which costs more than decoding the
+        small records of a big file.
+        """
+        if not self.LINE_VIEWS:
+            return chunk.split(b"\n")
+        view = memoryview(chunk)
+        pieces: list[bytes] = []
+        start = 0
+        find = chunk.find
+        while True:
+            end = find(b"\n", start)
+            if end < 0:
+                pieces.append(view[start:])  # type: ignore[arg-type]
+                return pieces
+            pieces.append(view[start:end])  # type: ignore[arg-type]
+            start = end + 1
+
+    def handle_lines(self, batch: list[tuple[int, int, bytes]]) -> None:
+        """Consume complete non-blank lines as (line_no, offset, line); formats may batch."""
+        handle = self.handle_line
+        for line_no, offset, line in batch:
+            handle(line_no, offset, line)
+
+    def _flush_pending_at_eof(self) -> None:
+        """The file ended without a newline: read the last line if it is whole."""
+        line = b"".join([self._pending, *self._pending_parts])
+        self._pending, self._pending_parts = b"", []
+        if not line.strip():
+            return
+        self._line_no += 1
+        before = len(self.session.skipped)
+        self.handle_line(self._line_no, self._offset - len(line), line.rstrip(b"\r"))
+        if len(self.session.skipped) > before:
+            last = self.session.skipped[-1]
+            if last.line == self._line_no:
+                self.session.skipped[-1] = Skipped(
+                    last.line, "incomplete last line (still being written?)"
+                )
