@@ -10,7 +10,11 @@ its format is opened, so `pivotal scan` on a Claude Code file never loads the
 opencode reader (and sqlite3) or the others.
 
 Readers may import only the model and `pivotal.text`: they know nothing of the
-detector, the commands or the replayer.
+detector, the commands or the replayer. `base` holds what every reader needs
+(`SessionReader`, `Update`, `FormatSpec`, tolerant JSON decoding, timestamps),
+`lines` what line-based readers share (`LineFileReader`); a format too big for
+one file keeps its record decoding (`*_records`, `*_parts`) apart from its turn
+building.
 """
 
 from __future__ import annotations
