@@ -6,7 +6,8 @@ detailed part (turn and pivot counts) needs a full read of each session, so
 it is done once per file version and kept in the session index; with
 thousands of sessions only the new or changed ones are read, in a process
 pool when there are many. Each agent's location honours its own environment
-variable (CLAUDE_CONFIG_DIR, CODEX_HOME, XDG_DATA_HOME, GEMINI_CLI_HOME);
+variable (CLAUDE_CONFIG_DIR, CODEX_HOME, XDG_DATA_HOME for opencode and Kilo,
+GEMINI_CLI_HOME);
 `roots` replaces the home directory (for copies of other machines' homes and
 for tests).
 """
@@ -50,6 +51,7 @@ def agent_locations(home: Path | None = None) -> list[tuple[str, Path]]:
         ("codex", codex / "sessions"),
         ("codex", codex / "archived_sessions"),
         ("opencode", data / "opencode"),
+        ("kilo", data / "kilo"),
         ("gemini", gemini / ".gemini" / "tmp"),
         ("aider", home),
     ]
@@ -66,6 +68,8 @@ def _candidate_files(agent: str, folder: Path) -> Iterator[Path]:
         yield from sorted(folder.glob("opencode*.db"))
         if (folder / "storage").is_dir():
             yield folder / "storage"
+    elif agent == "kilo":
+        yield from sorted(folder.glob("kilo*.db"))
     elif agent == "gemini":
         yield from folder.glob("*/chats/*.jsonl")
         yield from folder.glob("*/chats/session-*.json")

@@ -78,6 +78,16 @@ def _opencode(session: Session, ident: str | None) -> ResumeCommand:
     )
 
 
+def _kilo(session: Session, ident: str | None) -> ResumeCommand:
+    if ident is None:
+        return ResumeCommand(note="no session id; `kilo --continue` reopens the last session")
+    return ResumeCommand(
+        ["kilo", "--session", ident],
+        session.cwd,
+        "Kilo keeps sessions per project, like opencode: run it in the session's directory",
+    )
+
+
 def _gemini(session: Session, ident: str | None) -> ResumeCommand:
     where = "run it in the project directory the session belongs to"
     if ident is None:
@@ -109,6 +119,7 @@ _BUILDERS = {
     "claude-code": _claude,
     "codex": _codex,
     "opencode": _opencode,
+    "kilo": _kilo,
     "gemini": _gemini,
     "aider": _aider,
 }

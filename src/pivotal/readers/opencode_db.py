@@ -102,9 +102,11 @@ def sniff_db(path: Path, head: bytes) -> bool:
 _SESSION_COLS = "id, parent_id, title, directory, time_created, time_updated"
 
 
-def _ref(path: Path, row: tuple[Any, ...], turns: int | None = None) -> SessionRef:
+def _ref(
+    path: Path, row: tuple[Any, ...], turns: int | None = None, fmt: str = FORMAT
+) -> SessionRef:
     return SessionRef(
-        format=FORMAT,
+        format=fmt,
         path=path,
         key=row[0],
         session_id=row[0],
@@ -116,8 +118,10 @@ def _ref(path: Path, row: tuple[Any, ...], turns: int | None = None) -> SessionR
     )
 
 
-def db_refs(path: Path) -> list[SessionRef]:
-    """One ref per session in the database, newest first (children are refs too)."""
+def db_refs(path: Path, fmt: str = FORMAT) -> list[SessionRef]:
+    """One ref per session in the database, newest first (children are refs too).
+
+    `fmt` names the format of the refs: forks of opencode (Kilo Code) keep its schema."""
     query = (
         f"SELECT {_SESSION_COLS}, (SELECT count(*) FROM message m WHERE m.session_id = s.id)"
         " FROM session s ORDER BY time_updated DESC, id DESC"
@@ -127,7 +131,7 @@ def db_refs(path: Path) -> list[SessionRef]:
             rows = conn.execute(query).fetchall()
     except (sqlite3.Error, OSError):
         return []
-    return [_ref(path, row[:6], row[6]) for row in rows]
+    return [_ref(path, row[:6], row[6], fmt) for row in rows]
 
 
 class DbReader(OpencodeReader):
@@ -287,4 +291,4 @@ class DbReader(OpencodeReader):
             f"SELECT {_SESSION_COLS} FROM session WHERE parent_id = ? ORDER BY time_created, id",
             (sid,),
         ).fetchall()
-        self.session.children = [_ref(self.ref.path, row) for row in rows]
+        self.session.children = [_ref(self.ref.path, row, fmt=self.format) for row in rows]
