@@ -17,3 +17,17 @@ def _isolated_pivotal_state(tmp_path_factory: pytest.TempPathFactory) -> None:
     mp.setenv("PIVOTAL_DATA_DIR", str(tmp_path_factory.mktemp("pivotal-data")))
     yield
     mp.undo()
+
+
+@pytest.fixture()
+def world_tmp():  # type: ignore[no-untyped-def]
+    """A temporary folder an unprivileged user can enter too (`privilege.as_nobody`)."""
+    import shutil
+
+    from privilege import world_tmp_folder
+
+    folder = world_tmp_folder()
+    try:
+        yield folder
+    finally:
+        shutil.rmtree(folder, ignore_errors=True)

@@ -11,10 +11,21 @@ import sys
 
 
 def err(message: str) -> None:
-    """One diagnostic line; paths in it may come from untrusted file names."""
-    from pivotal.text.safe import clean
+    """One diagnostic line; paths in it may come from untrusted file names.
 
-    print(f"pivotal: {clean(message)}", file=sys.stderr, flush=True)
+    A newline in a name is shown (`␊`), so it cannot forge a second line. With
+    stderr closed (`2>&-`) the line is dropped: stdout carries data only.
+    """
+    from pivotal.text.safe import clean_line
+
+    stream = sys.stderr
+    if stream is None:
+        return
+    try:
+        stream.write(f"pivotal: {clean_line(message)}\n")
+        stream.flush()
+    except (OSError, ValueError):  # stderr closed or full: nowhere left to say it
+        pass
 
 
 def silence_stdout() -> None:

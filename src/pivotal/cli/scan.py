@@ -18,7 +18,7 @@ import msgspec
 
 from pivotal.cli.arguments import SESSION_PATH, add_sensitivity
 from pivotal.cli.exitcodes import PROBLEM_CODES, BatchDone, ExitCode, worst
-from pivotal.cli.output import silence_stdout
+from pivotal.cli.output import err, silence_stdout
 from pivotal.model import Pivot, Session, SessionRef
 from pivotal.readers import find_sessions, read_errors, read_session
 from pivotal.readers.base import gc_paused
@@ -69,10 +69,6 @@ def scan(args: argparse.Namespace) -> None:
     raise BatchDone(code)
 
 
-def _err(message: str) -> None:
-    print(f"pivotal: {message}", file=sys.stderr)
-
-
 def run_scan(
     paths: list[Path],
     *,
@@ -87,7 +83,7 @@ def run_scan(
     found = find_sessions(paths)
     codes = [PROBLEM_CODES.get(p.kind, ExitCode.NO_SESSIONS) for p in found.problems]
     for problem in found.problems:
-        _err(str(problem))
+        err(str(problem))
     config = PivotConfig.for_sensitivity(sensitivity)
     # A session's index is many small objects and one reference cycle (the reader and its
     # turns): the collector stays paused through each session and runs once between them,
@@ -126,7 +122,7 @@ def _read(ref: SessionRef) -> Session | None:
     try:
         return read_session(ref)
     except read_errors() as exc:
-        _err(f"{ref.label}: cannot read ({exc})")
+        err(f"{ref.label}: cannot read ({exc})")
         return None
 
 
@@ -157,11 +153,11 @@ def run_follow(paths: list[Path], *, as_json: bool, sensitivity: str = "normal")
     from pivotal.scan.follow import scan_follow
 
     if len(paths) != 1:
-        _err("--follow takes exactly one PATH")
+        err("--follow takes exactly one PATH")
         return int(ExitCode.USAGE)
     found = find_sessions(paths)
     for problem in found.problems:
-        _err(str(problem))
+        err(str(problem))
     if not found.refs:
         return int(
             worst([PROBLEM_CODES.get(p.kind, ExitCode.NO_SESSIONS) for p in found.problems])

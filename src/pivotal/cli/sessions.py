@@ -17,7 +17,7 @@ from pivotal.cli.arguments import add_roots
 from pivotal.cli.output import err
 from pivotal.model import SessionRef
 from pivotal.scan.report import iso
-from pivotal.text.safe import clean, json_inert
+from pivotal.text.safe import clean, clean_line, json_inert
 
 
 def configure(parser: argparse.ArgumentParser) -> None:
@@ -81,11 +81,11 @@ def _size(size: int | None) -> str:
 def ref_json(ref: SessionRef) -> dict[str, object]:
     return {
         "agent": ref.format,
-        "path": str(ref.path),
-        "key": ref.key,
-        "session_id": ref.session_id,
+        "path": clean(str(ref.path)),
+        "key": clean(ref.key) if ref.key else None,
+        "session_id": clean(ref.session_id) if ref.session_id else None,
         "title": clean(ref.title) if ref.title else None,
-        "cwd": ref.cwd,
+        "cwd": clean(ref.cwd) if ref.cwd else None,
         "started": iso(ref.started),
         "updated": iso(ref.updated),
         "turns": ref.turns,
@@ -110,13 +110,13 @@ def print_sessions(refs: list[SessionRef], *, as_json: bool, out: TextIO | None 
         rows.append(
             (
                 ref.format,
-                clean(ref.cwd or ref.title or "-", max_len=40),
+                clean_line(ref.cwd or ref.title or "-", max_len=40),
                 _age(ref.started, now),
                 _age(ref.updated, now),
                 _count(ref.turns),
                 _count(ref.pivots),
                 _size(ref.size),
-                clean(ref.label),
+                clean_line(ref.label),
             )
         )
     last = len(rows[0]) - 1

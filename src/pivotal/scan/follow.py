@@ -22,7 +22,7 @@ from pivotal.live.tail import DEFAULT_POLL_INTERVAL, DEFAULT_STEP_MS, follow
 from pivotal.model import Pivot, Session, SessionRef
 from pivotal.readers import open_reader
 from pivotal.readers.base import SessionReader
-from pivotal.text.safe import clean
+from pivotal.text.safe import clean, clean_line
 
 __all__ = ["pivot_line", "scan_follow"]
 
@@ -109,7 +109,7 @@ async def scan_follow(
             backend=backend,
         ):
             if update.notice:
-                err.write(f"pivotal: {clean(update.notice, max_len=300)}\n")
+                err.write(f"pivotal: {clean_line(update.notice, max_len=300)}\n")
                 err.flush()
             if update.first_changed is None and not update.reloaded:
                 continue

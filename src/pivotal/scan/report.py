@@ -16,7 +16,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from pivotal.model import Pivot, Session, SessionRef, Signal, StateChange, Turn
-from pivotal.text.safe import clean
+from pivotal.text.safe import clean, clean_line
 
 QUOTE = 100
 
@@ -35,6 +35,10 @@ def short_time(timestamp: float | None) -> str:
 
 def _text(value: str, limit: int | None = None) -> str:
     return clean(value, max_len=limit)
+
+
+def _maybe(value: str | None) -> str | None:
+    return clean(value) if value else value
 
 
 def _cut(text: str, width: int) -> str:
@@ -80,7 +84,7 @@ def pivot_json(session: Session, pivot: Pivot) -> dict[str, Any]:
     anchor = session.turns[pivot.turn] if 0 <= pivot.turn < len(session.turns) else None
     return {
         "turn": pivot.turn,
-        "message_id": anchor.message_id if anchor else None,
+        "message_id": _maybe(anchor.message_id) if anchor else None,
         "line": anchor.source.line if anchor else None,
         "timestamp": iso(anchor.timestamp) if anchor else None,
         "kind": str(pivot.kind),
@@ -97,10 +101,10 @@ def pivot_json(session: Session, pivot: Pivot) -> dict[str, Any]:
 
 def session_json(ref: SessionRef, session: Session, pivots: Sequence[Pivot]) -> dict[str, Any]:
     return {
-        "path": str(ref.path),
-        "key": ref.key,
+        "path": clean(str(ref.path)),
+        "key": _maybe(ref.key),
         "format": session.format,
-        "session_id": session.id,
+        "session_id": _maybe(session.id),
         "turns": len(session.turns),
         "skipped": [{"line": s.line, "reason": _text(s.reason)} for s in session.skipped],
         "pivots": [pivot_json(session, p) for p in pivots],
@@ -111,9 +115,11 @@ def session_json(ref: SessionRef, session: Session, pivots: Sequence[Pivot]) -> 
 
 
 def session_header(ref: SessionRef, session: Session) -> str:
-    title = f" — {_text(session.title, 80)}" if session.title else ""
-    ident = f", id {session.id}" if session.id else ""
-    return f"{_text(ref.label)}  ({session.format}, {len(session.turns)} turns{ident}){title}"
+    """`PATH  (format, N turns, id ID) — title`: every part from the file kept on one line."""
+    title = f" — {clean_line(session.title, max_len=80)}" if session.title else ""
+    ident = f", id {clean_line(session.id, max_len=120)}" if session.id else ""
+    label = clean_line(ref.label)
+    return f"{label}  ({clean_line(session.format)}, {len(session.turns)} turns{ident}){title}"
 
 
 def skipped_line(session: Session) -> str | None:
@@ -123,7 +129,7 @@ def skipped_line(session: Session) -> str | None:
     more = len(session.skipped) - len(lines)
     where = f" at line {', '.join(lines)}" if lines else ""
     extra = f" and {more} more" if more > 0 else ""
-    first = _text(session.skipped[0].reason, 80)
+    first = clean_line(session.skipped[0].reason, max_len=80)
     return f"  skipped {len(session.skipped)} unreadable record(s){where}{extra} ({first})"
 
 
@@ -141,7 +147,7 @@ def pivot_table(session: Session, pivots: Sequence[Pivot]) -> list[str]:
                 kind,
                 str(p.silence),
                 f"{p.confidence:.2f}",
-                _cut(_text(p.reason).replace("\n", " "), 90),
+                _cut(clean_line(p.reason.replace("\n", " ")), 90),
             )
         )
     widths = [max(len(r[i]) for r in rows) for i in range(5)]
@@ -156,7 +162,7 @@ def explain(session: Session, pivot: Pivot) -> list[str]:
         f"Pivot at turn #{pivot.turn + 1}{where} ({short_time(_turn_time(session, pivot.turn))})"
         f" — {pivot.kind}, silence {pivot.silence}, confidence {pivot.confidence:.2f}"
         + (" [candidate]" if pivot.candidate else ""),
-        f"  {_text(pivot.reason, 300)}",
+        f"  {clean_line(pivot.reason, max_len=300)}",
         "  Signals (weight → confidence):",
     ]
     for sig in pivot.signals:
@@ -175,12 +181,13 @@ def explain(session: Session, pivot: Pivot) -> list[str]:
 def _signal_lines(session: Session, sig: Signal, *, weighted: bool) -> list[str]:
     lead = f"{sig.weight:+.2f} " if weighted else ""
     turns = ", ".join(f"#{t + 1}" for t in sig.turns[:8]) or "-"
-    lines = [f"    {lead}{sig.name} [{sig.side}] turns {turns}: {_text(sig.detail, 160)}"]
+    detail = clean_line(sig.detail, max_len=160)
+    lines = [f"    {lead}{clean_line(sig.name)} [{sig.side}] turns {turns}: {detail}"]
     for i, turn_index in enumerate(sig.turns[:3]):
         quote = sig.quotes[i] if i < len(sig.quotes) else _quote_of(session, turn_index)
         if quote:
             when = short_time(_turn_time(session, turn_index))
-            lines.append(f'        #{turn_index + 1} {when}  "{_text(quote, QUOTE)}"')
+            lines.append(f'        #{turn_index + 1} {when}  "{clean_line(quote, max_len=QUOTE)}"')
     return lines
 
 
@@ -211,4 +218,4 @@ def _state_lines(state: StateChange) -> list[str]:
         rows.append(
             ("task", f"{task.item}: {task.before or '-'} → {task.after or '-'} (#{task.turn + 1})")
         )
-    return [f"    {name:<13} {_text(value, 200)}" for name, value in rows]
+    return [f"    {name:<13} {clean_line(value, max_len=200)}" for name, value in rows]

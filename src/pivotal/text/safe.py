@@ -8,7 +8,9 @@ raw, any of these can drive the user's terminal or hide what the text says.
 `clean()` turns every such character into something visible and inert: SGR
 colour is dropped (`pivotal.text.sgr.sgr_spans()` keeps it as data instead), every other escape
 is shown with its ESC as `␛`, C0 controls as control pictures (U+2400 block),
-C1 controls and invisible / bidi characters as `⟨U+XXXX⟩`. Pure Python, no
+C1 controls and invisible / bidi / filler characters (soft hyphen, Hangul
+fillers, the braille blank, variation selectors that follow no emoji, ...) as
+`⟨U+XXXX⟩`. `clean_line` also keeps the text on one line. Pure Python, no
 Rich or Textual: the core and the CLI use it too.
 
 Speed: one regex search decides whether a string needs any work, so the common
@@ -21,6 +23,8 @@ import re
 
 __all__ = [
     "clean",
+    "clean_line",
+    "json_inert",
     "needs_cleaning",
     "truncation_marker",
     "visible_char",
@@ -30,18 +34,30 @@ __all__ = [
 _C0 = "\x00-\x08\x0b-\x1f"  # all C0 except \t (0x09) and \n (0x0a); includes \r and ESC
 _C1 = "\x7f-\x9f"  # DEL and the C1 block (U+009B is an 8-bit CSI, U+009D an 8-bit OSC)
 _INVISIBLE = (
+    "\u00ad"  # soft hyphen (invisible unless a line breaks there)
+    "\u034f"  # combining grapheme joiner
     "\u061c"  # arabic letter mark (bidi)
-    "\u180e"  # mongolian vowel separator (zero width)
+    "\u115f\u1160"  # Hangul choseong / jungseong fillers (blank, but take cells)
+    "\u17b4\u17b5"  # Khmer inherent vowels (invisible)
+    "\u180b-\u180f"  # Mongolian free variation selectors, vowel separator
     "\u200b-\u200f"  # zero width space / non-joiner / joiner, LRM, RLM
     "\u2028-\u202e"  # line / paragraph separator, bidi embeddings and overrides
-    "\u2060-\u2064"  # word joiner, invisible operators
-    "\u2066-\u2069"  # bidi isolates
+    "\u2060-\u206f"  # word joiner, invisible operators, U+2065, isolates, deprecated formats
+    "\u2800"  # braille pattern blank (looks like a space, is not one)
+    "\u3164"  # Hangul filler
     "\ufeff"  # zero width no-break space / BOM
+    "\uffa0"  # halfwidth Hangul filler
     "\ufff9-\ufffb"  # interlinear annotation controls
     "\U000e0000-\U000e007f"  # tag characters ("ASCII smuggling" of hidden prompts)
 )
 _SURROGATES = "\ud800-\udfff"
-_UNSAFE = re.compile(f"[{_C0}{_C1}{_INVISIBLE}{_SURROGATES}]")
+# Variation selectors 15/16 (text / emoji presentation) are legitimate right after an
+# emoji base; anywhere else they are invisible filler and are shown (`_selectors`).
+_PRESENTATION = "\ufe0e\ufe0f"
+_UNSAFE = re.compile(f"[{_C0}{_C1}{_INVISIBLE}{_SURROGATES}{_PRESENTATION}]")
+_SELECTOR = re.compile(f"[{_PRESENTATION}]")
+_KEYCAP = "\u20e3"
+_EMOJI_PUNCTUATION = frozenset("\u203c\u2049\u3030\u303d")  # ‼ ⁉ 〰 〽 take VS16 too
 
 # SGR: ESC [ params m, params digits with ';' or ':' (ITU T.416 sub-parameters).
 _SGR = re.compile(r"\x1b\[([0-9;:]*)m")
@@ -69,9 +85,11 @@ def visible_char(char: str) -> str:
 def _build_table() -> dict[int, str]:
     """One translate table for every unsafe code point (built once, ~2,300 entries)."""
     table: dict[int, str] = {}
-    ranges = [(0x00, 0x1F), (0x7F, 0x9F), (0x061C, 0x061C), (0x180E, 0x180E)]
-    ranges += [(0x200B, 0x200F), (0x2028, 0x202E), (0x2060, 0x2064), (0x2066, 0x2069)]
-    ranges += [(0xFEFF, 0xFEFF), (0xFFF9, 0xFFFB), (0xD800, 0xDFFF), (0xE0000, 0xE007F)]
+    ranges = [(0x00, 0x1F), (0x7F, 0x9F), (0xAD, 0xAD), (0x034F, 0x034F), (0x061C, 0x061C)]
+    ranges += [(0x115F, 0x1160), (0x17B4, 0x17B5), (0x180B, 0x180F), (0x200B, 0x200F)]
+    ranges += [(0x2028, 0x202E), (0x2060, 0x206F), (0x2800, 0x2800), (0x3164, 0x3164)]
+    ranges += [(0xFEFF, 0xFEFF), (0xFFA0, 0xFFA0), (0xFFF9, 0xFFFB), (0xD800, 0xDFFF)]
+    ranges += [(0xE0000, 0xE007F)]
     for low, high in ranges:
         for code in range(low, high + 1):
             if code in (0x09, 0x0A):
@@ -95,7 +113,32 @@ def _clean_controls(text: str) -> str:
         text = text.replace("\r\n", "\n")
     if not _TABLE:
         _TABLE.update(_build_table())
-    return text.translate(_TABLE)
+    text = text.translate(_TABLE)
+    if "\ufe0f" in text or "\ufe0e" in text:
+        text = _selectors(text)
+    return text
+
+
+def _selectors(text: str) -> str:
+    """Show variation selectors 15/16 that do not follow an emoji base (one after another,
+    after a letter, at the start): there they only hide text or pad a row."""
+    import unicodedata
+
+    out: list[str] = []
+    position = 0
+    for match in _SELECTOR.finditer(text):
+        index = match.start()
+        base = text[index - 1] if index else ""
+        keycap = base in "#*0123456789" and text[index + 1 : index + 2] == _KEYCAP
+        if base and (keycap or base in _EMOJI_PUNCTUATION or unicodedata.category(base)[0] == "S"):
+            continue
+        out.append(text[position:index])
+        out.append(f"⟨U+{ord(match.group()):04X}⟩")
+        position = index + 1
+    if not out:
+        return text
+    out.append(text[position:])
+    return "".join(out)
 
 
 def clean(text: str, *, max_len: int | None = None) -> str:
@@ -117,6 +160,15 @@ def clean(text: str, *, max_len: int | None = None) -> str:
     return text
 
 
+def clean_line(text: str, *, max_len: int | None = None) -> str:
+    """`clean`, and kept on one line: a newline or tab in a file name or id is shown
+    (`␊`, `␉`), so it can neither forge a row of a table nor a diagnostic line."""
+    text = clean(text, max_len=max_len)
+    if "\n" in text or "\t" in text:
+        text = text.replace("\n", "\u240a").replace("\t", "\u2409")
+    return text
+
+
 def truncation_marker(more: int) -> str:
     """The marker `clean` appends when it cuts `more` characters."""
     return _TRUNCATION.format(f"{more:,}")
@@ -124,7 +176,7 @@ def truncation_marker(more: int) -> str:
 
 # In JSON, these may only appear inside strings, so escaping them keeps the JSON valid
 # and equal while no raw C1 control or bidi/invisible character reaches a terminal.
-_JSON_UNSAFE = re.compile(f"[{_C1}{_INVISIBLE}]")
+_JSON_UNSAFE = re.compile(f"[{_C1}{_INVISIBLE}{_PRESENTATION}]")
 
 
 def json_inert(encoded: str) -> str:
