@@ -20,7 +20,7 @@ from pivotal.catalog.stats import pivot_run
 from pivotal.export.common import ExportInput, role_label
 from pivotal.model import Part, ToolCall, Turn, TurnFlag
 from pivotal.scan.report import iso, session_json
-from pivotal.text.safe import clean
+from pivotal.text.safe import clean, json_inert
 
 SCHEMA = "pivotal.export/1"
 _encode = msgspec.json.Encoder().encode
@@ -134,4 +134,6 @@ def export_json(data: ExportInput) -> dict[str, Any]:
 
 
 def render_json(data: ExportInput) -> str:
-    return _encode(export_json(data)).decode() + "\n"
+    """The export as one JSON line; C1 controls, DEL, bidi and invisible characters are
+    `\\u` escapes, as in `scan --json`, so `cat` or `jq .` cannot deliver them raw."""
+    return json_inert(_encode(export_json(data)).decode()) + "\n"
