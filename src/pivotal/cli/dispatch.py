@@ -17,7 +17,7 @@ from collections.abc import Sequence
 from pivotal import __version__
 from pivotal.cli.arguments import Parser, UsageError
 from pivotal.cli.exitcodes import BatchDone, ExitCode, exit_now
-from pivotal.cli.output import err, silence_stdout
+from pivotal.cli.output import GuardedOutput, OutputError, err, output_failed, silence_stdout
 from pivotal.cli.startup import load_msgspec
 
 # Every command: its one-line summary (in the order `pivotal --help` lists them), the
@@ -114,6 +114,8 @@ def _run(argv: Sequence[str], *, ends_process: bool) -> tuple[int, bool]:
         return ExitCode.USAGE, False
     except KeyboardInterrupt:
         return ExitCode.INTERRUPTED, False
+    except OutputError as exc:  # disk full, stdout closed: not a bug in pivotal
+        return output_failed(exc), False
     except BrokenPipeError:
         silence_stdout()
         return ExitCode.OK, False
@@ -141,7 +143,35 @@ def main() -> None:
     msgspec is loaded first without typing_extensions (`pivotal.cli.startup`).
     """
     load_msgspec()
-    code, batch = _run(sys.argv[1:], ends_process=True)
+    argv = sys.argv[1:]
+    if sys.stderr is None:  # `2>&-`: diagnostics have nowhere to go, never onto stdout
+        sys.stderr = open(os.devnull, "w")  # noqa: SIM115  (lives as long as the process)
+    if _headless(argv):  # the replayer owns the terminal; everything else writes data
+        sys.stdout = GuardedOutput(sys.stdout)  # type: ignore[assignment]
+    code, batch = _run(argv, ends_process=True)
+    code = _flush_output(code)
     if batch:
         exit_now(code)
     raise SystemExit(code)
+
+
+def _headless(argv: Sequence[str]) -> bool:
+    """Whether `pivotal ARGV` prints data (every command but the replayer's two)."""
+    if not argv:
+        return False
+    if argv[0] in (*HELP_OPTIONS, "--version"):
+        return True
+    return argv[0] in COMMANDS and argv[0] not in ("replay", "follow")
+
+
+def _flush_output(code: int) -> int:
+    """Flush what is still buffered, so a full disk is reported, not lost at shutdown."""
+    try:
+        sys.stdout.flush()
+    except OutputError as exc:
+        return output_failed(exc)
+    except BrokenPipeError:
+        silence_stdout()
+    except (OSError, ValueError):
+        pass
+    return code

@@ -6,8 +6,10 @@ untrusted file names, so every line goes through `pivotal.text.safe.clean`.
 
 from __future__ import annotations
 
+import errno
 import os
 import sys
+from typing import Any
 
 
 def err(message: str) -> None:
@@ -34,3 +36,70 @@ def silence_stdout() -> None:
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
     except (OSError, ValueError):  # not a real file (captured in-process)
         pass
+
+
+class OutputError(Exception):
+    """Writing the command's output failed (disk full, stdout closed): exit 5, one line.
+
+    Not an internal error: the output's destination refused it. A reader that went
+    away (`| head`, BrokenPipeError) is not one either: that is a normal end.
+    """
+
+
+def _reason(exc: BaseException) -> str:
+    if isinstance(exc, OSError) and exc.errno == errno.EBADF:
+        return "it is closed"
+    if isinstance(exc, OSError) and exc.strerror:
+        return exc.strerror
+    return str(exc) or type(exc).__name__
+
+
+class GuardedOutput:
+    """Standard output of the headless commands: a failed write raises `OutputError`.
+
+    Wraps `sys.stdout` (None when the shell closed it with `>&-`); everything else
+    is passed through to the stream underneath.
+    """
+
+    def __init__(self, stream: Any) -> None:
+        self._stream = stream
+
+    def _target(self) -> Any:
+        if self._stream is None:
+            raise OutputError(_reason(OSError(errno.EBADF, "closed")))
+        return self._stream
+
+    def write(self, text: str) -> int:
+        try:
+            return self._target().write(text)
+        except BrokenPipeError:
+            raise
+        except (OSError, ValueError) as exc:
+            raise OutputError(_reason(exc)) from None
+
+    def flush(self) -> None:
+        if self._stream is None:  # nothing was written, nothing to flush
+            return
+        try:
+            self._stream.flush()
+        except BrokenPipeError:
+            raise
+        except (OSError, ValueError) as exc:
+            raise OutputError(_reason(exc)) from None
+
+    def fileno(self) -> int:
+        if self._stream is None:
+            raise OSError(errno.EBADF, "standard output is closed")
+        return self._stream.fileno()
+
+    def isatty(self) -> bool:
+        return self._stream is not None and self._stream.isatty()
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._stream, name)
+
+
+def output_failed(exc: OutputError) -> int:
+    """Say that the output could not be written; the exit code for it."""
+    err(f"cannot write to standard output ({exc})")
+    return 5  # ExitCode.UNREADABLE: the output, not a bug

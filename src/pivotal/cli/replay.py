@@ -130,4 +130,6 @@ def _run_app(ref, *, refs, at, speed, autopause, demo, follow=False, details=Non
         follow=follow,
         details=details,
     )
+    if code == ExitCode.INTERNAL:  # the app stopped on an exception it could not handle
+        err("internal error: the replayer stopped on an unexpected error (set PIVOTAL_DEBUG=1)")
     raise SystemExit(code)
