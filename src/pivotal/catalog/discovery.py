@@ -7,7 +7,7 @@ it is done once per file version and kept in the session index; with
 thousands of sessions only the new or changed ones are read, in a process
 pool when there are many. Each agent's location honours its own environment
 variable (CLAUDE_CONFIG_DIR, CODEX_HOME, XDG_DATA_HOME for opencode and Kilo,
-GEMINI_CLI_HOME);
+GEMINI_CLI_HOME, QWEN_RUNTIME_DIR then QWEN_HOME);
 `roots` replaces the home directory (for copies of other machines' homes and
 for tests).
 """
@@ -18,7 +18,7 @@ import os
 import re
 import signal
 import sys
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 
@@ -46,6 +46,7 @@ def agent_locations(home: Path | None = None) -> list[tuple[str, Path]]:
     codex = Path(env["CODEX_HOME"]) if env.get("CODEX_HOME") else home / ".codex"
     data = Path(env["XDG_DATA_HOME"]) if env.get("XDG_DATA_HOME") else home / ".local" / "share"
     gemini = Path(env["GEMINI_CLI_HOME"]) if env.get("GEMINI_CLI_HOME") else home
+    qwen = _first_set(env, "QWEN_RUNTIME_DIR", "QWEN_HOME") or home / ".qwen"
     return [
         ("claude-code", claude / "projects"),
         ("codex", codex / "sessions"),
@@ -53,8 +54,17 @@ def agent_locations(home: Path | None = None) -> list[tuple[str, Path]]:
         ("opencode", data / "opencode"),
         ("kilo", data / "kilo"),
         ("gemini", gemini / ".gemini" / "tmp"),
+        ("qwen", qwen / "projects"),
         ("aider", home),
     ]
+
+
+def _first_set(env: Mapping[str, str], *names: str) -> Path | None:
+    """The folder named by the first of `names` that is set (and not empty)."""
+    for name in names:
+        if env.get(name):
+            return Path(env[name])
+    return None
 
 
 def _candidate_files(agent: str, folder: Path) -> Iterator[Path]:
@@ -70,6 +80,8 @@ def _candidate_files(agent: str, folder: Path) -> Iterator[Path]:
             yield folder / "storage"
     elif agent == "kilo":
         yield from sorted(folder.glob("kilo*.db"))
+    elif agent == "qwen":
+        yield from folder.glob("*/chats/*.jsonl")
     elif agent == "gemini":
         yield from folder.glob("*/chats/*.jsonl")
         yield from folder.glob("*/chats/session-*.json")

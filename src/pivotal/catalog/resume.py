@@ -103,6 +103,21 @@ def _gemini(session: Session, ident: str | None) -> ResumeCommand:
     )
 
 
+def _qwen(session: Session, ident: str | None) -> ResumeCommand:
+    where = "run it in the project directory the session belongs to"
+    if ident is None:
+        return ResumeCommand(
+            ["qwen", "--continue"],
+            session.cwd,
+            f"no session id in the file, so this resumes the project's latest session; {where}",
+        )
+    return ResumeCommand(
+        ["qwen", "--resume", ident],
+        session.cwd,
+        f"Qwen Code keeps sessions per project: {where}",
+    )
+
+
 def _aider(session: Session, ident: str | None) -> ResumeCommand:
     history = Path(session.path).absolute()
     argv = ["aider", "--restore-chat-history"]
@@ -121,6 +136,7 @@ _BUILDERS = {
     "opencode": _opencode,
     "kilo": _kilo,
     "gemini": _gemini,
+    "qwen": _qwen,
     "aider": _aider,
 }
 

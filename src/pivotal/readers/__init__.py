@@ -48,6 +48,9 @@ __all__ = [
 # Most specific first: generic chat JSON accepts almost anything, so it is last.
 # (format name, module): the name lets `open_reader` load just the module it needs.
 _MODULES = (
+    # Qwen's records carry Claude Code's id fields (uuid, parentUuid, sessionId) around
+    # Gemini `parts`: its stricter sniff goes first so Claude's does not claim them
+    ("qwen", "pivotal.readers.qwen"),
     ("claude-code", "pivotal.readers.claude_code"),
     ("codex", "pivotal.readers.codex"),
     ("gemini", "pivotal.readers.gemini"),

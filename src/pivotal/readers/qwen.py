@@ -1,0 +1,408 @@
+"""Qwen Code chats: `~/.qwen/projects/<cwd-slug>/chats/<session-id>.jsonl`.
+
+Qwen Code is a Gemini CLI fork, but its chat file is an append-only JSONL of
+self-contained records (`uuid`, `parentUuid`, `sessionId`, `timestamp`, `type`,
+`cwd`, `version`) whose `message` is a Gemini `Content` (`role: user|model`,
+`parts[]`). What is ugly about it, and what this reader makes of it:
+
+* The records look like Claude Code's (same id fields), so this format is sniffed
+  before Claude Code's: a record with Gemini `parts` or a `systemPayload` is Qwen's.
+* Tool results are separate `tool_result` records holding `functionResponse`
+  parts; they are folded into the call with the same id (by name when the id is
+  missing). `toolCallResult.status` is "success" even for a shell command that
+  exited 3: the exit code exists only in the output text (`Exit Code: N`), so it
+  is parsed from there, for shell output only; "error" (a missing file, an
+  unknown tool) sets the error flag. A command killed by a signal has no exit
+  code in the text and keeps none (never taken for 0 or 1).
+* `system` records are interleaved: telemetry and attribution snapshots are
+  skipped; `custom_title` names the session; a `slash_command` invocation is the
+  command the person ran (SYNTHETIC user turn, like other readers' commands).
+* `chat_compression` holds the whole replacement history. The turns read before
+  it stay (they are what the person saw); the reader adds a COMPACTION_BOUNDARY
+  turn, the `<state_snapshot>` summary (COMPACTION_SUMMARY, SYNTHETIC), Qwen's
+  canned "Got it. Thanks for the additional context!" and, when the kept tail
+  does not start with a person's message, "Continue with the prior task using
+  the context above." (both SYNTHETIC: nobody typed them). The rest of that
+  history is copies of messages read already, or written right after: not shown
+  twice. A manual `/compress` leaves no user record: only this record shows it.
+* `parentUuid` is a chain: a rewind re-roots it at an earlier record, so a record
+  whose parent is not the last one read cuts the main line back to that parent;
+  the cut turns are kept in `Session.branches`. Records written by a sub-agent
+  (`isSidechain`) are SIDECHAIN turns and never move the chain.
+* Usage is per assistant record (`usageMetadata`; `promptTokenCount` includes
+  the cached tokens). A half-written last line waits for its newline.
+"""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+from pivotal.model import (
+    Part,
+    PartKind,
+    Role,
+    SessionRef,
+    SourceRef,
+    ToolCall,
+    Turn,
+    TurnFlag,
+    Usage,
+)
+from pivotal.readers.base import FormatSpec, decode_json, parse_timestamp, preview_of, single_ref
+from pivotal.readers.lines import LineFileReader
+
+FORMAT = "qwen"
+ACK_TEXT = "Got it. Thanks for the additional context!"
+CONTINUE_TEXT = "Continue with the prior task using the context above."
+SNAPSHOT_TAG = "<state_snapshot>"
+SHELL_TOOLS = frozenset({"run_shell_command", "shell"})
+_TYPES = frozenset({"user", "assistant", "tool_result", "system"})
+_STATUS = {"success": "completed", "error": "error", "cancelled": "cancelled"}
+_EXIT = re.compile(r"(?m)^Exit Code: (-?\d{1,4})[ \t]*$")
+
+
+def shell_exit_code(text: str) -> int | None:
+    """The `Exit Code: N` line of Qwen's shell output (the last one: the output may echo one)."""
+    found = _EXIT.findall(text)
+    return int(found[-1]) if found else None
+
+
+class QwenReader(LineFileReader):
+    format = FORMAT
+
+    def __init__(self, ref: SessionRef) -> None:
+        super().__init__(ref)
+        self.reset()
+
+    def reset(self) -> None:
+        self._chain: list[str] = []
+        """uuids of the main line's records, in order."""
+        self._kept: dict[str, int] = {}
+        """uuid -> how many turns the main line had once that record was read."""
+        self._calls: dict[str, tuple[ToolCall, int]] = {}
+        """call id -> the call and the index of the turn that made it."""
+
+    def handle_line(self, line_no: int, offset: int, line: bytes) -> None:
+        obj = self.json_object(line_no, line)
+        if obj is None:
+            return
+        try:
+            self._record(obj, line_no, offset)
+        except (TypeError, ValueError, AttributeError, KeyError) as exc:
+            self.skip(line_no, f"unexpected record shape: {type(exc).__name__}")
+
+    # -- records -----------------------------------------------------------
+
+    def _record(self, obj: dict, line_no: int, offset: int) -> None:
+        kind = obj.get("type")
+        if kind not in _TYPES:
+            self.skip(line_no, "record without a known type")
+            return
+        uuid = obj.get("uuid") if isinstance(obj.get("uuid"), str) else None
+        side = obj.get("isSidechain") is True
+        if uuid is not None and not side:
+            if uuid in self._kept:
+                return  # written twice: read once
+            self._follow_chain(obj.get("parentUuid"))
+        self._session_facts(obj)
+        where = SourceRef(line=line_no, record_id=uuid, offset=offset)
+        if kind == "user":
+            turns = self._user(obj, where)
+        elif kind == "assistant":
+            turns = self._assistant(obj, where)
+        elif kind == "tool_result":
+            turns = []
+            self._tool_result(obj, line_no)
+        else:
+            turns = self._system(obj, where)
+        for turn in turns:
+            if side:
+                turn.flags = (turn.flags & ~TurnFlag.HUMAN) | TurnFlag.SIDECHAIN
+            self.append_turn(turn)
+            for call in turn.tool_calls:
+                self._calls[call.call_id] = (call, turn.index)
+        if uuid is not None and not side:
+            self._chain.append(uuid)
+            self._kept[uuid] = len(self.session.turns)
+
+    def _follow_chain(self, parent: object) -> None:
+        """A parent other than the last record read is a rewind to that parent."""
+        if not self._chain or not isinstance(parent, str) or parent == self._chain[-1]:
+            return
+        if parent not in self._kept:
+            return  # a parent never written (Qwen logs a failed write and goes on)
+        keep = self._kept[parent]
+        cut = self._chain.index(parent) + 1
+        for uuid in self._chain[cut:]:
+            del self._kept[uuid]
+        del self._chain[cut:]
+        dropped = self.session.turns[keep:]
+        if dropped:
+            self.session.branches.append(list(dropped))
+            self.truncate_turns(keep)
+            self.session.notices.append("the session was rewound; later turns kept as a branch")
+
+    def _session_facts(self, obj: dict) -> None:
+        session = self.session
+        if session.id is None and isinstance(obj.get("sessionId"), str):
+            session.id = obj["sessionId"]
+        if session.cwd is None and isinstance(obj.get("cwd"), str):
+            session.cwd = obj["cwd"]
+        stamp = parse_timestamp(obj.get("timestamp"))
+        if stamp is not None:
+            if session.started is None:
+                session.started = stamp
+            session.ended = stamp
+        if obj.get("type") == "assistant" and isinstance(obj.get("model"), str):
+            session.model = obj["model"]
+
+    def _user(self, obj: dict, where: SourceRef) -> list[Turn]:
+        texts: list[str] = []
+        attachments: list[Part] = []
+        responses = 0
+        for part in _parts(obj.get("message")):
+            if "functionResponse" in part:
+                responses += 1
+                self._fold(part["functionResponse"], None)
+            elif isinstance(part.get("text"), str):
+                texts.append(part["text"])
+            elif "inlineData" in part or "fileData" in part:
+                data = part.get("inlineData") or part.get("fileData")
+                mime = data.get("mimeType") if isinstance(data, dict) else None
+                attachments.append(Part(PartKind.ATTACHMENT, text=f"[{mime or 'attachment'}]"))
+        if responses and not texts and not attachments:
+            return []
+        text = "".join(texts)
+        injected = obj.get("externalInputKind") is not None
+        flags = TurnFlag.SYNTHETIC if injected else TurnFlag.HUMAN
+        turn = _turn(Role.USER, flags, obj, where, text)
+        turn.parts = [Part(PartKind.TEXT, text=text), *attachments]
+        return [turn]
+
+    def _assistant(self, obj: dict, where: SourceRef) -> list[Turn]:
+        parts: list[Part] = []
+        texts: list[str] = []
+        calls: list[Part] = []
+        for part in _parts(obj.get("message")):
+            if isinstance(part.get("text"), str):
+                if part.get("thought") is True:
+                    parts.append(Part(PartKind.REASONING, text=part["text"]))
+                else:
+                    texts.append(part["text"])
+            elif isinstance(part.get("functionCall"), dict):
+                raw = part["functionCall"]
+                name = raw.get("name") if isinstance(raw.get("name"), str) else "tool"
+                ident = raw.get("id")
+                call_id = ident if isinstance(ident, str) and ident else f"{name}#{where.line}"
+                call = ToolCall(call_id=call_id, name=name, input=raw.get("args"))
+                calls.append(Part(PartKind.TOOL, tool=call))
+        text = "".join(texts)
+        if text:
+            parts.append(Part(PartKind.TEXT, text=text))
+        turn = _turn(Role.ASSISTANT, TurnFlag.NONE, obj, where, text)
+        turn.parts = parts + calls
+        turn.model = obj["model"] if isinstance(obj.get("model"), str) else None
+        turn.usage = _usage(obj.get("usageMetadata"))
+        return [turn]
+
+    def _tool_result(self, obj: dict, line_no: int) -> None:
+        result = obj.get("toolCallResult")
+        result = result if isinstance(result, dict) else {}
+        folded = False
+        for part in _parts(obj.get("message")):
+            if "functionResponse" in part:
+                folded = self._fold(part["functionResponse"], result) or folded
+        if not folded:
+            self.skip(line_no, "tool result without the call it answers")
+
+    def _fold(self, response: object, result: dict | None) -> bool:
+        """Put one functionResponse (and the record's status) into its call."""
+        if not isinstance(response, dict):
+            return False
+        found = self._calls.get(response["id"]) if isinstance(response.get("id"), str) else None
+        if found is None:
+            name = response.get("name")
+            found = next(
+                (
+                    c
+                    for c in reversed(self._calls.values())
+                    if c[0].name == name and not c[0].output
+                ),
+                None,
+            )
+        if found is None:
+            return False
+        call, index = found
+        body = response.get("response")
+        if isinstance(body, dict) and isinstance(body.get("error"), str):
+            call.output, call.is_error = body["error"], True
+        elif isinstance(body, dict) and isinstance(body.get("output"), str):
+            call.output = body["output"]
+        elif isinstance(body, str):
+            call.output = body
+        elif body is not None:
+            call.output = _json_text(body)
+        status = (result or {}).get("status")
+        if isinstance(status, str):
+            call.status = _STATUS.get(status, status)
+            call.is_error = call.is_error or status == "error"
+        elif call.output is not None:
+            call.status = "error" if call.is_error else "completed"
+        if call.output is None and isinstance((result or {}).get("resultDisplay"), str):
+            call.output = result["resultDisplay"]  # type: ignore[index]
+        if call.output is not None and (
+            call.name in SHELL_TOOLS or call.output.startswith("Command: ")
+        ):
+            call.exit_code = shell_exit_code(call.output)
+        self.mark_changed(index)
+        return True
+
+    def _system(self, obj: dict, where: SourceRef) -> list[Turn]:
+        subtype = obj.get("subtype")
+        payload = obj.get("systemPayload")
+        payload = payload if isinstance(payload, dict) else {}
+        if subtype == "chat_compression":
+            return _compression(obj, payload, where)
+        if subtype == "custom_title" and isinstance(payload.get("customTitle"), str):
+            self.session.title = payload["customTitle"]
+        elif subtype == "slash_command" and payload.get("phase") == "invocation":
+            command = payload.get("rawCommand")
+            if isinstance(command, str):
+                turn = _turn(Role.USER, TurnFlag.SYNTHETIC, obj, where, command)
+                turn.parts = [Part(PartKind.TEXT, text=command)]
+                return [turn]
+        elif subtype == "mid_turn_user_message":
+            return self._user(obj, where)
+        elif subtype == "notification" and isinstance(payload.get("displayText"), str):
+            turn = _turn(Role.SYSTEM, TurnFlag.SYNTHETIC, obj, where, payload["displayText"])
+            turn.parts = [Part(PartKind.TEXT, text=payload["displayText"])]
+            return [turn]
+        return []
+
+
+def _compression(obj: dict, payload: dict, where: SourceRef) -> list[Turn]:
+    """A chat_compression record -> boundary, summary and Qwen's injected turns."""
+    info = payload.get("info") if isinstance(payload.get("info"), dict) else {}
+    before, after = info.get("originalTokenCount"), info.get("newTokenCount")
+    label = "Context compressed"
+    if _is_int(before) and _is_int(after):
+        label += f" ({before:,} → {after:,} tokens)"
+    boundary = _turn(
+        Role.SYSTEM, TurnFlag.COMPACTION_BOUNDARY | TurnFlag.SYNTHETIC, obj, where, label
+    )
+    boundary.parts = [Part(PartKind.TEXT, text=label)]
+    boundary.extra = {"original_tokens": before, "new_tokens": after}
+    turns = [boundary]
+    history = [h for h in payload.get("compressedHistory") or [] if isinstance(h, dict)]
+    texts = [(h.get("role"), "".join(_texts(h))) for h in history]
+    pos = 0
+    summary = None
+    if texts and texts[0][0] == "user" and SNAPSHOT_TAG in texts[0][1]:
+        summary, pos = texts[0][1], 1
+    elif isinstance(payload.get("summary"), str):
+        summary = payload["summary"]
+    if summary is not None:
+        flags = TurnFlag.COMPACTION_SUMMARY | TurnFlag.SYNTHETIC
+        turns.append(_injected(Role.USER, flags, obj, where, summary, "summary"))
+    if pos < len(texts) and texts[pos][0] == "model" and texts[pos][1].strip() == ACK_TEXT:
+        turns.append(_injected(Role.ASSISTANT, TurnFlag.SYNTHETIC, obj, where, ACK_TEXT, "ack"))
+        pos += 1
+    if pos < len(texts) and texts[pos][0] == "user" and texts[pos][1].strip() == CONTINUE_TEXT:
+        turns.append(_injected(Role.USER, TurnFlag.SYNTHETIC, obj, where, CONTINUE_TEXT, "nudge"))
+    return turns
+
+
+def _injected(
+    role: Role, flags: TurnFlag, obj: dict, where: SourceRef, text: str, tag: str
+) -> Turn:
+    turn = _turn(role, flags, obj, where, text)
+    if turn.message_id is not None:
+        turn.message_id = f"{turn.message_id}#{tag}"
+    turn.parts = [Part(PartKind.TEXT, text=text)]
+    return turn
+
+
+def _turn(role: Role, flags: TurnFlag, obj: dict, where: SourceRef, text: str) -> Turn:
+    return Turn(
+        index=0,
+        role=role,
+        flags=flags,
+        timestamp=parse_timestamp(obj.get("timestamp")),
+        message_id=where.record_id,
+        source=where,
+        preview=preview_of(text),
+    )
+
+
+def _parts(message: object) -> list[dict]:
+    parts = message.get("parts") if isinstance(message, dict) else None
+    return [p for p in parts if isinstance(p, dict)] if isinstance(parts, list) else []
+
+
+def _texts(content: dict) -> list[str]:
+    return [p["text"] for p in _parts(content) if isinstance(p.get("text"), str)]
+
+
+def _is_int(value: object) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+def _usage(meta: object) -> Usage | None:
+    if not isinstance(meta, dict):
+        return None
+
+    def num(key: str) -> int:
+        value = meta.get(key)
+        return value if _is_int(value) and value > 0 else 0
+
+    cached = num("cachedContentTokenCount")
+    return Usage(
+        input=max(num("promptTokenCount") - cached, 0),
+        output=num("candidatesTokenCount"),
+        cache_read=cached,
+        reasoning=num("thoughtsTokenCount"),
+    )
+
+
+def _json_text(value: object) -> str:
+    import msgspec
+
+    try:
+        return msgspec.json.encode(value).decode("utf-8", "replace")
+    except (TypeError, ValueError, OverflowError):
+        return repr(value)
+
+
+def _looks_qwen(obj: dict) -> bool:
+    if obj.get("type") not in _TYPES or not isinstance(obj.get("uuid"), str):
+        return False
+    if isinstance(obj.get("systemPayload"), dict):
+        return True
+    message = obj.get("message")
+    return isinstance(message, dict) and isinstance(message.get("parts"), list)
+
+
+def sniff(path: Path, head: bytes) -> bool:
+    """The first record carrying a `sessionId` has Gemini `parts` or a `systemPayload`."""
+    if path.is_dir() or not head:
+        return False
+    for line in head.split(b"\n")[:8]:
+        if b'"sessionId"' not in line:
+            continue
+        try:
+            obj = decode_json(line)
+        except ValueError:
+            continue
+        if isinstance(obj, dict) and "sessionId" in obj:
+            return _looks_qwen(obj)
+    return False
+
+
+SPEC = FormatSpec(
+    name=FORMAT,
+    description="Qwen Code chats (~/.qwen/projects/<project>/chats/<session>.jsonl)",
+    sniff=sniff,
+    refs=single_ref(FORMAT),
+    open=QwenReader,
+)
