@@ -40,7 +40,8 @@ def read_everything(path: Path, spec: FormatSpec | None = None) -> None:
     found = find_sessions([path])
     refs = list(found.refs)
     if spec is not None and not refs:
-        refs = spec.refs(path) if spec.sniff(path, _head(path)) else []
+        spec.sniff(path, _head(path))
+        refs = spec.refs(path)  # read it anyway: a reader must cope with what it was given
     for ref in refs:
         try:
             read(_spec_of(ref.format, spec), ref.path)

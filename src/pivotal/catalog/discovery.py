@@ -7,7 +7,7 @@ it is done once per file version and kept in the session index; with
 thousands of sessions only the new or changed ones are read, in a process
 pool when there are many. Each agent's location honours its own environment
 variable (CLAUDE_CONFIG_DIR, CODEX_HOME, XDG_DATA_HOME for opencode and Kilo,
-GEMINI_CLI_HOME, QWEN_RUNTIME_DIR then QWEN_HOME);
+GEMINI_CLI_HOME, QWEN_RUNTIME_DIR then QWEN_HOME, CONTINUE_GLOBAL_DIR);
 `roots` replaces the home directory (for copies of other machines' homes and
 for tests).
 """
@@ -47,6 +47,7 @@ def agent_locations(home: Path | None = None) -> list[tuple[str, Path]]:
     data = Path(env["XDG_DATA_HOME"]) if env.get("XDG_DATA_HOME") else home / ".local" / "share"
     gemini = Path(env["GEMINI_CLI_HOME"]) if env.get("GEMINI_CLI_HOME") else home
     qwen = _first_set(env, "QWEN_RUNTIME_DIR", "QWEN_HOME") or home / ".qwen"
+    continue_dir = _first_set(env, "CONTINUE_GLOBAL_DIR") or home / ".continue"
     return [
         ("claude-code", claude / "projects"),
         ("codex", codex / "sessions"),
@@ -55,6 +56,7 @@ def agent_locations(home: Path | None = None) -> list[tuple[str, Path]]:
         ("kilo", data / "kilo"),
         ("gemini", gemini / ".gemini" / "tmp"),
         ("qwen", qwen / "projects"),
+        ("continue", continue_dir / "sessions"),
         ("aider", home),
     ]
 
@@ -82,6 +84,8 @@ def _candidate_files(agent: str, folder: Path) -> Iterator[Path]:
         yield from sorted(folder.glob("kilo*.db"))
     elif agent == "qwen":
         yield from folder.glob("*/chats/*.jsonl")
+    elif agent == "continue":
+        yield from (p for p in sorted(folder.glob("*.json")) if p.name != "sessions.json")
     elif agent == "gemini":
         yield from folder.glob("*/chats/*.jsonl")
         yield from folder.glob("*/chats/session-*.json")

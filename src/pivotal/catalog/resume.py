@@ -118,6 +118,17 @@ def _qwen(session: Session, ident: str | None) -> ResumeCommand:
     )
 
 
+def _continue(session: Session, ident: str | None) -> ResumeCommand:
+    if ident is None:
+        return ResumeCommand(["cn", "--resume"], session.cwd, "no session id: resumes the latest")
+    return ResumeCommand(
+        ["cn", "--fork", ident],
+        session.cwd,
+        "Continue resumes only its latest session (cn --resume); --fork goes on from this"
+        " one's history in a new session",
+    )
+
+
 def _aider(session: Session, ident: str | None) -> ResumeCommand:
     history = Path(session.path).absolute()
     argv = ["aider", "--restore-chat-history"]
@@ -137,6 +148,7 @@ _BUILDERS = {
     "kilo": _kilo,
     "gemini": _gemini,
     "qwen": _qwen,
+    "continue": _continue,
     "aider": _aider,
 }
 
