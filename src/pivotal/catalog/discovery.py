@@ -21,6 +21,7 @@ import sys
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
+from stat import S_ISDIR, S_ISREG
 
 from msgspec.structs import replace
 
@@ -131,6 +132,8 @@ def _candidates(roots: Iterable[Path] | None) -> Iterator[Path]:
                     st = os.stat(path)  # one call, where realpath costs one per path part
                 except OSError:
                     continue  # gone, or a dangling link
+                if not (S_ISREG(st.st_mode) or S_ISDIR(st.st_mode)):
+                    continue  # a FIFO named like a session would hang the listing
                 if (st.st_dev, st.st_ino) not in seen:
                     seen.add((st.st_dev, st.st_ino))
                     yield path
@@ -304,7 +307,7 @@ def _refs_for(path: Path) -> list[SessionRef]:
         return []
     try:
         refs = spec.refs(path)
-    except (OSError, ValueError):
+    except Exception:  # a locked or damaged database: this listing goes without it
         return []
     # A folder's refs may include sessions of other candidates (opencode's storage
     # tree lists the databases beside it): each file lists only its own.

@@ -22,6 +22,7 @@ from __future__ import annotations
 import errno
 import importlib
 import os
+import stat
 import sys
 from collections.abc import Iterator
 from pathlib import Path
@@ -62,6 +63,7 @@ _MODULES = (
 )
 
 HEAD_BYTES = 64 * 1024
+_BOM = b"\xef\xbb\xbf"
 _loaded: dict[str, FormatSpec | None] = {}
 """Module name -> its SPEC, or None when the module failed to import."""
 
@@ -117,20 +119,49 @@ def read_errors() -> tuple[type[Exception], ...]:
 
 
 def read_head(path: Path) -> bytes:
+    """The first HEAD_BYTES of a regular file (b"" for a directory).
+
+    Raises NotRegularFile for a FIFO, socket or device: opening a FIFO waits for a
+    writer, and reading a pipe would eat the stream the reader needs. The check is
+    on the opened descriptor (opened non-blocking), so a FIFO swapped in after a
+    stat cannot hang us either.
+    """
     if path.is_dir():
         return b""
-    with open(path, "rb") as handle:
-        return handle.read(HEAD_BYTES)
+    fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK)
+    try:
+        if not stat.S_ISREG(os.fstat(fd).st_mode):
+            raise NotRegularFile(path)
+        return os.read(fd, HEAD_BYTES)
+    finally:
+        os.close(fd)
+
+
+class NotRegularFile(OSError):
+    """A path that is a FIFO, socket or device: pivotal reads files, not streams."""
+
+    def __init__(self, path: Path) -> None:
+        super().__init__(errno.EINVAL, "not a regular file", str(path))
+
+
+def _head_for_sniffing(head: bytes) -> bytes:
+    """`head` as the sniffers see it: without a UTF-8 byte order mark."""
+    return head[len(_BOM) :] if head.startswith(_BOM) else head
 
 
 def sniff_path(path: Path) -> FormatSpec | None:
-    """The first format whose `sniff` accepts `path` (file or directory), or None."""
-    head = read_head(path)
+    """The first format whose `sniff` accepts `path` (file or directory), or None.
+
+    A sniff never raises: a record of an unexpected shape (`"type": [...]`) in one
+    file must not stop the search, nor the other paths of a command. Only reading
+    the head can raise (OSError, NotRegularFile among them).
+    """
+    head = _head_for_sniffing(read_head(path))
     for spec in _iter_specs():
         try:
             if spec.sniff(path, head):
                 return spec
-        except (OSError, ValueError):
+        except Exception:  # noqa: BLE001 - a sniffer bug is "not this format", never a crash
             continue
     return None
 
@@ -196,7 +227,7 @@ def _find_one(path: Path, found: Found) -> None:
         found.problems.append(Problem(path, "missing", f"{path}: no such file or directory"))
         return
     try:
-        os.stat(path)
+        mode = os.stat(path).st_mode
     except OSError as exc:
         if exc.errno == errno.ELOOP:
             message = f"{path}: symbolic link loop"
@@ -207,53 +238,115 @@ def _find_one(path: Path, found: Found) -> None:
         kind = "missing" if exc.errno == errno.ENOENT else "unreadable"
         found.problems.append(Problem(path, kind, message))
         return
+    if not stat.S_ISREG(mode) and not stat.S_ISDIR(mode):
+        found.problems.append(Problem(path, "unreadable", f"{path}: {_not_a_file(mode)}"))
+        return
     if not os.access(path, os.R_OK):
         found.problems.append(Problem(path, "permission", f"{path}: permission denied"))
         return
     try:
         spec = sniff_path(path)
     except OSError as exc:
-        reason = exc.strerror or str(exc)
-        found.problems.append(Problem(path, "unreadable", f"{path}: cannot read ({reason})"))
+        found.problems.append(Problem(path, _kind(exc), f"{path}: {_reason(exc)}"))
         return
     if spec is not None:
-        found.refs.extend(spec.refs(path))
+        try:
+            found.refs.extend(spec.refs(path))
+        except Exception as exc:  # noqa: BLE001 - one bad file must not stop the others
+            kind = "permission" if isinstance(exc, PermissionError) else "unreadable"
+            found.problems.append(Problem(path, kind, f"{path}: cannot read ({exc})"))
         return
-    if path.is_dir():
-        before = len(found.refs)
-        _walk_dir(path, found)
-        if len(found.refs) == before:
-            found.problems.append(
-                Problem(
-                    path,
-                    "empty",
-                    f"{path}: no sessions found (looked for {', '.join(format_names())})",
-                )
-            )
+    if stat.S_ISDIR(mode):
+        _find_in_dir(path, found)
         return
     try:
-        empty = path.stat().st_size == 0
-    except OSError:
-        empty = False
-    if empty:
+        head = read_head(path)
+    except OSError as exc:
+        found.problems.append(Problem(path, _kind(exc), f"{path}: {_reason(exc)}"))
+        return
+    if not head:
         found.problems.append(Problem(path, "empty", f"{path}: empty file"))
-    elif read_head(path).startswith(b"SQLite format 3\x00"):
+    elif head.startswith(b"SQLite format 3\x00"):
         message = f"{path}: an SQLite database that is not an opencode store, or is corrupt"
         found.problems.append(Problem(path, "unreadable", message))
     else:
-        message = f"{path}: unknown format (tried {', '.join(format_names())})"
+        message = f"{path}: unknown format (tried {', '.join(format_names())}){_hint(head)}"
         found.problems.append(Problem(path, "unknown", message))
 
 
-def _walk_dir(root: Path, found: Found) -> None:
-    """Look inside a directory: sub-directories that are sessions, and candidate files."""
+def _not_a_file(mode: int) -> str:
+    """Why a path that is not a file or folder is refused (one line, with what to do)."""
+    if stat.S_ISFIFO(mode):
+        what = "a pipe or FIFO"
+    elif stat.S_ISSOCK(mode):
+        what = "a socket"
+    else:
+        what = "a device"
+    return f"{what}, not a file: pivotal reads session files (save the stream to a file first)"
+
+
+def _kind(exc: OSError) -> str:
+    return "permission" if isinstance(exc, PermissionError) else "unreadable"
+
+
+def _reason(exc: OSError) -> str:
+    if isinstance(exc, PermissionError):
+        return "permission denied"
+    return f"cannot read ({exc.strerror or exc})"
+
+
+def _hint(head: bytes) -> str:
+    """A hint for text pivotal cannot read as it is (UTF-16 from some Windows tools)."""
+    if head.startswith((b"\xff\xfe", b"\xfe\xff")) or (
+        len(head) >= 4 and head[1:4:2] == b"\x00\x00" and head[0:1] in (b"{", b"[")
+    ):
+        return ": it is UTF-16 text; pivotal reads UTF-8 (iconv -f UTF-16 -t UTF-8 converts it)"
+    return ""
+
+
+def _refs_quiet(spec: FormatSpec, path: Path) -> list[SessionRef] | None:
+    """`spec.refs(path)`, or None when listing them failed (never an exception)."""
+    try:
+        return spec.refs(path)
+    except Exception:  # noqa: BLE001 - one bad file must not stop the others
+        return None
+
+
+def _find_in_dir(path: Path, found: Found) -> None:
+    before = len(found.refs)
+    failed = _walk_dir(path, found)
+    if failed:
+        kinds = {kind for _name, kind, _why in failed}
+        kind = "permission" if kinds == {"permission"} else "unreadable"
+        found.problems.append(Problem(path, kind, f"{path}: {_failed_line(failed)}"))
+    elif len(found.refs) == before:
+        message = f"{path}: no sessions found (looked for {', '.join(format_names())})"
+        found.problems.append(Problem(path, "empty", message))
+
+
+def _failed_line(failed: list[tuple[str, str, str]]) -> str:
+    """'skipped 3 files that cannot be read: a.jsonl (permission denied), … and 1 more'."""
+    shown = ", ".join(f"{name} ({why})" for name, _kind, why in failed[:3])
+    more = f" and {len(failed) - 3} more" if len(failed) > 3 else ""
+    files = "file" if len(failed) == 1 else "files"
+    return f"skipped {len(failed)} {files} that cannot be read: {shown}{more}"
+
+
+def _walk_dir(root: Path, found: Found) -> list[tuple[str, str, str]]:
+    """Look inside a directory: sub-directories that are sessions, and candidate files.
+
+    Returns the candidates that could not be read, as (path under root, kind, reason):
+    a FIFO, socket or device is never opened; an unreadable file is counted, not
+    silently dropped.
+    """
     seen: set[str] = set()
+    failed: list[tuple[str, str, str]] = []
     for dirpath, dirnames, filenames in os.walk(root, followlinks=False):
         current = Path(dirpath)
         if current != root:
             spec = _sniff_quiet(current)
             if spec is not None:
-                found.refs.extend(spec.refs(current))
+                found.refs.extend(_refs_quiet(spec, current) or ())
                 dirnames[:] = []
                 continue
         dirnames.sort()
@@ -265,9 +358,19 @@ def _walk_dir(root: Path, found: Found) -> None:
             if key in seen:
                 continue
             seen.add(key)
-            spec = _sniff_quiet(full)
+            try:
+                spec = sniff_path(full)
+            except OSError as exc:
+                if os.path.lexists(full):  # not just gone since the listing
+                    why = "not a regular file" if isinstance(exc, NotRegularFile) else None
+                    failed.append((str(full.relative_to(root)), _kind(exc), why or _reason(exc)))
+                continue
             if spec is not None:
-                found.refs.extend(spec.refs(full))
+                refs = _refs_quiet(spec, full)
+                if refs is None:
+                    failed.append((str(full.relative_to(root)), "unreadable", "cannot list"))
+                found.refs.extend(refs or ())
+    return failed
 
 
 def _sniff_quiet(path: Path) -> FormatSpec | None:

@@ -406,7 +406,8 @@ def sniff(path: Path, head: bytes) -> bool:
             continue
         if (
             isinstance(obj, dict)
-            and obj.get("type") in _KNOWN_TYPES
+            and isinstance(obj.get("type"), str)  # a list or object is not hashable
+            and obj["type"] in _KNOWN_TYPES
             and any(key in obj for key in _ID_KEYS)
             and "payload" not in obj
         ):

@@ -86,8 +86,9 @@ class OpencodeReader(SessionReader):
     def set_meta(self, row: dict[str, Any]) -> None:
         """Session-level facts (title, cwd, times) from a session record."""
         session = self.session
-        session.title = row.get("title") or session.title
-        session.cwd = row.get("directory") or session.cwd
+        title, directory = row.get("title"), row.get("directory")
+        session.title = (title if isinstance(title, str) else None) or session.title
+        session.cwd = (directory if isinstance(directory, str) else None) or session.cwd
         session.started = parse_timestamp(row.get("time_created")) or session.started
         session.ended = parse_timestamp(row.get("time_updated")) or session.ended
 

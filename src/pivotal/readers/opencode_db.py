@@ -28,6 +28,7 @@ from typing import Any
 from pivotal.model import SessionRef
 from pivotal.readers.base import Update, decode_json, parse_timestamp
 from pivotal.readers.opencode_base import FORMAT, OpencodeReader
+from pivotal.readers.opencode_private import needs_private_copy, private_copy
 
 SQLITE_MAGIC = b"SQLite format 3\x00"
 BUSY_TIMEOUT_S = 2.0
@@ -57,16 +58,39 @@ def _connect(uri: str) -> sqlite3.Connection:
 
 
 def open_readonly(path: Path) -> tuple[sqlite3.Connection, str | None]:
-    """A read-only connection that creates no files where none exist, plus a notice."""
+    """A read-only connection that creates no files where none exist, plus a notice.
+
+    "database is locked" is raised, not worked around: `immutable=1` would read a
+    rollback-journal database mid-write, and show stale or half-written rows.
+    """
+    if needs_private_copy(path):
+        return _connect(_uri(private_copy(path), "mode=ro")), None
     wal_missing = not os.path.exists(f"{path}-wal")
     if wal_missing and _is_wal(path):
         return _connect(_uri(path, "immutable=1")), None
     try:
         conn = _connect(_uri(path, "mode=ro"))
-        conn.execute("SELECT 1 FROM sqlite_master LIMIT 1").fetchall()
-        return conn, None
     except sqlite3.OperationalError:
         return _connect(_uri(path, "immutable=1")), FALLBACK_NOTICE
+    try:
+        conn.execute("SELECT 1 FROM sqlite_master LIMIT 1").fetchall()
+        return conn, None
+    except sqlite3.OperationalError as exc:
+        conn.close()
+        if is_locked(exc):
+            raise locked_error(path) from exc
+        return _connect(_uri(path, "immutable=1")), FALLBACK_NOTICE
+
+
+def is_locked(exc: sqlite3.Error) -> bool:
+    text = str(exc)
+    return "locked" in text or "busy" in text
+
+
+def locked_error(path: Path) -> sqlite3.OperationalError:
+    return sqlite3.OperationalError(
+        f"{path.name} is locked by another program (waited {BUSY_TIMEOUT_S:g} s); try again"
+    )
 
 
 @contextmanager
@@ -88,18 +112,32 @@ def table_names(conn: sqlite3.Connection) -> set[str]:
 
 
 def sniff_db(path: Path, head: bytes) -> bool:
-    """A SQLite file holding opencode's session/message/part tables."""
+    """A SQLite file holding opencode's session/message/part tables.
+
+    The schema's DDL text in the file's first pages decides without opening it
+    (no busy wait on a locked database); otherwise SQLite is asked. A locked
+    SQLite file is taken: the reader then says it is locked, not "unknown format".
+    """
     if not head.startswith(SQLITE_MAGIC):
         return False
+    if all(f"CREATE TABLE `{name}`".encode() in head for name in REQUIRED_TABLES):
+        return True
     try:
         with reading(path) as (conn, _):
             return REQUIRED_TABLES <= table_names(conn)
+    except sqlite3.OperationalError as exc:
+        # locked: cannot look inside now; listing its sessions will say so ("try again")
+        return is_locked(exc)
     except (sqlite3.Error, OSError):
-        # a checkpoint racing an immutable read: fall back to the DDL text in the head
-        return all(f"CREATE TABLE `{name}`".encode() in head for name in REQUIRED_TABLES)
+        return False
 
 
 _SESSION_COLS = "id, parent_id, title, directory, time_created, time_updated"
+
+
+def _text(value: Any) -> str | None:
+    """A text column's value, or None when it holds NULL, a number or a BLOB."""
+    return value if isinstance(value, str) and value else None
 
 
 def _ref(
@@ -110,8 +148,8 @@ def _ref(
         path=path,
         key=row[0],
         session_id=row[0],
-        title=row[2] or None,
-        cwd=row[3] or None,
+        title=_text(row[2]),
+        cwd=_text(row[3]),
         started=parse_timestamp(row[4]),
         updated=parse_timestamp(row[5]),
         turns=turns,
@@ -126,12 +164,21 @@ def db_refs(path: Path, fmt: str = FORMAT) -> list[SessionRef]:
         f"SELECT {_SESSION_COLS}, (SELECT count(*) FROM message m WHERE m.session_id = s.id)"
         " FROM session s ORDER BY time_updated DESC, id DESC"
     )
-    try:
-        with reading(path) as (conn, _):
-            rows = conn.execute(query).fetchall()
-    except (sqlite3.Error, OSError):
-        return []
-    return [_ref(path, row[:6], row[6], fmt) for row in rows]
+    with reading(path) as (conn, _):  # read errors reach the caller: it says what failed
+        rows = conn.execute(query).fetchall()
+    # a session row without a text id cannot be selected again: nothing to list
+    return [_ref(path, row[:6], row[6], fmt) for row in rows if isinstance(row[0], str)]
+
+
+def _sql_type(value: Any) -> str:
+    """How a user would name what SQLite returned."""
+    if value is None:
+        return "NULL"
+    if isinstance(value, bytes):
+        return "a BLOB"
+    if isinstance(value, str):
+        return "text"
+    return "a number"
 
 
 class DbReader(OpencodeReader):
@@ -146,6 +193,8 @@ class DbReader(OpencodeReader):
         self._ident: tuple[int, int] | None = None
         self._notified: set[str] = set()
         self._broken: str | None = None
+        self._bad_rows: set[tuple[str, str, str, str]] = set()
+        """Rows of the wrong shape already reported (they match every poll's query)."""
 
     def poll(self, final: bool = False, budget: int | None = None) -> Update:
         path = self.ref.path
@@ -176,7 +225,9 @@ class DbReader(OpencodeReader):
                     self._reset()
                     self._read(conn)
         except sqlite3.OperationalError as exc:
-            if "locked" in str(exc) or "busy" in str(exc):
+            if is_locked(exc):
+                if final:  # a batch read would show stale or no rows as if that were all
+                    raise locked_error(path) from exc
                 return Update()  # opencode holds a lock longer than our timeout: retry next poll
             return self._fail(f"{path.name}: cannot read opencode database ({exc})", skipped_before)
         except (sqlite3.Error, OSError) as exc:
@@ -208,6 +259,7 @@ class DbReader(OpencodeReader):
 
     def _reset(self) -> None:
         self.forget()
+        self._bad_rows.clear()
         self._seen_msg.clear()
         self._seen_part.clear()
         self._msg_mark = self._part_mark = -1
@@ -246,6 +298,8 @@ class DbReader(OpencodeReader):
             " WHERE session_id = ? AND time_updated >= ? ORDER BY id",
             (sid, self._msg_mark),
         ):
+            if not self._row_ok("message", mid, updated, mid):
+                continue
             msg_mark = max(msg_mark, updated)
             stamp = (updated, hash(data))
             if self._seen_msg.get(mid) == stamp:
@@ -259,6 +313,8 @@ class DbReader(OpencodeReader):
             " WHERE session_id = ? AND time_updated >= ? ORDER BY id",
             (sid, self._part_mark),
         ):
+            if not self._row_ok("part", pid, updated, mid):
+                continue
             part_mark = max(part_mark, updated)
             stamp = (updated, hash(data))
             if self._seen_part.get(pid) == stamp:
@@ -268,6 +324,31 @@ class DbReader(OpencodeReader):
                 self.put_part(mid, pid, part)
             self._seen_part[pid] = stamp
         self._msg_mark, self._part_mark = msg_mark, part_mark
+        return False
+
+    def _row_ok(self, table: str, row_id: Any, updated: Any, message_id: Any) -> bool:
+        """A row whose id, message id and time_updated have the types opencode writes.
+
+        SQLite keeps whatever was stored (text or a BLOB in an integer column, NULL
+        in a text primary key): such a row is skipped and reported once, not compared
+        with numbers (TypeError) nor keyed by a BLOB.
+        """
+        problem = None
+        if not isinstance(row_id, str):
+            problem = f"its id is {_sql_type(row_id)}"
+        elif not isinstance(message_id, str):
+            problem = f"its message id is {_sql_type(message_id)}"
+        elif isinstance(updated, bool) or not isinstance(updated, int | float):
+            problem = f"time_updated is {_sql_type(updated)}, not a number"
+        elif updated != updated:  # NaN never compares: it would be re-read forever
+            problem = "time_updated is not a number"
+        if problem is None:
+            return True
+        shown = row_id if isinstance(row_id, str) else _sql_type(row_id)
+        key = (table, repr(row_id), repr(updated), repr(message_id))
+        if key not in self._bad_rows:
+            self._bad_rows.add(key)
+            self.skip(None, f"{table} {shown}: {problem}")
         return False
 
     def _decode(self, data: Any, what: str) -> dict[str, Any] | None:
@@ -291,4 +372,6 @@ class DbReader(OpencodeReader):
             f"SELECT {_SESSION_COLS} FROM session WHERE parent_id = ? ORDER BY time_created, id",
             (sid,),
         ).fetchall()
-        self.session.children = [_ref(self.ref.path, row, fmt=self.format) for row in rows]
+        self.session.children = [
+            _ref(self.ref.path, row, fmt=self.format) for row in rows if isinstance(row[0], str)
+        ]

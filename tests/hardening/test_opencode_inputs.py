@@ -1,0 +1,247 @@
+"""opencode databases as users really have them: odd rows, copies, locks (issue 18: 7, 12, 20).
+
+Each database is built with the real opencode schema (`readers.opencode_builders`);
+the odd values are what SQLite lets any writer store: text or a BLOB in an
+integer column, NULL in a text primary key.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import sqlite3
+from pathlib import Path
+
+import pytest
+
+from cli_helpers import invoke
+from pivotal.readers import find_sessions, open_reader, read_session
+from readers.opencode_builders import (
+    REAL_SHORT,
+    T0,
+    add_session,
+    create_db,
+    put_message,
+    put_part,
+    text_part,
+    user_info,
+)
+
+
+def _db_with_odd_rows(path: Path) -> None:
+    writer = create_db(path)
+    add_session(writer, "ses_a")
+    put_message(writer, "msg_001", "ses_a", user_info(T0), T0)
+    put_part(writer, "prt_001", "msg_001", "ses_a", text_part("kept one"), T0)
+    put_message(writer, "msg_003", "ses_a", user_info(T0 + 3), T0 + 3)
+    put_part(writer, "prt_003", "msg_003", "ses_a", text_part("kept two"), T0 + 3)
+    data = '{"role": "user", "time": {"created": 1}}'
+    part = '{"type": "text", "text": "lost"}'
+    rows = [
+        ("INSERT INTO message VALUES ('msg_t', 'ses_a', 1, 'soon', ?)", (data,)),
+        ("INSERT INTO message VALUES ('msg_b', 'ses_a', 1, x'00ff', ?)", (data,)),
+        ("INSERT INTO message VALUES (NULL, 'ses_a', 1, 5, ?)", (data,)),
+        ("INSERT INTO part VALUES (x'01', 'msg_001', 'ses_a', 1, 5, ?)", (part,)),
+        ("INSERT INTO part VALUES ('prt_t', 'msg_001', 'ses_a', 1, 'later', ?)", (part,)),
+    ]
+    for sql, args in rows:
+        writer.execute(sql, args)
+    writer.close()
+
+
+def test_rows_of_the_wrong_type_are_skipped_and_reported_once(tmp_path: Path) -> None:
+    db = tmp_path / "opencode.db"
+    _db_with_odd_rows(db)
+    [ref] = find_sessions([db]).refs
+    reader = open_reader(ref)
+    try:
+        first = reader.poll()
+        again = reader.poll()  # text and BLOB sort after every number: they match every poll
+    finally:
+        reader.close()
+    session = reader.session
+    assert [t.text for t in session.turns] == ["kept one", "kept two"]
+    reasons = sorted(s.reason for s in session.skipped)
+    assert reasons == [
+        "message NULL: its id is NULL",
+        "message msg_b: time_updated is a BLOB, not a number",
+        "message msg_t: time_updated is text, not a number",
+        "part a BLOB: its id is a BLOB",
+        "part prt_t: time_updated is text, not a number",
+    ]
+    assert first.new_skipped == 5 and again.new_skipped == 0
+
+
+def test_scan_and_export_of_odd_rows_exit_0_with_the_rest(tmp_path: Path) -> None:
+    db = tmp_path / "opencode.db"
+    _db_with_odd_rows(db)
+    scanned = invoke("scan", db)
+    assert scanned.exit_code == 0, scanned.output
+    assert "2 turns" in scanned.stdout and "skipped 5 unreadable record" in scanned.stdout
+    exported = invoke("export", db, "--to", "json")
+    assert exported.exit_code == 0, exported.output
+    assert "kept two" in exported.stdout
+
+
+def test_a_session_row_without_a_text_id_or_title_is_not_listed_raw(tmp_path: Path) -> None:
+    db = tmp_path / "opencode.db"
+    writer = create_db(db)
+    add_session(writer, "ses_ok", title="fine")
+    writer.execute(
+        "INSERT INTO session (id, project_id, slug, directory, title, version, time_created,"
+        " time_updated) VALUES (x'ab', 'g', 's', x'cd', x'ef', '1', 'x', x'00')"
+    )
+    writer.execute(
+        "INSERT INTO session (id, project_id, slug, directory, title, version, time_created,"
+        " time_updated) VALUES ('ses_blob_title', 'g', 's', x'cd', x'ef', '1', 1, 2)"
+    )
+    writer.close()
+    refs = find_sessions([db]).refs
+    assert sorted(r.key for r in refs) == ["ses_blob_title", "ses_ok"]
+    odd = next(r for r in refs if r.key == "ses_blob_title")
+    assert odd.title is None and odd.cwd is None
+    session = read_session(odd)
+    assert session.title is None and session.cwd is None
+
+
+# -- a -wal without its -shm (a copy or a backup) -----------------------------------
+
+
+def _wal_only_copy(tmp_path: Path) -> Path:
+    """A WAL database whose last rows are only in `-wal`, copied without `-shm`."""
+    live = tmp_path / "live"
+    live.mkdir()
+    writer = create_db(live / "opencode.db")
+    writer.execute("PRAGMA wal_autocheckpoint = 0")
+    add_session(writer, "ses_w")
+    put_message(writer, "msg_001", "ses_w", user_info(T0), T0)
+    put_part(writer, "prt_001", "msg_001", "ses_w", text_part("in the main file"), T0)
+    writer.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+    put_message(writer, "msg_002", "ses_w", user_info(T0 + 1), T0 + 1)
+    put_part(writer, "prt_002", "msg_002", "ses_w", text_part("only in the wal"), T0 + 1)
+    backup = tmp_path / "backup"
+    backup.mkdir()
+    for suffix in ("", "-wal"):
+        shutil.copy2(live / f"opencode.db{suffix}", backup / f"opencode.db{suffix}")
+    writer.close()
+    assert (backup / "opencode.db-wal").stat().st_size > 0
+    return backup / "opencode.db"
+
+
+def test_a_wal_without_shm_is_read_whole_and_no_file_appears(tmp_path: Path) -> None:
+    db = _wal_only_copy(tmp_path)
+    before = sorted(os.listdir(db.parent))
+    refs = find_sessions([db]).refs
+    assert [r.key for r in refs] == ["ses_w"]
+    session = read_session(refs[0])
+    assert [t.text for t in session.turns] == ["in the main file", "only in the wal"]
+    result = invoke("scan", db)
+    assert result.exit_code == 0 and "2 turns" in result.stdout, result.output
+    assert sorted(os.listdir(db.parent)) == before == ["opencode.db", "opencode.db-wal"]
+
+
+async def test_following_a_wal_without_shm_creates_nothing(tmp_path: Path) -> None:
+    import asyncio
+
+    from pivotal.live.tail import follow
+
+    db = _wal_only_copy(tmp_path)
+    [ref] = find_sessions([db]).refs
+    reader = open_reader(ref)
+    stop = asyncio.Event()
+    stream = follow(reader, stop=stop, force_polling=True, poll_interval=0.01)
+    try:
+        await anext(stream)
+        asyncio.get_running_loop().call_later(0.2, stop.set)
+        async for _update in stream:
+            pass
+    finally:
+        await stream.aclose()
+        reader.close()
+    assert len(reader.session.turns) == 2
+    assert sorted(os.listdir(db.parent)) == ["opencode.db", "opencode.db-wal"]
+
+
+# -- unreadable and locked databases -----------------------------------------------
+
+
+def test_a_locked_rollback_database_says_so_instead_of_reading_stale(tmp_path: Path) -> None:
+    db = tmp_path / "opencode.db"
+    shutil.copyfile(REAL_SHORT, db)
+    conn = sqlite3.connect(db, isolation_level=None)
+    assert conn.execute("PRAGMA journal_mode=DELETE").fetchone()[0] == "delete"
+    conn.close()
+    holder = sqlite3.connect(db, isolation_level=None)
+    holder.execute("BEGIN EXCLUSIVE")  # opencode (or a backup tool) mid-write
+    try:
+        result = invoke("scan", db)
+    finally:
+        holder.execute("ROLLBACK")
+        holder.close()
+    assert result.exit_code == 5, result.output
+    assert "locked" in result.stderr and "try again" in result.stderr
+    assert "turns" not in result.stdout  # nothing stale shown as if it were the session
+
+
+def test_an_unreadable_database_in_a_data_folder_says_permission_denied(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    data = tmp_path / "opencode"
+    data.mkdir()
+    db = data / "opencode.db"
+    shutil.copyfile(REAL_SHORT, db)
+    deny_reading(monkeypatch, db)
+    for target in (db, data):
+        result = invoke("scan", target)
+        assert result.exit_code == 5, result.output
+        assert "permission denied" in result.stderr, result.stderr
+        assert "no sessions found" not in result.stderr
+
+
+def deny_reading(monkeypatch: pytest.MonkeyPatch, denied: Path) -> None:
+    """Make `denied` unreadable as chmod 000 would (the tests may run as root).
+
+    Every way pivotal opens a file goes through `os.open`, `open` or sqlite3,
+    and `os.access` answers for chmod: all four are made to refuse.
+    """
+    import builtins
+
+    target = os.path.realpath(denied)
+    real_os_open, real_open, real_access = os.open, builtins.open, os.access
+    real_connect = sqlite3.connect
+
+    def refused(path: object) -> bool:
+        try:
+            return os.path.realpath(os.fsdecode(path)) == target  # type: ignore[arg-type]
+        except (TypeError, ValueError):
+            return False
+
+    def os_open(path, *args, **kwargs):  # type: ignore[no-untyped-def]
+        if refused(path):
+            raise PermissionError(13, "Permission denied", os.fsdecode(path))
+        return real_os_open(path, *args, **kwargs)
+
+    def open_(file, *args, **kwargs):  # type: ignore[no-untyped-def]
+        if isinstance(file, str | bytes | os.PathLike) and refused(file):
+            raise PermissionError(13, "Permission denied", os.fsdecode(file))
+        return real_open(file, *args, **kwargs)
+
+    def access(path, mode, *args, **kwargs):  # type: ignore[no-untyped-def]
+        if refused(path):
+            return False
+        return real_access(path, mode, *args, **kwargs)
+
+    def connect(database, *args, **kwargs):  # type: ignore[no-untyped-def]
+        name = str(database)
+        if name.startswith("file:"):
+            from urllib.parse import unquote
+
+            name = unquote(name[5:].split("?", 1)[0])
+        if refused(name):
+            raise sqlite3.OperationalError("unable to open database file")
+        return real_connect(database, *args, **kwargs)
+
+    monkeypatch.setattr(os, "open", os_open)
+    monkeypatch.setattr(builtins, "open", open_)
+    monkeypatch.setattr(os, "access", access)
+    monkeypatch.setattr(sqlite3, "connect", connect)
