@@ -117,19 +117,22 @@ def test_sessions_do_not_share_marks(store):
     assert store.marks_for(other) == []
 
 
-def test_a_corrupt_store_is_moved_aside_and_rebuilt(tmp_path):
+def test_a_corrupt_store_is_kept_and_rebuilt_in_place(tmp_path):
     db = tmp_path / FILE_NAME
     db.write_bytes(b"this is not sqlite at all\x00" * 200)
+    inode = db.stat().st_ino
     with NoteStore(db) as rebuilt:
-        assert rebuilt.notice and "moved it to" in rebuilt.notice
+        assert rebuilt.notice and "the damaged file is kept as" in rebuilt.notice
         session = _read(CLAUDE)
         rebuilt.mark(session, session.turns[0])
         assert len(rebuilt.marks_for(session)) == 1
-    aside = [p for p in tmp_path.iterdir() if ".corrupt-" in p.name]
-    assert len(aside) == 1
-    assert aside[0].read_bytes().startswith(b"this is not sqlite")
+    assert db.stat().st_ino == inode  # the same file, never renamed
+    kept = [p for p in tmp_path.iterdir() if ".damaged-" in p.name]
+    assert len(kept) == 1
+    assert kept[0].read_bytes().startswith(b"this is not sqlite")
     with NoteStore(db) as again:
         assert again.notice is None
+        assert len(again.marks_for(session)) == 1
 
 
 def test_store_never_touches_the_session_file(tmp_path, store):
@@ -190,11 +193,12 @@ def test_notes_command_lists_sessions_and_marks(tmp_path, monkeypatch):
     ]
 
 
-def test_notes_command_reports_a_rebuilt_store(tmp_path, monkeypatch):
+def test_notes_command_reports_a_damaged_store_and_leaves_it(tmp_path, monkeypatch):
     monkeypatch.setenv("PIVOTAL_DATA_DIR", str(tmp_path))
     (tmp_path / FILE_NAME).write_bytes(b"garbage" * 100)
     code, _, err = _cli("notes", "--json")
-    assert code == 0 and "moved it to" in err
+    assert code == 0 and "is damaged" in err and "left as it is" in err
+    assert (tmp_path / FILE_NAME).read_bytes() == b"garbage" * 100
 
 
 def test_a_store_that_cannot_be_opened_is_not_moved_aside(tmp_path):

@@ -115,4 +115,7 @@ def test_a_corrupt_store_is_reported_and_the_export_still_made(data_dir):
     (data_dir / "notes.sqlite3").write_bytes(b"not a database" * 50)
     code, out, err = run("export", str(DEMO), "--to", "md")
     assert code == ExitCode.OK and out.startswith("# Pivotal report")
-    assert "moved it to" in err
+    assert "is damaged" in err and "the file is left as it is" in err
+    # a read-only command never moves, repairs or adds to the store
+    assert [p.name for p in data_dir.iterdir()] == ["notes.sqlite3"]
+    assert (data_dir / "notes.sqlite3").read_bytes() == b"not a database" * 50

@@ -9,8 +9,9 @@ no id) and the turn's source id is `record_id`, else `message_id`, else
 
 The store lives under `$PIVOTAL_DATA_DIR`, else `$XDG_DATA_HOME/pivotal`, else
 `~/.local/share/pivotal` — never beside the session files, which pivotal only
-ever opens for reading. A file SQLite cannot use is renamed aside and a fresh
-store is created; `notice` says so.
+ever opens for reading. Read-only commands open it read-only; a damaged store
+is salvaged (`pivotal.catalog.notes_file`), never renamed, and `notice` says so
+in one line. Locked, full or read-only stores raise `NotesError`.
 """
 
 from __future__ import annotations
@@ -18,32 +19,27 @@ from __future__ import annotations
 import os
 import sqlite3
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TypeVar
+from urllib.parse import quote
 
+from pivotal.catalog.notes_file import (
+    SCHEMA,
+    SCHEMA_VERSION,
+    Salvaged,
+    check,
+    keep_copy,
+    memory_store,
+    rebuild_in_place,
+    salvage,
+)
 from pivotal.model import Session, Turn
 
 FILE_NAME = "notes.sqlite3"
-SCHEMA_VERSION = 1
-
-_SCHEMA = """
-CREATE TABLE IF NOT EXISTS sessions (
-    session_key TEXT PRIMARY KEY,
-    format TEXT NOT NULL,
-    path TEXT NOT NULL,
-    title TEXT,
-    touched REAL NOT NULL
-);
-CREATE TABLE IF NOT EXISTS marks (
-    session_key TEXT NOT NULL,
-    source_id TEXT NOT NULL,
-    turn_hint INTEGER,
-    note TEXT NOT NULL DEFAULT '',
-    created REAL NOT NULL,
-    updated REAL NOT NULL,
-    PRIMARY KEY (session_key, source_id)
-);
-"""
+BUSY_TIMEOUT_S = 5.0
+T = TypeVar("T")
 
 
 def data_dir() -> Path:
@@ -104,48 +100,144 @@ class NotedSession:
     touched: float
 
 
-class NoteStore:
-    """The marks-and-notes database. Cheap to open; safe to share between processes."""
+class NotesError(sqlite3.OperationalError):
+    """The notes store cannot be used now (locked, disk full, read-only): one line to show.
 
-    def __init__(self, path: Path | None = None) -> None:
+    A subclass of sqlite3.OperationalError, so code that already catches
+    sqlite3.Error keeps working; the message names the store and the cause.
+    """
+
+
+class NoteStore:
+    """The marks-and-notes database. Cheap to open; safe to share between processes.
+
+    `readonly=True` (exports, `pivotal notes`) opens the file read-only and never
+    creates, moves or repairs it: a damaged store is salvaged into memory for that
+    command. The replayer opens it for writing; a damaged store is then salvaged,
+    a copy of the damaged file kept beside it, and the store rebuilt in place (never
+    renamed, so another pivotal that has it open keeps writing into the live file).
+    """
+
+    def __init__(
+        self, path: Path | None = None, *, readonly: bool = False, timeout: float = BUSY_TIMEOUT_S
+    ) -> None:
         self.path = Path(path) if path is not None else data_dir() / FILE_NAME
+        self.readonly = readonly
+        self.timeout = timeout
         self.notice: str | None = None
-        """Set when a corrupt store was moved aside and a new one started."""
+        """One line for the person when the store was damaged and what was salvaged."""
         self._db = self._open()
 
     # -- opening -------------------------------------------------------------
 
     def _open(self) -> sqlite3.Connection:
-        self.path.parent.mkdir(parents=True, exist_ok=True)
+        if self.readonly:
+            return self._open_readonly()
+        try:
+            self.path.parent.mkdir(parents=True, exist_ok=True)
+        except OSError as exc:
+            raise NotesError(self._why("open", exc)) from exc
         try:
             return self._connect()
-        except sqlite3.OperationalError:
-            raise  # cannot open or locked: not corrupt, so nothing is moved aside
-        except sqlite3.DatabaseError as exc:
-            aside = self.path.with_name(f"{self.path.name}.corrupt-{int(time.time())}")
-            os.replace(self.path, aside)
-            for sidecar in ("-wal", "-shm", "-journal"):
-                stale = Path(str(self.path) + sidecar)
-                if stale.exists():
-                    os.replace(stale, Path(str(aside) + sidecar))
-            self.notice = (
-                f"notes store was unreadable ({exc}); moved it to {aside} and started anew"
-            )
+        except sqlite3.OperationalError as exc:
+            raise NotesError(self._why("open", exc)) from exc  # locked or no access: not damage
+        except sqlite3.DatabaseError:
+            self._repair()
+        try:
             return self._connect()
+        except sqlite3.Error as exc:
+            raise NotesError(self._why("open", exc)) from exc
+
+    def _open_readonly(self) -> sqlite3.Connection:
+        if not self.path.exists():
+            return memory_store(Salvaged())
+        uri = f"file:{quote(str(self.path.absolute()))}?mode=ro"
+        try:
+            db = sqlite3.connect(uri, uri=True, timeout=self.timeout)
+        except sqlite3.Error as exc:
+            raise NotesError(self._why("open", exc)) from exc
+        try:
+            check(db)
+            names = {r[0] for r in db.execute("SELECT name FROM sqlite_master WHERE type='table'")}
+        except sqlite3.OperationalError as exc:
+            db.close()
+            raise NotesError(self._why("open", exc)) from exc
+        except sqlite3.DatabaseError:
+            db.close()
+            return self._salvaged_in_memory()
+        if not {"sessions", "marks"} <= names:  # a new or foreign file: nothing marked yet
+            db.close()
+            return memory_store(Salvaged())
+        return db
 
     def _connect(self) -> sqlite3.Connection:
-        db = sqlite3.connect(self.path, timeout=5.0)
+        db = sqlite3.connect(self.path, timeout=self.timeout)
         try:
-            row = db.execute("PRAGMA quick_check").fetchone()
-            if not row or row[0] != "ok":
-                raise sqlite3.DatabaseError(f"quick_check: {row[0] if row else 'no answer'}")
-            db.executescript(_SCHEMA)
+            check(db)
+            db.executescript(SCHEMA)
             db.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
             db.commit()
         except sqlite3.DatabaseError:
             db.close()
             raise
         return db
+
+    def _salvaged_in_memory(self) -> sqlite3.Connection:
+        found = salvage(self.path)
+        self.notice = (
+            f"notes store {self.path} is damaged: showing the {_marks(len(found.marks))}"
+            " that could still be read (the file is left as it is)"
+        )
+        return memory_store(found)
+
+    def _repair(self) -> None:
+        """Salvage the damaged store, keep a copy of it, and rebuild it in place."""
+        found = salvage(self.path)
+        try:
+            kept = keep_copy(self.path)
+        except OSError as exc:
+            raise NotesError(
+                f"notes store {self.path} is damaged and no copy of it could be kept"
+                f" ({exc.strerror or exc}); it was not changed"
+            ) from exc
+        rebuild_in_place(self.path, memory_store(found), self.timeout)
+        self.notice = (
+            f"notes store was damaged: recovered {_marks(len(found.marks))};"
+            f" the damaged file is kept as {kept}"
+        )
+
+    def _why(self, action: str, exc: Exception) -> str:
+        text = str(exc.strerror if isinstance(exc, OSError) and exc.strerror else exc)
+        if "locked" in text or "busy" in text:
+            reason = f"it is locked by another program (waited {self.timeout:g} s)"
+        elif "full" in text:
+            reason = "the disk is full"
+        elif "readonly" in text or "read-only" in text:
+            reason = "it is read-only"
+        else:
+            reason = text
+        return f"cannot {action} the notes store {self.path}: {reason}"
+
+    def _run(self, action: str, work: Callable[[], T]) -> T:
+        """`work()` with SQLite's errors as NotesError; damage found mid-way is repaired once."""
+        try:
+            return work()
+        except sqlite3.OperationalError as exc:
+            raise NotesError(self._why(action, exc)) from exc
+        except sqlite3.DatabaseError:
+            self._db.close()
+            self._db = self._salvaged_in_memory() if self.readonly else self._reopen_repaired()
+        try:
+            return work()
+        except sqlite3.Error as exc:
+            raise NotesError(self._why(action, exc)) from exc
+
+    def _reopen_repaired(self) -> sqlite3.Connection:
+        try:
+            self._repair()
+            return self._connect()
+        except sqlite3.Error as exc:
+            raise NotesError(self._why("open", exc)) from exc
 
     def close(self) -> None:
         self._db.close()
@@ -158,6 +250,16 @@ class NoteStore:
 
     # -- writing -------------------------------------------------------------
 
+    def _write(self, work: Callable[[], T]) -> T:
+        if self.readonly:
+            raise NotesError(f"the notes store {self.path} was opened read-only")
+
+        def in_transaction() -> T:
+            with self._db:
+                return work()
+
+        return self._run("save to", in_transaction)
+
     def _touch(self, session: Session, now: float) -> str:
         key = session_key(session)
         self._db.execute(
@@ -169,9 +271,13 @@ class NoteStore:
         return key
 
     def mark(self, session: Session, turn: Turn) -> None:
-        """Mark a turn (marking it twice keeps the first mark and its note)."""
+        """Mark a turn (marking it twice keeps the first mark and its note).
+
+        Raises NotesError (locked, disk full, read-only) with one line to show.
+        """
         now = time.time()
-        with self._db:
+
+        def work() -> None:
             key = self._touch(session, now)
             self._db.execute(
                 "INSERT INTO marks (session_key, source_id, turn_hint, note, created, updated)"
@@ -179,19 +285,28 @@ class NoteStore:
                 (key, source_id(turn), turn.index, "", now, now),
             )
 
+        self._write(work)
+
     def unmark(self, session: Session, turn: Turn) -> bool:
-        """Remove a turn's mark and its note; False when it had none."""
-        with self._db:
+        """Remove a turn's mark and its note; False when it had none. Raises NotesError."""
+
+        def work() -> bool:
             cursor = self._db.execute(
                 "DELETE FROM marks WHERE session_key=? AND source_id=?",
                 (session_key(session), source_id(turn)),
             )
-        return cursor.rowcount > 0
+            return cursor.rowcount > 0
+
+        return self._write(work)
 
     def set_note(self, session: Session, turn: Turn, markdown: str) -> None:
-        """Attach Markdown to a turn (marking it); an empty note keeps the mark."""
+        """Attach Markdown to a turn (marking it); an empty note keeps the mark.
+
+        Raises NotesError (locked, disk full, read-only) with one line to show.
+        """
         now = time.time()
-        with self._db:
+
+        def work() -> None:
             key = self._touch(session, now)
             self._db.execute(
                 "INSERT INTO marks (session_key, source_id, turn_hint, note, created, updated)"
@@ -200,14 +315,19 @@ class NoteStore:
                 (key, source_id(turn), turn.index, markdown, now, now),
             )
 
+        self._write(work)
+
     # -- reading -------------------------------------------------------------
 
     def marks_for(self, session: Session) -> list[Mark]:
         """The session's marks with their current turn indices, in turn order (lost ones last)."""
-        rows = self._db.execute(
-            "SELECT source_id, note, created, updated FROM marks WHERE session_key=?",
-            (session_key(session),),
-        ).fetchall()
+        rows = self._run(
+            "read",
+            lambda: self._db.execute(
+                "SELECT source_id, note, created, updated FROM marks WHERE session_key=?",
+                (session_key(session),),
+            ).fetchall(),
+        )
         if not rows:
             return []
         where = {source_id(turn): turn.index for turn in session.turns}
@@ -220,12 +340,19 @@ class NoteStore:
 
     def all_sessions(self) -> list[NotedSession]:
         """Every session with at least one mark, most recently touched first."""
-        rows = self._db.execute(
-            "SELECT s.session_key, s.format, s.path, s.title, COUNT(m.source_id),"
-            " SUM(m.note != ''), s.touched FROM sessions s JOIN marks m USING (session_key)"
-            " GROUP BY s.session_key ORDER BY s.touched DESC"
-        ).fetchall()
+        rows = self._run(
+            "read",
+            lambda: self._db.execute(
+                "SELECT s.session_key, s.format, s.path, s.title, COUNT(m.source_id),"
+                " SUM(m.note != ''), s.touched FROM sessions s JOIN marks m USING (session_key)"
+                " GROUP BY s.session_key ORDER BY s.touched DESC"
+            ).fetchall(),
+        )
         return [
             NotedSession(key, fmt, path, title, count, int(notes or 0), touched)
             for key, fmt, path, title, count, notes, touched in rows
         ]
+
+
+def _marks(count: int) -> str:
+    return f"{count} mark" if count == 1 else f"{count} marks"

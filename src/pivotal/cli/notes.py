@@ -32,7 +32,7 @@ def notes_cmd(args: argparse.Namespace) -> None:
     from pivotal.catalog.notes import NoteStore
 
     try:
-        store = NoteStore()
+        store = NoteStore(readonly=True)
     except (OSError, sqlite3.Error) as exc:
         err(f"cannot open the notes store ({exc})")
         raise SystemExit(ExitCode.UNREADABLE) from None

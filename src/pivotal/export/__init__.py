@@ -48,7 +48,7 @@ def _load_marks(data: ExportInput) -> None:
     if not path.exists():
         return
     try:
-        with NoteStore(path) as store:
+        with NoteStore(path, readonly=True) as store:
             if store.notice:
                 data.notices.append(store.notice)
             data.marks = store.marks_for(data.session)
