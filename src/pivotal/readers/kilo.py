@@ -59,7 +59,7 @@ def sniff(path: Path, head: bytes) -> bool:
     if path.is_dir() or not head.startswith(SQLITE_MAGIC):
         return False
     try:
-        with reading(path) as (conn, _):
+        with reading(path, wait=0) as (conn, _):  # a lock is waited for when reading
             return _is_kilo(path, table_names(conn))
     except (sqlite3.Error, OSError):
         # a checkpoint racing an immutable read: fall back to the DDL text in the head

@@ -57,11 +57,14 @@ def _connect(uri: str) -> sqlite3.Connection:
     return conn
 
 
-def open_readonly(path: Path) -> tuple[sqlite3.Connection, str | None]:
+def open_readonly(
+    path: Path, wait: float = BUSY_TIMEOUT_S
+) -> tuple[sqlite3.Connection, str | None]:
     """A read-only connection that creates no files where none exist, plus a notice.
 
     "database is locked" is raised, not worked around: `immutable=1` would read a
     rollback-journal database mid-write, and show stale or half-written rows.
+    `wait` is how long a lock is waited for (sniffing waits for none).
     """
     if needs_private_copy(path):
         return _connect(_uri(private_copy(path), "mode=ro")), None
@@ -73,7 +76,11 @@ def open_readonly(path: Path) -> tuple[sqlite3.Connection, str | None]:
     except sqlite3.OperationalError:
         return _connect(_uri(path, "immutable=1")), FALLBACK_NOTICE
     try:
+        if wait != BUSY_TIMEOUT_S:
+            conn.execute(f"PRAGMA busy_timeout = {int(wait * 1000)}")
         conn.execute("SELECT 1 FROM sqlite_master LIMIT 1").fetchall()
+        if wait != BUSY_TIMEOUT_S:
+            conn.execute(f"PRAGMA busy_timeout = {int(BUSY_TIMEOUT_S * 1000)}")
         return conn, None
     except sqlite3.OperationalError as exc:
         conn.close()
@@ -94,9 +101,11 @@ def locked_error(path: Path) -> sqlite3.OperationalError:
 
 
 @contextmanager
-def reading(path: Path) -> Iterator[tuple[sqlite3.Connection, str | None]]:
+def reading(
+    path: Path, wait: float = BUSY_TIMEOUT_S
+) -> Iterator[tuple[sqlite3.Connection, str | None]]:
     """One consistent read transaction; the connection is always closed."""
-    conn, notice = open_readonly(path)
+    conn, notice = open_readonly(path, wait)
     try:
         conn.execute("BEGIN")
         try:
@@ -123,7 +132,7 @@ def sniff_db(path: Path, head: bytes) -> bool:
     if all(f"CREATE TABLE `{name}`".encode() in head for name in REQUIRED_TABLES):
         return True
     try:
-        with reading(path) as (conn, _):
+        with reading(path, wait=0) as (conn, _):
             return REQUIRED_TABLES <= table_names(conn)
     except sqlite3.OperationalError as exc:
         # locked: cannot look inside now; listing its sessions will say so ("try again")
