@@ -92,7 +92,7 @@ async def measure(path: Path, presses: int) -> dict[str, float]:
             await pilot.pause()
             floor.append(time.perf_counter() - begin)
             floor_cpu.append(time.thread_time() - cpu)
-        screen.needle = "error"
+        screen.search.needle = "error"
         # a needle brings the search hints into the footer, which Textual recomposes (~50 ms,
         # once): that belongs to the search that set it, not to the first key timed below
         screen.sync()

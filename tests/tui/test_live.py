@@ -256,7 +256,7 @@ async def test_following_a_folder_switches_to_a_new_session(tmp_path: Path) -> N
         await wait_for(lambda: count(app) == 2)
         assert replay(app).playback.cursor == 1
         # marks, notes and the resume command now belong to the new session
-        await wait_for(lambda: getattr(replay(app).identity, "path", None) == new.path)
+        await wait_for(lambda: getattr(replay(app).marking.identity, "path", None) == new.path)
     old.assert_untouched()
     new.assert_untouched()
 
@@ -299,7 +299,7 @@ async def test_playback_catches_up_then_waits_at_the_live_edge(tmp_path: Path) -
 
 
 def test_snapshots_merged_while_the_ui_is_busy_keep_the_lowest_change() -> None:
-    from pivotal.tui.live import Snapshot, merge
+    from pivotal.tui.live_feed import Snapshot, merge
 
     grown = Snapshot([], 7, False, [], [1], 100, 100, notice="a")
     appended = Snapshot([], 9, False, None, None, 150, 150, notice="b")

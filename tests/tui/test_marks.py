@@ -69,7 +69,7 @@ async def loaded(app: ReplayerApp, turns: int) -> None:
         lambda: (
             (screen := app.replay) is not None
             and len(screen.playback.turns) >= turns
-            and screen.marks.session is not None
+            and screen.marking.book.session is not None
         )
     )
 

@@ -36,7 +36,7 @@ def messages(app: ReplayerApp) -> list[str]:
 async def press_r(app: ReplayerApp, pilot) -> str:  # type: ignore[no-untyped-def]
     loop = asyncio.get_running_loop()
     deadline = loop.time() + 20
-    while (screen := app.replay) is None or screen.identity is None:
+    while (screen := app.replay) is None or screen.marking.identity is None:
         assert loop.time() < deadline, "the session's identity never arrived"
         await pilot.pause(0.02)
     await pilot.press("r")

@@ -3,6 +3,15 @@
 `run_replayer` is the one entry point: open a session, or the picker over
 several, replay it turn by turn and stop at the silent pivots.
 
+`app` reads the session in a worker and shows `replay_screen.ReplayScreen`,
+which holds every key and owns its widgets (`transcript`, `pivot_panel`,
+`timeline`) and helpers (`marking`, `search`, `handoff`, `live`, which reads
+through `live_feed`); `playback` is the cursor and play state they share,
+`keys` the one key table. Helpers never import the screen: it hands them what
+they need (the playback, a `say` callback) and they post messages back. The
+app's modules import each other by full name (`pivotal.tui.keys`), never this
+`__init__`, so it may import `app` lazily without a circle.
+
 The only package that imports Textual and Rich. May import everything below
 the command line (model, readers, detect, live, catalog, text); nothing
 imports it but `pivotal.cli.replay`.

@@ -1,6 +1,8 @@
 """Leaving the replay: back to the agent (r) and a screenshot of the screen (S).
 
-`HandoffActions` is mixed into `ReplayScreen`. The resume command comes from
+`Handoff` belongs to one `ReplayScreen`, which creates it with the widget it
+works through (the app's clipboard and screenshot, notifications) and `say`,
+which puts a line on the status bar. The resume command comes from
 `pivotal.catalog.resume` (it validates the session id and quotes and cleans the
 display form); it is shown in a notification with markup off and copied with
 OSC 52, which many terminals honour and some ignore, so the message says both.
@@ -10,11 +12,14 @@ from __future__ import annotations
 
 import os
 import time
+from collections.abc import Callable
 from pathlib import Path
 
+from textual.widget import Widget
+
 from pivotal.catalog.resume import ResumeCommand, resume_command
+from pivotal.model import Session
 from pivotal.tui.safe import clean
-from pivotal.tui.screen_mixin import ScreenMixin
 
 SCREENSHOT_DIR_ENV = "PIVOTAL_SCREENSHOT_DIR"
 
@@ -45,36 +50,37 @@ def resume_message(command: ResumeCommand, copied: bool) -> str:
     return "\n".join(lines)
 
 
-class HandoffActions(ScreenMixin):
-    """Mixin for `ReplayScreen`: the resume and screenshot keys."""
+class Handoff:
+    """The resume (r) and screenshot (S) keys of one screen."""
 
-    def action_resume(self) -> None:
-        session = self.identity
+    def __init__(self, owner: Widget, say: Callable[[str], None]) -> None:
+        self.owner = owner
+        self.say = say
+
+    def resume(self, session: Session | None) -> None:
+        """Show and copy the command that resumes `session` (None: its id is still unknown)."""
         if session is None:
-            self.notify("The session is still being read; try again in a moment.", timeout=4)
+            self.owner.notify("The session is still being read; try again in a moment.", timeout=4)
             return
         command = resume_command(session)
         if command.available:
-            self.app.copy_to_clipboard(command.display)
-        self.status = "resume command copied" if command.available else "cannot resume"
-        self.notify(
+            self.owner.app.copy_to_clipboard(command.display)
+        self.owner.notify(
             resume_message(command, command.available),
             title="Back to the agent",
             severity="information" if command.available else "warning",
             timeout=15,
             markup=False,
         )
-        self.sync(follow=False)
+        self.say("resume command copied" if command.available else "cannot resume")
 
-    def action_screenshot(self) -> None:
-        pb = self.playback
+    def screenshot(self, turn: int | None) -> None:
+        """Save the screen as SVG, named for `turn` (the cursor; None before any turn)."""
         folder = screenshot_dir()
         try:
             folder.mkdir(parents=True, exist_ok=True)
-            path = self.app.save_screenshot(
-                screenshot_name(pb.cursor if pb.turns else None), str(folder)
-            )
+            path = self.owner.app.save_screenshot(screenshot_name(turn), str(folder))
         except OSError as exc:
-            self.notify(f"Screenshot not saved: {exc}", severity="error", markup=False)
+            self.owner.notify(f"Screenshot not saved: {exc}", severity="error", markup=False)
             return
-        self.notify(f"Screenshot saved to {path}", timeout=6, markup=False)
+        self.owner.notify(f"Screenshot saved to {path}", timeout=6, markup=False)

@@ -1,25 +1,30 @@
-"""Marks and notes on the replay screen: the keys (m, a, u, U) and the note editor.
+"""Marks and notes on the replay screen: which session it is, its `MarkBook`, the note editor.
 
-`MarkActions` is mixed into `ReplayScreen`; it owns a `MarkBook`, learns the
-session's identity when the screen mounts (from the in-memory session, or by
-reading the head of the file in a thread) and loads its marks. The screen's
-`sync()` asks the book for the marks to draw and the cursor turn's note.
+`Marking` belongs to one `ReplayScreen`, which creates it with what it works on:
+the screen's `Playback` (turns and cursor), the widget it works through (a
+thread worker, notifications, the note editor) and `say`, which puts a line on
+the status bar. It learns the session's identity (from the in-memory session,
+or by reading the head of the file in a thread, then posting `Marking.Loaded`
+to that widget) and loads its marks; the screen's `sync()` asks it for the
+marks to draw and the cursor turn's note.
 """
 
 from __future__ import annotations
 
-from rich.console import Group, RenderableType
+from collections.abc import Callable
+
 from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Vertical
+from textual.message import Message
 from textual.screen import ModalScreen
+from textual.widget import Widget
 from textual.widgets import Footer, Static, TextArea
 
 from pivotal.model import Session, SessionRef
 from pivotal.tui.marks import MarkBook, identify
-from pivotal.tui.rich_text import safe_markdown
-from pivotal.tui.screen_mixin import ScreenMixin
+from pivotal.tui.playback import Playback
 
 
 class NoteScreen(ModalScreen[str | None]):
@@ -62,30 +67,36 @@ def fallback_identity(ref: SessionRef) -> Session:
     return Session(ref.format, ref.path, id=ref.session_id, key=ref.key, cwd=ref.cwd)
 
 
-class MarkActions(ScreenMixin):
-    """Mixin for `ReplayScreen`: the mark and note keys and the session identity they need."""
+class Marking:
+    """The mark and note keys of one screen, and the session identity they need."""
 
-    marks: MarkBook
+    class Loaded(Message):
+        """The session's identity is known and its marks are loaded: draw them."""
 
-    def init_marks(self) -> None:
-        self.marks = MarkBook()
+    def __init__(self, owner: Widget, playback: Playback, say: Callable[[str], None]) -> None:
+        self.owner = owner
+        """The screen: runs the identity thread, shows notifications and the note editor."""
+        self.playback = playback
+        self.say = say
+        self.book = MarkBook()
         self.identity: Session | None = None
         """The session's header (id, cwd, ...): marks and the resume command need it."""
 
     # -- learning which session this is ----------------------------------------------
-    def on_mount(self) -> None:
-        session = getattr(self.app, "session", None)
-        if isinstance(session, Session):
-            self.identified(session)
-            return
-        ref = self.live.ref
-        if ref is not None:
-            self.reidentify(ref)
+    def open(self, session: object, ref: SessionRef | None) -> None:
+        """The screen is mounting: `session` if the app holds it in memory, else read `ref`.
 
-    def reidentify(self, ref: SessionRef) -> None:
+        An in-memory session's marks are loaded at once, for the screen's first sync.
+        """
+        if isinstance(session, Session):
+            self.attach(session)
+        elif ref is not None:
+            self.identify(ref)
+
+    def identify(self, ref: SessionRef) -> None:
         """Learn (in a thread) which session `ref` is, then load its marks."""
         self.identity = None
-        self.run_worker(
+        self.owner.run_worker(
             lambda: self._identify(ref),
             name="identify",
             group="identify",
@@ -101,20 +112,24 @@ class MarkActions(ScreenMixin):
         except Exception:  # noqa: BLE001 - an unreadable head still gets a (path-based) identity
             session = fallback_identity(ref)
         try:
-            self.app.call_from_thread(self.identified, session)
+            self.owner.app.call_from_thread(self.identified, session)
         except RuntimeError:  # the app closed while the head was being read
             pass
 
     def identified(self, session: Session) -> None:
-        """The session is known: load its marks and show them."""
-        self.identity = session
-        notice = self.marks.attach(session)
-        if notice:
-            self.notify(notice, severity="warning", timeout=8, markup=False)
-        self.sync(follow=False)
+        """The head of the file was read (UI thread): load the marks and tell the screen."""
+        self.attach(session)
+        self.owner.post_message(Marking.Loaded())
 
-    def on_unmount(self) -> None:
-        self.marks.close()
+    def attach(self, session: Session) -> None:
+        """The session is known: load its marks (a notification says why they cannot be kept)."""
+        self.identity = session
+        notice = self.book.attach(session)
+        if notice:
+            self.owner.notify(notice, severity="warning", timeout=8, markup=False)
+
+    def close(self) -> None:
+        self.book.close()
 
     # -- keys ------------------------------------------------------------------------
     def _current(self) -> int | None:
@@ -122,26 +137,24 @@ class MarkActions(ScreenMixin):
         if not pb.turns:
             self.say("no turn to mark yet")
             return None
-        if self.marks.session is None:
+        if self.book.session is None:
             self.say("marks are still loading")
             return None
         return pb.cursor
 
-    def say(self, status: str) -> None:
-        self.status = status
-        self.sync(follow=False)
-
-    def action_mark(self) -> None:
+    def toggle(self) -> None:
+        """m: mark the cursor turn, or unmark it."""
         index = self._current()
         if index is None:
             return
-        marked = self.marks.toggle(self.playback.turns[index])
+        marked = self.book.toggle(self.playback.turns[index])
         if marked is None:
-            self.say(self.marks.problem)
+            self.say(self.book.problem)
         else:
             self.say(f"{'marked' if marked else 'unmarked'} turn #{index + 1}")
 
-    def action_note(self) -> None:
+    def edit_note(self) -> None:
+        """a: open the note editor on the cursor turn (saving marks it)."""
         index = self._current()
         if index is None:
             return
@@ -150,39 +163,32 @@ class MarkActions(ScreenMixin):
         def done(value: str | None) -> None:
             if value is None:
                 self.say("note unchanged")
-            elif self.marks.set_note(turn, value):
+            elif self.book.set_note(turn, value):
                 self.say(f"note saved on turn #{index + 1}")
             else:
-                self.say(self.marks.problem)
+                self.say(self.book.problem)
 
         title = f"Note on turn #{index + 1} (Markdown) · Ctrl+S saves · Esc cancels"
-        self.app.push_screen(NoteScreen(title, self.marks.note_at(index) or ""), done)
+        self.owner.app.push_screen(NoteScreen(title, self.book.note_at(index) or ""), done)
 
-    def action_next_mark(self) -> None:
-        target = self.marks.next_after(self.playback.cursor)
-        self.moved(None if target is None else self.playback.goto(target), "no later mark")
+    def next_mark(self) -> int | None:
+        """u: go to the next marked turn; where the cursor went, None when there is none."""
+        target = self.book.next_after(self.playback.cursor)
+        return None if target is None else self.playback.goto(target)
 
-    def action_prev_mark(self) -> None:
-        target = self.marks.prev_before(self.playback.cursor)
-        self.moved(None if target is None else self.playback.goto(target), "no earlier mark")
+    def prev_mark(self) -> int | None:
+        """U: go to the previous marked turn; where the cursor went, None when there is none."""
+        target = self.book.prev_before(self.playback.cursor)
+        return None if target is None else self.playback.goto(target)
 
     # -- what sync shows -------------------------------------------------------------
     def marked_turns(self) -> tuple[int, ...]:
         """Marked turn indices for the timeline (resolving against the current turns)."""
-        self.marks.resolve(self.playback.turns)
-        return tuple(self.marks.indices)
+        self.book.resolve(self.playback.turns)
+        return tuple(self.book.indices)
 
     def cursor_note(self) -> tuple[int, str] | None:
         """(cursor, its note: "" when marked without one), None when the cursor turn is unmarked."""
-        self.marks.resolve(self.playback.turns)
-        note = self.marks.note_at(self.playback.cursor)
+        self.book.resolve(self.playback.turns)
+        note = self.book.note_at(self.playback.cursor)
         return None if note is None else (self.playback.cursor, note)
-
-
-def note_block(index: int, note: str) -> RenderableType:
-    """The panel's section for a marked turn: its note as safe Markdown (no links, no escapes)."""
-    title = Text(f"✎ Note · turn #{index + 1}", style="bold reverse")
-    if not note.strip():
-        hint = Text("Marked. a adds a note; m unmarks.", style="dim")
-        return Group(title, hint, Text(""))
-    return Group(title, safe_markdown(note), Text(""))

@@ -1,4 +1,4 @@
-"""Messages the reading and search workers post to the UI (thread-safe hand-off)."""
+"""Messages the app's reading worker posts to the UI (thread-safe hand-off)."""
 
 from __future__ import annotations
 
@@ -31,13 +31,3 @@ class ReadFailed(Message):
     def __init__(self, reason: str) -> None:
         super().__init__()
         self.reason = reason
-
-
-class SearchDone(Message):
-    """A search finished: `turn` is the match, or None."""
-
-    def __init__(self, needle: str, turn: int | None, forward: bool) -> None:
-        super().__init__()
-        self.needle = needle
-        self.turn = turn
-        self.forward = forward

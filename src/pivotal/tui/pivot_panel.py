@@ -26,7 +26,7 @@ from textual.strip import Strip
 from textual.timer import Timer
 
 from pivotal.model import Pivot, Signal, Silence, StateChange
-from pivotal.tui.marking import note_block
+from pivotal.tui.rich_text import safe_markdown
 from pivotal.tui.safe import one_line
 
 SILENCE_NOTES = {
@@ -44,6 +44,15 @@ def _place(shown: tuple[object, ...]) -> tuple[object, ...]:
     """Which pivot (and note) a shown state is about: an update of the same keeps the scroll."""
     pivot, note = shown[0], shown[-1]
     return (pivot.turn if isinstance(pivot, Pivot) else None, note)
+
+
+def note_block(index: int, note: str) -> RenderableType:
+    """The panel's section for a marked turn: its note as safe Markdown (no links, no escapes)."""
+    title = Text(f"✎ Note · turn #{index + 1}", style="bold reverse")
+    if not note.strip():
+        hint = Text("Marked. a adds a note; m unmarks.", style="dim")
+        return Group(title, hint, Text(""))
+    return Group(title, safe_markdown(note), Text(""))
 
 
 def link(turn: int) -> Style:

@@ -3,6 +3,15 @@
 The screen owns the `Playback` (cursor, play state, filter) and pushes it down
 to its widgets in `sync()`; widgets report clicks back by message. Data comes
 from the app (`add_turns`, `add_analysis`) as the reading worker delivers it.
+
+It also owns four helpers, created in `__init__` with what each needs:
+`Marking` (marks, notes and the session's identity), `Search` (the needle and
+its thread), `Handoff` (resume command, screenshot) and `LiveFollow` (the live
+feed). Every key stays an `action_*` method here (keys.py binds them, the
+palette and help list them); a helper's key is one line that delegates to it.
+Helpers never import this module: what they need is passed in, and what
+happens later comes back as a message (`Marking.Loaded`, `Search.Finished`,
+`LiveFollow.Updated`, `LiveFollow.Switched`).
 """
 
 from __future__ import annotations
@@ -10,25 +19,24 @@ from __future__ import annotations
 from bisect import bisect_right
 
 from rich.text import Text
-from textual import events, on, work
+from textual import events, on
 from textual.app import ComposeResult
 from textual.containers import Horizontal
 from textual.screen import Screen
 from textual.timer import Timer
 from textual.widgets import Footer, Static
-from textual.worker import get_current_worker
 
 from pivotal.model import Pivot, Turn
-from pivotal.tui import keys
-from pivotal.tui.handoff import HandoffActions
-from pivotal.tui.live import LiveFollow, LiveUpdate
-from pivotal.tui.loading import Batch, search, tool_parts_matching
-from pivotal.tui.marking import MarkActions
-from pivotal.tui.messages import SearchDone
+from pivotal.tui.handoff import Handoff
+from pivotal.tui.keys import bindings
+from pivotal.tui.live import LiveFollow
+from pivotal.tui.loading import Batch, tool_parts_matching
+from pivotal.tui.marking import Marking
 from pivotal.tui.pivot_panel import PivotPanel
 from pivotal.tui.playback import SPEEDS, Playback
 from pivotal.tui.render import ALL_PARTS, pivot_banner
 from pivotal.tui.screens import HelpScreen, PromptScreen
+from pivotal.tui.search import Search
 from pivotal.tui.timeline import Timeline, TimelineState
 from pivotal.tui.transcript import TranscriptView
 
@@ -36,10 +44,10 @@ WIDE = 120
 """From this many columns on, the pivot panel is docked on the right."""
 
 
-class ReplayScreen(MarkActions, HandoffActions, Screen[None]):
+class ReplayScreen(Screen[None]):
     """The main screen of the replayer."""
 
-    BINDINGS = keys.bindings()
+    BINDINGS = bindings()
     AUTO_FOCUS = None
 
     def __init__(self, *, autopause: bool = True, speed: float = 1.0, notice: str = "") -> None:
@@ -50,7 +58,6 @@ class ReplayScreen(MarkActions, HandoffActions, Screen[None]):
         self.status = ""
         self.loading = ""
         self.analysed = False
-        self.needle = ""
         self.pending_at: int | None = None
         self._timer: Timer | None = None
         self.ready = False
@@ -61,8 +68,11 @@ class ReplayScreen(MarkActions, HandoffActions, Screen[None]):
         """Wide terminals: the person hid the docked panel."""
         self.panel_open = False
         """Narrow terminals: the panel floats over the transcript."""
-        self.live = LiveFollow(self)
-        self.init_marks()
+        # the helpers this screen owns (they never import it)
+        self.marking = Marking(self, self.playback, say=self.say)
+        self.search = Search(self, self.playback, say=self.say)
+        self.handoff = Handoff(self, say=self.say)
+        self.live = LiveFollow(self, self.playback)
 
     # -- widgets -----------------------------------------------------------------
     def compose(self) -> ComposeResult:
@@ -95,13 +105,23 @@ class ReplayScreen(MarkActions, HandoffActions, Screen[None]):
         self.set_class(self.wide and not self.panel_hidden, "-panel-docked")
         self.set_class(not self.wide and self.panel_open, "-panel-overlay")
 
+    def reveal_panel(self) -> None:
+        """Playback stopped at a pivot: a narrow screen floats the panel open to explain it."""
+        if not self.wide:
+            self.panel_open = True
+            self.place_panel()
+
     def on_mount(self) -> None:
         self.wide = self.app.size.width >= WIDE
         self.place_panel()
         self.ready = True
         self.transcript.set_turns(self.playback.turns, 0)
         self.transcript.set_banners({p.turn: pivot_banner(p) for p in self.playback.pivots})
+        self.marking.open(getattr(self.app, "session", None), self.live.ref)
         self.sync()
+
+    def on_unmount(self) -> None:
+        self.marking.close()
 
     # -- data from the app -------------------------------------------------------
     def add_turns(self, batch: Batch) -> None:
@@ -153,7 +173,7 @@ class ReplayScreen(MarkActions, HandoffActions, Screen[None]):
             number,
             len(pb.pivots),
             loading=not self.analysed,
-            note=self.cursor_note(),
+            note=self.marking.cursor_note(),
             live=live,
         )
         self.timeline.update_state(
@@ -171,10 +191,10 @@ class ReplayScreen(MarkActions, HandoffActions, Screen[None]):
                 notice=self.status,
                 candidates=tuple(p.turn for p in pb.pivots if p.candidate),
                 live=self.live.label(),
-                marks=self.marked_turns(),
+                marks=self.marking.marked_turns(),
             )
         )
-        bindings_state = (bool(self.needle), bool(pb.failures))
+        bindings_state = (bool(self.search.needle), bool(pb.failures))
         if bindings_state != self._bindings_state:
             # the footer recomposes on every refresh: only when a hint appears or goes
             self._bindings_state = bindings_state
@@ -185,9 +205,14 @@ class ReplayScreen(MarkActions, HandoffActions, Screen[None]):
         self.status = "" if target is not None else what
         self.sync()
 
+    def say(self, status: str) -> None:
+        """Put `status` on the status line (the view stays where it is)."""
+        self.status = status
+        self.sync(follow=False)
+
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         if action in ("search_next", "search_prev"):
-            return bool(self.needle)
+            return bool(self.search.needle)
         if action in ("next_failure", "prev_failure"):
             return bool(self.playback.failures)
         return True
@@ -219,9 +244,7 @@ class ReplayScreen(MarkActions, HandoffActions, Screen[None]):
         moved, stopped = self.playback.advance()
         if stopped:
             self.status = "auto-paused at a pivot (Space plays on)"
-            if not self.wide:
-                self.panel_open = True
-                self.place_panel()
+            self.reveal_panel()
         self.schedule()
         self.sync()
 
@@ -302,49 +325,20 @@ class ReplayScreen(MarkActions, HandoffActions, Screen[None]):
     def action_search(self) -> None:
         def done(value: str | None) -> None:
             if value:
-                self.needle = value
-                self.run_search(forward=True)
+                self.search.find(value)
 
         self.app.push_screen(
-            PromptScreen("Search", "text in messages and tool output", self.needle), done
+            PromptScreen("Search", "text in messages and tool output", self.search.needle), done
         )
 
     def action_search_next(self) -> None:
-        self.run_search(forward=True)
+        self.search.run(forward=True)
 
     def action_search_prev(self) -> None:
-        self.run_search(forward=False)
+        self.search.run(forward=False)
 
-    def run_search(self, forward: bool) -> None:
-        if not self.needle:
-            return
-        visible, cursor = self.playback.visible, self.playback.cursor
-        pos = bisect_right(visible, cursor)
-        if forward:
-            order = visible[pos:] + visible[: max(pos - 1, 0)]
-        else:
-            order = visible[: max(pos - 1, 0)][::-1] + visible[pos:][::-1]
-        self.status = f"searching “{self.needle}”…"
-        self.sync(follow=False)
-        self.search_worker(self.playback.turns, order, self.needle, forward)
-
-    @work(
-        thread=True,
-        exclusive=True,
-        group="search",
-        exit_on_error=False,
-        description="Searching the session",
-    )
-    def search_worker(
-        self, turns: list[Turn], order: list[int], needle: str, forward: bool
-    ) -> None:
-        worker = get_current_worker()
-        found = search(turns, order, needle, lambda: worker.is_cancelled)
-        if not worker.is_cancelled:
-            self.post_message(SearchDone(needle, found, forward))
-
-    @on(SearchDone)
-    def show_search_result(self, event: SearchDone) -> None:
+    @on(Search.Finished)
+    def show_search_result(self, event: Search.Finished) -> None:
         if event.turn is None:
             self.status = f"“{event.needle}” not found"
             self.sync(follow=False)
@@ -384,13 +378,6 @@ class ReplayScreen(MarkActions, HandoffActions, Screen[None]):
         height = max(self.transcript.scrollable_content_region.height - 1, 1)
         self.transcript.scroll_by_hand(direction * height)
 
-    def action_follow(self) -> None:
-        self.live.toggle()
-
-    @on(LiveUpdate)
-    def show_live_update(self, message: LiveUpdate) -> None:
-        self.live.apply(message)
-
     def action_close_overlay(self) -> None:
         if self.panel_open and not self.wide:
             self.panel_open = False
@@ -400,3 +387,57 @@ class ReplayScreen(MarkActions, HandoffActions, Screen[None]):
 
     def action_help(self) -> None:
         self.app.push_screen(HelpScreen())
+
+    # -- live follow ----------------------------------------------------------------
+    def action_follow(self) -> None:
+        self.live.toggle()
+        self.sync(follow=self.live.on)
+
+    @on(LiveFollow.Updated)
+    def show_live_update(self, message: LiveFollow.Updated) -> None:
+        if not self.ready:  # posted before the screen was mounted: show it after
+            self.call_after_refresh(self.show_live_update, message)
+            return
+        shown = self.live.apply(message.generation)
+        if shown is None:
+            return
+        if shown.analysed:
+            self.analysed = True
+        if shown.loading is not None:
+            self.loading = shown.loading
+        if shown.paused_at is not None:
+            self.status = (
+                f"auto-paused at pivot #{shown.paused_at + 1}, confirmed live (End follows)"
+            )
+            self.reveal_panel()
+        elif self.playback.playing and not shown.pinned and self._timer is None:
+            self.schedule()
+        # an auto-pause moves the person's attention to the pivot: show it now
+        self.sync(follow=self.transcript.follow_cursor, live=shown.paused_at is None)
+
+    @on(LiveFollow.Switched)
+    def follow_switched(self, message: LiveFollow.Switched) -> None:
+        self.marking.identify(message.ref)  # marks, notes and resume belong to the new session
+
+    # -- marks, notes, handoff ------------------------------------------------------
+    @on(Marking.Loaded)
+    def show_marks(self) -> None:
+        self.sync(follow=False)
+
+    def action_mark(self) -> None:
+        self.marking.toggle()
+
+    def action_note(self) -> None:
+        self.marking.edit_note()
+
+    def action_next_mark(self) -> None:
+        self.moved(self.marking.next_mark(), "no later mark")
+
+    def action_prev_mark(self) -> None:
+        self.moved(self.marking.prev_mark(), "no earlier mark")
+
+    def action_resume(self) -> None:
+        self.handoff.resume(self.marking.identity)
+
+    def action_screenshot(self) -> None:
+        self.handoff.screenshot(self.playback.cursor if self.playback.turns else None)
