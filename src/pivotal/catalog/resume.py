@@ -129,6 +129,16 @@ def _continue(session: Session, ident: str | None) -> ResumeCommand:
     )
 
 
+def _cline(session: Session, ident: str | None) -> ResumeCommand:
+    if ident is None:
+        return ResumeCommand(note="no session id in the folder; `cline` lists the sessions")
+    return ResumeCommand(
+        ["cline", "--id", ident],
+        session.cwd,
+        "cline --id reopens the session in its interactive view; run it in the session's directory",
+    )
+
+
 def _aider(session: Session, ident: str | None) -> ResumeCommand:
     history = Path(session.path).absolute()
     argv = ["aider", "--restore-chat-history"]
@@ -149,6 +159,7 @@ _BUILDERS = {
     "gemini": _gemini,
     "qwen": _qwen,
     "continue": _continue,
+    "cline": _cline,
     "aider": _aider,
 }
 

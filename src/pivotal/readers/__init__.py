@@ -58,6 +58,7 @@ _MODULES = (
     ("kilo", "pivotal.readers.kilo"),  # an opencode fork: its databases also pass opencode's sniff
     ("opencode", "pivotal.readers.opencode"),
     ("aider", "pivotal.readers.aider"),
+    ("cline", "pivotal.readers.cline"),
     ("continue", "pivotal.readers.continue_cli"),
     ("generic", "pivotal.readers.generic"),
 )

@@ -261,7 +261,7 @@ def _is_message(obj: object) -> bool:
 
 def sniff(path: Path, head: bytes) -> bool:
     """Only files whose first message is clearly `{role, content}` shaped."""
-    if path.is_dir():
+    if path.is_dir() or _in_cline_session(path):
         return False
     start = head.lstrip()
     if start.startswith(b"["):
@@ -285,6 +285,12 @@ def sniff(path: Path, head: bytes) -> bool:
         return False
     messages = doc["messages"]
     return bool(messages) and _is_message(messages[0])
+
+
+def _in_cline_session(path: Path) -> bool:
+    """A file of a Cline session folder (`<id>/<id>.messages.json` ...): the cline reader's."""
+    folder = path.parent.name
+    return path.name.startswith(f"{folder}.") and (path.parent / f"{folder}.messages.json").is_file()
 
 
 def _looks_like_message(text: bytes) -> bool:
