@@ -46,6 +46,8 @@ READ_COMMANDS = frozenset(
 """Commands that are read-only unless their arguments say otherwise (see `_segment_kind`)."""
 
 _ENV = lazy(r"^[A-Za-z_][A-Za-z0-9_]*=\S*$")
+WRITE_REDIRECT = r"(?<![\d&>])>>?\s*(?!&|/dev/null\b)\S"
+"""Output redirected into a file (`> out.txt`), not `2>&1`, `2>/dev/null` or `>/dev/null`."""
 _TEST = lazy(
     r"\b(pytest|unittest|tox|nox|jest|vitest|mocha|go test|cargo test|npm (run )?test|"
     r"make (check|test)|ctest|phpunit|rspec)\b"
@@ -67,11 +69,13 @@ _POLL = lazy(
     r"\btail -f\b|\bwait\b|\bps aux\b|\bpgrep\b|nvidia-smi"
 )
 _MUTATING_ARGS = lazy(
-    r"(^|\s)(-i|--in-place)\b|>\s*\S|\b(rm|mv|cp|mkdir|touch|chmod|chown|ln|"
+    r"(^|\s)(-i|--in-place)\b|" + WRITE_REDIRECT + r"|(^|\s)(rm|mv|cp|mkdir|touch|chmod|chown|ln|"
     r"kill|pkill|killall|patch|install|commit|push|checkout|reset|apply|"
     r"merge|rebase|clone|add|upgrade|remove|uninstall|restart|start|stop|"
-    r"create|build|compile|train|-m\b)\b"
+    r"create|build|compile|train|-m)(?=\s|$)"
 )
+"""An argument that makes a read-only command write: a subcommand standing as a word of its
+own (`install` in `cat install.sh` or `checkout` in `checkout-api/` is part of a path)."""
 _GIT_READ = lazy(r"^git (status|log|diff|show|branch|remote|rev-parse|describe|blame|ls-files)")
 _PKG_READ = lazy(
     r"^(pip3?|uv pip|conda|npm|apt|apt-cache|dpkg) (show|list|index|freeze|info|"
@@ -196,7 +200,7 @@ def _segment_kind(seg: str) -> str:
             "find",
         ):
             return "edit"
-        if head == "echo" and re.search(r">\s*\S", seg):
+        if head == "echo" and re.search(WRITE_REDIRECT, seg):
             return "edit"
         return "read"
     if head == "sed":
@@ -310,9 +314,34 @@ CARRIES_OUT = frozenset({"edit", "install", "launch"})
 _DOC = lazy(r"\.(md|markdown|txt|rst|adoc|org)$|(^|/)(plan|notes?|todo)[^/]*$", re.IGNORECASE)
 
 
+_PATCHED = lazy(r"^\*\*\* (?:Add|Update|Delete) File: (.+?)\s*$", re.MULTILINE)
+"""The files an `apply_patch` body names (Codex runs it as a shell command)."""
+
+
 def carries_out(tool: ToolView) -> bool:
     """The call acts on a proposal (writing a plan or notes file does not)."""
     kind = tool_kind(tool)
     if kind not in CARRIES_OUT:
         return False
-    return not (kind == "edit" and _DOC.search(tool.key.strip()))
+    if kind != "edit":
+        return True
+    body = command_of(tool) or tool.key  # a shell `apply_patch <<EOF`, or the patch itself
+    patched = _PATCHED.findall(body[:COMMAND_CAP]) if "*** " in body else []
+    if patched:
+        return not all(_DOC.search(name) for name in patched)
+    return not _DOC.search(tool.key.strip())
+
+
+_VCS_WRITE = lazy(
+    r"^\s*(git|hg|svn)\s+(commit|push|merge|rebase|cherry-pick|tag|am)\b|"
+    r"^\s*gh\s+(pr|release)\s+(create|merge|edit)\b"
+)
+"""Recording or publishing work: a commit, a push, a pull request opened."""
+
+
+def changes_code(tool: ToolView) -> bool:
+    """The call changed the work: edited a file of it (not a plan, notes or a scratch file)
+    or committed, pushed or opened a pull request."""
+    if tool_kind(tool) == "edit":
+        return carries_out(tool)
+    return any(_VCS_WRITE.search(piece) for piece in command_pieces(tool))

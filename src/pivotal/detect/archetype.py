@@ -15,7 +15,8 @@ from pivotal.model import PivotKind, Signal, Silence
 
 
 def choose_kind(b: BeforeFacts) -> PivotKind:
-    dead_end = (
+    # a dead end leaves the agent without a next step: one it names makes a fix loop
+    dead_end = not b.next_step and (
         b.failures >= 2
         or (b.failures >= 1 and b.inconclusive)
         or (b.inconclusive and b.milestone < 2)
@@ -27,7 +28,7 @@ def choose_kind(b: BeforeFacts) -> PivotKind:
         return PivotKind.DELEGATION_AFTER_DEAD_END
     if b.milestone:
         return PivotKind.CONTINUE_AFTER_MILESTONE
-    if b.failures:
+    if b.failures and not b.next_step:
         return PivotKind.DELEGATION_AFTER_DEAD_END
     return PivotKind.OTHER
 

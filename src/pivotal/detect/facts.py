@@ -29,6 +29,8 @@ class BeforeFacts:
         "failure_turns",
         "milestone_turns",
         "contradicted",
+        "check_failed",
+        "next_step",
     )
 
     def __init__(self) -> None:
@@ -49,6 +51,10 @@ class BeforeFacts:
         self.milestone_turns: list[int] = []
         self.contradicted: list[int] = []
         """Turns claiming a success while the latest check still failed (progress, not success)."""
+        self.check_failed = False
+        """The latest check (test, run, launch ...) before the silence failed."""
+        self.next_step = False
+        """The agent's last words name its own next step (an offer, a recommendation)."""
 
     __repr__ = _repr
 

@@ -172,6 +172,7 @@ def failure_signals(w: Window, cfg: PivotConfig, facts: BeforeFacts) -> list[Sig
         if strong:
             streak.clear()
     facts.failures = len(streak)
+    facts.check_failed = check_failed
     facts.failure_turns = sorted({i for i, _ in streak})
     out: list[Signal] = []
     if streak:

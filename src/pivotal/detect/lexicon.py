@@ -20,7 +20,7 @@ WRAPPER_TAG = lazy(r"</?[A-Za-z][\w:-]*(?:\s[^<>]*)?/?>")
 # group (a noun, a tool, a file, a verb naming work such as "fix" or "push") is direction.
 _GO_ON = """
     continue cont proceed resume go on ahead keep going carry next onwards onward forward
-    do it try ship again more
+    do it try retry ship again more
     weiter weitermachen continua continuar continuez avanti seguir sigue продолжай дальше
     继续 続けて
 """
@@ -180,6 +180,17 @@ ASKS_PERSON = lazy(
     r"\bwhat do you want\b|\bhow should i\b|\bwhat'?s next\b|\bwhat next\b",
     re.IGNORECASE,
 )
+
+NEXT_STEP = lazy(
+    r"\bnext steps?\b|\bnext,? (i'?ll|we'?ll|i will|we will|let'?s|let me|i can|we can|"
+    r"we should|i'?d|i would)\b|\bi (would |can |could )?(recommend|suggest|propose)\b|"
+    r"\brecommend(ed|ation)\b|\bsuggested (fix|change|next)\b|\bthe fix (is|would be)\b|"
+    r"\bto fix (this|it|that)\b|\bi can (now )?(apply|fix|add|run|update|change|implement|"
+    r"rerun|re-run|retry|sync|install)\b|\bshould i\b|\bshall i\b|\bwant me to\b|"
+    r"\b(would|do) you (like|want) me to\b",
+    re.IGNORECASE,
+)
+"""The agent names its own next step: an offer, a recommendation, "next, I'll ..."."""
 
 CLARIFY = lazy(
     r"\bwhat would you like\b|\bwhat do you want\b|\bhow would you like (me )?to proceed\b|"

@@ -14,6 +14,7 @@ from collections.abc import Sequence
 from pivotal.detect.activity import command_pieces, tool_kind
 from pivotal.detect.lazyre import first, lazy
 from pivotal.detect.lexicon import PLAN, STOPWORDS
+from pivotal.detect.lexicon_intl import plan_intl
 from pivotal.detect.view import TurnView
 
 LABELS = {
@@ -78,7 +79,7 @@ def mentions_plan(view: TurnView) -> bool:
     """Whether a turn's text talks of a plan, options or risks (asked by several rules; once)."""
     memo = view.memo
     if "plan" not in memo:
-        memo["plan"] = first(PLAN, view.text) is not None
+        memo["plan"] = first(PLAN, view.text) is not None or plan_intl(view.text)
     result: bool = memo["plan"]
     return result
 

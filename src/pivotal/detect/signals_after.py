@@ -7,6 +7,7 @@ what to do instead) and topic / phase shift.
 
 from __future__ import annotations
 
+from pivotal.detect import lexicon_intl as intl
 from pivotal.detect.activity import EXECUTING, tool_kind
 from pivotal.detect.config import EARLIER_TASK_TURNS, PivotConfig
 from pivotal.detect.evidence import around, plain
@@ -107,9 +108,12 @@ def action_signals(w: Window, cfg: PivotConfig, facts: AfterFacts) -> list[Signa
     for view, counts in candidates if facts.executing == 0 else []:
         tail = view.text.strip()[-500:]
         match = first(CLARIFY, tail)
+        if match is None:
+            other = intl.CLARIFY.search(tail)  # "どうしますか", "que voulez-vous …"
+            match = (other.start(), other.end()) if other else None
         lines = [ln for ln in tail.splitlines() if ln.strip()]
         asks = match is not None or (
-            bool(lines) and lines[-1].rstrip(" *_`").endswith("?") and not view.tools
+            bool(lines) and lines[-1].rstrip(" *_`").endswith(("?", "？")) and not view.tools
         )
         if asks and counts:
             facts.clarification = True

@@ -9,7 +9,8 @@ from __future__ import annotations
 
 import re
 
-from pivotal.detect.activity import carries_out, tool_kind
+from pivotal.detect import lexicon_intl as intl
+from pivotal.detect.activity import carries_out, changes_code, tool_kind
 from pivotal.detect.config import PivotConfig
 from pivotal.detect.evidence import around, plain
 from pivotal.detect.facts import BeforeFacts
@@ -26,6 +27,7 @@ from pivotal.detect.lexicon import (
     ASKS_PERSON,
     FAIL_NARRATIVE,
     MILESTONE_WEAK,
+    NEXT_STEP,
     PROPOSAL,
 )
 from pivotal.detect.phase import mentions_plan
@@ -103,10 +105,10 @@ def milestone_signal(w: Window, cfg: PivotConfig, facts: BeforeFacts) -> Signal 
     return None
 
 
-_QUESTION = lazy(r"(?<![^.!?\n])[^.!?\n]*\?(?=\s|$)")
-"""A sentence ending in "?". It starts where a sentence starts (the lookbehind): a match
-from inside a sentence would need the same ending, and trying every position in it was
-quadratic."""
+_QUESTION = lazy(r"(?<![^.!?。！？\n])[^.!?。！？\n]*(?:\?(?=\s|$)|？)")
+"""A sentence ending in "?" (or the full-width "？", which needs no space after it). It
+starts where a sentence starts (the lookbehind): a match from inside a sentence would need
+the same ending, and trying every position in it was quadratic."""
 _CHOICE = lazy(r"\bor\b|\bwhich\b|\beither\b", re.IGNORECASE)
 _GO_AHEAD = lazy(
     r"^\W*((shall|should|can|may) (i|we)|(do|would) you (want|like) me to|"
@@ -118,6 +120,13 @@ _GO_AHEAD = lazy(
 """A yes/no go-ahead ("Shall I go ahead, or ...?", "Launch with 8 workers?")."""
 
 
+def _is_choice(question: str) -> bool:
+    """A question between options ("spot or on-demand?"), not a yes/no go-ahead."""
+    if not (_CHOICE.search(question) or intl.CHOICE.search(question)):
+        return False
+    return not (_GO_AHEAD.search(question) or intl.ASKS.search(question))
+
+
 def question_to_person(text: str) -> str:
     """The question a message ends on: a "?" sentence in its last paragraph, or an ask."""
     words = prose(text).strip()
@@ -127,8 +136,12 @@ def question_to_person(text: str) -> str:
     found = _QUESTION.findall(last)
     if found:
         return found[-1].strip(" *_`")
-    match = first(ASKS_PERSON, words[-400:])
-    return around(words[-400:], *match) if match else ""
+    tail = words[-400:]
+    match = first(ASKS_PERSON, tail)
+    if match:
+        return around(tail, *match)
+    other = intl.ASKS.search(tail)  # "OKなら…進めます", "Voulez-vous que je …"
+    return around(tail, other.start(), other.end()) if other else ""
 
 
 def _research(agent: list[TurnView]) -> list[int]:
@@ -152,7 +165,7 @@ def proposal_signal(w: Window, cfg: PivotConfig, facts: BeforeFacts) -> Signal |
         research = _research(agent)
         human = w.direction.text
         # a "?" is one of the proposal patterns: a question needs no search
-        if research and ("?" in human or PROPOSAL.search(human)):
+        if research and ("?" in human or "？" in human or PROPOSAL.search(human)):
             facts.proposal = True
             facts.research_turns = research
             return Signal(
@@ -165,29 +178,94 @@ def proposal_signal(w: Window, cfg: PivotConfig, facts: BeforeFacts) -> Signal |
                 [plain(human, 90), *[plain(v.text, 70) for v in agent[-1:] if v.text]],
             )
     # the agent laid out a plan and asked for a go-ahead (not a choice between options:
-    # silence cannot approve "spot or on-demand?"), with nothing executed since
+    # silence cannot approve "spot or on-demand?"), or laid it out and stopped there. An
+    # offer made right after a check failed is the fix for it (`next_step_signal`); once
+    # the agent has changed code for the request, a list of what it did with "shall I do
+    # the same to X?" is a follow-up step of work under way, and only a message that talks
+    # of a plan, its options or risks still lays one out.
     last = agent[-1]
+    if facts.check_failed:
+        return None
+    under_way = any(changes_code(t) for v in agent for t in v.tools)
     question = question_to_person(last.text)
-    if (
-        mentions_plan(last)
-        and question
-        and (not _CHOICE.search(question) or _GO_AHEAD.search(question))
-        and not any(carries_out(t) for t in last.tools)
-    ):
+    steps = listed_steps(last)
+    planned = mentions_plan(last) or (steps >= 2 and not under_way)
+    asked = bool(question) and not _is_choice(question)
+    laid_out = not (question or under_way or last.ends_with_tool) and (
+        steps >= 2 and mentions_plan(last)
+    )
+    if planned and (asked or laid_out) and not any(carries_out(t) for t in last.tools):
         facts.proposal = True
         facts.proposal_by_agent = True
         if research is None:
             research = _research(agent)
         facts.research_turns = research or [last.index]
+        detail = (
+            "the agent laid out a plan and asked for a go-ahead; nothing executed yet"
+            if asked
+            else f"the agent laid out a {steps}-step plan and stopped; nothing executed yet"
+        )
         return Signal(
             "proposal pending",
             [last.index],
-            "the agent laid out a plan and asked for a go-ahead; nothing executed yet",
+            detail,
             cfg.w_proposal,
             "before",
-            [plain(question, 90)],
+            [plain(question or _first_step(last), 90)],
         )
     return None
+
+
+_LIST_ITEM = lazy(r"^[ \t]*(?:[-*•]|\d{1,2}[.)]|#{2,4}[ \t]+\d{1,2}[.)]?)[ \t]+\S", re.MULTILINE)
+"""A line that starts a list item: "- ...", "2) ...", "### 3. ..." (a plan's steps)."""
+
+
+def listed_steps(view: TurnView) -> int:
+    """How many list items the prose of a message has (its steps, when it is a plan)."""
+    memo = view.memo
+    if "steps" not in memo:
+        memo["steps"] = len(_LIST_ITEM.findall(prose(view.text)))
+    result: int = memo["steps"]
+    return result
+
+
+def _first_step(view: TurnView) -> str:
+    match = _LIST_ITEM.search(prose(view.text))
+    return around(prose(view.text), match.start(), match.end()) if match else view.text
+
+
+def next_step_signal(w: Window, cfg: PivotConfig, facts: BeforeFacts) -> Signal | None:
+    """After failures, the agent's last words name its own next step: it was not at a dead end.
+
+    PIVOTS.md's dead end is a run of failures after which "the agent has no next step". An
+    agent that offers the obvious fix ("Shall I sync the dependencies first?"), recommends
+    one or announces it ("Next, we will create ...") is in a fix loop; a go-on approves one
+    step of it. (A proposal on the table is judged by `proposal_signal` instead.)
+    """
+    agent = w.agent_before
+    if not facts.failures or facts.proposal or not agent or agent[-1].ends_with_tool:
+        return None
+    last = agent[-1]
+    question = question_to_person(last.text)
+    if question and _is_choice(question):
+        return None  # "which approach should I take?": the agent hands the choice over
+    words = prose(last.text).strip()[-600:]
+    match = first(NEXT_STEP, words)
+    if match is None:
+        other = intl.NEXT_STEP.search(words) or intl.ASKS.search(words)
+        match = (other.start(), other.end()) if other else None
+    if match is None:
+        return None
+    facts.next_step = True
+    return Signal(
+        "next step named",
+        [last.index],
+        "the agent's last words name its own next step (an offer, a recommendation): "
+        "a fix loop, not a dead end",
+        cfg.w_next_step,
+        "before",
+        [plain(around(words, *match), 90)],
+    )
 
 
 def open_question_signal(w: Window, cfg: PivotConfig, facts: BeforeFacts) -> Signal | None:
@@ -269,6 +347,7 @@ def before_signals(w: Window, cfg: PivotConfig) -> tuple[list[Signal], BeforeFac
     for signal in (
         milestone_signal(w, cfg, facts),
         proposal_signal(w, cfg, facts),
+        next_step_signal(w, cfg, facts),
         open_question_signal(w, cfg, facts),
         mid_task_signal(w, cfg, facts),
         hands_off_signal(w, cfg),

@@ -13,8 +13,9 @@ from __future__ import annotations
 
 from collections.abc import Iterator, Sequence
 
+from pivotal.detect.acks import is_go_on
 from pivotal.detect.config import RUN_CAP, PivotConfig
-from pivotal.detect.lexicon import ACK_WORDS, GO_ON_WORDS, WRAPPER_TAG
+from pivotal.detect.lexicon import WRAPPER_TAG
 from pivotal.model import PartKind, Role, Silence, Turn, TurnFlag
 
 SILENT_CAP = 2048
@@ -48,26 +49,6 @@ def _wordless(text: str) -> bool:
     return not any(ch.isalnum() for ch in text)
 
 
-def _near(word: str, targets: frozenset[str]) -> bool:
-    """A typo of a long go-on word ("contiune", "procede"): one edit or one swap away."""
-    if len(word) < 6:
-        return False
-    for target in targets:
-        if abs(len(target) - len(word)) > 1 or len(target) < 6:
-            continue
-        if len(target) == len(word):
-            diff = [i for i, (a, b) in enumerate(zip(word, target, strict=True)) if a != b]
-            if len(diff) == 1 or (
-                len(diff) == 2 and diff[1] == diff[0] + 1 and word[diff[0]] == target[diff[1]]
-            ):
-                return True
-        else:
-            short, long_ = sorted((word, target), key=len)
-            if any(long_[:i] + long_[i + 1 :] == short for i in range(len(long_))):
-                return True
-    return False
-
-
 def classify_text(text: str, config: PivotConfig) -> Silence | None:
     """`empty`, `ack` or None (the text gives direction)."""
     core = strip_wrappers(text)
@@ -77,13 +58,7 @@ def classify_text(text: str, config: PivotConfig) -> Silence | None:
         return Silence.ACK
     if core.startswith(("#", "/")):
         return None  # a slash command or a heading is direction
-    words = [w.strip(".,!?…;:\"'()").lower() for w in core.split()]
-    words = [w for w in words if w]
-    if len(words) > config.ack_max_words:
-        return None
-    if all(w in ACK_WORDS or _wordless(w) or _near(w, GO_ON_WORDS) for w in words):
-        return Silence.ACK
-    return None
+    return Silence.ACK if is_go_on(core, config.ack_max_words) else None
 
 
 _BOUNDARY = int(TurnFlag.COMPACTION_BOUNDARY)

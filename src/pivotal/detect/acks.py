@@ -1,0 +1,160 @@
+"""Whether a short message is a bare go-on, in any of the languages people type them in.
+
+People answer an agent in their own language and in a hurry: "oui", "vas-y", "継続",
+"好的，继续吧", "계속해주세요", "contnue", "okkk". A message is a go-on when every word
+is a go-on, a yes, praise, thanks, a hand-over ("your call") or filler, in English or one
+of the languages below (PIVOTS.md: at most `ack_max_words` words and no word that names
+work). Scripts written without spaces (Chinese, Japanese, Korean endings) are cut into
+known pieces instead of words. English go-on words also match with one typo.
+"""
+
+from __future__ import annotations
+
+import unicodedata
+
+from pivotal.detect.lexicon import ACK_WORDS, GO_ON_WORDS
+
+# Per language: go-on verbs, yes, praise and thanks, and the filler around them. A word
+# that names work ("test", "fix", "push", "déploie") is in none of these lists, and neither
+# is "do that" ("fais ça", "hazlo", "mach das"): it points at one thing to do.
+_BY_LANGUAGE = {
+    "fr": """oui ouais ouaip d'accord d'acc dac ok vas-y vas allez allez-y y go continue
+        continuez continuer poursuis poursuivez procède procede procédez procedez parfait
+        super génial genial top nickel bien bon très tres merci volontiers certes exactement
+        évidemment evidemment carrément carrement c'est bon marche roule on y va le la les
+        s'il te vous plaît plait stp svp bien sûr sur entendu je t'en prie oké okay""",
+    "es": """sí si vale dale claro adelante sigue siga seguir continúa continua continúe
+        continue continuar procede proceda de acuerdo perfecto
+        bueno listo genial gracias por favor va venga órale orale sale ok okey muy bien
+        exacto correcto eso así asi""",
+    "de": """ja jo jap jep jawohl ok okay weiter weitermachen mach weiter los leg fortfahren
+        fahr fahre fort gut sehr super passt genau klar in ordnung bitte danke gerne gern
+        prima einverstanden stimmt richtig perfekt toll alles""",
+    "pt": """sim ok claro continue continua continuar prossiga prossegue prosseguir pode
+        seguir segue siga vai manda ver beleza tá ta bom tudo bem certo perfeito ótimo
+        otimo obrigado obrigada valeu bora pois é por favor""",
+    "it": """sì si ok va bene vai continua continuare procedi prosegui avanti certo perfetto
+        d'accordo esatto ottimo grazie dai pure benissimo volentieri per favore""",
+    "ru": """да ага ок окей хорошо ладно давай давайте продолжай продолжайте продолжить
+        продолжаем дальше вперёд вперед конечно согласен согласна отлично супер понял
+        поняла го спасибо угу норм верно точно пожалуйста так""",
+    "nl": "ja oké prima ga door doorgaan verder graag dank je goed prima akkoord",
+    "pl": "tak dobrze dalej kontynuuj jasne okej świetnie super dzięki proszę",
+    "tr": "evet tamam devam et olur peki harika teşekkürler lütfen",
+}
+WORDS = frozenset(ACK_WORDS.union(*(set(words.split()) for words in _BY_LANGUAGE.values())))
+"""Every go-on word of every language (lower case)."""
+
+# Pieces of go-ons in scripts written without spaces. A message in these scripts is a
+# go-on when it splits into nothing but these pieces ("好的继续吧" = 好的 + 继续 + 吧).
+_PIECES = {
+    "zh": """继续 繼續 继续吧 继续执行 繼續執行 是 是的 对 對 对的 對的 好 好的 好吧 好啊 行 行吧
+        可以 可以的 嗯 嗯嗯 没问题 沒問題 同意 开始 開始 开始吧 执行 執行 执行吧 请 請 吧 啊 呀
+        呢 的 按计划 按計劃 按方案 照计划 进行 進行 确认 確認 收到 明白 谢谢 謝謝
+        就 这样 這樣 那 就这样 吗 嘛 哈 加油 很 好的呀 当然 當然 没错 沒錯 要""",
+    "ja": """はい うん ええ お願い おねがい お願いします おねがいします します いたします
+        続けて 続けてください 続行 続行して 進めて 進めてください すすめて ください 下さい どうぞ
+        了解 了解です 承知 承知しました 承知いたしました 分かりました わかりました いい いいよ
+        いいです いいですね 大丈夫 大丈夫です です それで そのまま よろしく よろしくお願いします
+        オーケー オッケー 問題ない 問題ありません ありがとう ありがとうございます ok で じゃあ では
+        それ でお願いします 是非 ぜひ そう""",
+    "ko": """네 넵 예 응 어 그래 그래요 좋아 좋아요 좋습니다 좋네요 계속 진행 알겠 알겠어 알겠어요
+        알겠습니다 확인 감사 감사합니다 고마워 해 해요 해줘 해줘요 해주세요 해 주세요 하세요 합시다
+        하자 하십시오 해봐 해보세요 주세요 부탁 부탁해 부탁해요 부탁드립니다 드립니다 그렇게 그럼
+        오케이 ㅇㅇ ㅇㅋ 맞아 맞아요 맞습니다 시작 요 이대로 그대로 바로""",
+}
+PIECES = frozenset(p for words in _PIECES.values() for p in words.split())
+_LONGEST = max(len(p) for p in PIECES)
+
+_PUNCTUATION = ".,!?…;:\"'()[]{}<>*~_`«»¡¿。、，！？：；「」『』（）【】〜～・ー—–-"
+"""Stripped from both ends of a word (a hyphen inside "vas-y" stays)."""
+_BREAKS = str.maketrans(dict.fromkeys(",;:!?…。、", " "))
+"""Marks that end a word even without a space after them ("ok,continue", "好的。继续")."""
+
+
+def _split_pieces(token: str) -> int:
+    """How many known pieces `token` is made of (0 when it is not made of them only)."""
+    n = len(token)
+    best = [0] + [-1] * n  # best[i]: fewest pieces covering token[:i]
+    for i in range(1, n + 1):
+        for j in range(max(0, i - _LONGEST), i):
+            if best[j] >= 0 and token[j:i] in PIECES:
+                count = best[j] + 1
+                if best[i] < 0 or count < best[i]:
+                    best[i] = count
+    return max(best[n], 0)
+
+
+def _squeezed(word: str) -> str:
+    """Runs of one letter cut to one ("okkk", "yesss", "gooo" -> "ok", "yes", "go")."""
+    out: list[str] = []
+    for ch in word:
+        if not out or out[-1] != ch:
+            out.append(ch)
+    return "".join(out)
+
+
+def near_go_on(word: str) -> bool:
+    """A typo of an English go-on word ("contnue", "contiune", "procede", "coninue"): one
+    letter missing, added, swapped with its neighbour or (in words of 6+ letters) wrong."""
+    if len(word) < 4:
+        return False
+    for target in GO_ON_WORDS:
+        if len(target) < 5 or abs(len(target) - len(word)) > 1:
+            continue
+        if len(target) == len(word):
+            diff = [i for i, (a, b) in enumerate(zip(word, target, strict=True)) if a != b]
+            swapped = len(diff) == 2 and diff[1] == diff[0] + 1 and word[diff[0]] == target[diff[1]]
+            if swapped or (len(diff) == 1 and len(target) >= 6):
+                return True
+        else:
+            # one letter more or less; in a 5-letter word not the first ("gain" is not "again")
+            short, long_ = sorted((word, target), key=len)
+            start = 0 if len(target) >= 6 else 1
+            if any(long_[:i] + long_[i + 1 :] == short for i in range(start, len(long_))):
+                return True
+    return False
+
+
+def _is_spaced_script(ch: str) -> bool:
+    """Han, kana or hangul: scripts whose go-ons are cut into pieces, not words."""
+    code = ord(ch)
+    return (
+        0x3040 <= code <= 0x30FF  # hiragana, katakana
+        or 0x3400 <= code <= 0x9FFF  # CJK ideographs
+        or 0xAC00 <= code <= 0xD7AF  # hangul syllables
+        or 0x3130 <= code <= 0x318F  # hangul jamo (ㅇㅋ)
+        or 0xF900 <= code <= 0xFAFF
+    )
+
+
+def _word_count(word: str) -> int:
+    """How many go-on words `word` counts for (0 when it is not a go-on)."""
+    if word in WORDS or not any(ch.isalnum() for ch in word):
+        return 1
+    if word.isascii():
+        squeezed = _squeezed(word)
+        if squeezed != word and (squeezed in WORDS or near_go_on(squeezed)):
+            return 1
+        return 1 if near_go_on(word) else 0
+    if any(_is_spaced_script(ch) for ch in word):
+        return _split_pieces(word)
+    return 0
+
+
+def is_go_on(core: str, max_words: int) -> bool:
+    """Every word of `core` (wrappers already stripped, not empty) is a go-on word."""
+    if not core.isascii():
+        core = unicodedata.normalize("NFKC", core)  # full-width "ＯＫ", "！", "，"
+    count = 0
+    for raw in core.lower().translate(_BREAKS).split():
+        word = raw.strip(_PUNCTUATION)
+        if not word:
+            continue
+        pieces = _word_count(word)
+        if pieces == 0:
+            return False
+        count += pieces
+        if count > max_words:
+            return False
+    return True

@@ -1,0 +1,87 @@
+"""The agent's asks, offers and plans in the languages besides English that people use.
+
+Agents answer in the person's language: "Voulez-vous que je procède ?", "OKなら進めます",
+"是否继续执行？", "진행할까요?". These patterns sit beside the English ones of `lexicon`
+(kept apart: a cased non-ASCII letter sends a pattern off the fast lower-cased search, and
+the English lists run over every message near a silence). They are asked only of text
+near a silence, and only of a message's end (its ask) or of one message (its plan).
+"""
+
+from __future__ import annotations
+
+import re
+
+from pivotal.detect.lazyre import lazy
+
+ASKS = lazy(
+    # fr
+    r"voulez-vous|veux-tu|tu veux que|souhaitez-vous|souhaites-tu|dois-je|puis-je|"
+    r"je (procède|lance|continue|m'en occupe|peux)|dites-moi|dis-moi|préférez-vous|"
+    # es
+    r"quieres que|quiere que|deseas que|desea que|¿(procedo|continúo|sigo|lo hago|aplico)|"
+    r"te parece|le parece|dime si|avísame|prefieres|"
+    # de
+    r"soll ich|sollen wir|möchtest du|möchten sie|willst du|wollen sie|darf ich|"
+    r"sag mir|sagen sie mir|gib bescheid|"
+    # pt / it
+    r"quer que eu|deseja que eu|posso (prosseguir|continuar|seguir|aplicar)|me avise|"
+    r"vuoi che|vuole che|posso procedere|procedo\?|fammi sapere|preferisci|"
+    # ru
+    r"хотите, чтобы я|хочешь, чтобы я|продолжить\?|приступить\?|сделать это\?|"
+    r"дайте знать|нужно ли|стоит ли|"
+    # zh
+    r"是否|要不要|需要我|要我|我可以|可以吗|好吗|行吗|吗[？?]|请确认|您希望|你希望|如果可以|如需|"
+    # ja
+    r"しますか|しましょうか|よろしいですか|良いですか|いいですか|ok なら|okなら|よければ|"
+    r"よろしければ|教えてください|進めてもいい|進めますか|進めます|どうしますか|いかがですか|"
+    # ko
+    r"할까요|드릴까요|진행할까요|원하시면|괜찮을까요|괜찮으시면|알려주세요|말씀해|하시겠습니까|좋을까요",
+    re.IGNORECASE,
+)
+"""The agent asks the person, or offers to go ahead ("OKなら…進めます": "if OK, I go on")."""
+
+CLARIFY = lazy(
+    r"que voulez-vous|que souhaitez-vous|comment voulez-vous|que dois-je|quelle option|"
+    r"qué quieres|cómo quieres|qué prefieres|cuál prefieres|"
+    r"was soll ich|wie möchtest du|wie soll ich|welche option|"
+    r"o que você quer|como prefere|qual prefere|cosa vuoi|come vuoi|quale preferisci|"
+    r"что мне сделать|как поступить|что делать|какой вариант|"
+    r"请告诉我|您希望我|你想要|怎么处理|如何处理|请选择|哪个|"
+    r"どうしますか|どうしましょうか|ご指示|指示が必要|どちらにしますか|選んでください|"
+    r"어떻게 할까요|어떻게 하시겠|알려주시면|선택해",
+    re.IGNORECASE,
+)
+"""The agent asks what to do instead of acting."""
+
+NEXT_STEP = lazy(
+    r"prochaine étape|prochaines étapes|je propose|je recommande|je suggère|"
+    r"próximos? pasos?|siguiente paso|recomiendo|sugiero|propongo|"
+    r"nächste schritte?|empfehl|ich schlage vor|"
+    r"próximos? passos?|recomendo|sugiro|prossimi passi|prossimo passo|consiglio|suggerisco|"
+    r"следующ(ий|ие) шаг|рекомендую|предлагаю|"
+    r"建议|下一步|接下来|推荐|次のステップ|次は|次に|推奨|提案します|おすすめ|"
+    r"다음 단계|권장|제안|추천",
+    re.IGNORECASE,
+)
+"""The agent names its own next step ("建议：…", "次は…", "je propose …")."""
+
+CHOICE = lazy(r"\bou\b|\boder\b|\bили\b|还是|または|それとも|아니면|또는|quale|cuál|welche|lequel")
+"""A question between options (silence cannot pick one)."""
+
+PLAN = lazy(
+    r"étapes?|approche|options?|risques?|recommand|proposition|je propose|"
+    r"pasos|enfoque|opciones|riesgos|recomiendo|propuesta|"
+    r"schritte?|ansatz|optionen|risiken|empfehle|vorschlag|"
+    r"passos|abordagem|opções|riscos|recomendo|proposta|passi|approccio|opzioni|rischi|"
+    r"план|шаг|этап|вариант|риск|рекоменд|предлага|"
+    r"计划|步骤|方案|建议|风险|选项|手順|計画|方針|ステップ|リスク|推奨|提案|予定|"
+    r"단계|계획|방안|위험|권장|제안|옵션",
+    re.IGNORECASE,
+)
+"""A plan, its steps, options or risks."""
+
+
+def plan_intl(text: str) -> bool:
+    """A plan in another language (asked only of text with a non-ASCII character: the
+    languages whose plans it knows all write some, and most messages are English)."""
+    return not text.isascii() and PLAN.search(text) is not None

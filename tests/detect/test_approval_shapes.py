@@ -1,0 +1,166 @@
+"""Implicit approval as real sessions show it, and the offers that only look like it.
+
+Real pivots are mostly implicit approvals: asked for something, the agent looked around,
+laid out what it would do (in the person's language, with or without a question) and
+waited; a bare yes and it carried it out. Their hard negatives: the fix the agent offers
+right after a check failed (a fix loop), and "shall I do the same to X?" once the work is
+already under way. Every conversation here is written for the test, in a domain of its own.
+"""
+
+from __future__ import annotations
+
+from pivotal.detect import detect_pivots
+from pivotal.detect.activity import carries_out, changes_code, tool_kind
+from pivotal.detect.view import ToolView
+from pivotal.model import Pivot, PivotKind
+
+from .helpers import B, bash, edit, read, tool
+
+
+def at(pivots: list[Pivot], turn: int) -> Pivot | None:
+    return next((p for p in pivots if p.turn == turn), None)
+
+
+def names(pivot: Pivot) -> set[str]:
+    return {s.name for s in pivot.signals}
+
+
+def _french_plan(b: B) -> int:
+    b.human("Ajoute un export CSV au tableau de bord des ventes.")
+    b.agent("Je regarde comment le tableau est construit.", read("web/dashboard/sales.tsx"))
+    b.agent("", read("api/routes/sales.py"))
+    b.agent(
+        "Voici ce que je propose :\n\n"
+        "1. Ajouter une route `GET /sales/export.csv` dans `api/routes/sales.py`.\n"
+        "2. Un bouton « Exporter » dans `sales.tsx` qui appelle cette route.\n"
+        "3. Un test de la route avec deux lignes de ventes.\n\n"
+        "Voulez-vous que je commence ?"
+    )
+    return b.human("oui")
+
+
+def test_a_plan_asked_about_in_french_and_answered_oui_is_implicit_approval() -> None:
+    b = B()
+    anchor = _french_plan(b)
+    b.agent("J'ajoute la route.", edit("api/routes/sales.py"))
+    b.agent("", edit("web/dashboard/sales.tsx"))
+    b.agent("", tool("Write", {"file_path": "tests/test_sales_export.py"}, "created"))
+    b.agent("", bash("pytest tests/test_sales_export.py -q", "2 passed"))
+    p = at(detect_pivots(b.turns), anchor)
+    assert p is not None and p.kind is PivotKind.IMPLICIT_APPROVAL
+    assert "proposal pending" in names(p)
+
+
+def test_an_offer_ending_if_ok_i_go_on_in_japanese_is_a_go_ahead_question() -> None:
+    b = B()
+    b.human("変更をまとめてリリースノートを作ってください。")
+    b.agent("", bash("git log --oneline v1.4..HEAD", "a1 fix\nb2 feat"))
+    b.agent(
+        "次の内容でまとめます:\n- 追加: エクスポート機能\n- 修正: ログイン時のタイムアウト\n\n"
+        "OKならそのまま CHANGELOG.md を更新してタグを作成まで進めます。"
+    )
+    anchor = b.human("はい")
+    b.agent("", edit("CHANGELOG.md"))
+    b.agent("", bash("git commit -am 'release notes' && git tag v1.5", "[main c3] release notes"))
+    b.agent("", bash("git push --tags", "* [new tag] v1.5"))
+    p = at(detect_pivots(b.turns), anchor)
+    assert p is not None and p.kind is PivotKind.IMPLICIT_APPROVAL
+
+
+def test_a_plan_laid_out_without_a_question_awaits_a_go_ahead() -> None:
+    # some agents stop after the plan without asking (aider in ask mode): a yes approves it
+    b = B()
+    b.human("Set up the billing module: an invoice model, a tax helper and a PDF renderer.")
+    b.agent(
+        "Here's how I'll approach it:\n\n"
+        "1. `billing/models.py`: the Invoice and Line models.\n"
+        "2. `billing/tax.py`: rates per country, rounding per line.\n"
+        "3. `billing/pdf.py`: one template, rendered with the line totals.\n"
+    )
+    anchor = b.human("go ahead")
+    b.agent("", edit("billing/models.py"), edit("billing/tax.py"), edit("billing/pdf.py"))
+    b.agent("", bash("pytest billing -q", "14 passed"))
+    p = at(detect_pivots(b.turns), anchor)
+    assert p is not None and p.kind is PivotKind.IMPLICIT_APPROVAL
+    proposal = next(s for s in p.signals if s.name == "proposal pending")
+    assert "3-step plan" in proposal.detail
+
+
+def test_shall_i_do_the_same_there_after_changing_code_is_not_a_plan() -> None:
+    b = B()
+    b.human("The image resize is slow on the upload page, make it faster.")
+    b.agent("", read("upload/resize.py"))
+    b.agent("Switching to the SIMD path.", edit("upload/resize.py"))
+    b.agent(
+        "Done in `upload/resize.py`:\n1. SIMD resize\n2. no double decode\n\n"
+        "Do you want me to apply the same change to the avatar page too?"
+    )
+    anchor = b.human("yes")
+    b.agent("", edit("avatar/resize.py"))
+    b.agent("Same change applied to the avatar page.")
+    p = at(detect_pivots(b.turns), anchor)
+    assert p is None or "proposal pending" not in names(p)
+
+
+def _failing_run(b: B) -> None:
+    b.human("Run the test suite.")
+    b.agent("", bash("pytest -q", "ModuleNotFoundError: No module named 'httpx'", 4))
+    b.agent("", bash("python -m pytest -q", "ModuleNotFoundError: No module named 'httpx'", 4))
+
+
+def test_the_fix_offered_right_after_a_failed_check_is_a_fix_loop_not_a_pivot() -> None:
+    b = B()
+    _failing_run(b)
+    b.agent("The tests cannot start: `httpx` is missing.\n\nShall I install the dev extras first?")
+    anchor = b.human("ok")
+    b.agent("", bash("pip install -e '.[dev]'", "Successfully installed httpx"))
+    b.agent("", bash("pytest -q", "1 failed, 40 passed", 1))
+    b.agent("", edit("tests/test_client.py"), bash("pytest -q", "41 passed"))
+    b.agent("All 41 tests pass now.")
+    assert at(detect_pivots(b.turns), anchor) is None
+
+
+def test_a_recommendation_in_chinese_after_a_failure_is_a_named_next_step() -> None:
+    b = B()
+    _failing_run(b)
+    b.agent("测试无法启动：缺少 `httpx`。\n\n建议：\n1) 安装开发依赖\n2) 重新运行测试")
+    anchor = b.human("继续")
+    b.agent("", bash("pip install -e '.[dev]'", "Successfully installed httpx"))
+    b.agent("", bash("pytest -q", "41 passed"))
+    b.agent("测试全部通过。")
+    assert at(detect_pivots(b.turns), anchor) is None
+
+
+def test_failures_with_no_next_step_are_still_a_dead_end() -> None:
+    # the control: the same failures, but the agent has nothing left to try
+    b = B()
+    _failing_run(b)
+    b.agent("", bash("pip install httpx && pytest -q", "Segmentation fault (core dumped)", 139))
+    b.agent("Every attempt crashes the interpreter now, and I do not know why.")
+    anchor = b.human("")
+    b.agent("Checking whether the crash comes from the C extension build.", bash("pip list", "x"))
+    b.agent("", bash("python -X faulthandler -c 'import httpx'", "Fatal Python error"))
+    b.agent("", edit("pyproject.toml"), bash("pip install -e . && pytest -q", "41 passed"))
+    p = at(detect_pivots(b.turns), anchor)
+    assert p is not None and p.kind is PivotKind.DELEGATION_AFTER_DEAD_END
+    assert "next step named" not in names(p)
+
+
+def _shell(command: str) -> ToolView:
+    return ToolView("Bash", {"command": command}, command, "", True, False, 0, None)
+
+
+def test_redirects_and_paths_do_not_make_a_read_a_write() -> None:
+    assert tool_kind(_shell("ls ../schemas/ 2>/dev/null | head")) == "read"
+    assert tool_kind(_shell("cat deploy/install.sh")) == "read"
+    assert tool_kind(_shell("cat /srv/checkout-api/app.py")) == "read"
+    assert tool_kind(_shell("ls -la 2>&1")) == "read"
+    assert tool_kind(_shell("cat a.txt > b.txt")) == "edit"
+
+
+def test_a_patch_that_only_adds_notes_carries_nothing_out() -> None:
+    notes = _shell("apply_patch <<'EOF'\n*** Begin Patch\n*** Add File: notes/findings.md\n+x\n")
+    code = _shell("apply_patch <<'EOF'\n*** Begin Patch\n*** Update File: app/api.py\n+x\n")
+    assert not carries_out(notes) and carries_out(code)
+    assert changes_code(_shell("git commit -m 'fix' && git push")) is True
+    assert changes_code(_shell("git status")) is False

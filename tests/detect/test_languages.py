@@ -1,0 +1,93 @@
+"""Go-ons in the languages people answer agents in, with the typos they make.
+
+Each case is a paraphrase written for this test (not a line from any session): the
+lexicon must know the words of a language, not one person's message.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from pivotal.detect.acks import near_go_on
+from pivotal.detect.config import PivotConfig
+from pivotal.detect.silence import classify_text
+from pivotal.model import Silence
+
+CFG = PivotConfig()
+
+GO_ONS = {
+    "zh": [
+        "继续",
+        "繼續",
+        "是的",
+        "好的",
+        "好",
+        "嗯嗯",
+        "可以",
+        "好的，继续吧",
+        "没问题。",
+        "按计划",
+    ],
+    "ja": ["はい", "お願いします", "はい、お願いします。", "続けてください", "了解です", "OKです"],
+    "ko": ["네", "넵", "계속", "계속해주세요", "좋아요", "진행해 주세요", "알겠습니다"],
+    "fr": ["oui", "ouais", "vas-y", "d'accord", "ok, vas-y", "continue", "parfait merci"],
+    "es": ["sí", "dale", "vale", "adelante", "sí, por favor", "sigue", "de acuerdo"],
+    "de": ["ja", "weiter", "mach weiter", "passt", "ja bitte", "in Ordnung", "leg los"],
+    "pt": ["sim", "pode seguir", "beleza", "claro", "continua", "tá bom"],
+    "ru": ["да", "давай", "продолжай", "хорошо", "да, давай", "ок"],
+    "it": ["sì", "vai", "va bene", "procedi", "avanti", "perfetto grazie"],
+}
+
+
+@pytest.mark.parametrize(
+    "text", [t for texts in GO_ONS.values() for t in texts], ids=lambda t: t.encode().hex()[:16]
+)
+def test_a_go_on_in_another_language_is_an_ack(text: str) -> None:
+    assert classify_text(text, CFG) is Silence.ACK
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "contnue",  # a letter left out
+        "contiune",  # two letters swapped
+        "conitnue",
+        "proceeed",  # a letter doubled
+        "procede",
+        "go ahed",
+        "resuem",
+        "okkk",
+        "yesss pls",
+        "ＯＫ",  # typed with a full-width keyboard
+        "ok,continue",
+    ],
+)
+def test_a_hurried_english_go_on_is_an_ack(text: str) -> None:
+    assert classify_text(text, CFG) is Silence.ACK
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "继续修复测试",  # "continue fixing the tests": names the work
+        "テストを実行してください",  # "please run the tests"
+        "corrige le test",
+        "ajoute un bouton",
+        "fais ça",  # "do that": points at one thing to do
+        "mach das",
+        "hazlo ahora",
+        "2",  # picking option 2 of a list is a choice, not a go-on
+        "２",
+        "gain",  # a word, not "again" missing its first letter
+        "context",
+        "做计划",  # "make a plan"
+    ],
+)
+def test_direction_in_any_language_is_not_silent(text: str) -> None:
+    assert classify_text(text, CFG) is None
+
+
+def test_typo_tolerance_stays_narrow() -> None:
+    assert near_go_on("contnue") and near_go_on("procede")
+    # a different word one letter away from a short go-on word is not a typo of it
+    assert not near_go_on("doing") and not near_go_on("text") and not near_go_on("gain")
