@@ -7,7 +7,6 @@ what to do instead) and topic / phase shift.
 
 from __future__ import annotations
 
-from pivotal.detect import lexicon_intl as intl
 from pivotal.detect.activity import EXECUTING, tool_kind
 from pivotal.detect.config import EARLIER_TASK_TURNS, PivotConfig
 from pivotal.detect.evidence import around, plain
@@ -20,6 +19,7 @@ from pivotal.detect.lexicon import (
     NEXT_PHASE,
     SUMMARY_OPENING,
 )
+from pivotal.detect.lexicon_intl import CLARIFY as INTL_CLARIFY
 from pivotal.detect.phase import overlap, phase_label, terms
 from pivotal.detect.routine import repeats_steps
 from pivotal.detect.tasks import task_items
@@ -109,7 +109,7 @@ def action_signals(w: Window, cfg: PivotConfig, facts: AfterFacts) -> list[Signa
         tail = view.text.strip()[-500:]
         match = first(CLARIFY, tail)
         if match is None:
-            other = intl.CLARIFY.search(tail)  # "どうしますか", "que voulez-vous …"
+            other = INTL_CLARIFY.search(tail)  # "どうしますか", "que voulez-vous …"
             match = (other.start(), other.end()) if other else None
         lines = [ln for ln in tail.splitlines() if ln.strip()]
         asks = match is not None or (

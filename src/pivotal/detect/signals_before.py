@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import re
 
-from pivotal.detect import lexicon_intl as intl
 from pivotal.detect.activity import carries_out, changes_code, tool_kind
 from pivotal.detect.config import PivotConfig
 from pivotal.detect.evidence import around, plain
@@ -30,6 +29,9 @@ from pivotal.detect.lexicon import (
     NEXT_STEP,
     PROPOSAL,
 )
+from pivotal.detect.lexicon_intl import ASKS as INTL_ASKS
+from pivotal.detect.lexicon_intl import CHOICE as INTL_CHOICE
+from pivotal.detect.lexicon_intl import NEXT_STEP as INTL_NEXT_STEP
 from pivotal.detect.phase import mentions_plan
 from pivotal.detect.view import TurnView
 from pivotal.detect.window import Window
@@ -122,9 +124,9 @@ _GO_AHEAD = lazy(
 
 def _is_choice(question: str) -> bool:
     """A question between options ("spot or on-demand?"), not a yes/no go-ahead."""
-    if not (_CHOICE.search(question) or intl.CHOICE.search(question)):
+    if not (_CHOICE.search(question) or INTL_CHOICE.search(question)):
         return False
-    return not (_GO_AHEAD.search(question) or intl.ASKS.search(question))
+    return not (_GO_AHEAD.search(question) or INTL_ASKS.search(question))
 
 
 def question_to_person(text: str) -> str:
@@ -140,7 +142,7 @@ def question_to_person(text: str) -> str:
     match = first(ASKS_PERSON, tail)
     if match:
         return around(tail, *match)
-    other = intl.ASKS.search(tail)  # "OKなら…進めます", "Voulez-vous que je …"
+    other = INTL_ASKS.search(tail)  # "OKなら…進めます", "Voulez-vous que je …"
     return around(tail, other.start(), other.end()) if other else ""
 
 
@@ -252,7 +254,7 @@ def next_step_signal(w: Window, cfg: PivotConfig, facts: BeforeFacts) -> Signal 
     words = prose(last.text).strip()[-600:]
     match = first(NEXT_STEP, words)
     if match is None:
-        other = intl.NEXT_STEP.search(words) or intl.ASKS.search(words)
+        other = INTL_NEXT_STEP.search(words) or INTL_ASKS.search(words)
         match = (other.start(), other.end()) if other else None
     if match is None:
         return None
