@@ -9,6 +9,7 @@ from __future__ import annotations
 import argparse
 import os
 import sys
+from collections.abc import Iterable
 from pathlib import Path
 
 from pivotal.cli.arguments import SESSION_PATH, add_key, add_sensitivity
@@ -20,33 +21,22 @@ from pivotal.model import SessionRef
 EXPORT_FORMATS = ("md", "html", "json", "cast")
 
 
-def _write_output(target: Path, text: str, ref: SessionRef) -> None:
-    """Write atomically, and never over the session being exported."""
-    if target.exists() and os.path.realpath(target) == os.path.realpath(ref.path):
+def _write_output(target: Path, chunks: Iterable[str], ref: SessionRef) -> None:
+    """Write to `-o FILE` (`pivotal.cli.outfile`), and never over the session being exported."""
+    from pivotal.cli.outfile import OutputFileError, write_chunks
+
+    try:
+        same = os.path.samefile(target, ref.path)
+    except OSError:
+        same = False
+    if same:
         err(f"{target}: refusing to overwrite the session file itself")
         raise SystemExit(ExitCode.USAGE)
-    import tempfile
-
-    parent = target.parent if str(target.parent) else Path(".")
     try:
-        fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", dir=parent)
-        with os.fdopen(fd, "w", encoding="utf-8", newline="\n") as handle:
-            handle.write(text)
-        os.chmod(tmp, _file_mode(target))
-        os.replace(tmp, target)
-    except OSError as exc:
-        err(f"{target}: cannot write ({exc.strerror or exc})")
-        raise SystemExit(ExitCode.UNREADABLE) from None
-
-
-def _file_mode(target: Path) -> int:
-    """Keep an existing file's mode; a new file gets what the umask allows (mkstemp uses 0600)."""
-    try:
-        return target.stat().st_mode & 0o777
-    except OSError:
-        umask = os.umask(0)
-        os.umask(umask)
-        return 0o666 & ~umask
+        write_chunks(target, chunks)
+    except OutputFileError as exc:
+        err(exc.message)
+        raise SystemExit(exc.code) from None
 
 
 def configure(parser: argparse.ArgumentParser) -> None:
@@ -62,7 +52,12 @@ def configure(parser: argparse.ArgumentParser) -> None:
         help="Format (default: from the -o suffix, else md).",
     )
     parser.add_argument(
-        "-o", "--output", type=Path, default=None, metavar="FILE", help="Write here, not stdout."
+        "-o",
+        "--output",
+        type=Path,
+        default=None,
+        metavar="FILE",
+        help="Write here, not stdout ('-' is stdout; see the README for devices, links).",
     )
     parser.add_argument(
         "--redact",
@@ -82,6 +77,8 @@ def export_cmd(args: argparse.Namespace) -> None:
     fmt: str | None = args.fmt
     output: Path | None = args.output
     redact: bool = args.redact
+    if output is not None and str(output) == "-":
+        output = None  # `-o -`: standard output, as every tool means it
     if fmt is None:
         by_suffix = {v: k for k, v in SUFFIX.items()}
         fmt = by_suffix.get(output.suffix.lower(), "md") if output else "md"
@@ -96,5 +93,5 @@ def export_cmd(args: argparse.Namespace) -> None:
         sys.stdout.write(text)
         sys.stdout.flush()
     else:
-        _write_output(output, text, ref)
+        _write_output(output, [text], ref)
         err(f"wrote {output} ({fmt}, {len(data.pivots)} pivots{', redacted' if redact else ''})")
