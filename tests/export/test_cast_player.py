@@ -1,8 +1,8 @@
 """The cast plays in the real asciinema-player (npm, 3.17) in headless Chromium.
 
 The player is loaded from a local npm install (no network): it must parse the
-v3 file, stop at one marker per pivot with our labels (pauseOnMarkers), and
-play to the end. Install it with
+v2 and the v3 file, stop at one marker per pivot with our labels
+(pauseOnMarkers), and play to the end. Install it with
 `npm install --prefix ~/.cache/pivotal-test asciinema-player@3.17.0`
 or point PIVOTAL_ASCIINEMA_PLAYER at a `node_modules/asciinema-player` folder.
 """
@@ -41,7 +41,8 @@ player.addEventListener("ended", () => {{ log.push(["ended"]); show(); }});
 </script></body></html>"""
 
 
-def test_asciinema_player_stops_at_every_pivot(tmp_path, demo_input):
+@pytest.mark.parametrize("version", [2, 3])
+def test_asciinema_player_stops_at_every_pivot(tmp_path, demo_input, version):
     if CHROMIUM is None or not (PLAYER / "asciinema-player.min.js").exists():
         message = "needs chromium and a local asciinema-player (see the module docstring)"
         if os.environ.get("CI"):
@@ -52,7 +53,7 @@ def test_asciinema_player_stops_at_every_pivot(tmp_path, demo_input):
         PAGE.format(
             css=(PLAYER / "asciinema-player.css").read_text(),
             js=(PLAYER / "asciinema-player.min.js").read_text(),
-            cast=json.dumps(render("cast", demo_input)).replace("</", "<\\/"),
+            cast=json.dumps(render("cast", demo_input, cast_version=version)).replace("</", "<\\/"),
         ),
         encoding="utf-8",
     )

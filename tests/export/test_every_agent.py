@@ -10,7 +10,7 @@ import pytest
 from pivotal.export import ExportInput, render
 from pivotal.readers import find_sessions, read_session
 
-from .test_cast import parse_v3
+from .test_cast import parse_cast
 from .test_html import parse
 
 REAL = Path(__file__).resolve().parents[1] / "fixtures" / "realclients"
@@ -32,7 +32,7 @@ def test_all_formats(ref, redact):
     assert page.tags["details"] == sum(len(t.tool_calls) for t in session.turns)
     out = json.loads(render("json", data, redact=redact))
     assert len(out["transcript"]) == len(session.turns)
-    header, events = parse_v3(render("cast", data, redact=redact))
+    header, events = parse_cast(render("cast", data, redact=redact))
     assert sum(1 for _, code, _ in events if code == "o") >= len(session.turns)
     md = render("md", data, redact=redact)
     assert md.startswith("# Pivotal report")

@@ -41,7 +41,7 @@ def _write_output(target: Path, chunks: Iterable[str], ref: SessionRef) -> None:
 
 def configure(parser: argparse.ArgumentParser) -> None:
     parser.description = (
-        "Export SESSION with its pivots as Markdown, HTML, JSON or an asciicast v3 recording."
+        "Export SESSION with its pivots as Markdown, HTML, JSON or an asciicast recording."
     )
     parser.add_argument("session", type=Path, metavar="SESSION", help=SESSION_PATH)
     parser.add_argument(
@@ -63,6 +63,14 @@ def configure(parser: argparse.ArgumentParser) -> None:
         "--redact",
         action="store_true",
         help="Mask keys, tokens, private keys, e-mails, home paths.",
+    )
+    parser.add_argument(
+        "--cast-version",
+        type=int,
+        choices=(2, 3),
+        default=2,
+        metavar="2|3",
+        help="asciicast version of --to cast (default 2: asciinema 2.x plays only v2).",
     )
     add_key(parser)
     parser.add_argument("--no-notes", action="store_true", help="Leave out your marks and notes.")
@@ -88,7 +96,7 @@ def export_cmd(args: argparse.Namespace) -> None:
     )
     for notice in data.notices:
         err(notice)
-    text = render(fmt, data, redact=redact)
+    text = render(fmt, data, redact=redact, cast_version=args.cast_version)
     if output is None:
         sys.stdout.write(text)
         sys.stdout.flush()

@@ -1,4 +1,4 @@
-"""Exports of a session and its pivots: Markdown, HTML, JSON and asciicast v3.
+"""Exports of a session and its pivots: Markdown, HTML, JSON and asciicast (v2 or v3).
 
 `build_input` reads what an export shows (session, pivots, the person's
 marks); `render` turns it into one format. With `redact=True` the model is
@@ -56,7 +56,7 @@ def _load_marks(data: ExportInput) -> None:
         data.notices.append(f"notes left out: cannot open the notes store ({exc})")
 
 
-def _renderer(fmt: str) -> Callable[[ExportInput], str]:
+def _renderer(fmt: str, cast_version: int = 2) -> Callable[[ExportInput], str]:
     if fmt == "md":
         from pivotal.export.markdown import render_markdown
 
@@ -70,17 +70,24 @@ def _renderer(fmt: str) -> Callable[[ExportInput], str]:
 
         return render_json
     if fmt == "cast":
+        from functools import partial
+
         from pivotal.export.cast import render_cast
 
-        return render_cast
+        return partial(render_cast, version=cast_version)
     raise ValueError(f"unknown export format {fmt!r} (choose from {', '.join(FORMATS)})")
 
 
 def render(
-    fmt: str, data: ExportInput, *, redact: bool = False, counts: Counter[str] | None = None
+    fmt: str,
+    data: ExportInput,
+    *,
+    redact: bool = False,
+    counts: Counter[str] | None = None,
+    cast_version: int = 2,
 ) -> str:
     """The export of `data` in `fmt`; `counts` (when given) tallies what was redacted."""
-    renderer = _renderer(fmt)
+    renderer = _renderer(fmt, cast_version)
     if not redact:
         return renderer(data)
     from pivotal.export.redact import redact as redact_text

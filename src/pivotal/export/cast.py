@@ -1,4 +1,11 @@
-"""An asciicast v3 recording of the replay, with a marker at every pivot.
+"""An asciicast recording of the replay (v2 by default, v3 on request), a marker at every pivot.
+
+v2 is the default because it is what most installed players open: asciinema 2.x
+(PyPI 2.4, Debian 2.2) plays only v1 and v2, while asciinema 3 and
+asciinema-player 3 play both. The two differ only in the header (`width` /
+`height` and `env` in v2, a `term` object in v3) and in event times (seconds
+since the start in v2, since the previous event in v3); markers are `"m"`
+events in both.
 
 asciinema (`--pause-on-markers`, `]` next marker) and asciinema-player
 (`pauseOnMarkers`, `[`/`]`) stop at markers, so a shared `.cast` file plays
@@ -138,20 +145,49 @@ def timeline(data: ExportInput, cols: int = COLS) -> Iterator[tuple[float, str, 
             yield 0.05, "m", marker_label(number, pivot)
 
 
-def render_cast(data: ExportInput, cols: int = COLS, rows: int = ROWS) -> str:
+CAST_VERSIONS = (2, 3)
+DEFAULT_CAST_VERSION = 2
+
+
+def render_cast(
+    data: ExportInput, cols: int = COLS, rows: int = ROWS, version: int = DEFAULT_CAST_VERSION
+) -> str:
+    return "".join(cast_lines(data, cols, rows, version))
+
+
+def cast_header(data: ExportInput, cols: int, rows: int, version: int) -> dict[str, object]:
+    """The header line's object, in the shape of asciicast `version`."""
+    if version not in CAST_VERSIONS:
+        raise ValueError(f"asciicast version {version} (choose 2 or 3)")
     s = data.session
     started = s.started or next((t.timestamp for t in s.turns if t.timestamp), None)
-    term = {"cols": cols, "rows": rows, "type": "xterm-256color"}
-    header: dict[str, object] = {"version": 3, "term": term}
+    header: dict[str, object] = {"version": version}
+    if version == 2:
+        header.update(width=cols, height=rows)
+    else:
+        header["term"] = {"cols": cols, "rows": rows, "type": "xterm-256color"}
     if started is not None:
         header["timestamp"] = int(started)
     header["idle_time_limit"] = IDLE_TIME_LIMIT
     header["title"] = f"pivotal: {data.title}"
-    out = [_encode(header).decode()]
+    if version == 2:
+        header["env"] = {"TERM": "xterm-256color"}
+    return header
+
+
+def cast_lines(
+    data: ExportInput, cols: int = COLS, rows: int = ROWS, version: int = DEFAULT_CAST_VERSION
+) -> Iterator[str]:
+    """The recording line by line (each with its newline): a header, then one event a line.
+
+    Times are rounded to milliseconds with the rounding error carried forward, so
+    the total stays right; v2 writes the running total, v3 the step since the last.
+    """
+    yield _encode(cast_header(data, cols, rows, version)).decode() + "\n"
     exact = written = 0.0
     for gap, code, payload in timeline(data, cols):
         exact += gap
         interval = max(0.0, round(exact - written, 3))
-        written += interval
-        out.append(_encode([interval, code, payload]).decode())
-    return "\n".join(out) + "\n"
+        written = round(written + interval, 3)
+        when = written if version == 2 else interval
+        yield _encode([when, code, payload]).decode() + "\n"
