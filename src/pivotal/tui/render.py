@@ -44,6 +44,7 @@ class Palette:
     system: Style = Style(color="magenta", bold=True)
     tool: Style = Style(color="yellow")
     failed: Style = Style(color="red", bold=True)
+    ok: Style = Style(color="green")
     cursor: Style = Style(color="black", bgcolor="yellow", bold=True)
     pivot: Style = Style(color="black", bgcolor="magenta", bold=True)
     dim: Style = Style(dim=True)
@@ -111,32 +112,48 @@ def header_text(turn: Turn, look: TurnLook, palette: Palette) -> Text:
     return text
 
 
+def tool_status(call: ToolCall) -> tuple[str, str]:
+    """(`✗ exit 1 · 44 ms`, palette attribute): the outcome of a call, as its header starts.
+
+    Failed is `ToolCall.failed`, the one definition `e`/`E` and the timeline use too.
+    """
+    if call.failed:
+        if call.exit_code not in (None, 0):
+            what = f"exit {call.exit_code}"
+        elif call.status and call.status not in ("completed", "error"):
+            what = one_line(call.status, 20)
+        else:
+            what = "error"
+        status, attr = f"✗ {what}", "failed"
+    elif call.has_result:
+        status, attr = "✓" + (f" exit {call.exit_code}" if call.exit_code is not None else ""), "ok"
+    else:
+        status, attr = "… no result yet", "dim"
+    if call.duration_ms is not None:
+        status += f" · {format_duration(call.duration_ms)}"
+    return status, attr
+
+
 def tool_header(call: ToolCall, open_: bool, palette: Palette) -> Text:
+    """`▸ ✗ exit 1 · 44 ms  Bash  pytest …`: the outcome first, so a long command cannot hide it."""
     text = Text(no_wrap=True, overflow="ellipsis")
     text.append("▾ " if open_ else "▸ ", palette.dim)
+    status, attr = tool_status(call)
+    text.append(status, palette.failed if attr == "failed" else getattr(palette, attr))
+    text.append("  ")
     text.append(one_line(call.name, 40) or "tool", palette.tool)
     key = one_line(call.key_argument(), 120)
     if key:
         text.append(f"  {key}")
-    if call.failed:
-        text.append("  ✗", palette.failed)
-    elif call.has_result:
-        text.append("  ✓", palette.human)
-    else:
-        text.append("  …", palette.dim)
-    if call.exit_code is not None:
-        text.append(f" exit {call.exit_code}", palette.failed if call.failed else palette.dim)
-    if call.duration_ms is not None:
-        text.append(f" · {format_duration(call.duration_ms)}", palette.dim)
     return text
 
 
 def format_duration(ms: float) -> str:
     if ms < 1000:
-        return f"{ms:.0f}ms"
+        return f"{ms:.0f} ms"
     if ms < 60_000:
-        return f"{ms / 1000:.1f}s"
-    return f"{ms / 60_000:.1f}m"
+        return f"{ms / 1000:.1f} s"
+    return f"{ms / 60_000:.1f} min"
 
 
 def cut(text: str, limit: int) -> tuple[str, int]:

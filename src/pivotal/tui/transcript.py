@@ -52,6 +52,7 @@ class TranscriptView(ScrollView, can_focus=False):
         "transcript--system",
         "transcript--tool",
         "transcript--failed",
+        "transcript--ok",
         "transcript--cursor",
         "transcript--pivot",
     }
@@ -319,6 +320,7 @@ class TranscriptView(ScrollView, can_focus=False):
                 system=get("transcript--system", partial=True),
                 tool=get("transcript--tool", partial=True),
                 failed=get("transcript--failed", partial=True),
+                ok=get("transcript--ok", partial=True),
                 cursor=get("transcript--cursor", partial=True),
                 pivot=get("transcript--pivot", partial=True),
                 dim=Style(dim=True),
