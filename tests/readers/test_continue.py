@@ -180,3 +180,17 @@ def test_continue_sessions_follow_continue_global_dir(tmp_path, monkeypatch) -> 
     monkeypatch.setenv("CONTINUE_GLOBAL_DIR", str(moved))
     out = invoke("sessions", "--json").stdout
     assert '"agent":"continue"' in out and "sessions.json" not in out
+
+
+def test_fields_of_the_wrong_type_cost_only_themselves(tmp_path: Path) -> None:
+    doc = json.loads(SHORT.read_text())
+    doc["history"][2]["message"]["toolCalls"] = True  # both found by the fuzz test
+    doc["history"][0]["contextItems"] = True
+    doc["history"][5] = {"message": {"role": "assistant", "content": 7}, "toolCallStates": "x"}
+    path = tmp_path / SHORT.name
+    path.write_text(json.dumps(doc))
+    session = read(path)
+    assert session.human_turns()[0].text.startswith("Inspect") and not session.skipped
+    # the call is rebuilt from its toolCallStates entry when the message lost it
+    assert [c.key_argument() for c in session.turns[2].tool_calls] == ["ls -la"]
+    assert len(session.turns) == 11 and session.turns[5].parts == []

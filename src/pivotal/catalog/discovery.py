@@ -7,7 +7,7 @@ it is done once per file version and kept in the session index; with
 thousands of sessions only the new or changed ones are read, in a process
 pool when there are many. Each agent's location honours its own environment
 variable (CLAUDE_CONFIG_DIR, CODEX_HOME, XDG_DATA_HOME for opencode and Kilo,
-GEMINI_CLI_HOME, QWEN_RUNTIME_DIR then QWEN_HOME, CONTINUE_GLOBAL_DIR,
+GEMINI_CLI_HOME, QWEN_RUNTIME_DIR then QWEN_HOME, CONTINUE_GLOBAL_DIR, KIMI_SHARE_DIR,
 CLINE_SESSION_DATA_DIR / CLINE_DATA_DIR / CLINE_DIR);
 `roots` replaces the home directory (for copies of other machines' homes and
 for tests).
@@ -50,6 +50,7 @@ def agent_locations(home: Path | None = None) -> list[tuple[str, Path]]:
     gemini = Path(env["GEMINI_CLI_HOME"]) if env.get("GEMINI_CLI_HOME") else home
     qwen = _first_set(env, "QWEN_RUNTIME_DIR", "QWEN_HOME") or home / ".qwen"
     continue_dir = _first_set(env, "CONTINUE_GLOBAL_DIR") or home / ".continue"
+    kimi = _first_set(env, "KIMI_SHARE_DIR") or home / ".kimi"
     cline_dir = _first_set(env, "CLINE_DIR") or home / ".cline"
     cline_data = _first_set(env, "CLINE_DATA_DIR") or cline_dir / "data"
     cline = _first_set(env, "CLINE_SESSION_DATA_DIR") or cline_data / "sessions"
@@ -62,6 +63,7 @@ def agent_locations(home: Path | None = None) -> list[tuple[str, Path]]:
         ("gemini", gemini / ".gemini" / "tmp"),
         ("qwen", qwen / "projects"),
         ("continue", continue_dir / "sessions"),
+        ("kimi", kimi / "sessions"),
         ("cline", cline),
         ("aider", home),
     ]
@@ -95,6 +97,12 @@ def _candidate_files(agent: str, folder: Path) -> Iterator[Path]:
     elif agent == "cline":
         yield from (
             p for p in sorted(folder.glob("*")) if (p / f"{p.name}.messages.json").is_file()
+        )
+    elif agent == "kimi":
+        yield from (
+            p
+            for p in sorted(folder.glob("*/*"))
+            if (p / "wire.jsonl").is_file() or (p / "context.jsonl").is_file()
         )
     elif agent == "gemini":
         yield from folder.glob("*/chats/*.jsonl")

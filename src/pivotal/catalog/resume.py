@@ -139,6 +139,16 @@ def _cline(session: Session, ident: str | None) -> ResumeCommand:
     )
 
 
+def _kimi(session: Session, ident: str | None) -> ResumeCommand:
+    if ident is None:
+        return ResumeCommand(["kimi", "--continue"], session.cwd, "no session id: the latest one")
+    return ResumeCommand(
+        ["kimi", "--session", ident],
+        session.cwd,
+        "Kimi keeps sessions per work directory: run it in the session's directory",
+    )
+
+
 def _aider(session: Session, ident: str | None) -> ResumeCommand:
     history = Path(session.path).absolute()
     argv = ["aider", "--restore-chat-history"]
@@ -160,6 +170,7 @@ _BUILDERS = {
     "qwen": _qwen,
     "continue": _continue,
     "cline": _cline,
+    "kimi": _kimi,
     "aider": _aider,
 }
 

@@ -55,6 +55,7 @@ _MODULES = (
     ("claude-code", "pivotal.readers.claude_code"),
     ("codex", "pivotal.readers.codex"),
     ("gemini", "pivotal.readers.gemini"),
+    ("kimi", "pivotal.readers.kimi"),
     ("kilo", "pivotal.readers.kilo"),  # an opencode fork: its databases also pass opencode's sniff
     ("opencode", "pivotal.readers.opencode"),
     ("aider", "pivotal.readers.aider"),

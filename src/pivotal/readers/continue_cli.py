@@ -63,6 +63,10 @@ _EXIT = re.compile(r"\(exit code (-?\d{1,4})\)")
 class ContinueReader(WholeFileJsonReader):
     format = FORMAT
 
+    def __init__(self, ref: SessionRef) -> None:
+        super().__init__(ref)
+        self._reported: set[str] = set()
+
     def build(self, doc: object) -> list[Turn] | None:
         if not isinstance(doc, dict) or not isinstance(doc.get("history"), list):
             return None
@@ -73,7 +77,13 @@ class ContinueReader(WholeFileJsonReader):
         session.cwd = _str(doc.get("workspaceDirectory")) or session.cwd
         if session.started is None:
             session.started = _index_entry(self.ref.path).get("started")
-        turns = build_turns([h for h in doc["history"] if isinstance(h, dict)])
+        bad: list[int] = []
+        turns = build_turns([h for h in doc["history"] if isinstance(h, dict)], bad)
+        for position in bad:
+            reason = f"history[{position}]: an item of an unexpected shape"
+            if reason not in self._reported:
+                self._reported.add(reason)
+                self.skip(None, reason)
         models = [t.model for t in turns if t.model]
         session.model = models[-1] if models else session.model
         return self._kept_before_compaction(turns) + turns
@@ -98,37 +108,49 @@ class ContinueReader(WholeFileJsonReader):
     _noted = False
 
 
-def build_turns(history: list[dict]) -> list[Turn]:
-    """Turns of the `history` items, tool results folded into their calls."""
+def build_turns(history: list[dict], bad: list[int] | None = None) -> list[Turn]:
+    """Turns of the `history` items, tool results folded into their calls.
+
+    An item whose shape breaks the conversion is left out and its position added to `bad`.
+    """
     turns: list[Turn] = []
     after_summary = False
     for position, item in enumerate(history):
-        message = item.get("message")
-        if not isinstance(message, dict):
-            continue
-        role = message.get("role")
-        where = SourceRef(record_id=f"history[{position}]")
-        summary = item.get("conversationSummary")
-        if isinstance(summary, str):
-            boundary = _turn(Role.SYSTEM, TurnFlag.COMPACTION_BOUNDARY | TurnFlag.SYNTHETIC, where)
-            _set_text(boundary, "Conversation compacted")
-            turns.append(boundary)
-            flags = TurnFlag.COMPACTION_SUMMARY | TurnFlag.SYNTHETIC
-            turn = _turn(Role.ASSISTANT, flags, where)
-            _set_text(turn, _content_text(message.get("content")) or summary)
-            turns.append(turn)
-            after_summary = True
-            continue
-        if role == "user":
-            turns.append(_user(item, message, where, after_summary))
-            after_summary = False
-        elif role == "assistant":
-            turns.append(_assistant(item, message, where))
-        elif role == "tool":
-            _fold_tool_message(turns, message)
+        try:
+            after_summary = _item_turns(item, position, after_summary, turns)
+        except (TypeError, ValueError, AttributeError, KeyError):
+            if bad is not None:
+                bad.append(position)
     for index, turn in enumerate(turns):
         turn.index = index
     return turns
+
+
+def _item_turns(item: dict, position: int, after_summary: bool, turns: list[Turn]) -> bool:
+    """Append the turns of one history item; says whether a summary was the last thing seen."""
+    message = item.get("message")
+    if not isinstance(message, dict):
+        return after_summary
+    role = message.get("role")
+    where = SourceRef(record_id=f"history[{position}]")
+    summary = item.get("conversationSummary")
+    if isinstance(summary, str):
+        boundary = _turn(Role.SYSTEM, TurnFlag.COMPACTION_BOUNDARY | TurnFlag.SYNTHETIC, where)
+        _set_text(boundary, "Conversation compacted")
+        turns.append(boundary)
+        flags = TurnFlag.COMPACTION_SUMMARY | TurnFlag.SYNTHETIC
+        turn = _turn(Role.ASSISTANT, flags, where)
+        _set_text(turn, _content_text(message.get("content")) or summary)
+        turns.append(turn)
+        return True
+    if role == "user":
+        turns.append(_user(item, message, where, after_summary))
+        return False
+    if role == "assistant":
+        turns.append(_assistant(item, message, where))
+    elif role == "tool":
+        _fold_tool_message(turns, message)
+    return after_summary
 
 
 def _user(item: dict, message: dict, where: SourceRef, after_summary: bool) -> Turn:
@@ -136,7 +158,7 @@ def _user(item: dict, message: dict, where: SourceRef, after_summary: bool) -> T
     injected = after_summary and text == INJECTED_CONTINUE
     turn = _turn(Role.USER, TurnFlag.SYNTHETIC if injected else TurnFlag.HUMAN, where)
     _set_text(turn, text)
-    for context in item.get("contextItems") or []:
+    for context in _list(item.get("contextItems")):
         if isinstance(context, dict):
             name = _str(context.get("name")) or _str(context.get("description")) or "context"
             turn.parts.append(Part(PartKind.ATTACHMENT, text=f"[context: {name}]"))
@@ -159,10 +181,10 @@ def _assistant(item: dict, message: dict, where: SourceRef) -> Turn:
         parts.append(Part(PartKind.TEXT, text=text))
     states = {
         s["toolCallId"]: s
-        for s in item.get("toolCallStates") or []
+        for s in _list(item.get("toolCallStates"))
         if isinstance(s, dict) and isinstance(s.get("toolCallId"), str)
     }
-    for raw in message.get("toolCalls") or []:
+    for raw in _list(message.get("toolCalls")):
         if isinstance(raw, dict):
             call = _call(raw)
             _fill(call, states.pop(call.call_id, None))
@@ -208,7 +230,7 @@ def _fill(call: ToolCall, state: dict | None) -> None:
         call.is_error = status == "errored"
     if not isinstance(call.input, dict) and isinstance(state.get("parsedArgs"), dict):
         call.input = state["parsedArgs"]
-    outputs = [o for o in state.get("output") or [] if isinstance(o, dict)]
+    outputs = [o for o in _list(state.get("output")) if isinstance(o, dict)]
     texts = [o["content"] for o in outputs if isinstance(o.get("content"), str)]
     if texts or status in ("done", "errored", "canceled"):
         call.output = "\n".join(texts)
@@ -245,6 +267,10 @@ def _content_text(content: object) -> str:
             p["text"] for p in content if isinstance(p, dict) and isinstance(p.get("text"), str)
         )
     return ""
+
+
+def _list(value: object) -> list:
+    return value if isinstance(value, list) else []
 
 
 def _str(value: object) -> str:

@@ -290,7 +290,9 @@ def sniff(path: Path, head: bytes) -> bool:
 def _in_cline_session(path: Path) -> bool:
     """A file of a Cline session folder (`<id>/<id>.messages.json` ...): the cline reader's."""
     folder = path.parent.name
-    return path.name.startswith(f"{folder}.") and (path.parent / f"{folder}.messages.json").is_file()
+    return (
+        path.name.startswith(f"{folder}.") and (path.parent / f"{folder}.messages.json").is_file()
+    )
 
 
 def _looks_like_message(text: bytes) -> bool:

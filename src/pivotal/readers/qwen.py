@@ -294,7 +294,8 @@ def _compression(obj: dict, payload: dict, where: SourceRef) -> list[Turn]:
     boundary.parts = [Part(PartKind.TEXT, text=label)]
     boundary.extra = {"original_tokens": before, "new_tokens": after}
     turns = [boundary]
-    history = [h for h in payload.get("compressedHistory") or [] if isinstance(h, dict)]
+    listed = payload.get("compressedHistory")
+    history = [h for h in listed if isinstance(h, dict)] if isinstance(listed, list) else []
     texts = [(h.get("role"), "".join(_texts(h))) for h in history]
     pos = 0
     summary = None
