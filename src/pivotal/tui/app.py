@@ -77,7 +77,7 @@ class ReplayerApp(App[int]):
 
     def on_mount(self) -> None:
         if self.follow and self.ref is None:
-            self.notify("Nothing to follow: no session file was given.", timeout=6)
+            self.notify("Nothing to follow: no session file was given.", timeout=6, markup=False)
         if self.session is not None:
             screen = self.open_screen(self.session.title or str(self.session.path))
             pivots = self.given_pivots
@@ -185,7 +185,7 @@ class ReplayerApp(App[int]):
 
     @on(ReadFailed)
     def show_failure(self, message: ReadFailed) -> None:
-        self.notify(message.reason, severity="error", timeout=10)
+        self.notify(message.reason, severity="error", timeout=10, markup=False)
         if (screen := self.replay) is not None:
             screen.loading = ""
             screen.status = message.reason

@@ -60,7 +60,9 @@ class Handoff:
     def resume(self, session: Session | None) -> None:
         """Show and copy the command that resumes `session` (None: its id is still unknown)."""
         if session is None:
-            self.owner.notify("The session is still being read; try again in a moment.", timeout=4)
+            self.owner.notify(
+                "The session is still being read; try again in a moment.", timeout=4, markup=False
+            )
             return
         command = resume_command(session)
         if command.available:
@@ -81,6 +83,6 @@ class Handoff:
             folder.mkdir(parents=True, exist_ok=True)
             path = self.owner.app.save_screenshot(screenshot_name(turn), str(folder))
         except OSError as exc:
-            self.owner.notify(f"Screenshot not saved: {exc}", severity="error", markup=False)
+            self.owner.notify(clean(f"Screenshot not saved: {exc}"), severity="error", markup=False)
             return
-        self.owner.notify(f"Screenshot saved to {path}", timeout=6, markup=False)
+        self.owner.notify(clean(f"Screenshot saved to {path}"), timeout=6, markup=False)

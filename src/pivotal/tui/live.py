@@ -32,6 +32,7 @@ from pivotal.model import Pivot, SessionRef
 from pivotal.tui.live_feed import Snapshot, follow_folder, follow_ref, merge
 from pivotal.tui.playback import Playback
 from pivotal.tui.render import pivot_banner
+from pivotal.tui.safe import clean
 from pivotal.tui.transcript import TranscriptView
 
 WATCHDOG = 0.5
@@ -118,7 +119,9 @@ class LiveFollow:
             )
             return
         self.start(initial=False)
-        self.owner.notify("Live follow on: new turns appear as they are written.", timeout=3)
+        self.owner.notify(
+            "Live follow on: new turns appear as they are written.", timeout=3, markup=False
+        )
 
     def start(self, *, initial: bool) -> None:
         """Follow `folder` or `ref`; `initial`: nothing is on screen yet (read it in slices)."""
@@ -219,7 +222,7 @@ class LiveFollow:
         old_count = len(pb.turns)
         if snap.notice:
             severity = "warning" if snap.gone else "information"
-            self.owner.notify(snap.notice, severity=severity, timeout=6, markup=False)
+            self.owner.notify(clean(snap.notice), severity=severity, timeout=6, markup=False)
         self.gone = snap.gone or (self.gone and snap.first_changed is None)
         if snap.title:
             self.owner.app.sub_title = snap.title

@@ -25,6 +25,7 @@ from textual.widgets import Footer, Static, TextArea
 from pivotal.model import Session, SessionRef
 from pivotal.tui.marks import MarkBook, identify
 from pivotal.tui.playback import Playback
+from pivotal.tui.safe import clean
 
 
 class NoteScreen(ModalScreen[str | None]):
@@ -126,7 +127,7 @@ class Marking:
         self.identity = session
         notice = self.book.attach(session)
         if notice:
-            self.owner.notify(notice, severity="warning", timeout=8, markup=False)
+            self.owner.notify(clean(notice), severity="warning", timeout=8, markup=False)
 
     def close(self) -> None:
         self.book.close()

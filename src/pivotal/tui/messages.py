@@ -6,6 +6,7 @@ from textual.message import Message
 
 from pivotal.model import Pivot
 from pivotal.tui.loading import Batch
+from pivotal.tui.safe import one_line
 
 
 class TurnsRead(Message):
@@ -26,8 +27,12 @@ class SessionAnalysed(Message):
 
 
 class ReadFailed(Message):
-    """The session could not be read at all (the reason is one line for the person)."""
+    """The session could not be read at all (the reason is one line for the person).
+
+    The reason quotes a path and an exception: it is cleaned here, once, and shown
+    only as plain text (never as markup: a folder may be named `[@click=app.quit]`).
+    """
 
     def __init__(self, reason: str) -> None:
         super().__init__()
-        self.reason = reason
+        self.reason = one_line(reason, 400)

@@ -21,6 +21,7 @@ from rich.text import Text
 from textual.strip import Strip
 
 from pivotal.model import Part, PartKind, Pivot, Role, ToolCall, Turn, TurnFlag
+from pivotal.tui.rich_text import LiteralHtmlMarkdown
 from pivotal.tui.safe import clean, one_line
 
 MARKDOWN_LIMIT = 6_000
@@ -186,7 +187,7 @@ def text_blocks(body: str, turn: Turn, expanded: bool, palette: Palette) -> list
         return blocks
     shown, hidden = cut(body, EXPANDED_LIMIT if expanded else TEXT_LIMIT)
     if turn.role is Role.ASSISTANT and len(shown) <= MARKDOWN_LIMIT:
-        blocks = [Markdown(shown, code_theme="monokai", hyperlinks=False)]
+        blocks = [LiteralHtmlMarkdown(shown, code_theme="monokai", hyperlinks=False)]
     else:
         style = palette.synthetic if turn.is_synthetic else Style()
         blocks = [Text(shown, style)]

@@ -35,6 +35,7 @@ from pivotal.tui.marking import Marking
 from pivotal.tui.pivot_panel import PivotPanel
 from pivotal.tui.playback import SPEEDS, Playback
 from pivotal.tui.render import ALL_PARTS, pivot_banner
+from pivotal.tui.safe import one_line
 from pivotal.tui.screens import HelpScreen, PromptScreen
 from pivotal.tui.search import Search
 from pivotal.tui.timeline import Timeline, TimelineState
@@ -130,7 +131,7 @@ class ReplayScreen(Screen[None]):
         if self.ready:
             self.transcript.set_turns(batch.turns, batch.first_changed)
         if batch.notices:
-            self.status = batch.notices[-1]
+            self.status = one_line(batch.notices[-1], 300)  # a reader's notice may quote a path
         if batch.finished:
             self.loading = "" if self.analysed else "finding pivots…"
         else:
@@ -207,7 +208,7 @@ class ReplayScreen(Screen[None]):
 
     def say(self, status: str) -> None:
         """Put `status` on the status line (the view stays where it is)."""
-        self.status = status
+        self.status = one_line(status, 300)  # it may quote a path or an exception
         self.sync(follow=False)
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:

@@ -13,6 +13,7 @@ May import Rich, never Textual: the CLI's human-readable output uses it too.
 from __future__ import annotations
 
 from functools import lru_cache
+from typing import TYPE_CHECKING
 
 from rich.color import Color as RichColor
 from rich.markdown import Markdown
@@ -22,7 +23,16 @@ from rich.text import Text
 from pivotal.text.safe import clean, truncation_marker
 from pivotal.text.sgr import Color, SgrStyle, sgr_spans
 
-__all__ = ["rich_style", "safe_markdown", "safe_markdown_source", "safe_text"]
+if TYPE_CHECKING:  # Rich's own Markdown parser (a dependency of Rich, not of pivotal)
+    from markdown_it.token import Token
+
+__all__ = [
+    "LiteralHtmlMarkdown",
+    "rich_style",
+    "safe_markdown",
+    "safe_markdown_source",
+    "safe_text",
+]
 
 
 def _rich_color(color: Color | None) -> RichColor | None:
@@ -80,6 +90,29 @@ def safe_markdown_source(text: str) -> str:
     return clean(text)
 
 
+class LiteralHtmlMarkdown(Markdown):
+    """Rich `Markdown` that shows raw HTML and comments as the text they are.
+
+    Rich drops `html_inline` and `html_block` tokens, so `<img src=x>` or a
+    `<!-- comment -->` in an agent's message would be hidden from the reader:
+    here an inline tag becomes plain text and a block becomes a code block.
+    """
+
+    def __init__(self, markup: str, **options: object) -> None:
+        super().__init__(markup, **options)  # type: ignore[arg-type]
+        _literal_html(self.parsed)
+
+
+def _literal_html(tokens: list[Token]) -> None:
+    for token in tokens:
+        if token.type == "html_block":
+            token.type, token.tag, token.info = "code_block", "code", ""
+        elif token.type == "html_inline":
+            token.type = "text"
+        if token.children:
+            _literal_html(token.children)
+
+
 def safe_markdown(text: str, **options: object) -> Markdown:
     """A Rich `Markdown` of untrusted `text`, with link targets shown instead of hidden.
 
@@ -87,4 +120,4 @@ def safe_markdown(text: str, **options: object) -> Markdown:
     session could show "docs" and link anywhere; `hyperlinks=False` prints the URL.
     """
     options.setdefault("hyperlinks", False)
-    return Markdown(safe_markdown_source(text), **options)  # type: ignore[arg-type]
+    return LiteralHtmlMarkdown(safe_markdown_source(text), **options)
