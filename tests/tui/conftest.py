@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import asyncio
+from collections.abc import Callable
+
 import pytest
 
 from pivotal.tui.app import ReplayerApp
@@ -9,6 +12,16 @@ from pivotal.tui.replay_screen import ReplayScreen
 from pivotal.tui.transcript import TranscriptView
 
 from .sessions import demo_pivots, demo_session
+
+
+async def wait_for(condition: Callable[[], bool], timeout: float = 30.0) -> None:
+    """Wait until `condition()` holds (polling; the cap only turns a hang into a failure)."""
+    loop = asyncio.get_running_loop()
+    deadline = loop.time() + timeout
+    while not condition():
+        if loop.time() > deadline:
+            raise AssertionError("condition not met in time")
+        await asyncio.sleep(0.01)
 
 
 def make_app(**kwargs: object) -> ReplayerApp:

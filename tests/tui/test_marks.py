@@ -157,7 +157,8 @@ async def test_marks_and_notes_survive_a_restart_and_the_file_growing(tmp_path: 
         await loaded(app, 15)
         screen = replay(app)
         await wait_for(lambda: screen.timeline.state.marks == (4, 6))
-        await pilot.pause()
+        # the bar is drawn at the timeline's laid-out width: wait for the layout, not for time
+        await wait_for(lambda: screen.timeline.size.width > 0)
         assert "▼" in bar(app), bar(app)
         await pilot.press("g", "u", "u")
         assert screen.playback.cursor == 6

@@ -187,7 +187,7 @@ class ReplayerApp(App[int]):
     def show_failure(self, message: ReadFailed) -> None:
         self.notify(message.reason, severity="error", timeout=10, markup=False)
         if (screen := self.replay) is not None:
-            screen.loading = ""
+            screen.reading = ""
             screen.status = message.reason
             screen.sync(follow=False)
 

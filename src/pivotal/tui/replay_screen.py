@@ -57,7 +57,9 @@ class ReplayScreen(Screen[None]):
         self.playback.speed_index = min(range(len(SPEEDS)), key=lambda i: abs(SPEEDS[i] - speed))
         self.notice = notice
         self.status = ""
-        self.loading = ""
+        self.reading = ""
+        """How far reading got ("" when done). Not `loading`: that is Textual's reactive that
+        covers the whole screen with a spinner while it is truthy."""
         self.analysed = False
         self.pending_at: int | None = None
         self._timer: Timer | None = None
@@ -133,10 +135,10 @@ class ReplayScreen(Screen[None]):
         if batch.notices:
             self.status = one_line(batch.notices[-1], 300)  # a reader's notice may quote a path
         if batch.finished:
-            self.loading = "" if self.analysed else "finding pivots…"
+            self.reading = "" if self.analysed else "finding pivots…"
         else:
             share = batch.done * 100 // max(batch.total, 1)
-            self.loading = f"reading {share}% ({batch.done >> 20}/{batch.total >> 20} MB)"
+            self.reading = f"reading {share}% ({batch.done >> 20}/{batch.total >> 20} MB)"
         if self.pending_at is not None and (batch.finished or self.pending_at < len(batch.turns)):
             self.playback.goto(self.pending_at)
             self.pending_at = None
@@ -145,7 +147,7 @@ class ReplayScreen(Screen[None]):
 
     def add_analysis(self, pivots: list[Pivot], failures: list[int]) -> None:
         self.analysed = True
-        self.loading = ""
+        self.reading = ""
         self.playback.set_pivots(pivots)
         self.playback.set_failures(failures)
         if self.ready:
@@ -188,7 +190,7 @@ class ReplayScreen(Screen[None]):
                 realtime=pb.realtime,
                 autopause=pb.autopause,
                 filter=pb.filter.value,
-                loading=self.loading,
+                loading=self.reading,
                 notice=self.status,
                 candidates=tuple(p.turn for p in pb.pivots if p.candidate),
                 live=self.live.label(),
@@ -405,7 +407,7 @@ class ReplayScreen(Screen[None]):
         if shown.analysed:
             self.analysed = True
         if shown.loading is not None:
-            self.loading = shown.loading
+            self.reading = shown.loading
         if shown.paused_at is not None:
             self.status = (
                 f"auto-paused at pivot #{shown.paused_at + 1}, confirmed live (End follows)"
