@@ -150,13 +150,15 @@ def decode_json(line: bytes | msgspec.Raw) -> object:
     """Decode one JSON record, tolerating what real files contain.
 
     A UTF-8 BOM is ignored, invalid UTF-8 and lone surrogate escapes are
-    replaced with U+FFFD, and nesting too deep to decode is a plain error.
+    replaced with U+FFFD, nesting too deep to decode is a plain error, and a
+    number beyond a double (`1e400`) decodes as infinity instead of costing the
+    whole record (readers then treat such a time or duration as missing).
     Raises ValueError (msgspec.DecodeError is one) when the record is not JSON.
     """
     try:
         return _json_decode(line)
-    except msgspec.DecodeError:
-        pass
+    except msgspec.DecodeError as exc:
+        error = exc
     except RecursionError:
         raise ValueError("JSON nested too deeply") from None
     raw = bytes(line)
@@ -168,11 +170,32 @@ def decode_json(line: bytes | msgspec.Raw) -> object:
         # raw control bytes are never valid JSON; inside strings they were meant as text
         fixed = _RAW_CONTROL.sub(lambda m: b"\\u%04x" % m.group()[0], fixed)
     if fixed == raw:
+        if _OUT_OF_RANGE in str(error):
+            return _decode_huge_numbers(raw)
         return _json_decode(raw)  # raises the original error
     try:
         return _json_decode(fixed)
+    except msgspec.DecodeError as exc:
+        if _OUT_OF_RANGE in str(exc):
+            return _decode_huge_numbers(fixed)
+        raise
     except RecursionError:
         raise ValueError("JSON nested too deeply") from None
+
+
+_OUT_OF_RANGE = "Number out of range"
+
+
+def _decode_huge_numbers(data: bytes) -> object:
+    """JSON holding a number beyond a double: Python's json reads it as infinity."""
+    import json
+
+    try:
+        return json.loads(data)
+    except RecursionError:
+        raise ValueError("JSON nested too deeply") from None
+    except ValueError as exc:  # JSONDecodeError, or an integer of over 4,300 digits
+        raise ValueError(f"malformed JSON: {exc}") from None
 
 
 def first_json_line(head: bytes, skip: int = 3) -> object:
@@ -199,26 +222,53 @@ def describe_decode_error(exc: Exception) -> str:
     return f"malformed JSON: {text}"[:MAX_REASON]
 
 
+# The times every consumer can show (datetime's years 1-9999, two days spare for
+# time zones): a time outside them is no time at all, so no export, scan line or
+# screen ever meets 1e20 or infinity.
+MIN_TIME = -62135596800.0 + 2 * 86400
+MAX_TIME = 253402300799.0 - 2 * 86400
+
+
 def parse_timestamp(value: object) -> float | None:
-    """ISO-8601 string (with Z or offset) or epoch number (s or ms) -> epoch seconds."""
+    """ISO-8601 string (with Z or offset) or epoch number (s or ms) -> epoch seconds.
+
+    None when there is no time or it is out of range (`1e20`, `-1e20`, a 20-digit
+    integer, `1e400` which decodes as infinity): such a time is a missing time.
+    """
     if isinstance(value, bool) or value is None:
         return None
     if isinstance(value, int | float):
-        number = float(value)
-        return number / 1000.0 if number > 1e11 else number
+        try:
+            number = float(value)
+        except OverflowError:  # an integer beyond any float
+            return None
+        number = number / 1000.0 if number > 1e11 else number
+        return number if MIN_TIME <= number <= MAX_TIME else None  # NaN fails both
     if isinstance(value, str) and value:
         return _parse_iso(value)
     return None
 
 
+def sane_duration(ms: object) -> float | None:
+    """A duration in milliseconds, or None when it is not a finite, non-negative span."""
+    if isinstance(ms, bool) or not isinstance(ms, int | float):
+        return None
+    try:
+        value = float(ms)
+    except OverflowError:
+        return None
+    return value if 0.0 <= value <= (MAX_TIME - MIN_TIME) * 1000.0 else None
+
+
 def _parse_iso(text: str) -> float | None:
     try:
         stamp = _fromisoformat(text)  # Python 3.11 reads "Z" and fractional seconds
-    except ValueError:
+        if stamp.tzinfo is None:
+            stamp = stamp.replace(tzinfo=UTC)
+        number = stamp.timestamp()
+    except (ValueError, OverflowError):  # year 1 with a +14:00 offset is before year 1
         return None
-    if stamp.tzinfo is None:
-        stamp = stamp.replace(tzinfo=UTC)
-    return stamp.timestamp()
+    return number if MIN_TIME <= number <= MAX_TIME else None
 
 
 def preview_of(text: str, limit: int = 200) -> str:

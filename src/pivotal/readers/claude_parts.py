@@ -11,7 +11,7 @@ from __future__ import annotations
 import msgspec
 
 from pivotal.model import Part, PartKind, ToolCall, TurnFlag
-from pivotal.readers.base import decode_json
+from pivotal.readers.base import decode_json, sane_duration
 from pivotal.readers.claude_records import TOOL_RESULT_MARK, TOOL_RESULT_START, Record
 from pivotal.readers.tooltext import exit_code_from_output
 
@@ -162,8 +162,7 @@ def _fill_result(call: ToolCall, block: dict[str, object], rec: dict[str, object
         if extra.get("interrupted") is True:
             call.status = "cancelled"
         duration = extra.get("durationMs") or extra.get("totalDurationMs")
-        if isinstance(duration, int | float):
-            call.duration_ms = float(duration)
+        call.duration_ms = sane_duration(duration)
 
 
 def result_text(content: object) -> str:

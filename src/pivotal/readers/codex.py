@@ -38,6 +38,7 @@ from pivotal.readers.base import (
     FormatSpec,
     parse_timestamp,
     preview_of,
+    sane_duration,
 )
 from pivotal.readers.codex_records import (
     ERROR_PREFIXES,
@@ -260,7 +261,7 @@ class CodexReader(LineFileReader):
             if call.exit_code is None:
                 call.exit_code = exit_code if exit_code is not None else exit_code_from_output(text)
             if call.duration_ms is None:
-                call.duration_ms = (
+                call.duration_ms = sane_duration(
                     duration if duration is not None else duration_ms_from_output(text)
                 )
             if success is False or text.lstrip().lower().startswith(ERROR_PREFIXES):
@@ -272,7 +273,7 @@ class CodexReader(LineFileReader):
         if result.get("exit_code") is not None and isinstance(result["exit_code"], int):
             call.exit_code = result["exit_code"]
         if result.get("duration_ms") is not None and call.duration_ms is None:
-            call.duration_ms = result["duration_ms"]
+            call.duration_ms = sane_duration(result["duration_ms"])
         if result.get("error"):
             call.is_error = True
         status = result.get("status")

@@ -14,7 +14,7 @@ from pathlib import Path
 import msgspec
 
 from pivotal.model import Part, PartKind, SessionRef, Usage
-from pivotal.readers.base import decode_json, parse_timestamp
+from pivotal.readers.base import decode_json, parse_timestamp, sane_duration
 
 FORMAT = "codex"
 
@@ -107,8 +107,9 @@ def output_fields(output: object) -> tuple[str, bool | None, int | None, float |
             meta = inner["metadata"]
             if isinstance(meta.get("exit_code"), int):
                 exit_code = meta["exit_code"]
-            if isinstance(meta.get("duration_seconds"), int | float):
-                duration = float(meta["duration_seconds"]) * 1000.0
+            seconds = meta.get("duration_seconds")
+            if isinstance(seconds, int | float) and not isinstance(seconds, bool):
+                duration = sane_duration(seconds * 1000.0 if abs(seconds) < 1e300 else None)
             if isinstance(inner.get("output"), str):
                 output = inner["output"]
     return output, success, exit_code, duration
@@ -118,10 +119,11 @@ def duration_ms(value: object) -> float | None:
     if isinstance(value, dict):
         secs, nanos = value.get("secs", 0), value.get("nanos", 0)
         if isinstance(secs, int | float) and isinstance(nanos, int | float):
-            return secs * 1000.0 + nanos / 1e6
-    if isinstance(value, int | float) and not isinstance(value, bool):
-        return float(value)
-    return None
+            try:
+                return sane_duration(secs * 1000.0 + nanos / 1e6)
+            except OverflowError:  # an integer beyond any float
+                return None
+    return sane_duration(value)
 
 
 def usage_from(data: dict) -> Usage:

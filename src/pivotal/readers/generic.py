@@ -29,6 +29,7 @@ from pivotal.readers.base import (
     first_json_line,
     parse_timestamp,
     preview_of,
+    sane_duration,
     single_ref,
 )
 from pivotal.readers.generic_common import WholeFileJsonReader
@@ -155,7 +156,7 @@ class ChatBuilder:
         call.output = text
         call.is_error = call.is_error or is_error
         call.exit_code = exit_code_from_output(text)
-        call.duration_ms = duration_ms_from_output(text)
+        call.duration_ms = sane_duration(duration_ms_from_output(text))
         call.status = "error" if call.failed else "completed"
         self._open = [(c, t) for c, t in self._open if c is not call]
         self._touch(turn.index)

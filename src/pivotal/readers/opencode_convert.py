@@ -11,7 +11,7 @@ import re
 from typing import Any
 
 from pivotal.model import Part, PartKind, Role, SourceRef, ToolCall, Turn, TurnFlag, Usage
-from pivotal.readers.base import parse_timestamp, preview_of
+from pivotal.readers.base import parse_timestamp, preview_of, sane_duration
 
 ABORTED = "MessageAbortedError"
 INVALID_TOOL = "invalid"
@@ -80,7 +80,7 @@ def tool_call(part: dict[str, Any]) -> ToolCall:
     times = _dict(state.get("time"))
     start, end = times.get("start"), times.get("end")
     if isinstance(start, int | float) and isinstance(end, int | float) and end >= start:
-        call.duration_ms = float(end - start)
+        call.duration_ms = sane_duration(end - start)
     return call
 
 
