@@ -12,7 +12,7 @@ import sys
 from functools import partial
 from pathlib import Path
 
-from pivotal.cli.arguments import SESSION_PATH, add_roots
+from pivotal.cli.arguments import SESSION_PATH, add_key, add_roots
 from pivotal.cli.exitcodes import ExitCode
 from pivotal.cli.output import err
 from pivotal.cli.resolve import find_refs
@@ -31,6 +31,7 @@ def configure(parser: argparse.ArgumentParser) -> None:
         "--speed", type=float, default=1.0, metavar="N", help="Turns per second (default: 1.0)."
     )
     parser.add_argument("--no-autopause", action="store_true", help="Do not pause at pivots.")
+    add_key(parser)
     add_roots(parser)
     parser.set_defaults(handler=replay)
 
@@ -46,6 +47,7 @@ def configure_follow(parser: argparse.ArgumentParser) -> None:
         metavar="PATH",
         help="a session file, or a folder whose newest session is followed",
     )
+    add_key(parser)
     add_roots(parser)
     parser.set_defaults(handler=follow)
 
@@ -60,7 +62,7 @@ def replay(args: argparse.Namespace) -> None:
     refs = None
     details = None
     if args.path is not None:
-        ref, refs = _resolve_for_app(args.path)
+        ref, refs = _resolve_for_app(args.path, args.key)
     else:
         # the quick listing shows the picker at once; turn and pivot counts fill in behind it
         refs = discover_sessions(roots, details=False)
@@ -90,7 +92,7 @@ def follow(args: argparse.Namespace) -> None:
             raise SystemExit(ExitCode.NO_SESSIONS)
         ref = refs[0]
     else:
-        ref, refs = _resolve_for_app(path)
+        ref, refs = _resolve_for_app(path, args.key)
         if ref is None and refs:
             ref = max(refs, key=lambda r: r.updated or 0.0)
     # a folder (e.g. an agent's project dir): follow its newest session, switching to new ones
@@ -102,11 +104,13 @@ def demo_ref() -> SessionRef:
     return SessionRef(format="claude-code", path=DEMO)
 
 
-def _resolve_for_app(path: Path) -> tuple[SessionRef | None, list[SessionRef] | None]:
+def _resolve_for_app(
+    path: Path, key: str | None = None
+) -> tuple[SessionRef | None, list[SessionRef] | None]:
     """One session to open, or the several PATH holds (for the picker)."""
     from pivotal.catalog.discovery import with_quick_metadata
 
-    refs, code = find_refs([path])
+    refs, code = find_refs([path], key)
     if not refs:
         raise SystemExit(code or ExitCode.NO_SESSIONS)
     if len(refs) == 1:

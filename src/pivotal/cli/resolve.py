@@ -7,6 +7,7 @@ code for the worst problem (`pivotal.cli.exitcodes`).
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 
 from pivotal.cli.exitcodes import PROBLEM_CODES, ExitCode, worst
@@ -14,32 +15,71 @@ from pivotal.cli.output import err
 from pivotal.model import Session, SessionRef
 
 
-def find_refs(paths: list[Path]) -> tuple[list[SessionRef], ExitCode]:
-    """Every session under `paths`, and the exit code their problems call for."""
+def split_label(path: Path) -> tuple[Path, str | None]:
+    """`CONTAINER#KEY`, as `pivotal sessions` prints a session inside a database or an
+    aider history, as the container and the key; any other path as itself.
+
+    A path that exists is always itself (a file may have `#` in its name); the split
+    is at the last `#` whose left side exists.
+    """
+    text = str(path)
+    if "#" not in text or os.path.lexists(path):
+        return path, None
+    head, _, key = text.rpartition("#")
+    if head and key and os.path.lexists(head):
+        return Path(head), key
+    return path, None
+
+
+def _matches(ref: SessionRef, key: str) -> bool:
+    return key in (ref.key, ref.session_id)
+
+
+def locate(
+    paths: list[Path], key: str | None = None
+) -> tuple[list[SessionRef], list[tuple[str, ExitCode]]]:
+    """Every session the paths name, and one (line, exit code) per path that named none.
+
+    A path may be `CONTAINER#KEY`; `key` (the `--key` option) keeps, of each path's
+    sessions, the ones with that key or session id.
+    """
     from pivotal.readers import find_sessions
 
-    found = find_sessions(paths)
-    for problem in found.problems:
-        err(str(problem))
-    codes = [PROBLEM_CODES.get(p.kind, ExitCode.NO_SESSIONS) for p in found.problems]
-    return found.refs, worst(codes)
+    refs: list[SessionRef] = []
+    problems: list[tuple[str, ExitCode]] = []
+    for given in paths:
+        path, own_key = split_label(given)
+        found = find_sessions([path])
+        for problem in found.problems:
+            problems.append((str(problem), PROBLEM_CODES.get(problem.kind, ExitCode.NO_SESSIONS)))
+        wanted = own_key or key
+        picked = found.refs
+        if wanted is not None:
+            picked = [r for r in picked if _matches(r, wanted)]
+            if not picked and found.refs:
+                problems.append((f"{path}: no session with key {wanted!r}", ExitCode.NO_SESSIONS))
+        refs.extend(picked)
+    return refs, problems
+
+
+def find_refs(paths: list[Path], key: str | None = None) -> tuple[list[SessionRef], ExitCode]:
+    """Every session under `paths` (each line said on stderr), and the exit code they call for."""
+    refs, problems = locate(paths, key)
+    for message, _ in problems:
+        err(message)
+    return refs, worst([code for _, code in problems])
 
 
 def one_ref(path: Path, key: str | None) -> SessionRef:
     """The single session PATH names (or `--key` picks); exits with a clear line otherwise."""
-    refs, code = find_refs([path])
+    refs, code = find_refs([path], key)
     if not refs:
         raise SystemExit(code or ExitCode.NO_SESSIONS)
-    if key is not None:
-        refs = [r for r in refs if key in (r.key, r.session_id)]
-        if not refs:
-            err(f"{path}: no session with key {key!r}")
-            raise SystemExit(ExitCode.NO_SESSIONS)
     if len(refs) > 1:
         from pivotal.text.safe import clean
 
         keys = ", ".join(clean(r.key or r.path.name, max_len=60) for r in refs[:10])
-        err(f"{path} holds {len(refs)} sessions; pick one with --key ({keys})")
+        err(f"{path} holds {len(refs)} sessions; pick one with --key or PATH#KEY ({keys})")
         raise SystemExit(ExitCode.USAGE)
     return refs[0]
 

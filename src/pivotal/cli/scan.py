@@ -16,11 +16,12 @@ from typing import TYPE_CHECKING, TextIO
 
 import msgspec
 
-from pivotal.cli.arguments import SESSION_PATH, add_sensitivity
-from pivotal.cli.exitcodes import PROBLEM_CODES, BatchDone, ExitCode, worst
+from pivotal.cli.arguments import SESSION_PATH, add_key, add_sensitivity
+from pivotal.cli.exitcodes import BatchDone, ExitCode, worst
 from pivotal.cli.output import err, silence_stdout
+from pivotal.cli.resolve import locate
 from pivotal.model import Pivot, Session, SessionRef
-from pivotal.readers import find_sessions, read_errors, read_session
+from pivotal.readers import read_errors, read_session
 from pivotal.readers.base import gc_paused
 from pivotal.scan.report import explain, pivot_table, session_header, session_json, skipped_line
 from pivotal.text.safe import json_inert
@@ -49,6 +50,7 @@ def configure(parser: argparse.ArgumentParser) -> None:
         action="store_true",
         help="Keep watching PATH and print each pivot once it is confirmed.",
     )
+    add_key(parser)
     parser.set_defaults(handler=scan)
 
 
@@ -56,12 +58,18 @@ def scan(args: argparse.Namespace) -> None:
     """`pivotal scan`: pivots as text or JSON; ends with `BatchDone` (a batch command)."""
     paths: list[Path] = args.paths
     if args.follow_live:
-        raise SystemExit(run_follow(paths, as_json=args.as_json, sensitivity=args.sensitivity))
+        raise SystemExit(
+            run_follow(paths, as_json=args.as_json, sensitivity=args.sensitivity, key=args.key)
+        )
     if args.ends_process:
         gc.disable()  # the process ends right after: a last collection would only cost time
     try:
         code = run_scan(
-            paths, as_json=args.as_json, explain=args.explain, sensitivity=args.sensitivity
+            paths,
+            as_json=args.as_json,
+            explain=args.explain,
+            sensitivity=args.sensitivity,
+            key=args.key,
         )
     except BrokenPipeError:  # `pivotal scan … | head`: the reader has all it wanted
         silence_stdout()
@@ -76,20 +84,21 @@ def run_scan(
     explain: bool = False,
     sensitivity: str = "normal",
     out: TextIO | None = None,
+    key: str | None = None,
 ) -> int:
     from pivotal.detect import PivotConfig, detect_pivots
 
     out = out or sys.stdout
-    found = find_sessions(paths)
-    codes = [PROBLEM_CODES.get(p.kind, ExitCode.NO_SESSIONS) for p in found.problems]
-    for problem in found.problems:
-        err(str(problem))
+    refs, problems = locate(paths, key)
+    codes = [code for _, code in problems]
+    for message, _ in problems:
+        err(message)
     config = PivotConfig.for_sensitivity(sensitivity)
     # A session's index is many small objects and one reference cycle (the reader and its
     # turns): the collector stays paused through each session and runs once between them,
     # so a scan of thousands of files keeps the memory of one.
     with gc_paused():
-        for number, ref in enumerate(found.refs):
+        for number, ref in enumerate(refs):
             if number:
                 gc.collect()
             split = _split(ref, config)
@@ -145,8 +154,15 @@ def _print_text(
     out.write("\n".join(lines) + "\n\n")
 
 
-def run_follow(paths: list[Path], *, as_json: bool, sensitivity: str = "normal") -> int:
-    """`scan --follow PATH`: print each pivot once it is confirmed, until Ctrl+C."""
+def run_follow(
+    paths: list[Path], *, as_json: bool, sensitivity: str = "normal", key: str | None = None
+) -> int:
+    """`scan --follow PATH`: print each pivot once it is confirmed, until Ctrl+C.
+
+    PATH names one session (a file, `CONTAINER#KEY`, or a container with `--key`); a
+    container of several is followed in its most recently active session, and a line
+    says which one, why, and how to pick another.
+    """
     import asyncio
 
     from pivotal.detect import PivotConfig
@@ -155,15 +171,17 @@ def run_follow(paths: list[Path], *, as_json: bool, sensitivity: str = "normal")
     if len(paths) != 1:
         err("--follow takes exactly one PATH")
         return int(ExitCode.USAGE)
-    found = find_sessions(paths)
-    for problem in found.problems:
-        err(str(problem))
-    if not found.refs:
-        return int(
-            worst([PROBLEM_CODES.get(p.kind, ExitCode.NO_SESSIONS) for p in found.problems])
-            or ExitCode.NO_SESSIONS
+    refs, problems = locate(paths, key)
+    for message, _ in problems:
+        err(message)
+    if not refs:
+        return int(worst([code for _, code in problems]) or ExitCode.NO_SESSIONS)
+    ref = max(refs, key=lambda r: r.updated or 0.0)
+    if len(refs) > 1:
+        err(
+            f"{paths[0]} holds {len(refs)} sessions; following the most recently active one,"
+            f" {ref.label} (pick another with PATH#KEY or --key)"
         )
-    ref = max(found.refs, key=lambda r: r.updated or 0.0)
     config = PivotConfig.for_sensitivity(sensitivity)
     try:
         asyncio.run(scan_follow(ref, as_json=as_json, out=sys.stdout, config=config))
