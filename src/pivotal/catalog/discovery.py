@@ -28,7 +28,7 @@ from msgspec.structs import replace
 
 from pivotal.catalog.index import IndexUnavailable, SessionIndex, Stamp, file_stamp, open_index
 from pivotal.model import SessionRef
-from pivotal.readers import read_session, sniff_path
+from pivotal.readers import Problem, read_session, sniff_path
 from pivotal.readers.base import parse_timestamp
 
 HEAD = 16 * 1024
@@ -345,7 +345,7 @@ def with_quick_metadata(ref: SessionRef) -> SessionRef:
     if path.is_dir():
         return replace(ref, updated=ref.updated or st.st_mtime)
     updates: dict[str, object] = {}
-    if ref.size is None:
+    if ref.size is None and ref.key is None:  # a container's size is not one session's
         updates["size"] = st.st_size
     if ref.updated is None:
         updates["updated"] = st.st_mtime
@@ -362,6 +362,33 @@ def with_quick_metadata(ref: SessionRef) -> SessionRef:
         if ref.cwd is None and cwd:
             updates["cwd"] = cwd.group(1).decode("utf-8", "replace").replace("\\\\", "\\")
     return replace(ref, **updates) if updates else ref  # type: ignore[arg-type]
+
+
+def listing_problems(roots: Iterable[Path] | None, refs: list[SessionRef]) -> list[Problem]:
+    """Why candidates that list no session listed none: a database that cannot be read
+    (corrupt, not the agent's, locked) or a file we may not read. Other empty candidates
+    (an empty or half-written file) are not problems of a listing."""
+    from pivotal.readers import find_sessions
+
+    listed = {os.path.realpath(ref.path) for ref in refs}
+    problems: list[Problem] = []
+    for path in _candidates(roots):
+        if os.path.realpath(path) in listed:
+            continue
+        if not os.access(path, os.R_OK):
+            problems.append(Problem(path, "permission", f"{path}: permission denied"))
+        elif path.suffix == ".db":
+            try:
+                found = find_sessions([path])
+            except Exception as exc:  # a damaged database can fail in any of its readers
+                reason = f"{path}: cannot read ({type(exc).__name__}: {exc})"
+                problems.append(Problem(path, "unreadable", reason))
+                continue
+            problems.extend(found.problems)
+            if not found.problems and not found.refs:
+                message = f"{path}: an SQLite database that is not a session store, or is corrupt"
+                problems.append(Problem(path, "unreadable", message))
+    return problems
 
 
 def newest_session(roots: Iterable[Path] | None = None) -> SessionRef | None:

@@ -207,16 +207,53 @@ def bar(value: float, top: float, width: int = 24) -> str:
     return "█" * (eighths // 8) + (EIGHTHS[eighths % 8] if eighths % 8 else "")
 
 
+def _bucket_size(top: int, buckets: int) -> int:
+    return max(1, -(-(top + 1) // buckets))
+
+
 def histogram(values: Sequence[int], buckets: int = 12) -> str:
     """A sparkline of how many values fall in each of `buckets` equal ranges from 0 to max."""
     if not values:
         return ""
     top = max(values)
-    size = max(1, -(-(top + 1) // buckets))
+    size = _bucket_size(top, buckets)
     counts = [0] * (top // size + 1)
     for v in values:
         counts[v // size] += 1
     return sparkline(counts)
+
+
+def labelled_histogram(values: Sequence[int], unit: str, buckets: int = 12) -> str:
+    """`histogram` with what its bars count: `▁█▃  pivots by 0-84 turns, 8 a bar`."""
+    spark = histogram(values, buckets)
+    if not spark:
+        return ""
+    top = max(values)
+    size = _bucket_size(top, buckets)
+    each = f"{size} {unit} a bar" if size > 1 else f"one {unit.rstrip('s')} a bar"
+    return f"{spark}  (pivots by 0-{top} {unit}; {each})"
+
+
+def distinct_labels(paths: Sequence[str]) -> list[str]:
+    """For each path, the fewest trailing parts that tell it from every other path listed.
+
+    `demo.jsonl` twice becomes `claude/demo.jsonl` and `codex/demo.jsonl`.
+    """
+    split = [p.split("/") for p in paths]
+    depth = [1] * len(paths)
+    while True:
+        seen: dict[str, list[int]] = {}
+        for index, parts in enumerate(split):
+            seen.setdefault("/".join(parts[-depth[index] :]), []).append(index)
+        clashes = [group for group in seen.values() if len(group) > 1]
+        grown = False
+        for group in clashes:
+            for index in group:
+                if depth[index] < len(split[index]):
+                    depth[index] += 1
+                    grown = True
+        if not grown:
+            return ["/".join(parts[-d:]) for parts, d in zip(split, depth, strict=True)]
 
 
 _ABBREV = {
@@ -243,9 +280,10 @@ def short_label(label: str, width: int = 44) -> str:
 
 def stats_table(stats: Sequence[SessionStats]) -> str:
     rows = [("SESSION", "FORMAT", "TURNS", "PIVOTS", "KINDS", "RUN TURNS", "RUN MIN")]
-    for s in stats:
+    names = distinct_labels([s.path + (f"#{s.key}" if s.key else "") for s in stats])
+    for s, name in zip(stats, names, strict=True):
         if s.error:
-            rows.append((short_label(s.label), s.format, "-", "-", "unreadable", s.error[:40], ""))
+            rows.append((short_label(name), s.format, "-", "-", "unreadable", s.error[:40], ""))
             continue
         kinds = " ".join(f"{_ABBREV.get(k, '?')}{n}" for k, n in sorted(s.by_kind().items()))
         runs = [p.agent_turns for p in s.pivots]
@@ -253,7 +291,7 @@ def stats_table(stats: Sequence[SessionStats]) -> str:
         run_text = f"{sparkline(runs)} {'/'.join(map(str, runs))}" if runs else "-"
         rows.append(
             (
-                short_label(s.label),
+                short_label(name),
                 s.format,
                 str(s.turns),
                 str(len(s.pivots)),
@@ -286,10 +324,10 @@ def _totals_lines(stats: Sequence[SessionStats]) -> list[str]:
         "",
         "Agent on its own after a pivot (until the person spoke again)",
         f"  turns    median {_fmt(turns['median'])}, mean {_fmt(turns['mean'])},"
-        f" max {_fmt(turns['max'])}   {histogram([p.agent_turns for p in runs])}",
+        f" max {_fmt(turns['max'])}   {labelled_histogram([p.agent_turns for p in runs], 'turns')}",
         f"  minutes  median {_fmt(minutes['median'])}, mean {_fmt(minutes['mean'])},"
         f" max {_fmt(minutes['max'])}   "
-        + histogram([int(p.minutes) for p in runs if p.minutes is not None]),
+        + labelled_histogram([int(p.minutes) for p in runs if p.minutes is not None], "minutes"),
     ]
     attempts = t["delegation_failed_attempts"]
     trailing = t["delegation_trailing_failures"]
@@ -298,9 +336,9 @@ def _totals_lines(stats: Sequence[SessionStats]) -> list[str]:
         "",
         f"Failures before a delegation ({attempts['count']} delegations)",
         f"  failed attempts        median {_fmt(attempts['median'])}, max {_fmt(attempts['max'])}"
-        f"   {histogram([p.failed_attempts for p in delegations])}",
+        f"   {labelled_histogram([p.failed_attempts for p in delegations], 'attempts')}",
         f"  failed calls in a row  median {_fmt(trailing['median'])}, max {_fmt(trailing['max'])}"
-        f"   {histogram([p.trailing_failures for p in delegations])}",
+        f"   {labelled_histogram([p.trailing_failures for p in delegations], 'calls')}",
     ]
     return out
 
@@ -308,4 +346,9 @@ def _totals_lines(stats: Sequence[SessionStats]) -> list[str]:
 def _bars(counts: dict[str, int]) -> list[str]:
     top = max(counts.values(), default=0)
     width = max((len(k) for k in counts), default=0)
-    return [f"  {k.ljust(width)}  {n:>4}  {bar(n, top)}" for k, n in counts.items()]
+    total = sum(counts.values())
+    return [
+        f"  {k.ljust(width)}  {n:>4}  {bar(n, top)}"
+        + (f" {round(100 * n / total)}%" if total and n else "")
+        for k, n in counts.items()
+    ]

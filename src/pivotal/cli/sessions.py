@@ -7,6 +7,7 @@ module takes the arguments and prints the listing.
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 import time
 from typing import TextIO
@@ -32,7 +33,7 @@ def configure(parser: argparse.ArgumentParser) -> None:
         "--json", dest="as_json", action="store_true", help="One JSON object per session per line."
     )
     parser.add_argument(
-        "--limit", type=int, default=None, metavar="N", help="Show at most this many."
+        "--limit", type=_limit, default=None, metavar="N", help="Show at most this many."
     )
     parser.add_argument(
         "--no-cache",
@@ -42,16 +43,52 @@ def configure(parser: argparse.ArgumentParser) -> None:
     parser.set_defaults(handler=sessions)
 
 
-def sessions(args: argparse.Namespace) -> None:
-    """`pivotal sessions`: the discovered sessions as a table or JSON lines."""
-    from pivotal.catalog.discovery import discover_sessions
+def _limit(text: str) -> int:
+    """`--limit`: a whole number, 0 or more."""
+    try:
+        value = int(text)
+    except ValueError:
+        value = -1
+    if value < 0:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number of 0 or more")
+    return value
 
-    refs = discover_sessions(args.roots or None, use_cache=not args.no_cache)
+
+def sessions(args: argparse.Namespace) -> None:
+    """`pivotal sessions`: the discovered sessions as a table or JSON lines.
+
+    Exit codes as `scan`'s: 4 when a `--root` does not exist, 3 when nothing is found,
+    5 when a session store found there cannot be read (the rest is still listed).
+    """
+    from pivotal.catalog.discovery import discover_sessions, listing_problems
+    from pivotal.cli.exitcodes import PROBLEM_CODES, ExitCode, worst
+
+    codes: list[ExitCode] = []
+    roots = []
+    for root in args.roots:
+        if os.path.isdir(root):
+            roots.append(root)
+        else:
+            exists = os.path.lexists(root)
+            err(f"{root}: {'not a folder' if exists else 'no such file or directory'}")
+            codes.append(ExitCode.NO_SESSIONS if exists else ExitCode.NOT_FOUND)
+    if args.roots and not roots:
+        raise SystemExit(worst(codes))
+    refs = discover_sessions(roots or None, use_cache=not args.no_cache)
+    problems = listing_problems(roots or None, refs)
+    for problem in problems:
+        err(problem.message)
+        codes.append(PROBLEM_CODES.get(problem.kind, ExitCode.UNREADABLE))
+    found = len(refs) + len(problems)  # a store that cannot be read is not "nothing found"
     if args.limit is not None:
         refs = refs[: args.limit]
     print_sessions(refs, as_json=args.as_json)
-    if not refs:
-        err("no agent sessions found (looked in the default locations; try --root)")
+    if not found:
+        where = ", ".join(map(str, roots)) if roots else "the default locations"
+        hint = "" if roots else "; --root DIR looks under another home folder"
+        err(f"no agent sessions found (looked in {where}{hint})")
+        codes.append(ExitCode.NO_SESSIONS)
+    raise SystemExit(worst(codes))
 
 
 def _age(timestamp: float | None, now: float) -> str:
