@@ -31,7 +31,7 @@ async def test_space_plays_and_pauses() -> None:
     async with app.run_test(size=WIDE) as pilot:
         screen = replay(app)
         await pilot.press("space")
-        assert screen.playback.playing and screen._timer is not None
+        assert screen.playback.playing and screen.player.running
         assert "▶ playing" in screen.timeline.status().plain
         await pilot.press("space")
         assert not screen.playback.playing

@@ -4,13 +4,15 @@ The screen owns the `Playback` (cursor, play state, filter) and pushes it down
 to its widgets in `sync()`; widgets report clicks back by message. Data comes
 from the app (`add_turns`, `add_analysis`) as the reading worker delivers it.
 
-It also owns four helpers, created in `__init__` with what each needs:
-`Marking` (marks, notes and the session's identity), `Search` (the needle and
-its thread), `Handoff` (resume command, screenshot) and `LiveFollow` (the live
-feed). Every key stays an `action_*` method here (keys.py binds them, the
-palette and help list them); a helper's key is one line that delegates to it.
-Helpers never import this module: what they need is passed in, and what
-happens later comes back as a message (`Marking.Loaded`, `Search.Finished`,
+It also owns its helpers, created in `__init__` with what each needs:
+`Panes` (where the pivot panel sits), `PlayTimer` (the timer that reveals
+turns while playing), `Marking` (marks, notes and the session's identity),
+`Search` (the needle and its thread), `Handoff` (resume command, screenshot)
+and `LiveFollow` (the live feed). Every key stays an `action_*` method here
+(keys.py binds them, the palette and help list them); a helper's key is one
+line that delegates to it. Helpers never import this module: what they need
+is passed in, and what happens later comes back as a message
+(`PlayTimer.Advanced`, `Marking.Loaded`, `Search.Finished`,
 `LiveFollow.Updated`, `LiveFollow.Switched`).
 """
 
@@ -23,7 +25,6 @@ from textual import events, on
 from textual.app import ComposeResult
 from textual.containers import Horizontal
 from textual.screen import Screen
-from textual.timer import Timer
 from textual.widgets import Footer, Static
 
 from pivotal.model import Pivot, Turn
@@ -32,7 +33,9 @@ from pivotal.tui.keys import bindings
 from pivotal.tui.live import LiveFollow
 from pivotal.tui.loading import Batch, tool_parts_matching
 from pivotal.tui.marking import Marking
+from pivotal.tui.panes import Panes
 from pivotal.tui.pivot_panel import PivotPanel
+from pivotal.tui.play_timer import PlayTimer
 from pivotal.tui.playback import SPEEDS, Playback
 from pivotal.tui.render import ALL_PARTS, pivot_banner
 from pivotal.tui.safe import one_line
@@ -40,9 +43,6 @@ from pivotal.tui.screens import HelpScreen, PromptScreen
 from pivotal.tui.search import Search
 from pivotal.tui.timeline import Timeline, TimelineState
 from pivotal.tui.transcript import TranscriptView
-
-WIDE = 120
-"""From this many columns on, the pivot panel is docked on the right."""
 
 
 class ReplayScreen(Screen[None]):
@@ -62,16 +62,12 @@ class ReplayScreen(Screen[None]):
         covers the whole screen with a spinner while it is truthy."""
         self.analysed = False
         self.pending_at: int | None = None
-        self._timer: Timer | None = None
         self.ready = False
         """Widgets exist (data that arrives earlier is kept and shown on mount)."""
         self._bindings_state = (False, False)
-        self.wide = True
-        self.panel_hidden = False
-        """Wide terminals: the person hid the docked panel."""
-        self.panel_open = False
-        """Narrow terminals: the panel floats over the transcript."""
         # the helpers this screen owns (they never import it)
+        self.panes = Panes(self)
+        self.player = PlayTimer(self, self.playback, live=lambda: self.live.on)
         self.marking = Marking(self, self.playback, say=self.say)
         self.search = Search(self, self.playback, say=self.say)
         self.handoff = Handoff(self, say=self.say)
@@ -100,23 +96,10 @@ class ReplayScreen(Screen[None]):
         return self.query_one(Timeline)
 
     def on_resize(self, event: events.Resize) -> None:
-        self.wide = event.size.width >= WIDE
-        self.place_panel()
-
-    def place_panel(self) -> None:
-        """Docked right when wide (unless hidden), floating over the transcript when narrow."""
-        self.set_class(self.wide and not self.panel_hidden, "-panel-docked")
-        self.set_class(not self.wide and self.panel_open, "-panel-overlay")
-
-    def reveal_panel(self) -> None:
-        """Playback stopped at a pivot: a narrow screen floats the panel open to explain it."""
-        if not self.wide:
-            self.panel_open = True
-            self.place_panel()
+        self.panes.resize(event.size.width)
 
     def on_mount(self) -> None:
-        self.wide = self.app.size.width >= WIDE
-        self.place_panel()
+        self.panes.resize(self.app.size.width)
         self.ready = True
         self.transcript.set_turns(self.playback.turns, 0)
         self.transcript.set_banners({p.turn: pivot_banner(p) for p in self.playback.pivots})
@@ -222,51 +205,34 @@ class ReplayScreen(Screen[None]):
 
     # -- playback ---------------------------------------------------------------
     def action_toggle_play(self) -> None:
-        pb = self.playback
-        pb.playing = not pb.playing
-        if pb.playing and pb.delay_to_next() is None:
-            pb.first()
+        self.player.toggle()
         self.status = ""
-        self.schedule()
         self.sync()
 
-    def schedule(self) -> None:
-        if self._timer is not None:
-            self._timer.stop()
-            self._timer = None
-        if not self.playback.playing:
-            return
-        delay = self.playback.delay_to_next()
-        if delay is None:
-            self.playback.playing = self.live.on  # following: wait at the live edge
-            return
-        self._timer = self.set_timer(delay, self.tick)
-
     def tick(self) -> None:
-        """Reveal the next turn; stop at a pivot when auto-pause is on."""
-        moved, stopped = self.playback.advance()
-        if stopped:
+        """What the play timer does when it fires (tests call it to play without waiting)."""
+        self.player.tick()
+
+    @on(PlayTimer.Advanced)
+    def show_advance(self, message: PlayTimer.Advanced) -> None:
+        if message.stopped:
             self.status = "auto-paused at a pivot (Space plays on)"
-            self.reveal_panel()
-        self.schedule()
+            self.panes.reveal()
         self.sync()
 
     def action_step(self, delta: int) -> None:
         self.moved(self.playback.step(delta), "at the end" if delta > 0 else "at the start")
 
     def action_faster(self) -> None:
-        self.playback.faster()
-        self.schedule()
+        self.player.faster()
         self.sync()
 
     def action_slower(self) -> None:
-        self.playback.slower()
-        self.schedule()
+        self.player.slower()
         self.sync()
 
     def action_toggle_realtime(self) -> None:
-        self.playback.realtime = not self.playback.realtime
-        self.schedule()
+        self.player.toggle_realtime()
         self.sync()
 
     def action_toggle_autopause(self) -> None:
@@ -321,8 +287,7 @@ class ReplayScreen(Screen[None]):
 
     @on(TranscriptView.PivotClicked)
     def show_clicked_pivot(self, event: TranscriptView.PivotClicked) -> None:
-        self.panel_open, self.panel_hidden = True, False
-        self.place_panel()
+        self.panes.show()
 
     # -- search and filter ----------------------------------------------------------
     def action_search(self) -> None:
@@ -368,11 +333,7 @@ class ReplayScreen(Screen[None]):
         self.sync(follow=False)
 
     def action_toggle_panel(self) -> None:
-        if self.wide:
-            self.panel_hidden = not self.panel_hidden
-        else:
-            self.panel_open = not self.panel_open
-        self.place_panel()
+        self.panes.toggle()
 
     def action_scroll_lines(self, delta: int) -> None:
         self.transcript.scroll_by_hand(delta)
@@ -382,10 +343,9 @@ class ReplayScreen(Screen[None]):
         self.transcript.scroll_by_hand(direction * height)
 
     def action_close_overlay(self) -> None:
-        if self.panel_open and not self.wide:
-            self.panel_open = False
-            self.place_panel()
-        elif self.playback.playing:
+        if self.panes.close_overlay():
+            return
+        if self.playback.playing:
             self.action_toggle_play()
 
     def action_help(self) -> None:
@@ -412,9 +372,9 @@ class ReplayScreen(Screen[None]):
             self.status = (
                 f"auto-paused at pivot #{shown.paused_at + 1}, confirmed live (End follows)"
             )
-            self.reveal_panel()
-        elif self.playback.playing and not shown.pinned and self._timer is None:
-            self.schedule()
+            self.panes.reveal()
+        elif self.playback.playing and not shown.pinned and not self.player.running:
+            self.player.schedule()
         # an auto-pause moves the person's attention to the pivot: show it now
         self.sync(follow=self.transcript.follow_cursor, live=shown.paused_at is None)
 
