@@ -7,10 +7,11 @@ several, replay it turn by turn and stop at the silent pivots.
 which holds every key and owns its widgets (`transcript`, `pivot_panel`,
 `timeline`) and helpers (`panes`, `play_timer`, `marking`, `search`,
 `handoff`, `live`, which reads through `live_feed`); `playback` is the cursor
-and play state they share, `keys` the one key table. Helpers never import the screen: it hands them what
-they need (the playback, a `say` callback) and they post messages back. The
-app's modules import each other by full name (`pivotal.tui.keys`), never this
-`__init__`, so it may import `app` lazily without a circle.
+and play state they share, `keys` the one key table. Helpers never import the
+screen: it hands them what they need (the playback, a `say` callback) and they
+post messages back. The app's modules import each other by full name
+(`pivotal.tui.keys`), never this `__init__`, so it may import `app` lazily
+without a circle.
 
 The only package that imports Textual and Rich. May import everything below
 the command line (model, readers, detect, live, catalog, text); nothing
