@@ -149,6 +149,16 @@ def _kimi(session: Session, ident: str | None) -> ResumeCommand:
     )
 
 
+def _vibe(session: Session, ident: str | None) -> ResumeCommand:
+    if ident is None:
+        return ResumeCommand(["vibe", "--continue"], session.cwd, "no session id: the latest one")
+    return ResumeCommand(
+        ["vibe", "--resume", ident],
+        session.cwd,
+        "Vibe resumes a saved session by id; run it in the session's working directory",
+    )
+
+
 def _aider(session: Session, ident: str | None) -> ResumeCommand:
     history = Path(session.path).absolute()
     argv = ["aider", "--restore-chat-history"]
@@ -171,6 +181,7 @@ _BUILDERS = {
     "continue": _continue,
     "cline": _cline,
     "kimi": _kimi,
+    "vibe": _vibe,
     "aider": _aider,
 }
 

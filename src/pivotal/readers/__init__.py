@@ -56,6 +56,7 @@ _MODULES = (
     ("codex", "pivotal.readers.codex"),
     ("gemini", "pivotal.readers.gemini"),
     ("kimi", "pivotal.readers.kimi"),
+    ("vibe", "pivotal.readers.vibe"),
     ("kilo", "pivotal.readers.kilo"),  # an opencode fork: its databases also pass opencode's sniff
     ("opencode", "pivotal.readers.opencode"),
     ("aider", "pivotal.readers.aider"),

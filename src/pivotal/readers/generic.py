@@ -262,7 +262,7 @@ def _is_message(obj: object) -> bool:
 
 def sniff(path: Path, head: bytes) -> bool:
     """Only files whose first message is clearly `{role, content}` shaped."""
-    if path.is_dir() or _in_cline_session(path):
+    if path.is_dir() or _in_cline_session(path) or _in_vibe_store(path):
         return False
     start = head.lstrip()
     if start.startswith(b"["):
@@ -294,6 +294,12 @@ def _in_cline_session(path: Path) -> bool:
     return (
         path.name.startswith(f"{folder}.") and (path.parent / f"{folder}.messages.json").is_file()
     )
+
+
+def _in_vibe_store(path: Path) -> bool:
+    """A chunk or journal file of a Vibe session store: the vibe reader's."""
+    store = path.parent.parent
+    return path.parent.name in ("chunks", "journal") and (store / "CURRENT").is_file()
 
 
 def _looks_like_message(text: bytes) -> bool:

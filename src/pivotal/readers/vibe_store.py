@@ -1,0 +1,328 @@
+"""Mistral Vibe's unified session store: loading one session folder, read-only.
+
+    meta.json                      session id, times, working directory, model
+    CURRENT                        which generation is the newest snapshot
+    generations/<seq>/manifest.json  the snapshot: chunk hashes, journal segment
+    chunks/<sha256>.json           content-addressed JSON arrays
+    journal/<first seq>.jsonl      the recovery journal since a snapshot (appended)
+
+`Store.load()` gives the public history entries (the projection chunks of the
+newest generation, then the journal's `projection_delta` operations after its
+snapshot), the model-context messages of that generation, and what the journal
+adds (token usage and tool-call ids per completion, in order, and which call a
+tool effect ran). The journal is read incrementally; a new generation, a
+missing chunk or an unreadable manifest makes the next `load()` start over.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from pivotal.readers.base import decode_json
+
+_SEGMENT = re.compile(r"^(\d+)\.jsonl$")
+
+
+@dataclass(slots=True)
+class Loaded:
+    """One consistent view of a session folder."""
+
+    entries: list[dict] = field(default_factory=list)
+    context: list[dict] = field(default_factory=list)
+    usage: dict[str, dict] = field(default_factory=dict)
+    """completion action id -> its usage."""
+    calls: dict[str, list[dict]] = field(default_factory=dict)
+    """completion action id -> the tool_call parts it asked for."""
+    effect_call: dict[str, str] = field(default_factory=dict)
+    """tool action id -> the call id it ran."""
+    order: list[str] = field(default_factory=list)
+    """completion action ids in the order the journal recorded them."""
+    problems: list[str] = field(default_factory=list)
+
+
+def load_json(path: Path) -> Any:
+    """The decoded file, or None when it is missing or not JSON."""
+    try:
+        with open(path, "rb") as handle:
+            return decode_json(handle.read())
+    except (OSError, ValueError):
+        return None
+
+
+class Store:
+    """A session folder, re-read from its newest snapshot and followed through its journal."""
+
+    def __init__(self, folder: Path) -> None:
+        self.folder = folder
+        self._generation: object = None
+        self._base: Loaded | None = None
+        self._snapshot = -1
+        self._offsets: dict[str, int] = {}
+        self._pending: dict[str, bytes] = {}
+        self._ops: list[tuple[int, dict]] = []
+        self._journal_problems: list[str] = []
+        self._truncated = False
+
+    def load(self) -> Loaded:
+        current = load_json(self.folder / "CURRENT")
+        generation = current.get("generation") if isinstance(current, dict) else None
+        if self._truncated:
+            self._truncated, self._base = False, None
+        if generation != self._generation or self._base is None:
+            self._generation = generation
+            self._base = self._snapshot_of(generation)
+            self._offsets.clear()
+            self._pending.clear()
+            self._ops.clear()
+            self._journal_problems.clear()
+        self._tail_journal()
+        if self._truncated:
+            return self.load()
+        return self._view()
+
+    # -- the snapshot ------------------------------------------------------
+
+    def _snapshot_of(self, generation: object) -> Loaded:
+        """The newest snapshot whose history chunks are all there (older ones as a fallback)."""
+        loaded = Loaded()
+        manifests = self._manifests(generation)
+        if not manifests:
+            self._snapshot = 0  # no snapshot at all: the journal from its start is everything
+            return loaded
+        loaded.context, _ = self._chunks(as_dict(manifests[0][1].get("checkpoint")).get("chunks"))
+        lost = 0
+        for number, (name, manifest) in enumerate(manifests):
+            entries, missing = self._history(name, manifest)
+            if number == 0:
+                lost = missing
+            if missing:
+                continue
+            self._snapshot = _sequence(manifest)
+            loaded.entries = entries
+            if number:
+                loaded.problems.append(
+                    f"{lost} history chunk(s) of the newest snapshot missing; read from"
+                    f" generation {name} and the journal"
+                )
+            self._check_journal(loaded)
+            return loaded
+        if self._journal_starts_at_one():
+            self._snapshot = 0  # replay the whole journal instead of the lost chunks
+            loaded.problems.append(f"{lost} history chunk(s) missing; rebuilt from the journal")
+            return loaded
+        self._snapshot = _sequence(manifests[0][1])
+        loaded.entries = self._history(*manifests[0])[0]
+        loaded.problems.append(
+            f"{lost} history chunk(s) missing: the history they held cannot be shown"
+        )
+        return loaded
+
+    def _manifests(self, generation: object) -> list[tuple[str, dict]]:
+        """(generation, manifest), the one CURRENT names first, then the others newest first."""
+        try:
+            names = sorted((p.name for p in (self.folder / "generations").iterdir()), reverse=True)
+        except OSError:
+            names = []
+        if isinstance(generation, str) and generation in names:
+            names.remove(generation)
+            names.insert(0, generation)
+        found = []
+        for name in names:
+            manifest = load_json(self.folder / "generations" / name / "manifest.json")
+            if isinstance(manifest, dict) and re.fullmatch(r"\d+", name):
+                found.append((name, manifest))
+        return found
+
+    def _history(self, name: str, manifest: dict) -> tuple[list[dict], int]:
+        """The public history entries of one snapshot, and how many of its chunks are missing."""
+        state = as_dict(manifest.get("projection_state"))
+        entries, missing = self._chunks(state.get("chunks"))
+        path = state.get("path")
+        inline = None
+        if isinstance(path, str) and "/" not in path and path:
+            inline = load_json(self.folder / "generations" / name / path)
+        history = as_dict(as_dict(as_dict(inline).get("snapshot")).get("history")).get("entries")
+        known = {e.get("id") for e in entries}
+        return entries + [e for e in _dicts(history) if e.get("id") not in known], missing
+
+    def _check_journal(self, loaded: Loaded) -> None:
+        segments = self._segments()
+        if segments and segments[0][0] > self._snapshot + 1:
+            loaded.problems.append(
+                f"journal records {self._snapshot + 1}-{segments[0][0] - 1} are gone:"
+                " what they added cannot be shown"
+            )
+
+    def _chunks(self, hashes: object) -> tuple[list[dict], int]:
+        items: list[dict] = []
+        missing = 0
+        for digest in hashes if isinstance(hashes, list) else []:
+            if not isinstance(digest, str) or not re.fullmatch(r"[0-9a-f]{16,128}", digest):
+                missing += 1
+                continue
+            chunk = load_json(self.folder / "chunks" / f"{digest}.json")
+            if not isinstance(chunk, list):
+                missing += 1
+                continue
+            items.extend(_dicts(chunk))
+        return items, missing
+
+    def _segments(self) -> list[tuple[int, Path]]:
+        try:
+            names = [p.name for p in (self.folder / "journal").iterdir()]
+        except OSError:
+            return []
+        found = [(int(m.group(1)), n) for n in names if (m := _SEGMENT.match(n))]
+        return [(first, self.folder / "journal" / name) for first, name in sorted(found)]
+
+    def partial(self) -> bool:
+        """A journal segment ends in a line still being written."""
+        return any(self._pending.values())
+
+    def _journal_starts_at_one(self) -> bool:
+        segments = self._segments()
+        return bool(segments) and segments[0][0] <= 1
+
+    # -- the journal -------------------------------------------------------
+
+    def _tail_journal(self) -> None:
+        for _, path in self._segments():
+            key = str(path)
+            offset = self._offsets.get(key, 0)
+            try:
+                with open(path, "rb") as handle:
+                    if os.fstat(handle.fileno()).st_size < offset:
+                        self._truncated = True  # rewritten: start over
+                        return
+                    handle.seek(offset)
+                    raw = handle.read()
+            except OSError:
+                continue
+            self._offsets[key] = offset + len(raw)
+            lines = (self._pending.pop(key, b"") + raw).split(b"\n")
+            self._pending[key] = lines.pop()
+            for line in lines:
+                if not line.strip():
+                    continue
+                try:
+                    record = decode_json(line)
+                except ValueError:
+                    self._journal_problems.append(f"{path.name}: a malformed journal record")
+                    continue
+                if isinstance(record, dict) and isinstance(record.get("sequence"), int):
+                    self._ops.append((record["sequence"], record))
+
+    def _view(self) -> Loaded:
+        base = self._base or Loaded()
+        view = Loaded(
+            entries=list(base.entries),
+            context=base.context,
+            problems=base.problems + self._journal_problems,
+        )
+        index = {e.get("id"): i for i, e in enumerate(view.entries)}
+        seen: set[int] = set()
+        for sequence, record in sorted(self._ops, key=lambda item: item[0]):
+            if sequence in seen:
+                continue
+            seen.add(sequence)
+            payload = as_dict(record.get("payload"))
+            kind = record.get("type")
+            if kind == "action_intent":
+                request = as_dict(payload.get("request"))
+                if payload.get("kind") == "tool" and isinstance(request.get("call_id"), str):
+                    view.effect_call[str(payload.get("action_id"))] = request["call_id"]
+            elif kind == "action_result":
+                _completion(view, payload)
+            elif kind == "projection_delta" and sequence > self._snapshot:
+                for op in _dicts(payload.get("delta")):
+                    _apply(view.entries, index, op)
+        return view
+
+
+def _sequence(manifest: dict) -> int:
+    value = manifest.get("snapshot_sequence")
+    return value if isinstance(value, int) and not isinstance(value, bool) and value >= 0 else 0
+
+
+def _completion(view: Loaded, payload: dict) -> None:
+    outer = as_dict(payload.get("result"))
+    result = as_dict(outer.get("result"))
+    action = payload.get("action_id")
+    if not isinstance(action, str) or not isinstance(result.get("parts"), list):
+        return
+    parts = _dicts(result["parts"])
+    if isinstance(result.get("usage"), dict):
+        view.usage[action] = result["usage"]
+    view.calls[action] = [p for p in parts if p.get("type") == "tool_call"]
+    view.order.append(action)
+
+
+def _apply(entries: list[dict], index: dict[Any, int], op: dict) -> None:
+    kind = op.get("op")
+    entry = op.get("entry")
+    if kind == "append_entry" and isinstance(entry, dict):
+        ident = entry.get("id")
+        if ident in index:
+            entries[index[ident]] = entry
+        else:
+            index[ident] = len(entries)
+            entries.append(entry)
+    elif kind == "replace_entry" and isinstance(entry, dict):
+        ident = entry.get("id")
+        if ident in index:
+            entries[index[ident]] = entry
+        else:
+            index[ident] = len(entries)
+            entries.append(entry)
+    elif kind == "remove_entry":
+        ident = op.get("id", op.get("entryId"))
+        if ident in index:
+            del entries[index.pop(ident)]
+            index.clear()
+            index.update({e.get("id"): i for i, e in enumerate(entries)})
+
+
+def as_dict(value: object) -> dict:
+    return value if isinstance(value, dict) else {}
+
+
+def as_str(value: object) -> str:
+    return value if isinstance(value, str) else ""
+
+
+def text_of(content: object) -> str:
+    """The text of a content value: a string, or a list of `{type, text}` parts."""
+    if isinstance(content, str):
+        return content
+    if not isinstance(content, list):
+        return ""
+    return "".join(
+        p["text"] for p in content if isinstance(p, dict) and isinstance(p.get("text"), str)
+    )
+
+
+def decoded(arguments: object) -> object:
+    """JSON-string tool arguments decoded; anything else (or broken JSON) kept as given."""
+    if not isinstance(arguments, str):
+        return arguments
+    try:
+        return decode_json(arguments.encode("utf-8", "surrogatepass"))
+    except ValueError:
+        return arguments
+
+
+def json_text(value: object) -> str:
+    import msgspec
+
+    try:
+        return msgspec.json.encode(value).decode("utf-8", "replace")
+    except (TypeError, ValueError, OverflowError):
+        return repr(value)
+
+
+def _dicts(value: object) -> list[dict]:
+    return [v for v in value if isinstance(v, dict)] if isinstance(value, list) else []
