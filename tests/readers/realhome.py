@@ -51,6 +51,9 @@ def listed(monkeypatch: pytest.MonkeyPatch, home: Path) -> list[dict[str, Any]]:
     """`pivotal sessions --json` with HOME=home: one object per session."""
     with_home(monkeypatch, home)
     result = invoke("sessions", "--json")
+    if result.exit_code == 3:  # nothing found: said on stderr, nothing on stdout
+        assert result.stdout == "" and "no agent sessions found" in result.stderr
+        return []
     assert result.exit_code == 0, result.output
     return [json.loads(line) for line in result.stdout.splitlines() if line.strip()]
 
