@@ -183,7 +183,8 @@ async def test_deleted_file_keeps_its_turns_and_comes_back(tmp_path: Path) -> No
         writer.delete()
         await wait_for(lambda: "file gone" in status(app))
         assert count(app) == 1
-        assert any(n.severity == "warning" for n in app._notifications)
+        # notify() posts a message: the toast is queued a moment after the status changed
+        await wait_for(lambda: any(n.severity == "warning" for n in app._notifications))
         writer.append(stream.human("Back again.") + stream.say("Reading on."))
         await wait_for(lambda: "file gone" not in status(app) and count(app) >= 2)
     writer.assert_untouched()

@@ -95,11 +95,13 @@ async def test_picker_opens_the_chosen_session() -> None:
         assert app.replay is not None and app.replay.playback.turns
 
 
-async def test_demo_notice_is_shown() -> None:
+async def test_demo_notice_is_shown_in_one_row_at_80_columns() -> None:
     app = make_app(demo=True)
-    async with app.run_test(size=(100, 30)):
+    async with app.run_test(size=(80, 24)):
         banner = replay(app).query_one("#banner")
-        assert "bundled demo session" in str(banner.render())
+        assert banner.size.height == 1
+        line = banner.render_line(0).text
+        assert "Demo session" in line and line.rstrip().endswith("pivotal PATH")
 
 
 def test_run_replayer_passes_its_options(monkeypatch) -> None:  # type: ignore[no-untyped-def]

@@ -8,7 +8,7 @@ import pytest
 
 from pivotal.tui import keys
 
-from .conftest import make_app
+from .conftest import make_app, replay
 
 SIZE = (120, 40)
 
@@ -34,15 +34,21 @@ async def test_s_writes_an_svg_into_the_screenshot_dir(
         assert any(str(path) in n.message for n in app._notifications)
 
 
-async def test_without_the_variable_it_goes_into_the_current_directory(
+async def test_without_the_variable_it_goes_into_the_data_dir_and_says_where(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     monkeypatch.delenv("PIVOTAL_SCREENSHOT_DIR", raising=False)
-    monkeypatch.chdir(tmp_path)
+    monkeypatch.setenv("PIVOTAL_DATA_DIR", str(tmp_path / "data"))
+    checkout = tmp_path / "checkout"
+    checkout.mkdir()
+    monkeypatch.chdir(checkout)
     app = make_app()
     async with app.run_test(size=SIZE) as pilot:
         await pilot.press("S")
-        assert saved(tmp_path).stat().st_size > 1000
+        path = saved(tmp_path / "data" / "screenshots")
+        assert path.stat().st_size > 1000
+        assert not list(checkout.iterdir())  # nothing dropped into the current folder
+        assert str(path) in replay(app).status  # the status line says where
 
 
 async def test_an_unwritable_folder_is_reported_not_raised(

@@ -79,3 +79,10 @@ def test_hostile_text_is_inert(snap_compare) -> None:  # type: ignore[no-untyped
     """The last turn's OSC title escape shows as visible ␛ text and "[bold red]" stays
     literal: session text never drives the terminal or the markup parser."""
     assert snap_compare(make_app(at=27), terminal_size=(100, 16))
+
+
+def test_pivot_drawer_80x24(snap_compare) -> None:  # type: ignore[no-untyped-def]
+    """80×24 after ]: the explanation in a drawer under the transcript (full width, the
+    pivot turn still in view above it), the status line fitted (no cut notice), and the
+    key bar keeping ? Help and q Quit."""
+    assert snap_compare(make_app(), terminal_size=(80, 24), press=["right_square_bracket"])

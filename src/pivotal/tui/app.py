@@ -33,10 +33,8 @@ POST_EVERY = 0.25
 FIRST_PAINT_WAIT = 1.0
 """At most this long the reader pauses after the first slice, waiting for the first paint."""
 """Seconds between progress messages while a big file is read."""
-DEMO_NOTICE = (
-    "No sessions were found, so this is the bundled demo session. "
-    "Run `pivotal PATH` on a session file or folder to replay your own."
-)
+DEMO_NOTICE = "Demo session (no sessions were found) · replay your own: pivotal PATH"
+"""One row at 80 columns: it stays on screen for the whole replay."""
 
 
 class ReplayerApp(App[int]):

@@ -17,6 +17,7 @@ from pathlib import Path
 
 from textual.widget import Widget
 
+from pivotal.catalog.notes import data_dir
 from pivotal.catalog.resume import ResumeCommand, resume_command
 from pivotal.model import Session
 from pivotal.tui.safe import clean
@@ -25,9 +26,21 @@ SCREENSHOT_DIR_ENV = "PIVOTAL_SCREENSHOT_DIR"
 
 
 def screenshot_dir() -> Path:
-    """`$PIVOTAL_SCREENSHOT_DIR`, else the current directory."""
+    """`$PIVOTAL_SCREENSHOT_DIR`, else `screenshots/` in pivotal's data dir.
+
+    Never the current directory: that is often a git checkout, where a stray SVG
+    ends up committed.
+    """
     explicit = os.environ.get(SCREENSHOT_DIR_ENV)
-    return Path(explicit).expanduser() if explicit else Path.cwd()
+    return Path(explicit).expanduser() if explicit else data_dir() / "screenshots"
+
+
+def shown_path(path: Path | str) -> str:
+    """`path` with the home folder as `~` (shorter on the status line)."""
+    text, home = str(path), str(Path.home())
+    if home not in ("", "/") and (text == home or text.startswith(home + os.sep)):
+        text = "~" + text[len(home) :]
+    return clean(text)
 
 
 def screenshot_name(turn: int | None, now: float | None = None) -> str:
@@ -84,5 +97,7 @@ class Handoff:
             path = self.owner.app.save_screenshot(screenshot_name(turn), str(folder))
         except OSError as exc:
             self.owner.notify(clean(f"Screenshot not saved: {exc}"), severity="error", markup=False)
+            self.say("screenshot not saved (see the message)")
             return
-        self.owner.notify(clean(f"Screenshot saved to {path}"), timeout=6, markup=False)
+        self.owner.notify(clean(f"Screenshot saved to {path}"), timeout=8, markup=False)
+        self.say(f"screenshot saved to {shown_path(path)}")

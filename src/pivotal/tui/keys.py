@@ -118,6 +118,30 @@ HELP_GROUPS: list[tuple[str, list[tuple[str, str]]]] = [
     (group, _help_rows(rows)) for group, rows in ROWS
 ]
 
+FOOTER_FIT: dict[str, tuple[str, int]] = {
+    "toggle_play": ("Play", 8),
+    "step(1)": ("Step", 6),
+    "faster": ("Speed", 1),
+    "next_pivot": ("Pivot", 7),
+    "next_failure": ("Fail", 5),
+    "search": ("Find", 4),
+    "search_next": ("Next", 3),
+    "cycle_filter": ("Filter", 2),
+    "toggle_panel": ("Panel", 4),
+    "help": ("Help", 10),
+    "app.quit": ("Quit", 10),
+}
+"""Per footer action: (short label, rank). Narrow, the key bar first shortens every
+label, then drops the lowest ranks: `? Help` and `q Quit` are never pushed off."""
+
+FOOTER: list[tuple[str, str, str, str, int]] = [
+    (label.split()[0], footer, FOOTER_FIT[action][0], action, FOOTER_FIT[action][1])
+    for _, rows in ROWS
+    for _, label, action, _, footer in rows
+    if footer
+] + [("^p", "Palette", "", "app.command_palette", 0)]
+"""The key bar, in order: (key, label, short label, action, rank)."""
+
 PALETTE: list[tuple[str, str]] = [
     (description, action) for _, rows in ROWS for _, _, action, description, _ in rows
 ]

@@ -16,7 +16,7 @@ from bisect import bisect_left, bisect_right
 
 from msgspec.structs import replace
 
-from pivotal.catalog.notes import NoteStore, source_id
+from pivotal.catalog.notes import FILE_NAME, NoteStore, data_dir, source_id
 from pivotal.model import Session, SessionRef, Turn
 from pivotal.readers import open_reader
 from pivotal.tui.loading import FIRST_BUDGET
@@ -77,14 +77,21 @@ class MarkBook:
         return self._store
 
     def attach(self, session: Session) -> str:
-        """Load `session`'s marks; returns a notice for the person ("" when all is well)."""
+        """Load `session`'s marks; returns a notice for the person ("" when all is well).
+
+        Before the first mark ever made there is no store, and opening a session
+        (the demo, say) does not create one: `toggle` and `set_note` do.
+        """
         self.session = bare(session)
+        self._where.clear()
+        self._turns, self._scanned = None, 0
+        if self._store is None and not (data_dir() / FILE_NAME).exists():
+            self._notes = {}
+            return ""
         store = self.store()
         if store is None:
             return self.problem
         self._notes = {m.source_id: m.note for m in store.marks_for(self.session)}
-        self._where.clear()
-        self._turns, self._scanned = None, 0
         return store.notice or ""
 
     def close(self) -> None:

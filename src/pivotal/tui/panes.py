@@ -1,11 +1,12 @@
 """Where the pivot panel sits on one replay screen: docked, floating, or out of the way.
 
 `Panes` belongs to one `ReplayScreen`, which creates it with the screen whose
-CSS classes it sets (`-panel-docked`, `-panel-overlay`; pivotal.tcss places
+CSS classes it sets (`-panel-docked`, `-panel-drawer`; pivotal.tcss places
 the panel from them). From `WIDE` columns on the panel is docked on the right
-unless the person hid it (`p`); narrower, it floats over the transcript's
-right side when opened (`p`, a click on a pivot banner, an auto-pause) and
-Esc closes it.
+unless the person hid it (`p`); narrower, it opens as a drawer under the
+transcript (`p`, a click on a pivot banner, an auto-pause, `]` / `[`), which
+keeps the transcript's width and the current turn in view; playing and Esc
+close it.
 """
 
 from __future__ import annotations
@@ -25,7 +26,7 @@ class Panes:
         self.hidden = False
         """Wide terminals: the person hid the docked panel."""
         self.open = False
-        """Narrow terminals: the panel floats over the transcript."""
+        """Narrow terminals: the drawer under the transcript is open."""
 
     def resize(self, width: int) -> None:
         """The screen is `width` columns wide now."""
@@ -33,12 +34,12 @@ class Panes:
         self.place()
 
     def place(self) -> None:
-        """Docked right when wide (unless hidden), floating over the transcript when narrow."""
+        """Docked right when wide (unless hidden), a drawer under the transcript when narrow."""
         self.owner.set_class(self.wide and not self.hidden, "-panel-docked")
-        self.owner.set_class(not self.wide and self.open, "-panel-overlay")
+        self.owner.set_class(not self.wide and self.open, "-panel-drawer")
 
     def reveal(self) -> None:
-        """Playback stopped at a pivot: a narrow screen floats the panel open to explain it."""
+        """At a pivot (auto-pause, ] or [): a narrow screen opens the drawer to explain it."""
         if not self.wide:
             self.open = True
             self.place()
@@ -55,6 +56,12 @@ class Panes:
         else:
             self.open = not self.open
         self.place()
+
+    def give_back(self) -> None:
+        """Playing: a narrow screen's drawer closes (the next pivot reopens it)."""
+        if self.open and not self.wide:
+            self.open = False
+            self.place()
 
     def close_overlay(self) -> bool:
         """Esc: close the floating panel; False when there was none to close."""

@@ -57,6 +57,8 @@ class Playback:
     _visible: list[int] | None = None
     _pivot_turns: list[int] = field(default_factory=list)
     _pivot_members: dict[int, int] = field(default_factory=dict)
+    _span: tuple[int, float | None, float | None] = (0, None, None)
+    """(turn count, first timestamp, last timestamp) for `clock`."""
 
     # -- data ---------------------------------------------------------------
     def set_turns(self, turns: list[Turn]) -> None:
@@ -193,6 +195,34 @@ class Playback:
         if pos < len(self._pivot_turns) and self._pivot_turns[pos] == index:
             return self.pivots[pos]
         return None
+
+    @property
+    def at_end(self) -> bool:
+        """The cursor is on the last turn the filter shows."""
+        visible = self.visible
+        return bool(visible) and self.cursor == visible[-1]
+
+    def clock(self) -> tuple[float | None, float | None]:
+        """(seconds from the first timestamp to the cursor turn's, to the last turn's).
+
+        None where a timestamp is missing. The first and last are looked up once per
+        turn count (the first found from the start, the last from the end).
+        """
+        turns = self.turns
+        count, first, last = self._span
+        if count != len(turns):
+            # a session that grew is looked at only in its new turns (live follow)
+            new = turns[count:] if len(turns) > count else turns
+            if first is None or len(turns) < count:
+                first = next((t.timestamp for t in new if t.timestamp is not None), None)
+            found = next((t.timestamp for t in reversed(new) if t.timestamp is not None), None)
+            last = found if found is not None or len(turns) < count else last
+            self._span = (len(turns), first, last)
+        if first is None or not turns:
+            return None, None
+        here = turns[self.cursor].timestamp
+        duration = None if last is None else max(last - first, 0.0)
+        return (None if here is None else max(here - first, 0.0)), duration
 
     # -- playback -----------------------------------------------------------
     def faster(self) -> float:

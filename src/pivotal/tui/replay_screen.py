@@ -19,17 +19,19 @@ is passed in, and what happens later comes back as a message
 from __future__ import annotations
 
 from bisect import bisect_right
+from dataclasses import replace
 
 from rich.text import Text
 from textual import events, on
 from textual.app import ComposeResult
 from textual.containers import Horizontal
 from textual.screen import Screen
-from textual.widgets import Footer, Static
+from textual.widgets import Static
 
 from pivotal.model import Pivot, Turn
 from pivotal.tui.handoff import Handoff
-from pivotal.tui.keys import bindings
+from pivotal.tui.keybar import KeyBar
+from pivotal.tui.keys import FOOTER, bindings
 from pivotal.tui.live import LiveFollow
 from pivotal.tui.loading import Batch, tool_parts_matching
 from pivotal.tui.marking import Marking
@@ -64,7 +66,7 @@ class ReplayScreen(Screen[None]):
         self.pending_at: int | None = None
         self.ready = False
         """Widgets exist (data that arrives earlier is kept and shown on mount)."""
-        self._bindings_state = (False, False)
+        self._bindings_state: tuple[bool, bool] | None = None
         # the helpers this screen owns (they never import it)
         self.panes = Panes(self)
         self.player = PlayTimer(self, self.playback, live=lambda: self.live.on)
@@ -76,12 +78,12 @@ class ReplayScreen(Screen[None]):
     # -- widgets -----------------------------------------------------------------
     def compose(self) -> ComposeResult:
         if self.notice:
-            yield Static(Text(self.notice), id="banner")
+            yield Static(Text(self.notice, no_wrap=True, overflow="ellipsis"), id="banner")
         with Horizontal(id="body"):
             yield TranscriptView(id="transcript")
             yield PivotPanel(id="panel")
         yield Timeline(id="timeline")
-        yield Footer()
+        yield KeyBar(id="keybar")
 
     @property
     def transcript(self) -> TranscriptView:
@@ -152,6 +154,7 @@ class ReplayScreen(Screen[None]):
             return
         pb = self.playback
         self.transcript.show(pb.shown(), pb.cursor, follow=follow)
+        elapsed, duration = pb.clock()
         pivot = pb.pivot_at_or_before()
         number = pb.pivots.index(pivot) + 1 if pivot is not None else 0
         self.panel.show_pivot(
@@ -178,13 +181,16 @@ class ReplayScreen(Screen[None]):
                 candidates=tuple(p.turn for p in pb.pivots if p.candidate),
                 live=self.live.label(),
                 marks=self.marking.marked_turns(),
+                elapsed=elapsed,
+                duration=duration,
+                at_end=pb.at_end and not self.live.on,
             )
         )
         bindings_state = (bool(self.search.needle), bool(pb.failures))
-        if bindings_state != self._bindings_state:
-            # the footer recomposes on every refresh: only when a hint appears or goes
+        if bindings_state != self._bindings_state:  # n appears with a search, e with failures
             self._bindings_state = bindings_state
-            self.refresh_bindings()
+            enabled = [a for _, _, _, a, _ in FOOTER if self.check_action(a.split("(")[0], ())]
+            self.query_one(KeyBar).set_enabled(frozenset(enabled))
 
     def moved(self, target: int | None, what: str = "") -> None:
         """After a jump: say so when nothing moved, then sync."""
@@ -196,6 +202,12 @@ class ReplayScreen(Screen[None]):
         self.status = one_line(status, 300)  # it may quote a path or an exception
         self.sync(follow=False)
 
+    def on_key(self, event: events.Key) -> None:
+        """A notice lasts until the next key (runs before the key's action, which may say more)."""
+        if self.status:
+            self.status = ""
+            self.timeline.update_state(replace(self.timeline.state, notice=""))
+
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         if action in ("search_next", "search_prev"):
             return bool(self.search.needle)
@@ -206,6 +218,8 @@ class ReplayScreen(Screen[None]):
     # -- playback ---------------------------------------------------------------
     def action_toggle_play(self) -> None:
         self.player.toggle()
+        if self.playback.playing:
+            self.panes.give_back()  # playing gives a narrow screen's transcript back
         self.status = ""
         self.sync()
 
@@ -241,10 +255,16 @@ class ReplayScreen(Screen[None]):
 
     # -- jumps --------------------------------------------------------------------
     def action_next_pivot(self) -> None:
-        self.moved(self.playback.next_pivot(), "no later pivot")
+        self.at_pivot(self.playback.next_pivot(), "no later pivot")
 
     def action_prev_pivot(self) -> None:
-        self.moved(self.playback.prev_pivot(), "no earlier pivot")
+        self.at_pivot(self.playback.prev_pivot(), "no earlier pivot")
+
+    def at_pivot(self, target: int | None, what: str) -> None:
+        """After ] or [: the explanation shows (a narrow screen opens its drawer)."""
+        if target is not None:
+            self.panes.reveal()
+        self.moved(target, what)
 
     def action_next_failure(self) -> None:
         self.moved(self.playback.next_failure(), "no later failure")

@@ -14,6 +14,8 @@ from textual import events
 from textual.message import Message
 from textual.widget import Widget
 
+from pivotal.tui.status_line import Part, clock, fit, plural
+
 
 @dataclass(frozen=True, slots=True)
 class TimelineState:
@@ -36,7 +38,47 @@ class TimelineState:
     live: str = ""
     """The live-follow indicator ("" when not following)."""
     marks: tuple[int, ...] = ()
-    """Turns the person marked (m): drawn as ▼, over pivots."""
+    """Turns the person marked (m): drawn as ▼ beside a pivot, never over it."""
+    elapsed: float | None = None
+    """Seconds from the session's first timestamp to the cursor turn's (None: unknown)."""
+    duration: float | None = None
+    """Seconds from the first timestamp to the last one read."""
+    at_end: bool = False
+    """The cursor is on the last turn and nothing more is coming (not following live)."""
+
+
+def status_text(state: TimelineState, width: int) -> str:
+    """`⏸ paused │ turn 17/68 · 25% │ 1:03:17 / 3:12:40 │ 1x │ 3 pivots │ …` fitted to `width`."""
+    if state.playing:
+        play = Part("▶ playing", "▶", 9)
+    elif state.at_end:
+        play = Part("■ end of session", "■ end", 9)
+    else:
+        play = Part("⏸ paused", "⏸", 9)
+    here = state.cursor + 1 if state.total else 0
+    share = f"{state.cursor * 100 // max(state.total - 1, 1)}%" if state.total > 1 else "100%"
+    parts = [Part(state.live, state.live.split(" · ")[0], 8)] if state.live else []
+    parts.append(play)
+    parts.append(Part(f"turn {here}/{state.total} · {share}", f"{here}/{state.total} {share}", 8))
+    if state.elapsed is not None:
+        whole = f" / {clock(state.duration)}" if state.duration is not None else ""
+        parts.append(Part(f"{clock(state.elapsed)}{whole}", clock(state.elapsed), 3))
+    pace = "real-time" if state.realtime else ""
+    parts.append(
+        Part(f"{state.speed:g}x {pace}".strip(), f"{state.speed:g}x{' rt' if pace else ''}", 4)
+    )
+    parts.append(Part(plural(len(state.pivots), "pivot"), plural(len(state.pivots), "pivot"), 5))
+    if state.autopause:
+        parts.append(Part("auto-pause on", "", 1))
+    else:
+        parts.append(Part("auto-pause off", "no auto-pause", 2))
+    if state.filter != "all":
+        parts.append(Part(f"filter: {state.filter}", f"only {state.filter}", 6))
+    if state.loading:
+        parts.append(Part(state.loading, state.loading.split(" (")[0], 7))
+    if state.notice:
+        parts.append(Part(state.notice, state.notice, 10))
+    return fit(parts, width)
 
 
 STYLE_OF = {"failure-done": "failure", "candidate": "pivot"}
@@ -115,21 +157,10 @@ class Timeline(Widget):
         return text
 
     def status(self) -> Text:
-        state = self.state
-        play = "▶ playing" if state.playing else "⏸ paused"
-        speed = f"{state.speed:g}x" + (" real-time" if state.realtime else "")
-        position = f"turn {state.cursor + 1 if state.total else 0}/{state.total}"
-        auto = "auto-pause on" if state.autopause else "auto-pause off"
-        parts = [play, speed, position, f"{len(state.pivots)} pivots", auto]
-        if state.live:
-            parts.insert(0, state.live)
-        if state.filter != "all":
-            parts.append(f"filter: {state.filter}")
-        if state.loading:
-            parts.append(state.loading)
-        if state.notice:
-            parts.append(state.notice)
-        text = Text(" │ ".join(parts), self.get_component_rich_style("timeline--status"))
+        width = max(self.size.width, 1)
+        text = Text(
+            status_text(self.state, width), self.get_component_rich_style("timeline--status")
+        )
         text.no_wrap = True
         text.overflow = "ellipsis"
         return text

@@ -1,0 +1,59 @@
+"""The status line under the timeline, fitted to the width it has.
+
+Every part has a full and a short form and a rank: at 160 columns the line
+reads `⏸ paused │ turn 17/68 · 25% │ 1:03:17 / 3:12:40 │ 1x │ 3 pivots │ …`;
+at 80 the same facts shrink (`⏸ │ 17/68 25%`) and the least useful go first,
+so the notice at the end (what the last key did) is never cut off. Pure: no
+Textual here.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+SEPARATOR = " │ "
+
+
+@dataclass(frozen=True, slots=True)
+class Part:
+    full: str
+    short: str
+    rank: int
+    """Lower ranks are dropped first when even the short forms do not fit."""
+
+
+def clock(seconds: float) -> str:
+    """`1:03:17`, or `4:05` under an hour."""
+    total = max(int(seconds), 0)
+    hours, rest = divmod(total, 3600)
+    minutes, secs = divmod(rest, 60)
+    return f"{hours}:{minutes:02d}:{secs:02d}" if hours else f"{minutes}:{secs:02d}"
+
+
+def plural(count: int, word: str) -> str:
+    """`1 pivot`, `3 pivots`."""
+    return f"{count} {word}{'' if count == 1 else 's'}"
+
+
+def fit(parts: list[Part], width: int) -> str:
+    """The parts joined to fit `width` cells.
+
+    Full forms first; then, lowest rank first, each part takes its short form;
+    then the lowest ranks go; what still does not fit is cut at the end.
+    """
+    shown = {id(p): p.full for p in parts}
+    kept = [p for p in parts if p.full or p.short]
+
+    def joined() -> str:
+        return SEPARATOR.join(shown[id(p)] for p in kept if shown[id(p)])
+
+    text = joined()
+    for part in sorted(kept, key=lambda p: p.rank):
+        if len(text) <= width:
+            return text
+        shown[id(part)] = part.short
+        text = joined()
+    while len(text) > width and len(kept) > 2:
+        kept.remove(min(kept, key=lambda p: p.rank))
+        text = joined()
+    return text if len(text) <= width else text[: max(width - 1, 0)] + "…"
