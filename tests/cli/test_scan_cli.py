@@ -42,7 +42,7 @@ def test_scan_json_is_one_object_per_session_with_the_documented_keys():
 def test_scan_text_reports_skipped_lines_by_number():
     code, out, _ = run("scan", str(UGLY))
     assert code == ExitCode.OK
-    assert "skipped 2 unreadable record(s) at line 14, 32" in out
+    assert "skipped 2 unreadable records at lines 14, 32" in out
 
 
 def test_missing_path(tmp_path):

@@ -10,12 +10,12 @@ from __future__ import annotations
 import os
 import shutil
 import sqlite3
+import sys
 from pathlib import Path
-
-import pytest
 
 from cli_helpers import invoke
 from pivotal.readers import find_sessions, open_reader, read_session
+from privilege import as_nobody
 from readers.opencode_builders import (
     REAL_SHORT,
     T0,
@@ -77,7 +77,7 @@ def test_scan_and_export_of_odd_rows_exit_0_with_the_rest(tmp_path: Path) -> Non
     _db_with_odd_rows(db)
     scanned = invoke("scan", db)
     assert scanned.exit_code == 0, scanned.output
-    assert "2 turns" in scanned.stdout and "skipped 5 unreadable record" in scanned.stdout
+    assert "2 turns" in scanned.stdout and "skipped 5 unreadable records (" in scanned.stdout
     exported = invoke("export", db, "--to", "json")
     assert exported.exit_code == 0, exported.output
     assert "kept two" in exported.stdout
@@ -183,65 +183,16 @@ def test_a_locked_rollback_database_says_so_instead_of_reading_stale(tmp_path: P
     assert "turns" not in result.stdout  # nothing stale shown as if it were the session
 
 
-def test_an_unreadable_database_in_a_data_folder_says_permission_denied(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    data = tmp_path / "opencode"
+def test_an_unreadable_database_in_a_data_folder_says_permission_denied(world_tmp: Path) -> None:
+    data = world_tmp / "opencode"
     data.mkdir()
     db = data / "opencode.db"
     shutil.copyfile(REAL_SHORT, db)
-    deny_reading(monkeypatch, db)
+    db.chmod(0o000)  # as `nobody` (privilege.as_nobody), chmod holds even when tests run as root
     for target in (db, data):
-        result = invoke("scan", target)
-        assert result.exit_code == 5, result.output
-        assert "permission denied" in result.stderr, result.stderr
-        assert "no sessions found" not in result.stderr
-
-
-def deny_reading(monkeypatch: pytest.MonkeyPatch, denied: Path) -> None:
-    """Make `denied` unreadable as chmod 000 would (the tests may run as root).
-
-    Every way pivotal opens a file goes through `os.open`, `open` or sqlite3,
-    and `os.access` answers for chmod: all four are made to refuse.
-    """
-    import builtins
-
-    target = os.path.realpath(denied)
-    real_os_open, real_open, real_access = os.open, builtins.open, os.access
-    real_connect = sqlite3.connect
-
-    def refused(path: object) -> bool:
-        try:
-            return os.path.realpath(os.fsdecode(path)) == target  # type: ignore[arg-type]
-        except (TypeError, ValueError):
-            return False
-
-    def os_open(path, *args, **kwargs):  # type: ignore[no-untyped-def]
-        if refused(path):
-            raise PermissionError(13, "Permission denied", os.fsdecode(path))
-        return real_os_open(path, *args, **kwargs)
-
-    def open_(file, *args, **kwargs):  # type: ignore[no-untyped-def]
-        if isinstance(file, str | bytes | os.PathLike) and refused(file):
-            raise PermissionError(13, "Permission denied", os.fsdecode(file))
-        return real_open(file, *args, **kwargs)
-
-    def access(path, mode, *args, **kwargs):  # type: ignore[no-untyped-def]
-        if refused(path):
-            return False
-        return real_access(path, mode, *args, **kwargs)
-
-    def connect(database, *args, **kwargs):  # type: ignore[no-untyped-def]
-        name = str(database)
-        if name.startswith("file:"):
-            from urllib.parse import unquote
-
-            name = unquote(name[5:].split("?", 1)[0])
-        if refused(name):
-            raise sqlite3.OperationalError("unable to open database file")
-        return real_connect(database, *args, **kwargs)
-
-    monkeypatch.setattr(os, "open", os_open)
-    monkeypatch.setattr(builtins, "open", open_)
-    monkeypatch.setattr(os, "access", access)
-    monkeypatch.setattr(sqlite3, "connect", connect)
+        proc = as_nobody([sys.executable, "-m", "pivotal", "scan", str(target)], cwd="/")
+        err = proc.stderr.decode()
+        assert proc.returncode == 5, err
+        assert "permission denied" in err, err
+        assert "no sessions found" not in err and "internal error" not in err
+        assert len(err.splitlines()) == 1

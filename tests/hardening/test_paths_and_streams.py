@@ -17,6 +17,7 @@ from pathlib import Path
 import pytest
 
 from cli_helpers import invoke
+from privilege import as_nobody
 
 from .fuzz_support import FIXTURES
 
@@ -169,7 +170,7 @@ def test_a_type_of_the_wrong_shape_stops_neither_its_file_nor_the_others(
     result = invoke("scan", bad, CODEX)
     assert result.exit_code == 0, result.output
     assert "bad.jsonl  (claude-code, 10 turns" in result.stdout
-    assert "skipped 1 unreadable record(s) at line 1" in result.stdout
+    assert "skipped 1 unreadable record at line 1 (" in result.stdout
     assert "codex-short.jsonl  (codex, 12 turns" in result.stdout
     exported = invoke("export", bad, "--to", "md")
     assert exported.exit_code == 0 and "# Pivotal report" in exported.stdout
@@ -234,23 +235,21 @@ def test_utf16_text_gets_a_hint(tmp_path: Path) -> None:
         assert "it is UTF-16 text; pivotal reads UTF-8" in result.stderr
 
 
-def test_unreadable_files_in_a_folder_are_counted_and_named(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    from .test_opencode_inputs import deny_reading
-
-    folder = tmp_path / "sessions"
+def test_unreadable_files_in_a_folder_are_counted_and_named(world_tmp: Path) -> None:
+    folder = world_tmp / "sessions"
     (folder / "sub").mkdir(parents=True)
     shutil.copy(CODEX, folder / "codex.jsonl")
     for name in ("a.jsonl", "sub/b.jsonl", "c.json", "d.jsonl"):
         shutil.copy(CLAUDE, folder / name)
-        deny_reading(monkeypatch, folder / name)
-    result = invoke("scan", folder)
-    assert "codex.jsonl  (codex, 12 turns" in result.stdout
-    line = result.stderr.strip()
-    assert "\n" not in line
+        (folder / name).chmod(0o000)
+    for path in (folder, folder / "sub"):
+        path.chmod(0o755)
+    proc = as_nobody([sys.executable, "-m", "pivotal", "scan", str(folder)], cwd="/")
+    out, err = proc.stdout.decode(), proc.stderr.decode()
+    assert "codex.jsonl  (codex, 12 turns" in out, err
+    [line] = err.splitlines()
     assert line.endswith(
         "skipped 4 files that cannot be read: a.jsonl (permission denied),"
         " c.json (permission denied), d.jsonl (permission denied) and 1 more"
     ), line
-    assert result.exit_code == 5
+    assert proc.returncode == 5

@@ -29,7 +29,7 @@ from msgspec.structs import replace
 from pivotal.catalog.index import IndexUnavailable, SessionIndex, Stamp, file_stamp, open_index
 from pivotal.model import SessionRef
 from pivotal.readers import Problem, read_session, sniff_path
-from pivotal.readers.base import parse_timestamp
+from pivotal.readers.base import decode_json, parse_timestamp
 
 HEAD = 16 * 1024
 POOL_THRESHOLD = 50
@@ -364,7 +364,7 @@ def with_quick_metadata(ref: SessionRef) -> SessionRef:
             updates["started"] = parse_timestamp(stamp.group(1).decode("ascii", "replace"))
         cwd = _CWD.search(head)
         if ref.cwd is None and cwd:
-            updates["cwd"] = cwd.group(1).decode("utf-8", "replace").replace("\\\\", "\\")
+            updates["cwd"] = _json_string(cwd.group(1))
     return replace(ref, **updates) if updates else ref  # type: ignore[arg-type]
 
 
@@ -393,6 +393,15 @@ def listing_problems(roots: Iterable[Path] | None, refs: list[SessionRef]) -> li
                 message = f"{path}: an SQLite database that is not a session store, or is corrupt"
                 problems.append(Problem(path, "unreadable", message))
     return problems
+
+
+def _json_string(escaped: bytes) -> str:
+    """The text of a JSON string body as found in a file (`\\"`, `\\u00e9`, `\\\\` decoded)."""
+    try:
+        value = decode_json(b'"' + escaped + b'"')
+    except ValueError:
+        value = None
+    return value if isinstance(value, str) else escaped.decode("utf-8", "replace")
 
 
 def newest_session(roots: Iterable[Path] | None = None) -> SessionRef | None:

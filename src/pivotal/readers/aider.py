@@ -83,6 +83,7 @@ def _block_time(text: bytes) -> float | None:
 
 class AiderReader(LineFileReader):
     format = FORMAT
+    WHOLE_LAST_RECORD = False  # Markdown: a line without its newline may still grow
 
     def __init__(self, ref: SessionRef) -> None:
         super().__init__(ref)

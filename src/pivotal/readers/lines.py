@@ -38,6 +38,14 @@ class LineFileReader(SessionReader):
 
     LINE_VIEWS: ClassVar[bool] = False
     """Lines reach `handle_lines` as memoryviews (no copy) instead of bytes."""
+    WHOLE_LAST_RECORD: ClassVar[bool] = True
+    """A last line with no newline yet that is a whole JSON object is read at once.
+
+    JSONL writers that end a record without a newline (or stop there) would
+    otherwise hide it while following until the next record arrives. No prefix
+    of a JSON object is itself a whole object, so such a line is complete; if
+    it still changes, the file is read again. Markdown formats turn this off.
+    """
 
     def __init__(self, ref: SessionRef) -> None:
         super().__init__(ref)
@@ -49,6 +57,9 @@ class LineFileReader(SessionReader):
         self._size = 0
         self._tail = b""
         """The last bytes read: a file truncated and rewritten longer is noticed by them."""
+        self._seen_mtime = 0
+        self._read_unterminated: bytes | None = None
+        """The unterminated last line already read as a whole record (WHOLE_LAST_RECORD)."""
 
     @abstractmethod
     def reset(self) -> None:
@@ -75,6 +86,7 @@ class LineFileReader(SessionReader):
 
     def _restart(self) -> None:
         self._tail = b""
+        self._read_unterminated = None
         self._offset = 0
         self._line_no = 0
         self._pending = b""
@@ -125,14 +137,23 @@ class LineFileReader(SessionReader):
                 reloaded, notice = True, f"{path.name} was replaced; reloaded"
             elif st.st_size < self._offset or not self._same_tail(fd):
                 reloaded, notice = True, f"{path.name} was truncated; reloaded"
+            elif self._rewritten(st):
+                reloaded, notice = True, f"{path.name} was rewritten in place; reloaded"
             if reloaded:
                 self._restart()
             self._inode = ident
-            self._size = st.st_size
-            self._read_from(fd, st.st_size, budget)
+            self._size, self._seen_mtime = st.st_size, st.st_mtime_ns
+            try:
+                self._read_from(fd, st.st_size, budget)
+            except _LastLineChanged:
+                reloaded, notice = True, f"{path.name} changed its last line; reloaded"
+                self._restart()
+                self._read_from(fd, st.st_size, budget)
+            at_end = self._offset >= self._size
+            if not final and at_end and self.WHOLE_LAST_RECORD:
+                self._read_whole_last_record()
         finally:
             os.close(fd)
-        at_end = self._offset >= self._size
         if final and at_end and (self._pending or self._pending_parts):
             self._flush_pending_at_eof()
         if final and at_end:
@@ -145,6 +166,35 @@ class LineFileReader(SessionReader):
             notice=notice,
             new_skipped=len(self.session.skipped) - skipped_before,
         )
+
+    def _rewritten(self, st: os.stat_result) -> bool:
+        """Changed without growing, after everything was read: an in-place rewrite.
+
+        An append-only log only changes by growing; the same size with a new
+        mtime means its bytes were rewritten (or it was touched: read again anyway).
+        """
+        return (
+            self._offset > 0
+            and st.st_size == self._offset == self._size
+            and st.st_mtime_ns != self._seen_mtime
+        )
+
+    def _read_whole_last_record(self) -> None:
+        """Read the unterminated last line now if it is a whole JSON object."""
+        if not (self._pending or self._pending_parts):
+            return
+        line = b"".join([self._pending, *self._pending_parts])
+        self._pending, self._pending_parts = line, []
+        record = line.rstrip(b"\r")
+        if self._read_unterminated == line or not record.rstrip().endswith(b"}"):
+            return
+        try:
+            whole = isinstance(decode_json(record), dict)
+        except ValueError:
+            whole = False
+        if whole:
+            self._read_unterminated = line
+            self.handle_lines([(self._line_no + 1, self._offset - len(line), record)])
 
     def _same_tail(self, fd: int) -> bool:
         """The bytes just before where we stopped are unchanged (not truncated and rewritten)."""
@@ -184,10 +234,18 @@ class LineFileReader(SessionReader):
         pieces = self._lines_of(chunk)
         tail = bytes(pieces.pop())
         offset = self._offset - len(self._pending)
+        unterminated = self._read_unterminated
         if self._pending:
             pieces[0] = self._pending + pieces[0]
         batch: list[tuple[int, int, bytes]] = []
         line_no = self._line_no
+        if unterminated is not None and pieces:
+            self._read_unterminated = None
+            if bytes(pieces[0]) != unterminated:
+                raise _LastLineChanged  # what was read early was not the whole line
+            line_no += 1  # read already: only its newline was missing
+            offset += len(pieces[0]) + 1
+            pieces = pieces[1:]
         for line in pieces:
             line_no += 1
             size = len(line) + 1
@@ -236,6 +294,9 @@ class LineFileReader(SessionReader):
         if not line.strip():
             return
         self._line_no += 1
+        if line == self._read_unterminated:
+            self._read_unterminated = None
+            return  # read while it was the unterminated last line
         before = len(self.session.skipped)
         self.handle_line(self._line_no, self._offset - len(line), line.rstrip(b"\r"))
         if len(self.session.skipped) > before:
@@ -244,3 +305,7 @@ class LineFileReader(SessionReader):
                 self.session.skipped[-1] = Skipped(
                     last.line, "incomplete last line (still being written?)"
                 )
+
+
+class _LastLineChanged(Exception):
+    """The unterminated last line read early grew into something else: read again."""

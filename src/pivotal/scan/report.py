@@ -123,14 +123,23 @@ def session_header(ref: SessionRef, session: Session) -> str:
 
 
 def skipped_line(session: Session) -> str | None:
+    """`skipped 3 unreadable records at lines 4, 9 and 1 without a line number (why)`."""
     if not session.skipped:
         return None
-    lines = [str(s.line) for s in session.skipped if s.line is not None][:10]
-    more = len(session.skipped) - len(lines)
-    where = f" at line {', '.join(lines)}" if lines else ""
-    extra = f" and {more} more" if more > 0 else ""
+    total = len(session.skipped)
+    numbered = [str(s.line) for s in session.skipped if s.line is not None]
+    unnumbered = total - len(numbered)
+    where = ""
+    if numbered:
+        shown = ", ".join(numbered[:10])
+        where = f" at line{'s' if len(numbered) > 1 else ''} {shown}"
+        if len(numbered) > 10:
+            where += f" and {len(numbered) - 10} more lines"
+        if unnumbered:
+            where += f" and {unnumbered} without a line number"
+    records = "record" if total == 1 else "records"
     first = clean_line(session.skipped[0].reason, max_len=80)
-    return f"  skipped {len(session.skipped)} unreadable record(s){where}{extra} ({first})"
+    return f"  skipped {total} unreadable {records}{where} ({first})"
 
 
 def pivot_table(session: Session, pivots: Sequence[Pivot]) -> list[str]:

@@ -1,0 +1,84 @@
+"""The smaller items of issue 18 (20): cwd escapes, `sessions --limit`, the skipped-records line."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from cli_helpers import invoke
+from pivotal.model import Session, Skipped
+from pivotal.scan.report import skipped_line
+
+from .fuzz_support import FIXTURES
+
+CLAUDE = FIXTURES / "claude-short.jsonl"
+ODD_CWD = 'C:\\Users\\dev\\"quoted" été\tx'
+
+
+def home_with_sessions(tmp_path: Path, count: int, cwd: str | None = None) -> Path:
+    home = tmp_path / "home"
+    project = home / ".claude" / "projects" / "-proj"
+    project.mkdir(parents=True)
+    for n in range(count):
+        lines = []
+        for line in CLAUDE.read_text().splitlines():
+            record = json.loads(line)
+            if cwd is not None and "cwd" in record:
+                record["cwd"] = cwd
+            lines.append(json.dumps(record, ensure_ascii=False))  # as JSON.stringify writes
+        (project / f"s{n}.jsonl").write_text("\n".join(lines) + "\n")
+    return home
+
+
+def test_a_claude_cwd_is_shown_without_its_json_escapes(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    home = home_with_sessions(tmp_path, 1, cwd=ODD_CWD)
+    raw = (home / ".claude" / "projects" / "-proj" / "s0.jsonl").read_text()
+    assert '\\\\Users\\\\dev\\\\\\"quoted\\" été\\tx' in raw  # escaped in the file
+    monkeypatch.setenv("PIVOTAL_CACHE_DIR", str(tmp_path / "cache"))
+    for quick in (["--no-cache"], []):
+        listed = invoke("sessions", "--root", home, "--json", *quick)
+        assert listed.exit_code == 0, listed.output
+        [row] = [json.loads(line) for line in listed.stdout.splitlines()]
+        assert row["cwd"] == ODD_CWD
+    table = invoke("sessions", "--root", home)
+    assert 'C:\\Users\\dev\\"quoted" été' in table.stdout
+
+
+def test_sessions_limit(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    home = home_with_sessions(tmp_path, 3)
+    monkeypatch.setenv("PIVOTAL_CACHE_DIR", str(tmp_path / "cache"))
+    every = invoke("sessions", "--root", home, "--json")
+    assert len(every.stdout.splitlines()) == 3
+    two = invoke("sessions", "--root", home, "--json", "--limit", "2")
+    assert two.stdout.splitlines() == every.stdout.splitlines()[:2]
+    none = invoke("sessions", "--root", home, "--limit", "0")
+    assert none.exit_code == 0 and none.stdout == "" and none.stderr == ""  # not "none found"
+    negative = invoke("sessions", "--root", home, "--limit", "-1")
+    assert negative.exit_code == 2 and negative.stdout == ""
+    assert "0 or more" in negative.stderr
+
+
+@pytest.mark.parametrize(
+    ("skipped", "expected"),
+    [
+        ([Skipped(None, "bad row")], "  skipped 1 unreadable record (bad row)"),
+        ([Skipped(3, "x")], "  skipped 1 unreadable record at line 3 (x)"),
+        ([Skipped(3, "x"), Skipped(9, "y")], "  skipped 2 unreadable records at lines 3, 9 (x)"),
+        (
+            [Skipped(3, "x"), Skipped(None, "y")],
+            "  skipped 2 unreadable records at line 3 and 1 without a line number (x)",
+        ),
+        (
+            [Skipped(n, "x") for n in range(1, 13)],
+            "  skipped 12 unreadable records at lines 1, 2, 3, 4, 5, 6, 7, 8, 9, 10"
+            " and 2 more lines (x)",
+        ),
+    ],
+)
+def test_the_skipped_records_line_says_what_it_means(skipped: list[Skipped], expected: str) -> None:
+    session = Session("codex", Path("s.jsonl"), skipped=skipped)
+    assert skipped_line(session) == expected
