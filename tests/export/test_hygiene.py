@@ -10,6 +10,8 @@ import sys
 import pivotal.cli.export, pivotal.cli.notes, pivotal.cli.stats
 import pivotal.export, pivotal.export.cast, pivotal.export.html
 import pivotal.export.jsonout, pivotal.export.markdown, pivotal.export.redact
+import pivotal.export.ruleset
+pivotal.export.ruleset.gitleaks()
 import pivotal.export.scrubbed, pivotal.catalog.notes, pivotal.catalog.resume, pivotal.catalog.stats
 banned = ("textual", "rich", "urllib3", "requests", "http")
 bad = sorted(m for m in sys.modules if m.split(".")[0] in banned)

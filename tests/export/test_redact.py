@@ -13,7 +13,9 @@ OPENAI = "sk-proj-4fQ9xZ2mW7vB1nK8pL3sT6yH0cR5dJ9eA2gU7iO4wX1zV8bN3mQ6kP0tY5rE2u
 OPENAI_LEGACY = "sk-" + "Ab3De6Gh9Jk2Mn5Pq8St1Vw4Yz7Bc0Ef3Hi6Kl9No2Qr5Tu8W"
 ANTHROPIC = "sk-ant-api03-Zx8Cv7Bn6Mq5Wr4Et3Yu2Io1Pa0Sd9Fg8Hj7Kl6Zx5Cv4Bn3Mq2We1Rt0Yu-Io9PaSdAA"
 GITHUB = "ghp_R8mN2qW5eT9yU1iO4pA7sD0fG3hJ6kL8zX2c"
-GITHUB_PAT = "github_pat_11ABCDEFG0aBcDeFgHiJkL_MnOpQrStUvWxYz0123456789AbCdEfGhIjKlMnOpQrStUvWx"
+GITHUB_PAT = "github_pat_11ABCDEFG0aBcDeFgHiJkL_MnOpQrStUvWxYz0123456789" + (
+    "AbCdEfGhIjKlMnOpQrStUvWxAb3Cd5Ef7Gh9Ij"
+)
 AWS_ID = "AKIAIOSFODNN7EXAMPLE"
 AWS_SECRET = "wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY"
 GOOGLE = "AIzaSyD3f9Gk2Lm5Np8Qr1St4Uv7Wx0Yz3Ab6Cd"
@@ -60,13 +62,13 @@ def test_an_env_dump_in_tool_output_keeps_its_names_and_loses_its_values():
     [
         (f"use this key please: {OPENAI_LEGACY} thanks", OPENAI_LEGACY, "openai-key"),
         (f"git remote set-url origin https://{GITHUB_PAT}@github.com/o/r", GITHUB_PAT, "github"),
-        (f'GEMINI_API_KEY="{GOOGLE}" npm start', GOOGLE, "google-api-key"),
-        (f"stripe.api_key = '{STRIPE}'", STRIPE, "stripe-key"),
+        (f'GEMINI_API_KEY="{GOOGLE}" npm start', GOOGLE, "gcp-api-key"),
+        (f"stripe.api_key = '{STRIPE}'", STRIPE, "stripe-access-token"),
         (f'{{"SecretAccessKey": "{AWS_SECRET}", "AccessKeyId": "{AWS_ID}"}}', AWS_SECRET, "aws"),
         (
             f'curl -H "Authorization: Bearer {JWT}" https://api.example.com/v1/me',
             JWT,
-            "authorization",
+            "curl-auth-header",
         ),
         (f"headers = {{'authorization': 'token {GITHUB[4:]}'}}", GITHUB[4:], "authorization"),
         (f"cat ~/.ssh/id_ed25519\n{PEM}\n$ ls", "b3BlbnNzaC1rZXktdjEAAAAABG5vbmUAAAAE", "private"),
@@ -123,7 +125,7 @@ def test_redact_data_walks_keys_and_values():
     out = redact_data(data)
     assert out == {
         "path": "~/x.jsonl",
-        "tools": [{"input": {"cmd": "echo [REDACTED:slack-token]"}}],
+        "tools": [{"input": {"cmd": "echo [REDACTED:slack-bot-token]"}}],
         "n": 3,
     }
 

@@ -39,8 +39,19 @@ class ResumeCommand:
             return ""
         line = shlex.join(self.argv)
         if self.cwd:
-            line = f"cd {shlex.quote(self.cwd)} && {line}"
+            line = f"cd {_shell_dir(self.cwd)} && {line}"
         return clean(line)
+
+
+def _shell_dir(folder: str) -> str:
+    """`folder` for a shell line. A redacted home (`~/…`) keeps its `~` outside the quotes,
+    where the shell expands it: `cd '~/my app'` would look for a folder named `~`."""
+    if folder == "~":
+        return "~"
+    if folder.startswith("~/"):
+        rest = folder[2:]
+        return "~/" + shlex.quote(rest) if rest else "~/"
+    return shlex.quote(folder)
 
 
 def _usable_id(session: Session) -> str | None:

@@ -50,6 +50,11 @@ def configure(parser: argparse.ArgumentParser) -> None:
         action="store_true",
         help="Keep watching PATH and print each pivot once it is confirmed.",
     )
+    parser.add_argument(
+        "--redact",
+        action="store_true",
+        help="Mask keys, tokens, e-mails and home paths in what is printed (as export does).",
+    )
     add_key(parser)
     parser.set_defaults(handler=scan)
 
@@ -70,6 +75,7 @@ def scan(args: argparse.Namespace) -> None:
             explain=args.explain,
             sensitivity=args.sensitivity,
             key=args.key,
+            redact=args.redact,
         )
     except BrokenPipeError:  # `pivotal scan … | head`: the reader has all it wanted
         silence_stdout()
@@ -85,6 +91,7 @@ def run_scan(
     sensitivity: str = "normal",
     out: TextIO | None = None,
     key: str | None = None,
+    redact: bool = False,
 ) -> int:
     from pivotal.detect import PivotConfig, detect_pivots
 
@@ -111,9 +118,12 @@ def run_scan(
                     continue
                 pivots = detect_pivots(session.turns, config)
             if as_json:
-                out.write(json_inert(_encode(session_json(ref, session, pivots)).decode()) + "\n")
+                data = session_json(ref, session, pivots)
+                if redact:
+                    data = _redacted(data, ref, session)
+                out.write(json_inert(_encode(data).decode()) + "\n")
             else:
-                _print_text(out, ref, session, pivots, explain)
+                _print_text(out, ref, session, pivots, explain, redact)
             out.flush()
     return int(worst(codes))
 
@@ -135,12 +145,21 @@ def _read(ref: SessionRef) -> Session | None:
         return None
 
 
+def _redacted(value, ref: SessionRef, session: Session):  # type: ignore[no-untyped-def]
+    """`value` (JSON-like data or text) with secrets and home paths masked."""
+    from pivotal.export.redact import redact, redact_data, users_in
+
+    users = users_in(str(ref.path), session.cwd, str(Path.home()))
+    return redact(value, users=users) if isinstance(value, str) else redact_data(value, users=users)
+
+
 def _print_text(
     out: TextIO,
     ref: SessionRef,
     session: Session,
     pivots: list,  # type: ignore[type-arg]
     with_explain: bool,
+    redact: bool = False,
 ) -> None:
     lines = [session_header(ref, session)]
     skipped = skipped_line(session)
@@ -151,7 +170,8 @@ def _print_text(
         for pivot in pivots:
             lines.append("")
             lines.extend("  " + line for line in explain(session, pivot))
-    out.write("\n".join(lines) + "\n\n")
+    text = "\n".join(lines) + "\n\n"
+    out.write(_redacted(text, ref, session) if redact else text)
 
 
 def run_follow(

@@ -32,6 +32,15 @@ def inline(text: str, limit: int | None = 300) -> str:
     return _SPECIAL.sub(r"\\\1", text)
 
 
+def code_span(text: str) -> str:
+    """A shell line as a code span: copied from the raw file or the rendered page, it runs
+    (a backslash-escaped `\\~` would not); `|` is escaped for the table it sits in."""
+    text = clean(text).replace("\n", " ").replace("|", "\\|")
+    ticks = "`" * (longest_run(text, "`") + 1)
+    pad = " " if text.startswith("`") or text.endswith("`") else ""
+    return f"{ticks}{pad}{text}{pad}{ticks}"
+
+
 def fence(text: str) -> list[str]:
     ticks = "`" * max(3, longest_run(text, "`") + 1)
     return [f"{ticks}text", text, ticks]
@@ -63,7 +72,7 @@ def _header(data: ExportInput) -> list[str]:
     if s.skipped:
         rows.append(("Unreadable records", f"{len(s.skipped)} skipped"))
     if data.resume and data.resume.available:
-        rows.append(("Resume", inline(data.resume.display, None)))
+        rows.append(("Resume", code_span(data.resume.display)))
     out = [f"# Pivotal report: {inline(data.title)}", "", "| | |", "|---|---|"]
     out += [f"| {name} | {value} |" for name, value in rows]
     return [*out, ""]

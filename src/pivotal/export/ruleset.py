@@ -1,0 +1,268 @@
+"""The secret rules `--redact` applies: gitleaks' published ruleset, read as data.
+
+`rules/gitleaks.toml` is gitleaks' own default configuration (MIT licence,
+`rules/LICENSE.gitleaks`; copied unmodified from gitleaks commit b58d3f10,
+2026-07-22): ~220 provider rules, each a regular expression, the keywords that
+must occur before it is tried, an entropy floor and allowlists. Its patterns
+are Go RE2 syntax; `go_regex` translates the few constructs Python's `re` reads
+differently (a `(?i)` in mid-pattern, `\\z`, `$`, POSIX classes) and every rule
+is compiled with `re.ASCII`, as RE2's `\\w`, `\\d`, `\\s` and `\\b` are ASCII.
+
+A rule is compiled only when one of its keywords occurs in the text, so most
+strings cost one search for the keywords. `findings` yields the spans to mask
+with gitleaks' own semantics: the secret is the rule's `secretGroup`, else its
+first non-empty group, else the match; it is dropped when its Shannon entropy
+is at most the rule's floor or an allowlist (the rule's or the global one)
+allows it.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+import tomllib
+from collections import Counter
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from functools import cache
+from pathlib import Path
+
+RULES_FILE = Path(__file__).with_name("rules") / "gitleaks.toml"
+
+_POSIX = {
+    "alnum": "a-zA-Z0-9",
+    "alpha": "a-zA-Z",
+    "digit": "0-9",
+    "lower": "a-z",
+    "upper": "A-Z",
+    "xdigit": "0-9A-Fa-f",
+    "space": r" \t\r\n\v\f",
+    "word": r"\w",
+}
+
+
+def go_regex(pattern: str) -> str:
+    """A Go RE2 pattern as a Python `re` pattern with the same meaning.
+
+    Go applies a `(?i)` to the rest of its group (up to the next `|` of that group
+    too); Python only accepts flags at the very start, so such a flag becomes a
+    scoped `(?i:…)` closed before every `|` and `)` of its group and reopened
+    after each `|`. `\\z` is Python's `\\Z`; `$` (no multi-line flag) is the end of
+    the text, which Python's `$` is not (it also matches before a last newline).
+    """
+    out: list[str] = []
+    groups: list[list[str]] = [[]]  # per open group: the flags opened inside it so far
+    i, n = 0, len(pattern)
+    in_class = False
+    class_start = 0
+    while i < n:
+        char = pattern[i]
+        if char == "\\":
+            pair = pattern[i : i + 2]
+            out.append(r"\Z" if pair == r"\z" else pair)
+            i += 2
+            continue
+        if in_class:
+            if pattern.startswith("[:", i) and pattern.find(":]", i) > 0:
+                end = pattern.find(":]", i)
+                out.append(_POSIX.get(pattern[i + 2 : end], ""))
+                i = end + 2
+                continue
+            if char == "[":
+                out.append(r"\[")
+            elif char == "]" and i > class_start:
+                in_class = False
+                out.append(char)
+            else:
+                out.append(char)
+            i += 1
+            continue
+        if char == "[":
+            in_class = True
+            out.append(char)
+            i += 1
+            if pattern.startswith("^", i):
+                out.append("^")
+                i += 1
+            class_start = i  # a `]` right here is a literal
+            continue
+        flags = re.match(r"\(\?([a-z]+)\)", pattern[i:])
+        if flags and (i > 0 or groups != [[]] or out):
+            for flag in flags.group(1):
+                out.append(f"(?{flag}:")
+                groups[-1].append(flag)
+            i += flags.end()
+            continue
+        if char == "(":
+            groups.append([])
+            out.append(char)
+        elif char == ")":
+            out.append(")" * len(groups.pop()))
+            out.append(char)
+        elif char == "|":
+            opened = groups[-1]
+            out.append(")" * len(opened) + "|" + "".join(f"(?{f}:" for f in opened))
+        elif char == "$":
+            out.append(r"\Z")
+        else:
+            out.append(char)
+        i += 1
+    out.append(")" * len(groups[0]))
+    return "".join(out)
+
+
+def compile_go(pattern: str) -> re.Pattern[str]:
+    return re.compile(go_regex(pattern), re.ASCII)
+
+
+def entropy(text: str) -> float:
+    """Shannon entropy in bits per character (gitleaks' `shannonEntropy`)."""
+    if not text:
+        return 0.0
+    counts = Counter(text)
+    size = len(text)
+    return -sum(c / size * math.log2(c / size) for c in counts.values())
+
+
+@dataclass
+class Allowlist:
+    regexes: list[str] = field(default_factory=list)
+    stopwords: list[str] = field(default_factory=list)
+    target: str = "secret"
+    all_of: bool = False
+    """gitleaks' `condition = "AND"`: every check given must allow."""
+    needs_path: bool = False
+    """It checks file paths or commits, which a session's text has none of."""
+
+    @property
+    def compiled(self) -> list[re.Pattern[str]]:
+        return _compiled_list(tuple(self.regexes))
+
+    def allows(self, secret: str, match: str, line: str) -> bool:
+        target = {"match": match, "line": line}.get(self.target, secret)
+        checks = []
+        if self.regexes:
+            checks.append(any(r.search(target) for r in self.compiled))
+        if self.stopwords:
+            folded = secret.lower()
+            checks.append(any(word in folded for word in self.stopwords))
+        if self.needs_path:
+            checks.append(False)
+        if not checks:
+            return False
+        return all(checks) if self.all_of else any(checks)
+
+
+@cache
+def _compiled_list(patterns: tuple[str, ...]) -> list[re.Pattern[str]]:
+    return [compile_go(p) for p in patterns]
+
+
+@dataclass
+class Rule:
+    id: str
+    regex: str
+    keywords: tuple[str, ...]
+    entropy: float = 0.0
+    secret_group: int = 0
+    allowlists: list[Allowlist] = field(default_factory=list)
+    _compiled: re.Pattern[str] | None = None
+
+    @property
+    def pattern(self) -> re.Pattern[str]:
+        if self._compiled is None:
+            self._compiled = compile_go(self.regex)
+        return self._compiled
+
+
+@dataclass
+class Ruleset:
+    rules: list[Rule]
+    allowlist: Allowlist
+    _needles: re.Pattern[str] | None = None
+    _by_keyword: dict[str, list[Rule]] = field(default_factory=dict)
+
+    def candidates(self, text: str) -> list[Rule]:
+        """The rules whose keywords occur in `text`, in file order."""
+        if self._needles is None:
+            for rule in self.rules:
+                for keyword in rule.keywords:
+                    self._by_keyword.setdefault(keyword, []).append(rule)
+            words = sorted(self._by_keyword, key=len, reverse=True)
+            self._needles = re.compile("|".join(re.escape(w) for w in words))
+        present = set(self._needles.findall(text.lower()))
+        if not present:
+            return []
+        chosen = {id(r): r for word in present for r in self._by_keyword[word]}
+        return [r for r in self.rules if id(r) in chosen]
+
+
+def _allowlist(table: dict) -> Allowlist:  # type: ignore[type-arg]
+    return Allowlist(
+        regexes=list(table.get("regexes", ())),
+        stopwords=[w.lower() for w in table.get("stopwords", ())],
+        target=table.get("regexTarget", "secret"),
+        all_of=str(table.get("condition", "OR")).upper() == "AND",
+        needs_path=bool(table.get("paths") or table.get("commits")),
+    )
+
+
+@cache
+def gitleaks() -> Ruleset:
+    """gitleaks' rules from the vendored file (read once, compiled rule by rule on use)."""
+    data = tomllib.loads(RULES_FILE.read_text(encoding="utf-8"))
+    rules = []
+    for item in data["rules"]:
+        if "regex" not in item:  # a file-name rule (`*.p12`): nothing to find in text
+            continue
+        rules.append(
+            Rule(
+                id=item["id"],
+                regex=item["regex"],
+                keywords=tuple(k.lower() for k in item.get("keywords", ())),
+                entropy=float(item.get("entropy", 0.0)),
+                secret_group=int(item.get("secretGroup", 0)),
+                allowlists=[_allowlist(a) for a in item.get("allowlists", ())],
+            )
+        )
+    glob = data.get("allowlist", {})
+    return Ruleset(rules, _allowlist({k: v for k, v in glob.items() if k != "paths"}))
+
+
+def _line_of(text: str, start: int, end: int) -> str:
+    first = text.rfind("\n", 0, start) + 1
+    last = text.find("\n", end)
+    return text[first : last if last >= 0 else len(text)]
+
+
+def findings(text: str, ruleset: Ruleset | None = None) -> Iterator[tuple[int, int, str]]:
+    """(start, end, rule id) of every secret in `text`, by gitleaks' semantics."""
+    ruleset = ruleset or gitleaks()
+    for rule in ruleset.candidates(text):
+        for match in rule.pattern.finditer(text):
+            start, end = _secret_span(rule, match)
+            if start >= end:
+                continue
+            secret = text[start:end]
+            if rule.entropy and entropy(secret) <= rule.entropy:
+                continue
+            whole = match.group(0)
+            line = _line_of(text, match.start(), match.end())
+            if any(a.allows(secret, whole, line) for a in rule.allowlists):
+                continue
+            if ruleset.allowlist.allows(secret, whole, line):
+                continue
+            yield start, end, rule.id
+
+
+def _secret_span(rule: Rule, match: re.Match[str]) -> tuple[int, int]:
+    if rule.secret_group and rule.secret_group <= (match.re.groups or 0):
+        return match.span(rule.secret_group)
+    for group in range(1, (match.re.groups or 0) + 1):
+        if match.group(group):
+            return match.span(group)
+    start, end = match.span()
+    whole = match.group(0)
+    return start + (len(whole) - len(whole.lstrip("\n"))), end - (
+        len(whole) - len(whole.rstrip("\n"))
+    )
