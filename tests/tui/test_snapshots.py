@@ -17,7 +17,7 @@ from .conftest import make_app
 def test_mid_replay(snap_compare) -> None:  # type: ignore[no-untyped-def]
     """Turn 11 of 28: human and agent turns styled apart, the failing tool calls folded to
     one-line headers with ✗ and exit codes, the first pivot's banner in the transcript,
-    its panel docked right, the timeline with two ◆ markers and the cursor ● after the first."""
+    its panel docked right, the timeline with two ✦ markers and the cursor ● after the first."""
     assert snap_compare(make_app(at=10), terminal_size=(140, 40))
 
 

@@ -31,6 +31,8 @@ EXPANDED_LIMIT = 60_000
 OUTPUT_LINES = 200
 FOLDED_LINES = 3
 """Injected (synthetic) text is folded to this many lines until expanded."""
+PIVOT_GLYPH = "✦"
+"""A pivot's own glyph, in the transcript and on the timeline (◆ starts every agent turn)."""
 ALL_PARTS = -1
 """`TurnLook.expanded` member meaning "everything in this turn is expanded"."""
 
@@ -75,7 +77,8 @@ class RenderedTurn:
 def pivot_banner(pivot: Pivot) -> str:
     kind = pivot.kind.value.replace("_", " ")
     tail = " (candidate)" if pivot.candidate else ""
-    return f"◆ PIVOT · {kind} · {pivot.confidence:.2f} · silence: {pivot.silence.value}{tail}"
+    silence = pivot.silence.value
+    return f"{PIVOT_GLYPH} PIVOT · {kind} · {pivot.confidence:.2f} · silence: {silence}{tail}"
 
 
 def role_label(turn: Turn) -> tuple[str, str]:

@@ -54,9 +54,9 @@ def help_table() -> Table:
     table.add_row(Text("Mouse", style="bold underline"), "")
     table.add_row("wheel", "scroll the transcript or the panel")
     table.add_row("click ▸ header", "expand / fold that tool call")
-    table.add_row("click ◆ banner", "show the pivot panel")
+    table.add_row("click ✦ banner", "show the pivot panel")
     table.add_row("click → turn #N", "jump to that evidence turn (panel)")
-    table.add_row("click the bar", "jump there (to the pivot under a ◆)")
+    table.add_row("click the bar", "jump there (to the pivot under a ✦)")
     return table
 
 

@@ -9,11 +9,14 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from rich.style import Style
 from rich.text import Text
 from textual import events
 from textual.message import Message
 from textual.widget import Widget
 
+from pivotal.tui.contrast import readable_style
+from pivotal.tui.render import PIVOT_GLYPH
 from pivotal.tui.status_line import Part, clock, fit, plural
 
 
@@ -81,7 +84,18 @@ def status_text(state: TimelineState, width: int) -> str:
     return fit(parts, width)
 
 
-STYLE_OF = {"failure-done": "failure", "candidate": "pivot"}
+GLYPHS = {
+    "done": "━",
+    "failure-done": "━",
+    "todo": "─",
+    "failure": "─",
+    "pivot": PIVOT_GLYPH,
+    "candidate": "✧",  # a candidate pivot (live): hollow
+    "cursor": "●",
+    "cursor-pivot": PIVOT_GLYPH,
+    "mark": "▼",
+}
+STYLE_OF = {"failure-done": "failure", "candidate": "pivot", "cursor-pivot": "cursor"}
 """Cells drawn with another cell's component style."""
 
 
@@ -108,6 +122,7 @@ class Timeline(Widget):
     def __init__(self, *, id: str | None = None) -> None:
         super().__init__(id=id)
         self.state = TimelineState()
+        self._styles: dict[str, Style] | None = None
 
     def update_state(self, state: TimelineState) -> None:
         if state != self.state:
@@ -118,41 +133,61 @@ class Timeline(Widget):
         return min(turn * width // max(self.state.total, 1), width - 1)
 
     def turn_at(self, column: int, width: int) -> int:
-        """The turn a click on `column` means: a pivot drawn there, else the column's first turn."""
-        for pivot in self.state.pivots:
-            if self.column_of(pivot, width) == column:
-                return pivot
+        """The turn a click on `column` means: a pivot drawn there (or beside it, a glyph is
+        one cell wide), else the column's first turn."""
+        for near in (column, column - 1, column + 1):
+            for pivot in self.state.pivots:
+                if self.column_of(pivot, width) == near:
+                    return pivot
         return min(-(-column * self.state.total // width), self.state.total - 1)
 
     def render(self) -> Text:
         width = max(self.size.width, 1)
         return Text("\n").join([self.bar(width), self.status()])
 
+    def notify_style_update(self) -> None:
+        super().notify_style_update()
+        self._styles = None  # a new theme: work out readable marker colours again
+
+    def cell_styles(self) -> dict[str, Style]:
+        """The style of each kind of cell; pivot markers made readable on the bar (WCAG AA)."""
+        if self._styles is None:
+            background = self.rich_style.bgcolor
+            get = self.get_component_rich_style
+            styles = {cell: get(f"timeline--{STYLE_OF.get(cell, cell)}") for cell in GLYPHS}
+            for cell in ("pivot", "candidate", "cursor-pivot"):
+                styles[cell] = readable_style(styles[cell], background)
+            self._styles = styles
+        return self._styles
+
     def bar(self, width: int) -> Text:
         state = self.state
-        style = self.get_component_rich_style
+        styles = self.cell_styles()
         if state.total <= 0:
-            return Text("─" * width, style("timeline--todo"), no_wrap=True)
+            return Text("─" * width, styles["todo"], no_wrap=True)
         cells = ["todo"] * width
         here = self.column_of(state.cursor, width)
         cells[:here] = ["done"] * here
         for turn in state.failures:  # colour only: dense failures must not hide progress
             column = self.column_of(turn, width)
             cells[column] = "failure-done" if column < here else "failure"
+        pivots = set()
         for turn in state.pivots:
-            candidate = turn in state.candidates
-            cells[self.column_of(turn, width)] = "candidate" if candidate else "pivot"
-        for turn in state.marks:
-            cells[self.column_of(turn, width)] = "mark"
-        cells[here] = "cursor"
-        glyphs = {"done": "━", "failure-done": "━", "todo": "─", "failure": "─"}
-        glyphs.update(pivot="◆", candidate="◇", cursor="●", mark="▼")
-        styles = {cell: style(f"timeline--{STYLE_OF.get(cell, cell)}") for cell in glyphs}
+            column = self.column_of(turn, width)
+            pivots.add(column)
+            cells[column] = "candidate" if turn in state.candidates else "pivot"
+        for turn in state.marks:  # a mark never hides a pivot: it moves beside it
+            column = self.column_of(turn, width)
+            for spot in (column, column + 1, column - 1):
+                if 0 <= spot < width and spot not in pivots and cells[spot] != "mark":
+                    cells[spot] = "mark"
+                    break
+        cells[here] = "cursor-pivot" if here in pivots else "cursor"
         text = Text(no_wrap=True)
         start = 0
         for column in range(1, width + 1):  # one span per run of equal cells
             if column == width or cells[column] != cells[start]:
-                text.append(glyphs[cells[start]] * (column - start), styles[cells[start]])
+                text.append(GLYPHS[cells[start]] * (column - start), styles[cells[start]])
                 start = column
         return text
 
@@ -166,8 +201,10 @@ class Timeline(Widget):
         return text
 
     def on_click(self, event: events.Click) -> None:
-        if event.y != 0 or self.state.total <= 0:
+        offset = event.get_content_offset(self)  # the bar starts after the padding
+        if offset is None or offset.y != 0 or self.state.total <= 0:
             return
         width = max(self.size.width, 1)
-        self.post_message(self.JumpRequested(self.turn_at(min(max(event.x, 0), width - 1), width)))
+        column = min(max(offset.x, 0), width - 1)
+        self.post_message(self.JumpRequested(self.turn_at(column, width)))
         event.stop()

@@ -23,6 +23,7 @@ from textual.strip import Strip
 from textual.timer import Timer
 
 from pivotal.model import Turn
+from pivotal.tui.contrast import readable_style
 from pivotal.tui.render import (
     ALL_PARTS,
     Palette,
@@ -322,7 +323,9 @@ class TranscriptView(ScrollView, can_focus=False):
                 failed=get("transcript--failed", partial=True),
                 ok=get("transcript--ok", partial=True),
                 cursor=get("transcript--cursor", partial=True),
-                pivot=get("transcript--pivot", partial=True),
+                pivot=readable_style(
+                    get("transcript--pivot", partial=True), self.rich_style.bgcolor
+                ),
                 dim=Style(dim=True),
             )
         return self._palette
