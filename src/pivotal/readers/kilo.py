@@ -56,8 +56,10 @@ def _is_kilo(path: Path, tables: set[str]) -> bool:
 
 def sniff(path: Path, head: bytes) -> bool:
     """A SQLite file with opencode's tables and Kilo's own (or named `kilo.db`)."""
-    if path.is_dir() or not head.startswith(SQLITE_MAGIC):
+    if not head.startswith(SQLITE_MAGIC):
         return False
+    if b"CREATE TABLE `kilo_" not in head and not _NAME.match(path.name):
+        return False  # an opencode database (or another): no connection needed to say so
     try:
         with reading(path, wait=0) as (conn, _):  # a lock is waited for when reading
             return _is_kilo(path, table_names(conn))

@@ -385,18 +385,29 @@ def _looks_qwen(obj: dict) -> bool:
 
 
 def sniff(path: Path, head: bytes) -> bool:
-    """The first record carrying a `sessionId` has Gemini `parts` or a `systemPayload`."""
-    if path.is_dir() or not head:
+    """The first record carrying a `sessionId` has Gemini `parts` or a `systemPayload`.
+
+    Every Claude Code file is asked first here, so the common "no" must be cheap:
+    the head is cut into lines only as far as the first record with a session id.
+    """
+    if not head:  # a directory, or an empty file
         return False
-    for line in head.split(b"\n")[:8]:
-        if b'"sessionId"' not in line:
-            continue
-        try:
-            obj = decode_json(line)
-        except ValueError:
-            continue
-        if isinstance(obj, dict) and "sessionId" in obj:
-            return _looks_qwen(obj)
+    start = 0
+    for _ in range(8):
+        end = head.find(b"\n", start)
+        line = head[start:] if end < 0 else head[start:end]
+        start = end + 1
+        if b'"sessionId"' in line:
+            if b'"parts"' not in line and b'"systemPayload"' not in line:
+                return False  # most likely Claude Code's: no need to decode it
+            try:
+                obj = decode_json(line)
+            except ValueError:
+                obj = None
+            if isinstance(obj, dict) and "sessionId" in obj:
+                return _looks_qwen(obj)
+        if end < 0:
+            break
     return False
 
 
