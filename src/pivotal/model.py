@@ -363,6 +363,9 @@ class Pivot(msgspec.Struct):
     delegation: list[Signal] = field(default_factory=list)
     state: StateChange = field(default_factory=StateChange)
     reason: str = ""
-    """One line a person can read in a table."""
+    """One line a person can read in a table: the evidence, in the detector's words."""
     candidate: bool = False
     """True while the after-window is still filling (live sessions)."""
+    summary: str = ""
+    """What happened, in one plain sentence to the person ("You said 'yes' after the agent
+    laid out a 4-step plan; it then carried it out on its own (6 calls).")."""

@@ -163,3 +163,29 @@ def test_corrupt_sqlite_database(tmp_path):
     code, _, err = run("scan", str(path))
     assert code == ExitCode.UNREADABLE
     assert "not an opencode store, or is corrupt" in err
+
+
+SEED = Path(__file__).resolve().parents[2] / "sample_sessions" / "claude" / "seed_dead_end.jsonl"
+
+
+def test_each_pivot_leads_with_a_plain_summary_in_json_table_and_explain():
+    code, out, _ = run("scan", "--json", str(SEED))
+    assert code == ExitCode.OK
+    pivot = json.loads(out)["pivots"][0]
+    assert pivot["summary"].startswith("You said '.' after ")
+    code, table, _ = run("scan", str(SEED))
+    assert "WHAT HAPPENED" in table and pivot["summary"][:40] in table
+    code, explained, _ = run("scan", "--explain", str(SEED))
+    lines = explained.splitlines()
+    head = next(i for i, line in enumerate(lines) if line.strip().startswith("Pivot at turn"))
+    assert lines[head + 1].strip() == pivot["summary"]
+
+
+def test_explain_names_the_gate_that_turned_each_other_silence_down():
+    code, explained, _ = run("scan", "--explain", str(SEED))
+    assert code == ExitCode.OK
+    section = explained.split("Silences that are no pivot (gate: why):")[1]
+    rows = [line.strip() for line in section.splitlines() if line.strip().startswith("#")]
+    assert rows, "the seed has non-pivot silences (an 'ok' mid-profiling, a compaction...)"
+    assert all(" — " in row and ":" in row.split(" — ")[1] for row in rows)
+    assert any("confidence" in row for row in rows)

@@ -116,7 +116,8 @@ def test_two_processes_give_the_one_process_answer(tmp_path, long_lines, mode):
     path = _write(tmp_path, long_lines)
     split = _scan(path, mode, split=True)
     alone = _scan(path, mode, split=False)
-    assert split["outcome"] == "split"
+    # --explain also lists every silence turned down, with its gate: one process judges all
+    assert split["outcome"] == ("split" if mode == "json" else "")
     assert alone["outcome"] == ""
     assert split["out"] == alone["out"]
     if mode == "json":

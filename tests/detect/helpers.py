@@ -60,6 +60,16 @@ class B:
         flags = TurnFlag.COMPACTION_SUMMARY | TurnFlag.SYNTHETIC
         return self._add(role, [Part(PartKind.TEXT, text)], flags)
 
+    def unsent(self) -> int:
+        """aider's bare Enter: logged as `#### <blank>`, never sent to the model."""
+        return self._add(Role.USER, [Part(PartKind.TEXT, "")], TurnFlag.HUMAN | TurnFlag.UNSENT)
+
+    def api_error(self, text: str = "API Error: Connection error.", flagged: bool = False) -> int:
+        """The harness's error where the agent's reply should be (flagged or as plain text,
+        as clients differ)."""
+        flags = TurnFlag.ERROR | TurnFlag.SYNTHETIC if flagged else TurnFlag.NONE
+        return self._add(Role.ASSISTANT, [Part(PartKind.TEXT, text)], flags)
+
     def interrupt(self) -> int:
         return self._add(
             Role.USER,

@@ -16,10 +16,14 @@ from hypothesis import strategies as st
 
 from pivotal.detect import (
     activity,
+    asks,
+    compaction,
     evidence,
     figures,
     lexicon,
+    lexicon_intl,
     phase,
+    signals_after,
     signals_before,
     silence,
 )
@@ -28,7 +32,19 @@ from pivotal.detect.lazyre import factored, first, lazy
 
 from .pattern_texts import PROSE
 
-MODULES = (activity, evidence, figures, lexicon, phase, signals_before, silence)
+MODULES = (
+    activity,
+    asks,
+    compaction,
+    evidence,
+    figures,
+    lexicon,
+    lexicon_intl,
+    phase,
+    signals_after,
+    signals_before,
+    silence,
+)
 PATTERNS = {
     f"{module.__name__.rsplit('.', 1)[-1]}.{name}": value
     for module in MODULES

@@ -11,7 +11,7 @@ import re
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from pivotal.detect import figures, phase, signals_before
+from pivotal.detect import asks, figures, phase
 
 PLAIN_FIGURE = re.compile(
     r"(?<![\w.])(~|≈)?(\d{1,3}(?:,\d{3})+|\d+(?:\.\d+)?)\s?(" + figures._UNITS + r")(?![\w/])"
@@ -19,7 +19,7 @@ PLAIN_FIGURE = re.compile(
 PLAIN_IDENT = re.compile(
     r"\b[A-Za-z][a-z0-9]*(?:[_.][A-Za-z0-9]+)+\b|\b[a-z]+[A-Z][A-Za-z0-9]*\b|\b[A-Z]{2,}[0-9]*\b"
 )
-PLAIN_QUESTION = re.compile(r"[^.!?\n]*\?(?=\s|$)")
+PLAIN_QUESTION = re.compile(r"[^.!?。！？\n]*(?:\?(?=\s|$)|？)")
 PLAIN_CODE_BLOCK = re.compile(r"```.*?(```|$)", re.DOTALL)
 
 TEXTS = [
@@ -28,12 +28,13 @@ TEXTS = [
     "Edit src/pivotal/detect/figures.py: FIGURE, has_results() and snake_case_name in dotted.mod",
     "camelCase parseHTTPResponse HTTP2 CUDA_VISIBLE_DEVICES a.b_ foo. x.y.z. über.café ÉTÉ",
     "Shall I go ahead? Or would you like the other plan?\nWhat next?? ok.? done! why?x end?",
+    "これで良いですか？はい。次は？進めますか？ 是否继续？好。¿Seguimos? oui ?",
     # other scripts' digits are digits to \d; a non-ASCII character before a number
     "٣٤ ms, x٣ ms, →12 ms, 7710→import, ≈٣.5 s, é5 ms, ~≈4 ms, 5≈3 ms, ≈ 4 ms, ~.5 ms",
     "",
 ]
 PIECES = st.sampled_from(
-    list("aAzZ09_.,~≈ ?!\n\t/%xé٣→")
+    list("aAzZ09_.,~≈ ?!\n\t/%xé٣→？。！")
     + ["tok/s", " ms", "GB", "1,234", "3.5", " s", "x faster", "foo.bar", "camelCase", "HTTP2"]
     + ["hello2", "HTTPServer", "a_b", "abc", " ÉTÉ", "_x"]
 )
@@ -54,7 +55,7 @@ def test_rewritten_patterns_agree_on_examples() -> None:
     for text in TEXTS:
         assert _figures(text) == _plain_figures(text), text
         assert phase.identifiers(text) == PLAIN_IDENT.findall(text), text
-        assert signals_before._QUESTION.findall(text) == PLAIN_QUESTION.findall(text), text
+        assert asks._QUESTION.findall(text) == PLAIN_QUESTION.findall(text), text
     assert figures.figures(TEXTS[0]) == ["54.1 tok/s", "~82 tok/s", "1,234 req/s", "38%", "2.5x"]
 
 
@@ -64,7 +65,7 @@ def test_rewritten_patterns_agree_on_generated_text(pieces: list[str]) -> None:
     text = "".join(pieces)
     assert _figures(text) == _plain_figures(text)
     assert phase.identifiers(text) == PLAIN_IDENT.findall(text)
-    assert signals_before._QUESTION.findall(text) == PLAIN_QUESTION.findall(text)
+    assert asks._QUESTION.findall(text) == PLAIN_QUESTION.findall(text)
 
 
 def test_figures_memo_gives_a_prefix_for_smaller_limits() -> None:

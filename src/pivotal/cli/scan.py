@@ -11,6 +11,7 @@ import argparse
 import gc
 import os
 import sys
+from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, TextIO
 
@@ -23,11 +24,19 @@ from pivotal.cli.resolve import locate
 from pivotal.model import Pivot, Session, SessionRef
 from pivotal.readers import read_errors, read_session
 from pivotal.readers.base import gc_paused
-from pivotal.scan.report import explain, pivot_table, session_header, session_json, skipped_line
+from pivotal.scan.report import (
+    explain,
+    pivot_table,
+    rejected_lines,
+    session_header,
+    session_json,
+    skipped_line,
+)
 from pivotal.text.safe import json_inert
 
 if TYPE_CHECKING:
     from pivotal.detect import PivotConfig
+    from pivotal.detect.evaluate import Rejection
 
 _encode = msgspec.json.Encoder().encode
 
@@ -93,7 +102,7 @@ def run_scan(
     key: str | None = None,
     redact: bool = False,
 ) -> int:
-    from pivotal.detect import PivotConfig, detect_pivots
+    from pivotal.detect import PivotConfig, PivotTracker, detect_pivots
 
     out = out or sys.stdout
     refs, problems = locate(paths, key)
@@ -108,7 +117,8 @@ def run_scan(
         for number, ref in enumerate(refs):
             if number:
                 gc.collect()
-            split = _split(ref, config)
+            split = None if explain else _split(ref, config)
+            rejected: list[Rejection] = []
             if split is not None:
                 session, pivots = split
             else:
@@ -116,14 +126,20 @@ def run_scan(
                 if session is None:
                     codes.append(ExitCode.UNREADABLE)
                     continue
-                pivots = detect_pivots(session.turns, config)
+                if explain and not as_json:
+                    # --explain also says which gate turned each other silence down
+                    tracker = PivotTracker(config)
+                    pivots = tracker.update(session.turns)
+                    rejected = tracker.rejections()
+                else:
+                    pivots = detect_pivots(session.turns, config)
             if as_json:
                 data = session_json(ref, session, pivots)
                 if redact:
                     data = _redacted(data, ref, session)
                 out.write(json_inert(_encode(data).decode()) + "\n")
             else:
-                _print_text(out, ref, session, pivots, explain, redact)
+                _print_text(out, ref, session, pivots, explain, redact, rejected)
             out.flush()
     return int(worst(codes))
 
@@ -160,6 +176,7 @@ def _print_text(
     pivots: list,  # type: ignore[type-arg]
     with_explain: bool,
     redact: bool = False,
+    rejected: Sequence[Rejection] = (),
 ) -> None:
     lines = [session_header(ref, session)]
     skipped = skipped_line(session)
@@ -170,6 +187,9 @@ def _print_text(
         for pivot in pivots:
             lines.append("")
             lines.extend("  " + line for line in explain(session, pivot))
+        if rejected:
+            lines.append("")
+            lines.extend("  " + line for line in rejected_lines(session, rejected))
     text = "\n".join(lines) + "\n\n"
     out.write(_redacted(text, ref, session) if redact else text)
 

@@ -11,17 +11,20 @@ from collections.abc import Callable, Sequence
 from pivotal.detect.archetype import choose_kind, confidence, delegation, reason
 from pivotal.detect.config import PivotConfig
 from pivotal.detect.evidence import plain
-from pivotal.detect.gates import hard_veto, routine_veto
+from pivotal.detect.gates import Gate, hard_veto, routine_veto
 from pivotal.detect.phase import phase_label
 from pivotal.detect.signals_after import after_signals
 from pivotal.detect.signals_before import before_signals
 from pivotal.detect.silence import SilenceIndex
 from pivotal.detect.state import state_change
+from pivotal.detect.summary import summary
 from pivotal.detect.view import TurnView
 from pivotal.detect.window import Window, build_window
 from pivotal.model import Pivot, Role, Signal, Silence, Turn, TurnFlag
 
 _HUMAN = int(TurnFlag.HUMAN)
+_UNSENT = int(TurnFlag.UNSENT)
+UNSENT_GATE = ("unsent", "the client logged it but never sent it to the model: nothing answered it")
 
 _SILENCE_DETAIL = {
     Silence.EMPTY: "the person sent nothing (empty, whitespace or empty wrapper tags)",
@@ -30,17 +33,40 @@ _SILENCE_DETAIL = {
 }
 
 
+class Rejection:
+    """A silence judged not to be a pivot: the gate that turned it down, and its score."""
+
+    __slots__ = ("turn", "silence", "confidence", "gate", "reason")
+
+    def __init__(
+        self, turn: int, silence: Silence, confidence: float, gate: str, reason: str
+    ) -> None:
+        self.turn = turn
+        self.silence = silence
+        self.confidence = confidence
+        """The clamped sum of its signals (0 when it was turned down before any were read)."""
+        self.gate = gate
+        self.reason = reason
+
+    def __repr__(self) -> str:
+        return f"Rejection({self.turn}, {self.silence}, {self.confidence}, {self.gate!r})"
+
+
 class Judgement:
     """A silence's verdict, and how far into the session the judgement looked."""
 
-    __slots__ = ("pivot", "reach", "complete")
+    __slots__ = ("pivot", "reach", "complete", "rejection")
 
-    def __init__(self, pivot: Pivot | None, reach: int, complete: bool) -> None:
+    def __init__(
+        self, pivot: Pivot | None, reach: int, complete: bool, rejection: Rejection | None = None
+    ) -> None:
         self.pivot = pivot
         self.reach = reach
         """Position one past the last turn read: changes from here on do not matter ..."""
         self.complete = complete
         """... provided the after-window was full."""
+        self.rejection = rejection
+        """Why the silence is no pivot (None for a pivot)."""
 
 
 def attached_compaction(w: Window) -> bool:
@@ -65,11 +91,18 @@ def judge(
     cfg: PivotConfig,
 ) -> Judgement:
     w = build_window(turns, anchor, silences, view, cfg)
-    done = Judgement(None, w.reach, w.complete)
+
+    def turned_down(gate: Gate, score: float = 0.0) -> Judgement:
+        rejection = Rejection(w.anchor.index, w.silence, score, *gate)
+        return Judgement(None, w.reach, w.complete, rejection)
+
     if not w.work_before:
-        return done  # session start (checked first: it needs no content at all)
+        # session start (checked first: it needs no content at all)
+        return turned_down(("session start", "nothing to pivot from"))
+    if int(w.anchor.flags) & _UNSENT:
+        return turned_down(UNSENT_GATE)
     if attached_compaction(w):
-        return done  # part of the silence just before it (one cluster, one pivot)
+        return turned_down(("cluster", "part of the silence just before it (one pivot)"))
     quote = [plain(w.anchor.text, 60)] if w.anchor.text.strip() else []
     signals = [
         Signal(
@@ -90,10 +123,15 @@ def judge(
     signals.extend(after)
     kind = choose_kind(bfacts)
     score = confidence(signals)
-    if hard_veto(w, afacts) or score < cfg.min_confidence:
-        return done
-    if routine_veto(w, kind, bfacts, afacts, after, cfg):
-        return done
+    gate = hard_veto(w, afacts)
+    if gate is None and score < cfg.min_confidence:
+        against = ", ".join(f"{s.name} {s.weight:+.2f}" for s in signals if s.weight < 0)
+        why = f"confidence {score:.2f} is under {cfg.min_confidence:.2f}"
+        gate = ("below the bar", why + (f" ({against})" if against else ""))
+    if gate is None:
+        gate = routine_veto(w, kind, bfacts, afacts, after, cfg)
+    if gate is not None:
+        return turned_down(gate, score)
     candidate = not w.complete
     pivot = Pivot(
         turn=w.anchor.index,
@@ -106,5 +144,6 @@ def judge(
         state=state_change(w, before, bfacts, afacts, phase_before, phase_after),
         reason=reason(w, kind, bfacts, afacts, candidate),
         candidate=candidate,
+        summary=summary(w, kind, bfacts, afacts, candidate),
     )
     return Judgement(pivot, w.reach, w.complete)

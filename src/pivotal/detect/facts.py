@@ -71,6 +71,7 @@ class AfterFacts:
         "routine",
         "new_tasks",
         "next_phase",
+        "resumed",
     )
 
     def __init__(self) -> None:
@@ -88,5 +89,7 @@ class AfterFacts:
         """The agent put new items on its task list after the silence."""
         self.next_phase = False
         """The agent's first words after the silence announce a new piece of work."""
+        self.resumed = ""
+        """"error" or "interrupt": the go-on resumed work an API error or the person cut off."""
 
     __repr__ = _repr

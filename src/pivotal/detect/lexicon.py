@@ -177,9 +177,24 @@ ASKS_PERSON = lazy(
     r"\bcould you (clarify|tell|confirm)\b|\bcan you (clarify|confirm)\b|"
     r"\bplease (confirm|advise)\b|"
     r"\bready (to proceed|when you are)\b|\bproceed\?|\bgo ahead\?|\bwhat should\b|"
-    r"\bwhat do you want\b|\bhow should i\b|\bwhat'?s next\b|\bwhat next\b",
+    r"\bwhat do you want\b|\bhow should i\b|\bwhat'?s next\b|\bwhat next\b|"
+    r"\bif you('d)? (like|want)\b|\bif needed\b|\bif you need\b",
     re.IGNORECASE,
 )
+
+API_ERROR = lazy(
+    r"\bapi error\b|\brequest timed out\b|\busage limit\b|\blimit reached\b|"
+    r"\brate limit|\boverloaded\b|\bno capacity available\b|\bquota\b|"
+    r"\bconnection error\b|\bprevious query still processing\b",
+    re.IGNORECASE,
+)
+"""The harness failed, not the work: an API error, a usage limit, a timeout of the model."""
+INTERRUPT = lazy(
+    r"\binterrupted by user\b|\brequest cancell?ed\b|\boperation cancell?ed\b|"
+    r"\bcancell?ed by user\b",
+    re.IGNORECASE,
+)
+"""The person stopped the agent."""
 
 NEXT_STEP = lazy(
     r"\bnext steps?\b|\bnext,? (i'?ll|we'?ll|i will|we will|let'?s|let me|i can|we can|"

@@ -35,7 +35,11 @@ ASKS = lazy(
     r"しますか|しましょうか|よろしいですか|良いですか|いいですか|ok なら|okなら|よければ|"
     r"よろしければ|教えてください|進めてもいい|進めますか|進めます|どうしますか|いかがですか|"
     # ko
-    r"할까요|드릴까요|진행할까요|원하시면|괜찮을까요|괜찮으시면|알려주세요|말씀해|하시겠습니까|좋을까요",
+    r"할까요|드릴까요|진행할까요|원하시면|괜찮을까요|괜찮으시면|알려주세요|말씀해|하시겠습니까|좋을까요|"
+    # "if needed, I can also ..." (an offer)
+    r"必要なら|必要であれば|如果需要|si besoin|si nécessaire|si vous voulez|si tu veux|bei bedarf|"
+    r"si es necesario|si quieres|se necessário|se quiser|se necessario|se vuoi|при необходимости|"
+    r"если нужно|필요하면|필요하시면",
     re.IGNORECASE,
 )
 """The agent asks the person, or offers to go ahead ("OKなら…進めます": "if OK, I go on")."""

@@ -13,9 +13,11 @@ from pivotal.detect.evidence import around, plain
 from pivotal.detect.facts import AfterFacts
 from pivotal.detect.lazyre import first
 from pivotal.detect.lexicon import (
+    API_ERROR,
     CLARIFY,
     DUMP_HEADINGS,
     HEADING_LINE,
+    INTERRUPT,
     NEXT_PHASE,
     SUMMARY_OPENING,
 )
@@ -29,6 +31,7 @@ from pivotal.model import Role, Signal, Silence, TurnFlag
 
 _SUMMARY = int(TurnFlag.COMPACTION_SUMMARY)
 """Flags are tested as plain ints (`IntFlag &` builds an enum member each time)."""
+_HARNESS = int(TurnFlag.SYNTHETIC | TurnFlag.META)
 
 
 def is_dump(view: TurnView, cfg: PivotConfig) -> bool:
@@ -267,6 +270,63 @@ def shift_signals(
     return out
 
 
+_INTERRUPTED = int(TurnFlag.INTERRUPTED)
+_ERROR = int(TurnFlag.ERROR)
+_SHORT = 300
+"""An error or interruption notice is a short message."""
+
+
+def cut_off(w: Window) -> tuple[TurnView, bool] | None:
+    """The turn showing that an API error, a usage limit or the person's interrupt stopped
+    the work just before the silence, and whether it was the harness (an error) rather than
+    the person; None when the agent's last message ended normally."""
+    for view in reversed(w.before):
+        flags = int(view.flags)
+        text = view.text if len(view.text) < _SHORT else ""
+        if flags & _ERROR or (text and first(API_ERROR, text) is not None):
+            return view, True  # "API Error: Connection error.", "Request timed out"
+        if flags & _INTERRUPTED or (text and first(INTERRUPT, text) is not None):
+            return view, False
+        if view.role is Role.ASSISTANT and not flags & _HARNESS:
+            last = view.tools[-1] if view.tools else None
+            output = (last.output or "")[-_SHORT:] if last is not None else ""
+            if output and first(INTERRUPT, output) is not None:
+                return view, False
+            return None
+    return None
+
+
+def resumed_signal(w: Window, cfg: PivotConfig, facts: AfterFacts) -> Signal | None:
+    """A go-on after an API error or an interrupt, and the same work went on after it.
+
+    PIVOTS.md: a "retry" / "continue" after an API error, a usage limit or an interrupt,
+    with the same work resuming, is no pivot. After an error of the harness the go-on is
+    a re-send: the work resumes unless the agent re-orients, takes up new tasks or
+    announces a new phase. After the person's own interrupt the agent may also have been
+    stopped to change course: then the terms the work touches must not have shifted either.
+    """
+    if w.silence is Silence.COMPACTION or not facts.actions:
+        return None
+    if facts.dump or facts.new_tasks or facts.next_phase:
+        return None
+    found = cut_off(w)
+    if found is None:
+        return None
+    cut, harness = found
+    if facts.shift and not harness:
+        return None
+    what = "an API error" if harness else "an interruption"
+    facts.resumed = "error" if harness else "interrupt"
+    return Signal(
+        "resumed after interruption",
+        [cut.index, *facts.action_turns[:2]],
+        f"{what} had stopped the work; the go-on resumed the same work",
+        cfg.w_resumed,
+        "after",
+        [plain(cut.text or (cut.tools[-1].output if cut.tools else ""), 90)],
+    )
+
+
 def after_phase(w: Window, facts: AfterFacts) -> str:
     if facts.clarification:
         return "waiting for direction"
@@ -296,4 +356,7 @@ def after_signals(
     phase_after = after_phase(w, facts)
     core_after = phase_after.replace("re-orienting, then ", "")
     out.extend(shift_signals(w, cfg, facts, phase_before, core_after))
+    resumed = resumed_signal(w, cfg, facts)
+    if resumed is not None:
+        out.append(resumed)
     return out, facts, phase_after

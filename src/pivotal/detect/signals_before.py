@@ -7,9 +7,9 @@ hands-off streak, plus the failure streak and inconclusive ending from
 
 from __future__ import annotations
 
-import re
-
 from pivotal.detect.activity import carries_out, changes_code, tool_kind
+from pivotal.detect.asks import first_step, is_choice, listed_steps, question_to_person
+from pivotal.detect.compaction import compacted_mid_turn, summary_says_done
 from pivotal.detect.config import PivotConfig
 from pivotal.detect.evidence import around, plain
 from pivotal.detect.facts import BeforeFacts
@@ -20,24 +20,23 @@ from pivotal.detect.failures import (
     view_verdict,
 )
 from pivotal.detect.figures import figures, has_results, prose, without_code
-from pivotal.detect.lazyre import first, lazy
+from pivotal.detect.lazyre import first
 from pivotal.detect.lexicon import (
     ANNOUNCE,
-    ASKS_PERSON,
     FAIL_NARRATIVE,
     MILESTONE_WEAK,
     NEXT_STEP,
     PROPOSAL,
 )
 from pivotal.detect.lexicon_intl import ASKS as INTL_ASKS
-from pivotal.detect.lexicon_intl import CHOICE as INTL_CHOICE
 from pivotal.detect.lexicon_intl import NEXT_STEP as INTL_NEXT_STEP
 from pivotal.detect.phase import mentions_plan
 from pivotal.detect.view import TurnView
 from pivotal.detect.window import Window
-from pivotal.model import Role, Signal, TurnFlag
+from pivotal.model import Role, Signal, Silence, TurnFlag
 
 _HUMAN = int(TurnFlag.HUMAN)
+_UNSENT = int(TurnFlag.UNSENT)
 
 
 def milestone_signal(w: Window, cfg: PivotConfig, facts: BeforeFacts) -> Signal | None:
@@ -107,45 +106,6 @@ def milestone_signal(w: Window, cfg: PivotConfig, facts: BeforeFacts) -> Signal 
     return None
 
 
-_QUESTION = lazy(r"(?<![^.!?。！？\n])[^.!?。！？\n]*(?:\?(?=\s|$)|？)")
-"""A sentence ending in "?" (or the full-width "？", which needs no space after it). It
-starts where a sentence starts (the lookbehind): a match from inside a sentence would need
-the same ending, and trying every position in it was quadratic."""
-_CHOICE = lazy(r"\bor\b|\bwhich\b|\beither\b", re.IGNORECASE)
-_GO_AHEAD = lazy(
-    r"^\W*((shall|should|can|may) (i|we)|(do|would) you (want|like) me to|"
-    r"(launch|apply|run|start|deploy|go|proceed|continue|ship|merge|upgrade|install))\b|"
-    r"\b(want|like) me to\b|\b(ok|okay|good|ready|fine) to (go|proceed|start|apply|run)\b|"
-    r"\bgo ahead\b|\bproceed\b",
-    re.IGNORECASE,
-)
-"""A yes/no go-ahead ("Shall I go ahead, or ...?", "Launch with 8 workers?")."""
-
-
-def _is_choice(question: str) -> bool:
-    """A question between options ("spot or on-demand?"), not a yes/no go-ahead."""
-    if not (_CHOICE.search(question) or INTL_CHOICE.search(question)):
-        return False
-    return not (_GO_AHEAD.search(question) or INTL_ASKS.search(question))
-
-
-def question_to_person(text: str) -> str:
-    """The question a message ends on: a "?" sentence in its last paragraph, or an ask."""
-    words = prose(text).strip()
-    if not words:
-        return ""
-    last = re.split(r"\n\s*\n", words[-800:])[-1]
-    found = _QUESTION.findall(last)
-    if found:
-        return found[-1].strip(" *_`")
-    tail = words[-400:]
-    match = first(ASKS_PERSON, tail)
-    if match:
-        return around(tail, *match)
-    other = INTL_ASKS.search(tail)  # "OKなら…進めます", "Voulez-vous que je …"
-    return around(tail, other.start(), other.end()) if other else ""
-
-
 def _research(agent: list[TurnView]) -> list[int]:
     """The agent's turns that looked around (read, search, poll) or talked of a plan."""
     return [
@@ -162,7 +122,10 @@ def proposal_signal(w: Window, cfg: PivotConfig, facts: BeforeFacts) -> Signal |
         return None
     executed = any(carries_out(t) for v in agent for t in v.tools)
     research: list[int] | None = None  # worked out only when a branch below needs it
-    answered = any(v.role is Role.USER and int(v.flags) & _HUMAN for v in w.before[1:])
+    answered = any(
+        v.role is Role.USER and int(v.flags) & _HUMAN and not int(v.flags) & _UNSENT
+        for v in w.before[1:]
+    )
     if w.direction is not None and not executed and not answered:
         research = _research(agent)
         human = w.direction.text
@@ -192,7 +155,7 @@ def proposal_signal(w: Window, cfg: PivotConfig, facts: BeforeFacts) -> Signal |
     question = question_to_person(last.text)
     steps = listed_steps(last)
     planned = mentions_plan(last) or (steps >= 2 and not under_way)
-    asked = bool(question) and not _is_choice(question)
+    asked = bool(question) and not is_choice(question)
     laid_out = not (question or under_way or last.ends_with_tool) and (
         steps >= 2 and mentions_plan(last)
     )
@@ -213,27 +176,9 @@ def proposal_signal(w: Window, cfg: PivotConfig, facts: BeforeFacts) -> Signal |
             detail,
             cfg.w_proposal,
             "before",
-            [plain(question or _first_step(last), 90)],
+            [plain(question or first_step(last), 90)],
         )
     return None
-
-
-_LIST_ITEM = lazy(r"^[ \t]*(?:[-*•]|\d{1,2}[.)]|#{2,4}[ \t]+\d{1,2}[.)]?)[ \t]+\S", re.MULTILINE)
-"""A line that starts a list item: "- ...", "2) ...", "### 3. ..." (a plan's steps)."""
-
-
-def listed_steps(view: TurnView) -> int:
-    """How many list items the prose of a message has (its steps, when it is a plan)."""
-    memo = view.memo
-    if "steps" not in memo:
-        memo["steps"] = len(_LIST_ITEM.findall(prose(view.text)))
-    result: int = memo["steps"]
-    return result
-
-
-def _first_step(view: TurnView) -> str:
-    match = _LIST_ITEM.search(prose(view.text))
-    return around(prose(view.text), match.start(), match.end()) if match else view.text
 
 
 def next_step_signal(w: Window, cfg: PivotConfig, facts: BeforeFacts) -> Signal | None:
@@ -249,7 +194,7 @@ def next_step_signal(w: Window, cfg: PivotConfig, facts: BeforeFacts) -> Signal 
         return None
     last = agent[-1]
     question = question_to_person(last.text)
-    if question and _is_choice(question):
+    if question and is_choice(question):
         return None  # "which approach should I take?": the agent hands the choice over
     words = prose(last.text).strip()[-600:]
     match = first(NEXT_STEP, words)
@@ -299,7 +244,23 @@ def mid_task_signal(w: Window, cfg: PivotConfig, facts: BeforeFacts) -> Signal |
     agent's turn ended there (essay 000), so it does not count as mid-task.
     """
     agent = w.agent_before
-    if not agent or not agent[-1].ends_with_tool:
+    if w.silence is Silence.COMPACTION and agent and compacted_mid_turn(agent[-1], facts):
+        # the tool compacts when the context fills, even in the middle of a call loop: the
+        # agent had not stopped, whatever that call returned - unless the summary says the
+        # work asked for was finished and nothing is pending
+        if summary_says_done(w):
+            return None
+        last = agent[-1]
+        facts.mid_task = True
+        return Signal(
+            "mid-task",
+            [last.index],
+            "the compaction landed while the agent was working: its last message ran a tool",
+            cfg.w_mid_task,
+            "before",
+            [plain(f"{t.name}: {t.key}", 90) for t in last.tools[-1:]],
+        )
+    if not agent or not agent[-1].ends_with_tool or w.silence is Silence.COMPACTION:
         return None
     last = agent[-1]
     tools = [t for t in last.tools if tool_kind(t) not in ("plan", "other")]

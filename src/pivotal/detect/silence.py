@@ -68,6 +68,7 @@ _HARNESS = int(TurnFlag.SYNTHETIC | TurnFlag.META)
 _COMPACTION = int(TurnFlag.COMPACTION_BOUNDARY | TurnFlag.COMPACTION_SUMMARY)
 _SUMMARY = int(TurnFlag.COMPACTION_SUMMARY)
 _INTERRUPTED = int(TurnFlag.INTERRUPTED)
+_UNSENT = int(TurnFlag.UNSENT)
 _MAY_BE_SILENT = int(TurnFlag.HUMAN | TurnFlag.COMPACTION_BOUNDARY | TurnFlag.COMPACTION_SUMMARY)
 """Only a person's turn or a compaction record can be a silence (`classify_turn`,
 `is_summary_start`): every other turn is ruled out by its flags alone."""
@@ -172,12 +173,13 @@ class SilenceIndex:
         return self.silence(turns, i) is not None or is_transparent(turns[i])
 
     def is_anchor(self, turns: Sequence[Turn], i: int) -> bool:
-        """Silent, and no earlier silent turn in the same unbroken run."""
+        """Silent, and no earlier silent turn in the same unbroken run (a message the client
+        never sent, such as aider's bare Enter, does not start the run of one it did send)."""
         if self.silence(turns, i) is None:
             return False
         j = i - 1
         while j >= 0 and j > i - RUN_CAP and self.in_cluster(turns, j):
-            if self.silence(turns, j) is not None:
+            if self.silence(turns, j) is not None and not int(turns[j].flags) & _UNSENT:
                 return False
             j -= 1
         return True

@@ -14,7 +14,7 @@ from collections import OrderedDict
 from collections.abc import Callable, Sequence
 
 from pivotal.detect.config import PivotConfig
-from pivotal.detect.evaluate import Judgement, judge
+from pivotal.detect.evaluate import Judgement, Rejection, judge
 from pivotal.detect.silence import SilenceIndex
 from pivotal.detect.view import TurnView, make_view
 from pivotal.model import Pivot, Turn
@@ -95,6 +95,15 @@ class PivotTracker:
             self._open.discard(anchor)
         else:
             self._open.add(anchor)
+
+    def rejections(self) -> list[Rejection]:
+        """Every silence judged no pivot, in session order, with the gate that said so."""
+        out = []
+        for anchor in self._order:
+            rejection = self._judged[anchor].rejection
+            if rejection is not None:
+                out.append(rejection)
+        return out
 
     def pivots(self) -> list[Pivot]:
         """All pivots now known, in session order (candidates included)."""

@@ -13,10 +13,13 @@ from __future__ import annotations
 
 import time
 from collections.abc import Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from pivotal.model import Pivot, Session, SessionRef, Signal, StateChange, Turn
 from pivotal.text.safe import clean, clean_line
+
+if TYPE_CHECKING:
+    from pivotal.detect.evaluate import Rejection
 
 QUOTE = 100
 
@@ -91,6 +94,7 @@ def pivot_json(session: Session, pivot: Pivot) -> dict[str, Any]:
         "silence": str(pivot.silence),
         "confidence": round(pivot.confidence, 2),
         "candidate": pivot.candidate,
+        "summary": _text(pivot.summary, 300),
         "reason": _text(pivot.reason, 300),
         "cluster": list(pivot.cluster),
         "signals": [signal_json(s) for s in pivot.signals],
@@ -145,7 +149,7 @@ def skipped_line(session: Session) -> str | None:
 def pivot_table(session: Session, pivots: Sequence[Pivot]) -> list[str]:
     if not pivots:
         return ["  no silent pivots"]
-    rows = [("TURN", "TIME", "KIND", "SILENCE", "CONF", "REASON")]
+    rows = [("TURN", "TIME", "KIND", "SILENCE", "CONF", "WHAT HAPPENED")]
     for p in pivots:
         anchor = session.turns[p.turn] if 0 <= p.turn < len(session.turns) else None
         kind = str(p.kind) + (" (candidate)" if p.candidate else "")
@@ -156,7 +160,7 @@ def pivot_table(session: Session, pivots: Sequence[Pivot]) -> list[str]:
                 kind,
                 str(p.silence),
                 f"{p.confidence:.2f}",
-                _cut(clean_line(p.reason.replace("\n", " ")), 90),
+                _cut(clean_line((p.summary or p.reason).replace("\n", " ")), 110),
             )
         )
     widths = [max(len(r[i]) for r in rows) for i in range(5)]
@@ -171,6 +175,7 @@ def explain(session: Session, pivot: Pivot) -> list[str]:
         f"Pivot at turn #{pivot.turn + 1}{where} ({short_time(_turn_time(session, pivot.turn))})"
         f" — {pivot.kind}, silence {pivot.silence}, confidence {pivot.confidence:.2f}"
         + (" [candidate]" if pivot.candidate else ""),
+        *([f"  {clean_line(pivot.summary, max_len=300)}"] if pivot.summary else []),
         f"  {clean_line(pivot.reason, max_len=300)}",
         "  Signals (weight → confidence):",
     ]
@@ -184,6 +189,19 @@ def explain(session: Session, pivot: Pivot) -> list[str]:
             out.extend(_signal_lines(session, sig, weighted=False))
     out.append("  State before → after:")
     out.extend(_state_lines(pivot.state))
+    return out
+
+
+def rejected_lines(session: Session, rejections: Sequence[Rejection]) -> list[str]:
+    """The silences judged no pivot, each with its confidence and the gate that said so."""
+    out = ["Silences that are no pivot (gate: why):"]
+    for r in rejections:
+        anchor = session.turns[r.turn] if 0 <= r.turn < len(session.turns) else None
+        where = f", line {anchor.source.line}" if anchor and anchor.source.line else ""
+        out.append(
+            f"  #{r.turn + 1}{where} {r.silence}, confidence {r.confidence:.2f}"
+            f" — {r.gate}: {clean_line(r.reason, max_len=160)}"
+        )
     return out
 
 

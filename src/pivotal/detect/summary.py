@@ -1,0 +1,74 @@
+"""One plain sentence per pivot, said to the person whose session it is.
+
+"You said 'yes' after the agent laid out a 4-step plan; it then carried it out on its own
+(6 calls)." It leads the pivot's line in `scan`, its `--explain` and the panel; the signal
+table below it says why. Built only from the facts the signals found, so it never says
+more than the evidence does.
+"""
+
+from __future__ import annotations
+
+from pivotal.detect.asks import listed_steps
+from pivotal.detect.evidence import plain
+from pivotal.detect.facts import AfterFacts, BeforeFacts
+from pivotal.detect.window import Window
+from pivotal.model import PivotKind, Silence
+
+
+def _calls(n: int) -> str:
+    return f"{n} call" if n == 1 else f"{n} calls"
+
+
+def _who(w: Window) -> str:
+    if w.silence is Silence.COMPACTION:
+        return "The tool compacted the context (not you)"
+    if w.silence is Silence.EMPTY:
+        return "You sent an empty message"
+    return f"You said '{plain(w.anchor.text, 24)}'"
+
+
+def _before(w: Window, kind: PivotKind, b: BeforeFacts) -> str:
+    if kind is PivotKind.IMPLICIT_APPROVAL:
+        if not b.proposal_by_agent and w.direction is not None:
+            return f"after the agent looked into what you asked ('{plain(w.direction.text, 48)}')"
+        steps = listed_steps(w.agent_before[-1]) if w.agent_before else 0
+        article = "an" if str(steps).startswith("8") or steps in (11, 18) else "a"
+        plan = f"{article} {steps}-step plan" if steps >= 2 else "a plan"
+        asked = " and asked for a go-ahead" if b.open_question else ""
+        return f"after the agent laid out {plan}{asked}"
+    if kind is PivotKind.DELEGATION_AFTER_DEAD_END:
+        if b.failures:
+            tried = f"{b.failures} failed attempt" + ("s" if b.failures > 1 else "")
+            return f"after {tried}" + (", the last one inconclusive" if b.inconclusive else "")
+        return "after the agent's last step ended without a verdict"
+    if kind is PivotKind.CONTINUE_AFTER_MILESTONE:
+        return "after the agent reported a " + ("mixed result" if b.mixed else "milestone")
+    if b.open_question:
+        return "to the agent's open question"
+    return "in the middle of the work"
+
+
+def _after(w: Window, kind: PivotKind, a: AfterFacts, candidate: bool) -> str:
+    who = "the agent" if w.silence is Silence.COMPACTION else "it"
+    n = _calls(a.actions)
+    if a.clarification:
+        return f"{who} then asked what to do"
+    if kind is PivotKind.IMPLICIT_APPROVAL and a.executing:
+        return f"{who} then carried it out on its own ({n})"
+    if a.dump and a.actions:
+        return f"{who} re-oriented with a status summary, then acted on its own ({n})"
+    if a.dump:
+        return f"{who} re-oriented with a status summary"
+    if a.new_tasks and a.executing:
+        return f"{who} then took up new work on its own ({n})"
+    if a.executing:
+        return f"{who} then acted on its own ({n})"
+    if a.actions:
+        return f"{who} then looked around on its own ({n})"
+    return "the agent's reply is not in yet" if candidate else "little followed"
+
+
+def summary(w: Window, kind: PivotKind, b: BeforeFacts, a: AfterFacts, candidate: bool) -> str:
+    """The pivot in one sentence a person can read without the signal table."""
+    line = f"{_who(w)} {_before(w, kind, b)}; {_after(w, kind, a, candidate)}."
+    return line[0].upper() + line[1:]

@@ -1,0 +1,62 @@
+"""The plain first line of a pivot: what happened, said to the person, from the evidence."""
+
+from __future__ import annotations
+
+from pivotal.detect import detect_pivots
+from pivotal.model import Pivot
+
+from .helpers import DUMP, B, bash, edit, read
+
+
+def only(b: B) -> Pivot:
+    pivots = detect_pivots(b.turns)
+    assert len(pivots) == 1, [(p.turn, p.kind.value) for p in pivots]
+    return pivots[0]
+
+
+def test_an_approved_plan_says_who_said_what_and_what_the_agent_did() -> None:
+    b = B()
+    b.human("Add rate limiting to the public API.")
+    b.agent("", read("api/app.py"), read("api/settings.py"))
+    b.agent(
+        "The plan:\n1. a token bucket in `api/limits.py`\n2. middleware in `api/app.py`\n"
+        "3. per-key limits in `api/settings.py`\n4. a test hitting the limit\n\nShall I go ahead?"
+    )
+    b.human("yes")
+    b.agent("", edit("api/limits.py"), edit("api/app.py"), edit("api/settings.py"))
+    b.agent("", bash("pytest tests/test_limits.py -q", "3 passed"))
+    assert only(b).summary == (
+        "You said 'yes' after the agent laid out a 4-step plan and asked for a go-ahead; "
+        "it then carried it out on its own (4 calls)."
+    )
+
+
+def test_a_dead_end_names_the_failures_and_the_re_orientation() -> None:
+    b = B()
+    b.human("Get the nightly build green again.")
+    b.agent("", bash("make nightly", "error: linker OOM", 2))
+    b.agent("", bash("make nightly -j2", "error: linker OOM", 2))
+    b.agent("Both builds ran out of memory at link time.")
+    b.human("")
+    b.agent(DUMP)
+    b.agent("", edit("Makefile"), bash("make nightly LDFLAGS=-Wl,--no-keep-memory", "ok"))
+    p = only(b)
+    # the two failed builds and the agent's own word on them
+    assert p.summary.startswith("You sent an empty message after 3 failed attempts;")
+    assert "re-oriented with a status summary, then acted on its own (2 calls)" in p.summary
+
+
+def test_a_compaction_says_it_was_the_tool_not_the_person() -> None:
+    b = B()
+    b.human("Rebuild the search index and report the sizes.")
+    b.agent("", bash("python -m index.build --all --shards 4", "built 4 shards"))
+    b.agent("", bash("python -m index.stats --all", "shard_0 310MB shard_1 298MB"))
+    b.agent("Index rebuilt: it works, 4 shards, 1.2 GB, queries at 38 ms p95.")
+    b.boundary()
+    b.summary("Summary: index rebuilt.\n\nNext steps: none pending.")
+    b.agent("Next phase: the mobile client's offline cache.", read("mobile/cache/store.kt"))
+    b.agent("", edit("mobile/cache/store.kt"), edit("mobile/cache/Eviction.kt"))
+    b.agent("", bash("./gradlew :mobile:testDebugUnitTest", "BUILD SUCCESSFUL"))
+    p = only(b)
+    assert p.summary.startswith("The tool compacted the context (not you) after the agent")
+    assert p.summary.split("; ")[1].startswith("the agent ")
