@@ -199,3 +199,15 @@ def test_kimi_sessions_follow_kimi_share_dir(tmp_path, monkeypatch) -> None:
     monkeypatch.setenv("KIMI_SHARE_DIR", str(moved))
     [line] = invoke("sessions", "--json").stdout.splitlines()
     assert json.loads(line)["cwd"] == "/home/dev/work/kimi-short"
+
+
+def test_ids_of_the_wrong_type_cost_only_their_record(tmp_path: Path) -> None:
+    folder = tmp_path / ROTATED.name
+    shutil.copytree(ROTATED, folder)
+    path = folder / "context.jsonl"
+    records = [json.loads(line) for line in path.read_text().splitlines()]
+    records[3]["tool_calls"][0]["id"] = []  # found by the fuzz test: an unhashable id
+    records[4]["tool_call_id"] = {"x": 1}
+    path.write_text("\n".join(json.dumps(r) for r in records) + "\n")
+    session = read_session(SessionRef(format="kimi", path=folder))
+    assert [t.text for t in session.human_turns()] == HUMAN_AUTOCOMPACT

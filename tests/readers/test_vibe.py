@@ -235,3 +235,19 @@ def test_reading_leaves_the_folder_as_it_was(tmp_path: Path) -> None:
     before = {p: (p.stat().st_size, p.stat().st_mtime_ns) for p in folder.rglob("*")}
     read_session(SessionRef(format="vibe", path=folder))
     assert {p: (p.stat().st_size, p.stat().st_mtime_ns) for p in folder.rglob("*")} == before
+
+
+def test_entry_ids_of_the_wrong_type_cost_only_themselves(tmp_path: Path) -> None:
+    folder = copy(tmp_path, AUTOCOMPACT)
+    chunk = folder / "chunks" / f"{HISTORY_AUTOCOMPACT}.json"
+    entries = json.loads(chunk.read_text())
+    entries[2]["id"] = []  # found by the fuzz test: an unhashable id
+    entries[3]["id"] = None
+    chunk.write_text(json.dumps(entries))
+    session = read(folder)
+    assert [t.text for t in session.human_turns()] == [
+        "Look around and create seed.txt",
+        "continue with big outputs",
+        "ok",
+    ]
+    assert len([c for t in session.turns for c in t.tool_calls]) == 4

@@ -222,7 +222,8 @@ class _WireReader(LineFileReader):
         self.owner.mark_changed(step.index)
 
     def _result(self, payload: dict) -> None:
-        found = self._calls.get(payload.get("tool_call_id"))  # type: ignore[arg-type]
+        answered = payload.get("tool_call_id")
+        found = self._calls.get(answered) if isinstance(answered, str) else None
         value = payload.get("return_value")
         if found is None or not isinstance(value, dict):
             return

@@ -140,13 +140,13 @@ def turns_from_contexts(folder: Path) -> list[Turn]:
 
 
 def _key(record: dict) -> tuple:
+    """What a kept copy of a message shares with it (only hashable, string parts)."""
     calls = record.get("tool_calls")
-    ids = (
-        tuple(c.get("id") for c in calls if isinstance(c, dict)) if isinstance(calls, list) else ()
-    )
-    content = record.get("content")
-    text = "".join(content_texts(content)) if not isinstance(content, str) else content
-    return (record.get("role"), text, ids, record.get("tool_call_id"))
+    listed = calls if isinstance(calls, list) else []
+    ids = tuple(c["id"] for c in listed if isinstance(c, dict) and isinstance(c.get("id"), str))
+    answered = record.get("tool_call_id")
+    text = "".join(content_texts(record.get("content")))
+    return (str(record.get("role")), text, ids, answered if isinstance(answered, str) else None)
 
 
 def compaction_turns(summary: str | None, where: SourceRef, when: float | None) -> list[Turn]:
@@ -179,7 +179,8 @@ def _turn_of(record: dict, path: Path, line: int, calls: dict[str, ToolCall]) ->
     role = record.get("role")
     where = SourceRef(line=line, record_id=path.name)
     if role == "tool":
-        call = calls.get(record.get("tool_call_id"))  # type: ignore[arg-type]
+        answered = record.get("tool_call_id")
+        call = calls.get(answered) if isinstance(answered, str) else None
         if call is not None and call.output is None:
             texts = content_texts(record.get("content"))
             call.output = "\n".join(texts)

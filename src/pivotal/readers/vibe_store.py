@@ -146,8 +146,8 @@ class Store:
         if isinstance(path, str) and "/" not in path and path:
             inline = load_json(self.folder / "generations" / name / path)
         history = as_dict(as_dict(as_dict(inline).get("snapshot")).get("history")).get("entries")
-        known = {e.get("id") for e in entries}
-        return entries + [e for e in _dicts(history) if e.get("id") not in known], missing
+        known = {_id(e) for e in entries} - {None}
+        return entries + [e for e in _dicts(history) if _id(e) not in known], missing
 
     def _check_journal(self, loaded: Loaded) -> None:
         segments = self._segments()
@@ -223,7 +223,7 @@ class Store:
             context=base.context,
             problems=base.problems + self._journal_problems,
         )
-        index = {e.get("id"): i for i, e in enumerate(view.entries)}
+        index = {_id(e): i for i, e in enumerate(view.entries) if _id(e) is not None}
         seen: set[int] = set()
         for sequence, record in sorted(self._ops, key=lambda item: item[0]):
             if sequence in seen:
@@ -261,29 +261,29 @@ def _completion(view: Loaded, payload: dict) -> None:
     view.order.append(action)
 
 
-def _apply(entries: list[dict], index: dict[Any, int], op: dict) -> None:
+def _apply(entries: list[dict], index: dict[str, int], op: dict) -> None:
+    """One `projection_delta` operation; entries are matched by their string id."""
     kind = op.get("op")
     entry = op.get("entry")
-    if kind == "append_entry" and isinstance(entry, dict):
-        ident = entry.get("id")
-        if ident in index:
+    if kind in ("append_entry", "replace_entry") and isinstance(entry, dict):
+        ident = _id(entry)
+        if ident is not None and ident in index:
             entries[index[ident]] = entry
         else:
-            index[ident] = len(entries)
-            entries.append(entry)
-    elif kind == "replace_entry" and isinstance(entry, dict):
-        ident = entry.get("id")
-        if ident in index:
-            entries[index[ident]] = entry
-        else:
-            index[ident] = len(entries)
+            if ident is not None:
+                index[ident] = len(entries)
             entries.append(entry)
     elif kind == "remove_entry":
         ident = op.get("id", op.get("entryId"))
-        if ident in index:
+        if isinstance(ident, str) and ident in index:
             del entries[index.pop(ident)]
             index.clear()
-            index.update({e.get("id"): i for i, e in enumerate(entries)})
+            index.update({_id(e): i for i, e in enumerate(entries) if _id(e) is not None})
+
+
+def _id(entry: dict) -> str | None:
+    ident = entry.get("id")
+    return ident if isinstance(ident, str) else None
 
 
 def as_dict(value: object) -> dict:
