@@ -190,3 +190,14 @@ def test_parsing_a_scan_does_not_load_the_other_commands():
         [sys.executable, "-c", CHECK_IMPORTS], capture_output=True, text=True, check=True
     )
     assert done.stdout.split() == ["False", "True"]
+
+
+def test_a_word_that_is_neither_a_command_nor_a_path_says_so(tmp_path, monkeypatch):  # type: ignore[no-untyped-def]
+    monkeypatch.chdir(tmp_path)
+    result = invoke("bogus-cmd")
+    assert result.exit_code == ExitCode.NOT_FOUND and result.stdout == ""
+    assert result.stderr.splitlines() == [
+        "pivotal: bogus-cmd: unknown command or path (commands: " + ", ".join(COMMANDS) + ")"
+    ]
+    (tmp_path / "bogus-cmd").mkdir()  # a folder of that name is a path: the replayer's
+    assert "unknown command" not in invoke("bogus-cmd").stderr

@@ -77,6 +77,10 @@ def _dispatch(argv: Sequence[str], *, ends_process: bool) -> None:
         print(f"pivotal {__version__}")
         return
     if not args or args[0] not in COMMANDS:
+        if args and not args[0].startswith("-") and not os.path.lexists(args[0]):
+            # `pivotal bogus-cmd`: a mistyped command as much as a missing path
+            err(f"{args[0]}: unknown command or path (commands: {', '.join(COMMANDS)})")
+            raise SystemExit(ExitCode.NOT_FOUND)
         args = ["replay", *args]  # `pivotal PATH` is `pivotal replay PATH`; alone: the picker
     parser = command_parser(args[0])
     parser.set_defaults(ends_process=ends_process)

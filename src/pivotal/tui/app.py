@@ -21,7 +21,7 @@ from textual.worker import get_current_worker
 
 from pivotal.model import Pivot, Session, SessionRef
 from pivotal.readers import open_reader
-from pivotal.tui.keys import PALETTE
+from pivotal.tui.keys import PALETTE, PALETTE_KEYS
 from pivotal.tui.loading import Batch, find_failures, find_pivots, read_batches
 from pivotal.tui.messages import ReadFailed, SessionAnalysed, TurnsRead
 from pivotal.tui.picker_fill import Details, FillingPicker
@@ -194,8 +194,9 @@ class ReplayerApp(App[int]):
         yield from super().get_system_commands(screen)
         if not isinstance(screen, ReplayScreen):
             return
-        for title, action in PALETTE:
-            yield SystemCommand(title, f"replay: {action}", partial(screen.run_action, action))
+        for title, action in PALETTE:  # the help line is the key: the palette teaches it
+            key = PALETTE_KEYS.get(action, "")
+            yield SystemCommand(title, f"key: {key}", partial(screen.run_action, action))
 
 
 def merge(pending: Batch | None, batch: Batch) -> Batch:

@@ -59,7 +59,10 @@ def resume_message(command: ResumeCommand, copied: bool) -> str:
     if command.note:
         lines.append(clean(command.note))
     if copied:
-        lines.append("Copied to the clipboard (if your terminal allows OSC 52 clipboard writes).")
+        lines.append(
+            "Sent to the clipboard with OSC 52; some terminals (and tmux without"
+            " set-clipboard) ignore it, so copy it from here if pasting gives nothing."
+        )
     return "\n".join(lines)
 
 
@@ -87,7 +90,11 @@ class Handoff:
             timeout=15,
             markup=False,
         )
-        self.say("resume command copied" if command.available else "cannot resume")
+        self.say(
+            "resume command shown (sent to the clipboard, if the terminal allows)"
+            if command.available
+            else "cannot resume"
+        )
 
     def screenshot(self, turn: int | None) -> None:
         """Save the screen as SVG, named for `turn` (the cursor; None before any turn)."""

@@ -146,3 +146,10 @@ PALETTE: list[tuple[str, str]] = [
     (description, action) for _, rows in ROWS for _, _, action, description, _ in rows
 ]
 """(title, action) for the command palette: every action by name."""
+
+PALETTE_KEYS: dict[str, str] = {
+    action: "0" if action == "percent(0)" else label
+    for _, rows in ROWS
+    for _, label, action, _, _ in rows
+}
+"""The key(s) that run each action, as the palette shows them beside its title."""

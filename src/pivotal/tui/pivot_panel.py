@@ -1,10 +1,10 @@
 """PivotPanel: explains the pivot at or before the cursor, with links to its evidence.
 
-Shows kind, confidence, silence kind, the one-line reason, the state before and
-after, the delegation signals and every other signal. Each evidence turn is a
-link (`screen.jump(n)` on click). The explanation is one `Text` drawn with the
-Line API: rebuilding dozens of widgets on every pivot change cost ~0.3 s of
-layout, and even one growing Static re-lays out the whole screen.
+Shows what `pivot_story` writes: the plain-language reason, before → after,
+then the evidence. Each evidence turn is a link (`screen.jump(n)` on click).
+The explanation is one `Text` drawn with the Line API: rebuilding dozens of
+widgets on every pivot change cost ~0.3 s of layout, and even one growing
+Static re-lays out the whole screen.
 
 While a live session grows, the newest pivot's evidence changes with every
 turn that arrives, and a candidate may come, go and come back as it does.
@@ -25,16 +25,10 @@ from textual.scroll_view import ScrollView
 from textual.strip import Strip
 from textual.timer import Timer
 
-from pivotal.model import Pivot, Signal, Silence, StateChange
+from pivotal.model import Pivot
+from pivotal.tui.pivot_story import Context, pivot_text
 from pivotal.tui.rich_text import safe_markdown
-from pivotal.tui.safe import one_line
 
-SILENCE_NOTES = {
-    Silence.EMPTY: "an empty message",
-    Silence.ACK: "a bare go-on (ok / continue / yes)",
-    Silence.COMPACTION: "a compaction boundary, not necessarily the person",
-}
-BOLD = Style(bold=True)
 DIM = Style(dim=True)
 REDRAW_EVERY = 0.25
 """Seconds between two redraws the live feed asks for."""
@@ -53,11 +47,6 @@ def note_block(index: int, note: str) -> RenderableType:
         hint = Text("Marked. a adds a note; m unmarks.", style="dim")
         return Group(title, hint, Text(""))
     return Group(title, safe_markdown(note), Text(""))
-
-
-def link(turn: int) -> Style:
-    """Underlined, and a click runs the replay screen's `jump` action."""
-    return Style(underline=True) + Style.from_meta({"@click": f"screen.jump({turn})"})
 
 
 class PivotPanel(ScrollView, can_focus=False):
@@ -90,13 +79,15 @@ class PivotPanel(ScrollView, can_focus=False):
         note: tuple[int, str] | None = None,
         *,
         live: bool = False,
+        context: Context | None = None,
     ) -> None:
         """Show `pivot` (number `number` of `total`), or a hint; `note`: the turn's note on top.
 
         `live`: the change comes from the live feed, not the person: it may wait a little.
+        `context`: what the session around the pivot says (failed calls, the person's targets).
         """
         # by value: a live session's analysis hands over new but equal pivots on every update
-        key = (pivot, number, total, loading, note)
+        key = (pivot, number, total, loading, context, note)
         if key == self._shown:
             self._pending = None
             return
@@ -106,7 +97,7 @@ class PivotPanel(ScrollView, can_focus=False):
             if self._timer is None:
                 self._timer = self.set_timer(wait, self._redraw_pending)
             return
-        self._draw(pivot, number, total, loading, note)
+        self._draw(pivot, number, total, loading, context, note)
 
     def _redraw_pending(self) -> None:
         self._timer = None
@@ -119,13 +110,14 @@ class PivotPanel(ScrollView, can_focus=False):
         number: int,
         total: int,
         loading: bool,
+        context: Context | None,
         note: tuple[int, str] | None,
     ) -> None:
         self._pending = None
         self._drawn_at = monotonic()
         self.draws += 1
         moved = self._shown is None or _place(self._shown) != _place((pivot, note))
-        self._shown = (pivot, number, total, loading, note)
+        self._shown = (pivot, number, total, loading, context, note)
         self.note = None if note is None else note_block(*note)
         if pivot is None:
             if loading:
@@ -136,7 +128,7 @@ class PivotPanel(ScrollView, can_focus=False):
                 hint = "No silent pivots in this session."
             self.text = Text(hint, style=DIM)
         else:
-            self.text = pivot_text(pivot, number, total)
+            self.text = pivot_text(pivot, number, total, context)
         self._lines = []
         if moved:  # the same pivot, updated, keeps the person's place in its explanation
             self.scroll_to(y=0, animate=False, immediate=True, force=True)
@@ -171,76 +163,3 @@ class PivotPanel(ScrollView, can_focus=False):
         if index >= len(lines):
             return Strip.blank(width, style)
         return lines[index].crop_extend(0, width, style).apply_style(style)
-
-
-def pivot_text(pivot: Pivot, number: int, total: int) -> Text:
-    kind = pivot.kind.value.replace("_", " ")
-    title = f"Pivot {number}/{total} · turn #{pivot.turn + 1}"
-    if pivot.candidate:
-        title += " (candidate)"
-    text = Text()
-    text.append(title, Style(bold=True, reverse=True) + link(pivot.turn))
-    text.append(f"\nkind        {kind}")
-    text.append(f"\nconfidence  {pivot.confidence:.2f}")
-    text.append(f"\nsilence     {pivot.silence.value}: {SILENCE_NOTES.get(pivot.silence, '')}")
-    if pivot.reason:
-        text.append("\n" + one_line(pivot.reason, 400), Style(italic=True))
-    state_text(text, pivot.state)
-    if pivot.delegation:
-        text.append("\n\nDelegation", BOLD)
-        for signal in pivot.delegation:
-            signal_text(text, signal)
-    if pivot.signals:
-        text.append("\n\nEvidence", BOLD)
-        for signal in pivot.signals:
-            signal_text(text, signal)
-    if len(pivot.cluster) > 1:
-        text.append("\n\nSilent cluster", BOLD)
-        for index in pivot.cluster:
-            text.append("\n  ")
-            text.append(f"→ turn #{index + 1}", link(index))
-    return text
-
-
-def state_text(text: Text, state: StateChange) -> None:
-    rows: list[tuple[str, Style | None]] = []
-    for label, before, after in (
-        ("phase", state.phase_before, state.phase_after),
-        ("initiative", state.initiative_before, state.initiative_after),
-    ):
-        if before or after:
-            rows.append(
-                (f"{label:<11} {one_line(before, 60) or '?'} → {one_line(after, 60) or '?'}", None)
-            )
-    if state.attempts_failed or state.attempts_succeeded:
-        rows.append(
-            (f"attempts    {state.attempts_failed} failed, {state.attempts_succeeded} ok", None)
-        )
-    for label, items in (
-        ("figures before", state.figures_before),
-        ("figures after", state.figures_after),
-    ):
-        if items:
-            rows.append((f"{label}: " + "; ".join(one_line(x, 60) for x in items[:6]), DIM))
-    rows += [(f"open: {one_line(thread, 80)}", DIM) for thread in state.open_threads[:6]]
-    for task in state.tasks[:8]:
-        change = f"{one_line(task.before, 30) or '–'} → {one_line(task.after, 30) or '–'}"
-        rows.append((f"task {one_line(task.item, 50)}: {change} (#{task.turn + 1})", DIM))
-    if rows:
-        text.append("\n\nBefore → after", BOLD)
-        for row, style in rows:
-            text.append("\n" + row, style or Style())
-
-
-def signal_text(text: Text, signal: Signal) -> None:
-    weight = f" {signal.weight:+.2f}" if signal.weight else ""
-    text.append(f"\n• {one_line(signal.name, 60)}", BOLD)
-    text.append(f"{weight} [{signal.side}]", DIM)
-    if signal.detail:
-        text.append(f"\n  {one_line(signal.detail, 300)}", DIM)
-    for n, turn in enumerate(signal.turns[:12]):
-        text.append("\n  ")
-        text.append(f"→ turn #{turn + 1}", link(turn))
-        quote = signal.quotes[n] if n < len(signal.quotes) else ""
-        if quote:
-            text.append(f"  “{one_line(quote, 80)}”", DIM)

@@ -37,6 +37,7 @@ from pivotal.tui.loading import Batch, tool_parts_matching
 from pivotal.tui.marking import Marking
 from pivotal.tui.panes import Panes
 from pivotal.tui.pivot_panel import PivotPanel
+from pivotal.tui.pivot_story import Stories
 from pivotal.tui.play_timer import PlayTimer
 from pivotal.tui.playback import SPEEDS, Playback
 from pivotal.tui.render import ALL_PARTS, pivot_banner
@@ -45,6 +46,14 @@ from pivotal.tui.screens import HelpScreen, PromptScreen
 from pivotal.tui.search import Search
 from pivotal.tui.timeline import Timeline, TimelineState
 from pivotal.tui.transcript import TranscriptView
+
+FILTER_WORDS = {
+    "all": "all turns",
+    "human": "your messages only",
+    "pivots": "pivots only",
+    "failures": "failed calls only",
+}
+"""What the status line says after the filter key."""
 
 
 class ReplayScreen(Screen[None]):
@@ -69,6 +78,7 @@ class ReplayScreen(Screen[None]):
         self._bindings_state: tuple[bool, bool] | None = None
         # the helpers this screen owns (they never import it)
         self.panes = Panes(self)
+        self.stories = Stories()
         self.player = PlayTimer(self, self.playback, live=lambda: self.live.on)
         self.marking = Marking(self, self.playback, say=self.say)
         self.search = Search(self, self.playback, say=self.say)
@@ -164,6 +174,7 @@ class ReplayScreen(Screen[None]):
             loading=not self.analysed,
             note=self.marking.cursor_note(),
             live=live,
+            context=None if pivot is None else self.stories.context(pivot, pb.turns, pb.failures),
         )
         self.timeline.update_state(
             TimelineState(
@@ -339,7 +350,8 @@ class ReplayScreen(Screen[None]):
 
     def action_cycle_filter(self) -> None:
         value = self.playback.cycle_filter()
-        self.status = f"showing {value.value} turns" if self.playback.visible else "nothing to show"
+        shown = FILTER_WORDS.get(value.value, value.value)
+        self.status = f"showing {shown}" if self.playback.visible else f"no {shown.split()[0]} here"
         self.sync()
 
     # -- view ---------------------------------------------------------------------

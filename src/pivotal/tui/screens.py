@@ -40,10 +40,40 @@ class HelpScreen(ModalScreen[None]):
             body.scroll_up(animate=False)
 
 
+SILENT_PIVOT = (
+    "A silent pivot is a moment where you said next to nothing (an empty message, "
+    "“ok”, “continue”, “.”) or the context was compacted, and the agent went on with a "
+    "plan of its own: after a dead end, after a milestone, or taking your silence as a "
+    "yes. Replay stops there (auto-pause) and the panel says why, so you can see what "
+    "the agent decided without you."
+)
+LEGEND = [
+    ("● You", "your message"),
+    ("◆ Agent", "the agent's turn"),
+    ("○ injected", "text a tool wrote on your side (folded)"),
+    ("■", "system turn or compaction"),
+    ("✦", "a pivot (on the bar and in its banner)"),
+    ("✧", "a candidate pivot: live, still being judged"),
+    ("▸ ▾", "a tool call, folded / open (Enter or a click)"),
+    ("✓ ✗ …", "the call worked / failed (exit code first) / no result yet"),
+    ("● ━ ─", "on the bar: where you are, seen, still ahead"),
+    ("red", "on the bar: a turn with a failed call (e jumps there)"),
+    ("▼", "a turn you marked (m)"),
+    ("■ end", "the last turn: the session ends here"),
+]
+
+
 def help_table() -> Table:
     table = Table(title="pivotal keys", show_header=False, box=None, padding=(0, 2), expand=False)
     table.add_column("key", style="bold")
     table.add_column("action")
+    table.add_row(Text("Silent pivots", style="bold underline"), "")
+    table.add_row("", Text(SILENT_PIVOT))
+    table.add_row("", "")
+    table.add_row(Text("What the glyphs mean", style="bold underline"), "")
+    for glyph, meaning in LEGEND:
+        table.add_row(Text(glyph), Text(meaning))
+    table.add_row("", "")
     for group, rows in HELP_GROUPS:
         table.add_row(Text(group, style="bold underline"), "")
         for keys, what in rows:
