@@ -23,7 +23,7 @@ from rich.text import Text
 
 from pivotal.detect.config import PivotConfig
 from pivotal.detect.silence import classify_turn
-from pivotal.model import Pivot, Signal, Silence, StateChange, Turn
+from pivotal.model import Pivot, Role, Signal, Silence, StateChange, Turn, TurnFlag
 from pivotal.tui.safe import one_line
 
 if TYPE_CHECKING:
@@ -40,6 +40,7 @@ HEAD = Style(bold=True, underline=True)
 BACK_LIMIT = 2_000
 """At most this many turns are walked back to find the person's last real message."""
 _CONFIG = PivotConfig()
+HUMAN = int(TurnFlag.HUMAN)
 
 
 @dataclass(frozen=True, slots=True)
@@ -55,34 +56,62 @@ class Context:
 
 
 class Stories:
-    """`Context` per pivot; what only the turns before it decide is worked out once per pivot.
+    """`Context` per pivot, with what it costs to learn worked out once.
 
-    The turns before a pivot do not change as a live session grows, so the walk back to
-    the person's last message and their text are kept by the pivot's turn (forgotten
-    when the session shrinks: another file, a rewrite).
+    The person's last message before a pivot is found once per pivot (the turns
+    before it do not change as a live session grows); what the person wrote is
+    one lower-cased text of their messages' previews, built once and extended as
+    turns arrive, cut at the pivot by offset. Both are forgotten when the session
+    shrinks (another file, a rewrite).
     """
 
     def __init__(self) -> None:
-        self._before: dict[int, tuple[int | None, str]] = {}
+        self._since: dict[int, int | None] = {}
+        """Pivot turn -> the person's last real message before it."""
         self._count = 0
+        self._scanned = 0
+        self._spoken = ""
+        """The previews of the person's messages in turns[:_scanned], lower-cased."""
+        self._ends: list[tuple[int, int]] = []
+        """(turn index, end offset in `_spoken`) per person's message, ascending."""
 
     def context(self, pivot: Pivot, turns: Sequence[Turn], failures: Sequence[int]) -> Context:
         if len(turns) < self._count:
-            self._before.clear()
+            self._since.clear()
+            self._scanned, self._spoken, self._ends = 0, "", []
         self._count = len(turns)
-        known = self._before.get(pivot.turn)
-        if known is None:
-            known = self._before[pivot.turn] = (
-                _last_message(turns, pivot.turn),
-                _person_text(turns, pivot.turn),
-            )
-        since, spoken = known
+        if pivot.turn not in self._since:
+            self._since[pivot.turn] = _last_message(turns, pivot.turn)
+        since = self._since[pivot.turn]
         start = -1 if since is None else since
         low, high = bisect_right(failures, start), bisect_left(failures, pivot.turn)
         state = pivot.state
-        figures = dict.fromkeys([*state.figures_before, *state.figures_after])
-        targets = tuple(f for f in figures if f and _squash(f) in spoken)
+        figures = [f for f in dict.fromkeys([*state.figures_before, *state.figures_after]) if f]
+        targets: tuple[str, ...] = ()
+        if figures:
+            end = self._spoken_before(turns, pivot.turn)
+            spoken = self._spoken
+            targets = tuple(
+                f for f in figures if spoken.find(" ".join(f.lower().split()), 0, end) >= 0
+            )
         return Context(since, tuple(failures[low:high]), targets)
+
+    def _spoken_before(self, turns: Sequence[Turn], before: int) -> int:
+        """How much of `_spoken` the person wrote before turn `before` (its end offset).
+
+        Flags are tested as plain ints: `Turn.is_human` builds an IntFlag per call.
+        """
+        if before > self._scanned:
+            pieces, offset, user = [self._spoken], len(self._spoken), Role.USER
+            for turn in turns[self._scanned : before]:
+                if turn.role is user and int(turn.flags) & HUMAN and turn.preview:
+                    piece = "\n" + turn.preview.lower()
+                    offset += len(piece)
+                    pieces.append(piece)
+                    self._ends.append((turn.index, offset))
+            self._spoken, self._scanned = "".join(pieces), before
+        cut = bisect_left(self._ends, (before, -1))
+        return self._ends[cut - 1][1] if cut else 0
 
 
 def context_for(pivot: Pivot, turns: Sequence[Turn], failures: Sequence[int]) -> Context:
@@ -94,19 +123,13 @@ def _last_message(turns: Sequence[Turn], before: int) -> int | None:
     """The person's last real (not silent) message before turn `before`."""
     for index in range(min(before, len(turns)) - 1, max(before - BACK_LIMIT, 0) - 1, -1):
         turn = turns[index]
-        if turn.is_human and classify_turn(turn, _CONFIG) is None:
+        if (
+            turn.role is Role.USER
+            and int(turn.flags) & HUMAN
+            and classify_turn(turn, _CONFIG) is None
+        ):
             return index
     return None
-
-
-def _squash(text: str) -> str:
-    return " ".join(text.lower().split())
-
-
-def _person_text(turns: Sequence[Turn], before: int) -> str:
-    """What the person wrote before turn `before` (previews: the head of each message)."""
-    pieces = [t.preview for t in turns[:before] if t.is_human and t.preview]
-    return _squash("\n".join(pieces))
 
 
 def link(turn: int) -> Style:
@@ -122,7 +145,7 @@ def pivot_text(pivot: Pivot, number: int, total: int, context: Context | None = 
         title += " (candidate)"
     text = Text()
     text.append(title, Style(bold=True, reverse=True) + link(pivot.turn))
-    plain = one_line(getattr(pivot, "summary", "") or pivot.reason, 500)
+    plain = one_line(pivot.summary or pivot.reason, 500)
     if plain:
         text.append("\n" + plain)
     state_text(text, pivot, context)
