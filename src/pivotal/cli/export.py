@@ -79,8 +79,8 @@ def configure(parser: argparse.ArgumentParser) -> None:
 
 
 def export_cmd(args: argparse.Namespace) -> None:
-    """`pivotal export`: render one session to stdout or, atomically, to `-o FILE`."""
-    from pivotal.export import SUFFIX, build_input, render
+    """`pivotal export`: render one session to stdout or to `-o FILE`, as it is rendered."""
+    from pivotal.export import SUFFIX, build_input, render_chunks
 
     fmt: str | None = args.fmt
     output: Path | None = args.output
@@ -96,10 +96,12 @@ def export_cmd(args: argparse.Namespace) -> None:
     )
     for notice in data.notices:
         err(notice)
-    text = render(fmt, data, redact=redact, cast_version=args.cast_version)
+    # written as it is rendered, turn by turn: memory stays the session's index
+    chunks = render_chunks(fmt, data, redact=redact, cast_version=args.cast_version)
     if output is None:
-        sys.stdout.write(text)
+        for chunk in chunks:
+            sys.stdout.write(chunk)
         sys.stdout.flush()
     else:
-        _write_output(output, [text], ref)
+        _write_output(output, chunks, ref)
         err(f"wrote {output} ({fmt}, {len(data.pivots)} pivots{', redacted' if redact else ''})")

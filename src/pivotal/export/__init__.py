@@ -13,7 +13,7 @@ Textual, Rich or the command line.
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 from pivotal.export.common import ExportInput
@@ -22,7 +22,7 @@ from pivotal.model import Session, SessionRef
 FORMATS = ("md", "html", "json", "cast")
 SUFFIX = {"md": ".md", "html": ".html", "json": ".json", "cast": ".cast"}
 
-__all__ = ["FORMATS", "SUFFIX", "ExportInput", "build_input", "render"]
+__all__ = ["FORMATS", "SUFFIX", "ExportInput", "build_input", "render", "render_chunks"]
 
 
 def build_input(
@@ -56,26 +56,62 @@ def _load_marks(data: ExportInput) -> None:
         data.notices.append(f"notes left out: cannot open the notes store ({exc})")
 
 
-def _renderer(fmt: str, cast_version: int = 2) -> Callable[[ExportInput], str]:
+def _chunker(fmt: str, cast_version: int = 2) -> Callable[[ExportInput], Iterator[str]]:
+    """The format's renderer, as an iterator of pieces (turn by turn where it has turns)."""
     if fmt == "md":
-        from pivotal.export.markdown import render_markdown
+        from pivotal.export.markdown import markdown_chunks
 
-        return render_markdown
+        return markdown_chunks
     if fmt == "html":
-        from pivotal.export.html import render_html
+        from pivotal.export.html import html_chunks
 
-        return render_html
+        return html_chunks
     if fmt == "json":
-        from pivotal.export.jsonout import render_json
+        from pivotal.export.jsonout import json_chunks
 
-        return render_json
+        return json_chunks
     if fmt == "cast":
         from functools import partial
 
-        from pivotal.export.cast import render_cast
+        from pivotal.export.cast import cast_lines
 
-        return partial(render_cast, version=cast_version)
+        return partial(cast_lines, version=cast_version)
     raise ValueError(f"unknown export format {fmt!r} (choose from {', '.join(FORMATS)})")
+
+
+def render_chunks(
+    fmt: str,
+    data: ExportInput,
+    *,
+    redact: bool = False,
+    counts: Counter[str] | None = None,
+    cast_version: int = 2,
+) -> Iterator[str]:
+    """The export of `data` in `fmt`, piece by piece, so it can be written as it is made.
+
+    Memory stays the session's index plus one turn's text: a turn's parts are decoded,
+    (redacted,) rendered and written before the next one is read. With `redact` each
+    turn is redacted as it is rendered and every piece of text passes the redactor once
+    more, so no format's escaping can hide a secret from it (JSON escapes nothing that
+    could: its strings were redacted in the model).
+    """
+    chunks = _chunker(fmt, cast_version)
+    if not redact:
+        yield from chunks(data)
+        return
+    from pivotal.export.redact import redact as redact_text
+    from pivotal.export.redact import users_in
+    from pivotal.export.scrubbed import scrub
+
+    session = data.session
+    home = str(Path.home())
+    users = users_in(str(data.ref.path), str(session.path), session.cwd, home)
+    pieces = chunks(scrub(data, counts, users))
+    if fmt == "json":
+        yield from pieces
+        return
+    for piece in pieces:
+        yield redact_text(piece, counts, users)
 
 
 def render(
@@ -87,17 +123,6 @@ def render(
     cast_version: int = 2,
 ) -> str:
     """The export of `data` in `fmt`; `counts` (when given) tallies what was redacted."""
-    renderer = _renderer(fmt, cast_version)
-    if not redact:
-        return renderer(data)
-    from pivotal.export.redact import redact as redact_text
-    from pivotal.export.redact import users_in
-    from pivotal.export.scrubbed import scrub
-
-    session = data.session
-    home = str(Path.home())
-    users = users_in(str(data.ref.path), str(session.path), session.cwd, home)
-    text = renderer(scrub(data, counts, users))
-    if fmt == "json":
-        return text  # every string was redacted in the model; JSON escapes nothing it could hide
-    return redact_text(text, counts, users)
+    return "".join(
+        render_chunks(fmt, data, redact=redact, counts=counts, cast_version=cast_version)
+    )

@@ -8,6 +8,7 @@ cleaned and HTML-escaped; tool calls fold into `<details>`.
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from html import escape
 
 from pivotal.export.common import (
@@ -73,7 +74,13 @@ def e(text: str, limit: int | None = None) -> str:
 
 
 def render_html(data: ExportInput) -> str:
-    parts = [
+    return "".join(html_chunks(data))
+
+
+def html_chunks(data: ExportInput) -> Iterator[str]:
+    """The page piece by piece: head, meta, index and pivots, then the transcript turn by
+    turn (each turn's parts decoded only while it is written), then the end."""
+    head = [
         "<!DOCTYPE html>",
         '<html lang="en"><head><meta charset="utf-8">',
         f'<meta http-equiv="Content-Security-Policy" content="{CSP}">',
@@ -87,10 +94,10 @@ def render_html(data: ExportInput) -> str:
         '<section id="pivots">',
         *[_pivot(data, n, p) for n, p in enumerate(data.pivots, 1)],
         "</section>",
-        _transcript(data),
-        "</body></html>",
     ]
-    return "\n".join(parts) + "\n"
+    yield "\n".join(head) + "\n"
+    yield from _transcript(data)
+    yield "</body></html>\n"
 
 
 def _meta(data: ExportInput) -> str:
@@ -195,15 +202,14 @@ def _state(state: StateChange) -> str:
     )
 
 
-def _transcript(data: ExportInput) -> str:
+def _transcript(data: ExportInput) -> Iterator[str]:
     pivots = data.pivot_at()
     marks = data.marks_by_turn()
     silent = {t for p in data.pivots for t in p.cluster}
-    out = ['<section id="transcript"><h2>Transcript</h2>']
+    yield '<section id="transcript"><h2>Transcript</h2>\n'
     for turn in data.session.turns:
-        out.append(_turn(turn, pivots.get(turn.index), turn.index in silent, marks))
-    out.append("</section>")
-    return "\n".join(out)
+        yield _turn(turn, pivots.get(turn.index), turn.index in silent, marks) + "\n"
+    yield "</section>\n"
 
 
 def _turn(turn: Turn, pivot: int | None, silent: bool, marks: dict) -> str:  # type: ignore[type-arg]

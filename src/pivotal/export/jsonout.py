@@ -10,6 +10,7 @@ a consumer that prints a field cannot be driven by the session's escapes.
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from typing import Any
 
 import msgspec
@@ -91,6 +92,14 @@ def turn_json(turn: Turn) -> dict[str, Any]:
 
 
 def export_json(data: ExportInput) -> dict[str, Any]:
+    """The whole export as one dict (in memory: `json_chunks` streams the same document)."""
+    out = export_head(data)
+    out["transcript"] = [turn_json(t) for t in data.session.turns]
+    return out
+
+
+def export_head(data: ExportInput) -> dict[str, Any]:
+    """Everything but the transcript, with `transcript` in its place (empty)."""
     s = data.session
     out = session_json(data.ref, s, data.pivots)
     for item, pivot in zip(out["pivots"], data.pivots, strict=True):
@@ -112,7 +121,7 @@ def export_json(data: ExportInput) -> dict[str, Any]:
             "started": iso(s.started),
             "ended": iso(s.ended),
             "notices": [clean(n) for n in s.notices],
-            "transcript": [turn_json(t) for t in s.turns],
+            "transcript": [],
             "marks": [
                 {
                     "turn": m.turn_index,
@@ -133,7 +142,22 @@ def export_json(data: ExportInput) -> dict[str, Any]:
     return out
 
 
+_SLOT = '"transcript":[]'
+
+
 def render_json(data: ExportInput) -> str:
-    """The export as one JSON line; C1 controls, DEL, bidi and invisible characters are
-    `\\u` escapes, as in `scan --json`, so `cat` or `jq .` cannot deliver them raw."""
-    return json_inert(_encode(export_json(data)).decode()) + "\n"
+    return "".join(json_chunks(data))
+
+
+def json_chunks(data: ExportInput) -> Iterator[str]:
+    """The export as one JSON line, written turn by turn: the rest of the document is
+    encoded around an empty `transcript`, which is then filled one encoded turn at a time.
+    C1 controls, DEL, bidi and invisible characters are `\\u` escapes, as in `scan --json`,
+    so `cat` or `jq .` cannot deliver them raw."""
+    document = json_inert(_encode(export_head(data)).decode())
+    before, _, after = document.partition(_SLOT)  # a session's own text cannot hold it unescaped
+    yield before + '"transcript":['
+    for number, turn in enumerate(data.session.turns):
+        encoded = json_inert(_encode(turn_json(turn)).decode())
+        yield ("," if number else "") + encoded
+    yield "]" + after + "\n"

@@ -9,6 +9,7 @@ the person's own Markdown and are kept as written (cleaned of control codes).
 from __future__ import annotations
 
 import re
+from collections.abc import Iterator
 
 from pivotal.export.common import (
     ExportInput,
@@ -47,12 +48,16 @@ def fence(text: str) -> list[str]:
 
 
 def render_markdown(data: ExportInput) -> str:
-    lines = _header(data)
-    lines += _index(data)
+    return "".join(markdown_chunks(data))
+
+
+def markdown_chunks(data: ExportInput) -> Iterator[str]:
+    """The report piece by piece: header and index, each pivot, the marks (no transcript:
+    a report holds only the turns around each pivot, so this never grows with the file)."""
+    yield "\n".join(_header(data) + _index(data)) + "\n"
     for number, pivot in enumerate(data.pivots, 1):
-        lines += _pivot(data, number, pivot)
-    lines += _marks(data)
-    return "\n".join(lines).rstrip() + "\n"
+        yield "\n".join(_pivot(data, number, pivot)) + "\n"
+    yield "\n".join(_marks(data)).rstrip() + "\n"
 
 
 def _header(data: ExportInput) -> list[str]:

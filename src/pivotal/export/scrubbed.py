@@ -3,7 +3,9 @@
 Redaction happens on the model, before any format escapes the text: once a
 Markdown renderer has put a backslash inside `sk-proj-ab\\_cd`, no pattern can
 find the key any more. Every string field of every model struct and dataclass is redacted;
-enum values (roles, kinds) are left alone, and lazy turns are decoded once.
+enum values (roles, kinds) are left alone. A turn's parts are redacted only when
+they are read (the renderers read one turn at a time), and the last few are kept,
+so a redacted export of a 1 GB session needs no more memory than a plain one.
 """
 
 from __future__ import annotations
@@ -17,11 +19,20 @@ from typing import Any
 import msgspec
 
 from pivotal.export.redact import redact, redact_data
-from pivotal.model import Turn
+from pivotal.model import Part, Turn
 
 
-def scrub(value: Any, counts: Counter[str] | None = None, users: tuple[str, ...] = ()) -> Any:
-    """`value` with every string inside it redacted (structs, dataclasses, lists, dicts, paths)."""
+def scrub(
+    value: Any,
+    counts: Counter[str] | None = None,
+    users: tuple[str, ...] = (),
+    _loader: _RedactedParts | None = None,
+) -> Any:
+    """`value` with every string inside it redacted (structs, dataclasses, lists, dicts, paths).
+
+    The turns of one call share one `_RedactedParts` (it lives as long as they do)."""
+    if _loader is None:
+        _loader = _RedactedParts(counts, users)
     if isinstance(value, Enum) or value is None or isinstance(value, bool | int | float):
         return value
     if isinstance(value, str):
@@ -29,28 +40,54 @@ def scrub(value: Any, counts: Counter[str] | None = None, users: tuple[str, ...]
     if isinstance(value, Path):
         return Path(redact(str(value), counts, users))
     if isinstance(value, Turn):
-        return _turn(value, counts, users)
+        return _turn(value, _loader)
     if isinstance(value, msgspec.Struct):
         changes = {
-            name: scrub(getattr(value, name), counts, users) for name in value.__struct_fields__
+            name: scrub(getattr(value, name), counts, users, _loader)
+            for name in value.__struct_fields__
         }
         return msgspec.structs.replace(value, **changes)
     if dataclasses.is_dataclass(value) and not isinstance(value, type):
         changes = {
-            f.name: scrub(getattr(value, f.name), counts, users)
+            f.name: scrub(getattr(value, f.name), counts, users, _loader)
             for f in dataclasses.fields(value)
             if f.init
         }
         return dataclasses.replace(value, **changes)
     if isinstance(value, list | tuple):
-        return type(value)(scrub(v, counts, users) for v in value)
+        return type(value)(scrub(v, counts, users, _loader) for v in value)
     if isinstance(value, dict):
         return redact_data(value, counts, users)
     return value
 
 
-def _turn(turn: Turn, counts: Counter[str] | None, users: tuple[str, ...]) -> Turn:
-    return Turn(
+class _RedactedParts:
+    """The `_loader` of a redacted turn: the original turn's parts, redacted on first use;
+    the last `KEEP` turns' are kept (a renderer reads a turn's parts more than once)."""
+
+    KEEP = 8
+
+    def __init__(self, counts: Counter[str] | None, users: tuple[str, ...]) -> None:
+        self.counts = counts
+        self.users = users
+        self.originals: dict[int, Turn] = {}
+        self.recent: dict[int, list[Part]] = {}
+
+    def __call__(self, turn: Turn) -> list[Part]:
+        key = id(turn)
+        parts = self.recent.pop(key, None)
+        if parts is None:
+            original = self.originals[key]
+            parts = scrub(list(original.parts), self.counts, self.users)
+        self.recent[key] = parts
+        if len(self.recent) > self.KEEP:
+            del self.recent[next(iter(self.recent))]
+        return parts
+
+
+def _turn(turn: Turn, loader: _RedactedParts) -> Turn:
+    counts, users = loader.counts, loader.users
+    copy = Turn(
         index=turn.index,
         role=turn.role,
         flags=turn.flags,
@@ -60,6 +97,8 @@ def _turn(turn: Turn, counts: Counter[str] | None, users: tuple[str, ...]) -> Tu
         model=scrub(turn.model, counts, users),
         usage=turn.usage,
         preview=scrub(turn.preview, counts, users),
-        _parts=scrub(list(turn.parts), counts, users),
+        _loader=loader,
         extra=None,
     )
+    loader.originals[id(copy)] = turn
+    return copy
