@@ -23,7 +23,11 @@ TURNS = 200
 def _session(decoded: list[int]) -> ExportInput:
     def load(turn: Turn) -> list[Part]:
         decoded.append(turn.index)
-        return [Part(PartKind.TEXT, f"reply {turn.index} token ghp_R8mN2qW5eT9yU1iO4pA7sD0fG3hJ6kL8zX2c")]
+        return [
+            Part(
+                PartKind.TEXT, f"reply {turn.index} token ghp_R8mN2qW5eT9yU1iO4pA7sD0fG3hJ6kL8zX2c"
+            )
+        ]
 
     turns = []
     for index in range(TURNS):
