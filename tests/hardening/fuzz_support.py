@@ -3,13 +3,20 @@
 Each reader is driven exactly as the app drives it: `spec.refs(path)` then
 `spec.open(ref).poll(final=True)`, and every turn's `parts` are decoded (lazy
 readers only parse content then). A session is compared through `signature()`,
-a plain tuple of everything a user could see.
+a plain tuple of everything a user could see. Every session read is also
+checked for what its consumers rely on (`check_consumable`): times inside the
+calendar, durations finite, text fields text.
+
+Values drawn for fields include the numbers that broke consumers before
+(issue 18: 10): 1e20, -1e20, 20-digit integers and infinity, which `encode`
+writes as the JSON number `1e400` (what JSON has for it).
 """
 
 from __future__ import annotations
 
 import importlib
 import json
+import math
 import os
 import tempfile
 from collections.abc import Iterator
@@ -27,7 +34,9 @@ from pivotal.readers.base import FormatSpec, SessionReader
 FIXTURES = Path(__file__).parent / "fixtures"
 
 FUZZ = os.environ.get("PIVOTAL_FUZZ") == "1"
-EXAMPLES = 5000 if FUZZ else 60
+EXAMPLES = int(os.environ.get("PIVOTAL_FUZZ_EXAMPLES") or (5000 if FUZZ else 60))
+"""Examples per fuzz test: 60 in CI (the same ones every run), 5000 with PIVOTAL_FUZZ=1
+(new ones every run); PIVOTAL_FUZZ_EXAMPLES=N sets any other count."""
 
 FUZZ_SETTINGS = settings(
     max_examples=EXAMPLES,
@@ -117,12 +126,44 @@ def read(spec: FormatSpec, path: Path) -> list[Session]:
 
 
 def materialize(reader: SessionReader) -> None:
-    """Decode every turn's parts (lazy loaders run only then)."""
+    """Decode every turn's parts (lazy loaders run only then) and check what consumers need."""
     for turn in reader.session.turns:
         _ = turn.parts, turn.preview
     for branch in reader.session.branches:
         for turn in branch:
             _ = turn.parts
+    check_consumable(reader.session)
+
+
+def check_consumable(session: Session) -> None:
+    """What every consumer (exports, scan, the replayer) relies on, whatever the input held.
+
+    Times are None or inside the calendar (years 1-9999); durations are None or
+    finite and not negative; exit codes are whole numbers; text is text.
+    """
+    from pivotal.readers.base import MAX_TIME, MIN_TIME
+
+    for name in ("started", "ended"):
+        value = getattr(session, name)
+        assert value is None or MIN_TIME <= value <= MAX_TIME, (name, value)
+    for name in ("id", "title", "cwd", "model"):
+        value = getattr(session, name)
+        assert value is None or isinstance(value, str), (name, value)
+    turns = list(session.turns) + [t for branch in session.branches for t in branch]
+    for turn in turns:
+        stamp = turn.timestamp
+        assert stamp is None or MIN_TIME <= stamp <= MAX_TIME, ("timestamp", stamp)
+        assert isinstance(turn.preview, str)
+        for part in turn.parts:
+            assert isinstance(part.text, str), ("part text", part.text)
+            tool = part.tool
+            if tool is None:
+                continue
+            ms = tool.duration_ms
+            assert ms is None or (math.isfinite(ms) and ms >= 0), ("duration_ms", ms)
+            assert tool.exit_code is None or type(tool.exit_code) is int, tool.exit_code
+            assert isinstance(tool.name, str), ("tool name", tool.name)
+            assert tool.output is None or isinstance(tool.output, str), ("output", tool.output)
 
 
 def part_signature(part: Part) -> tuple:
@@ -173,11 +214,13 @@ def skipped_lines(sessions: list[Session]) -> set[int | None]:
 
 # -- strategies ---------------------------------------------------------------
 
+HOSTILE_NUMBERS = [1e20, -1e20, 12345678901234567890, 10**30, float("inf"), float("-inf"), -0.0]
 JSON_SCALARS = st.one_of(
     st.none(),
     st.booleans(),
     st.integers(min_value=-(2**70), max_value=2**70),
     st.floats(allow_nan=False, allow_infinity=False),
+    st.sampled_from(HOSTILE_NUMBERS),
     st.text(max_size=40),
 )
 JSON_VALUES = st.recursive(
@@ -229,6 +272,7 @@ def mutate(record: object, path: tuple, new: object, delete: bool) -> object:
 
 
 def encode(value: object) -> bytes:
-    return json.dumps(value, ensure_ascii=False, separators=(",", ":")).encode(
-        "utf-8", "surrogatepass"
-    )
+    """Compact JSON as agents write it; infinity becomes `1e400` (JSON has no Infinity)."""
+    text = json.dumps(value, ensure_ascii=False, separators=(",", ":"))
+    text = text.replace("-Infinity", "-1e400").replace("Infinity", "1e400")
+    return text.encode("utf-8", "surrogatepass")

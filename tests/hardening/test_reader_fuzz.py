@@ -15,7 +15,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from pivotal.readers import find_sessions
+from pivotal.readers import find_sessions, specs
 from pivotal.readers.base import FormatSpec
 
 from .fuzz_support import (
@@ -193,6 +193,8 @@ def test_reading_in_appended_pieces_ends_like_one_batch_read(fmt: LineFormat) ->
 def test_sniffing_and_finding_never_raise(data: bytes, suffix: str) -> None:
     fmt = LineFormat("pivotal.readers.claude_code", (), suffix)
     with session_file(data, fmt) as path:
+        for spec in specs():  # directly: the registry would hide a sniffer that raises
+            spec.sniff(path, data[: 64 * 1024])
         found = find_sessions([path])
         found_dir = find_sessions([Path(path).parent])
     assert len(found.refs) + len(found.problems) >= 1
