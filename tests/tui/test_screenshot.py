@@ -31,7 +31,7 @@ async def test_s_writes_an_svg_into_the_screenshot_dir(
         text = path.read_text(encoding="utf-8")
         assert text.lstrip().startswith("<svg") and text.rstrip().endswith("</svg>")
         assert "Doing&#160;it&#160;now." in text  # the transcript is in the picture
-        assert any(str(path) in n.message for n in app._notifications)
+        assert replay(app).status == f"saved {path}"
 
 
 async def test_without_the_variable_it_goes_into_the_data_dir_and_says_where(

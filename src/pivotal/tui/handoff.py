@@ -106,5 +106,6 @@ class Handoff:
             self.owner.notify(clean(f"Screenshot not saved: {exc}"), severity="error", markup=False)
             self.say("screenshot not saved (see the message)")
             return
-        self.owner.notify(clean(f"Screenshot saved to {path}"), timeout=8, markup=False)
-        self.say(f"screenshot saved to {shown_path(path)}")
+        # the status line says where (it fits 80 columns under the default data dir); a
+        # toast would cover that very line
+        self.say(f"saved {shown_path(path)}")

@@ -62,7 +62,7 @@ ROWS: list[tuple[str, list[tuple[str, str, str, str, str]]]] = [
             ("a", "a", "note", "Note on this turn (Markdown)", ""),
             ("u", "u", "next_mark", "Next mark", ""),
             ("U", "U", "prev_mark", "Previous mark", ""),
-            ("r", "r", "resume", "Back to the agent: show and copy the resume command", ""),
+            ("r", "r", "resume", "Back to the agent: its resume command (to the clipboard)", ""),
             ("S", "S", "screenshot", "Save a screenshot (SVG)", ""),
         ],
     ),

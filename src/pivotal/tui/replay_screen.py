@@ -194,7 +194,8 @@ class ReplayScreen(Screen[None]):
                 marks=self.marking.marked_turns(),
                 elapsed=elapsed,
                 duration=duration,
-                at_end=pb.at_end and not self.live.on,
+                # the session's own last turn (a filter's last shown turn is not its end)
+                at_end=pb.at_end and pb.cursor == len(pb.turns) - 1 and not self.live.on,
             )
         )
         bindings_state = (bool(self.search.needle), bool(pb.failures))
