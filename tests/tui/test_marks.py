@@ -8,6 +8,7 @@ shown as text: brackets stay brackets and escapes never reach the screen.
 from __future__ import annotations
 
 import asyncio
+import sqlite3
 from collections.abc import Callable
 from pathlib import Path
 
@@ -198,3 +199,49 @@ async def test_a_mark_stays_on_its_turn_while_a_followed_file_grows(tmp_path: Pa
         assert screen.timeline.state.marks == (3,)
         await pilot.press("U")
         assert screen.playback.cursor == 3 and "Note · turn #4" in panel_lines(app)
+
+
+@pytest.fixture
+def locked_store(monkeypatch: pytest.MonkeyPatch):  # type: ignore[no-untyped-def]
+    """Another program holds a write lock on the notes store (released by the test)."""
+    from pivotal.tui.marks import MarkBook
+
+    monkeypatch.setattr(MarkBook, "BUSY_TIMEOUT", 0.05)  # the key waits this long for it
+    with NoteStore() as store:
+        path = store.path
+    holder = sqlite3.connect(path, isolation_level=None)
+    holder.execute("BEGIN EXCLUSIVE")
+    yield holder
+    holder.close()
+
+
+async def test_a_locked_store_says_the_mark_was_not_saved(locked_store) -> None:  # type: ignore[no-untyped-def]
+    app = make_app(at=6)
+    async with app.run_test(size=SIZE) as pilot:
+        screen = replay(app)
+        await pilot.press("m")
+        assert "mark NOT saved: it is locked by another program" in screen.timeline.status().plain
+        assert screen.timeline.state.marks == ()  # not drawn as if it were kept
+        locked_store.execute("ROLLBACK")  # the other program lets go: m works again
+        await pilot.press("m")
+        assert "marked turn #7" in screen.timeline.status().plain
+        assert screen.timeline.state.marks == (6,)
+
+
+async def test_a_note_the_store_refuses_stays_in_the_editor(locked_store) -> None:  # type: ignore[no-untyped-def]
+    app = make_app(at=6)
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.press("a")
+        app.screen.query_one("TextArea").insert("a long thought")  # type: ignore[attr-defined]
+        await pilot.press("ctrl+s")
+        await wait_for(lambda: isinstance(app.screen, NoteScreen))
+        assert "NOT saved" in str(app.screen.query_one("#note-title").render())
+        assert app.screen.query_one("TextArea").text == "a long thought"  # type: ignore[attr-defined]
+        assert "note NOT saved" in replay(app).timeline.status().plain
+        locked_store.execute("ROLLBACK")
+        await pilot.press("ctrl+s")
+        await wait_for(lambda: not isinstance(app.screen, NoteScreen))
+        assert "note saved on turn #7" in replay(app).timeline.status().plain
+    with NoteStore() as store:
+        (mark,) = store.marks_for(make_app().session)  # type: ignore[arg-type]
+    assert mark.note == "a long thought"

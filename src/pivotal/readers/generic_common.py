@@ -85,6 +85,8 @@ class WholeFileJsonReader(SessionReader):
         self._stamp: tuple[int, int, int, int] | None = None
         self._size = 0
         self._failed = False
+        self._failed_stamp: tuple[int, int, int, int] | None = None
+        """The version of the file already reported as unreadable (reported once, not per poll)."""
 
     @abstractmethod
     def build(self, doc: object) -> list[Turn] | None:
@@ -119,22 +121,25 @@ class WholeFileJsonReader(SessionReader):
         try:
             doc = decode_json(data) if data.strip() else None
         except ValueError as exc:
-            self._failed = True
-            if final:
-                self.skip(
-                    None, f"incomplete or malformed JSON document ({describe_decode_error(exc)})"
-                )
+            self._fail(stamp, final, describe_decode_error(exc))
             return None
         turns = self.build(doc) if doc is not None else []
         if turns is None:
-            self._failed = True
-            if final:
-                self.skip(None, "not a chat document")
+            self._fail(stamp, final, "not a chat document")
             return None
         self._failed = False
         self._stamp = stamp
         replace_turns(self, turns)
         return None
+
+    def _fail(self, stamp: tuple[int, int, int, int], final: bool, why: str) -> None:
+        """The document cannot be read as it is: skipped once per version of the file."""
+        self._failed = True
+        if final and stamp != self._failed_stamp:
+            self._failed_stamp = stamp
+            if why != "not a chat document":
+                why = f"incomplete or malformed JSON document ({why})"
+            self.skip(None, why)
 
     @property
     def progress(self) -> tuple[int, int]:

@@ -67,4 +67,6 @@ def run_replayer(
         details=details,
     )
     result = app.run()
+    if app.return_code:  # a crash: Textual sets 1 (the traceback only with PIVOTAL_DEBUG)
+        return app.return_code
     return 0 if result is None else int(result)

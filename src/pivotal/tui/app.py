@@ -8,13 +8,14 @@ Built from explicit inputs so tests can construct the real thing: a
 from __future__ import annotations
 
 import gc
+import os
 import threading
 import time
 from collections.abc import Iterable
 from functools import partial
 from pathlib import Path
 
-from textual import on, work
+from textual import events, on, work
 from textual.app import App, SystemCommand
 from textual.screen import Screen
 from textual.worker import get_current_worker
@@ -72,6 +73,58 @@ class ReplayerApp(App[int]):
         self.first_paint = threading.Event()
         """Set once the first slice of the session is on screen."""
         self.first_paint_at: float | None = None
+        self.exiting = False
+        """`exit()` was called: keys and clicks still queued behind it are dropped."""
+
+    # -- quitting ----------------------------------------------------------------------
+    def exit(self, *args: object, **kwargs: object) -> None:  # type: ignore[override]
+        self.exiting = True
+        super().exit(*args, **kwargs)  # type: ignore[arg-type]
+
+    async def on_event(self, event: events.Event) -> None:
+        # `q` and `a` arriving in one read: without this the note editor is pushed
+        # while the app shuts down and fails to compose (a traceback, exit 0)
+        if self.exiting and isinstance(event, events.Key | events.MouseEvent):
+            return
+        if isinstance(event, events.Key) and self._typed_too_early(event):
+            return
+        await super().on_event(event)
+
+    def _typed_too_early(self, event: events.Key) -> bool:
+        """`:17⏎` in one read: keys meant for a prompt that is not ready for them yet.
+
+        Textual hands each key to the screen on top when it arrives and checks
+        bindings when it comes back up. `1` and `7` arrive while the replay
+        screen is still on top, come back once `:` has pushed the prompt, and
+        were dropped; keys that arrive before the prompt's input has focus were
+        dropped by the prompt screen. Both are sent again, in order, to the
+        input. True: this event is spent.
+        """
+        screen = self.screen
+        if not getattr(screen, "TAKES_TYPING", False):
+            if not event.is_forwarded:
+                event._pivotal_screen = screen  # type: ignore[attr-defined]
+            return False
+        again = events.Key(event.key, event.character)
+        if not event.is_forwarded:
+            if screen.focused is not None:
+                return False  # the input has focus: Textual hands it the key
+            screen.call_after_refresh(self.post_message, again)  # once it is drawn
+            return True
+        if getattr(event, "_pivotal_screen", screen) is screen:
+            return False  # it went to the prompt and came back: the prompt's to drop
+        self.post_message(again)  # it went to the screen below before the prompt came up
+        return True
+
+    def _print_error_renderables(self) -> None:
+        """A crash prints one line (the command line's) unless PIVOTAL_DEBUG asks for more.
+
+        Textual's hook for the traceback it shows on exit; the exit code stays 1.
+        """
+        if os.environ.get("PIVOTAL_DEBUG"):
+            super()._print_error_renderables()
+        else:
+            self._exit_renderables.clear()
 
     def on_mount(self) -> None:
         if self.follow and self.ref is None:

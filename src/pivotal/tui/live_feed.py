@@ -116,14 +116,21 @@ async def follow_ref(post: Post, ref: SessionRef, stop: asyncio.Event, initial: 
 
 
 async def read_in_slices(post: Post, reader: SessionReader, stop: asyncio.Event) -> None:
-    """The initial read of a big file: show the first slice at once, then the rest."""
+    """The initial read of a big file: show the first slice at once, then the rest.
+
+    A poll that gets no further than the one before ends it too: a half-written
+    whole-document session reads nothing until it is rewritten (the follow loop
+    waits for that), and looping here spun a core.
+    """
     budget = FIRST_BUDGET
+    last: int | None = None
     while not stop.is_set():
         update = reader.poll(final=False, budget=budget)
         budget = DEFAULT_BUDGET
         done, total = reader.progress
-        if done >= total or update.gone:
+        if done >= total or update.gone or (done == last and update.first_changed is None):
             return  # the follow loop's first read posts the whole session with its pivots
+        last = done
         turns = list(reader.session.turns)
         snapshot = Snapshot(turns, 0, False, None, None, done, total, reading=True)
         post(snapshot)

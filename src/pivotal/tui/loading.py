@@ -32,25 +32,46 @@ class Batch:
     finished: bool
     notices: list[str] = field(default_factory=list)
     skipped: int = 0
+    problem: str = ""
+    """Finished with no turns: why (the last record the reader had to skip), for the person."""
 
 
 def read_batches(
     reader: SessionReader, cancelled: Callable[[], bool] = lambda: False
 ) -> Iterator[Batch]:
-    """Poll `reader` slice by slice until it has read everything (or is cancelled)."""
+    """Poll `reader` slice by slice until it has read everything (or is cancelled).
+
+    Reading is also over when a poll gets no further than the one before: a
+    whole-document reader (Gemini's legacy .json, generic chat JSON) facing a
+    truncated or NUL-padded file reads nothing and never reports progress, and
+    waiting for it spun a core forever.
+    """
     budget = FIRST_BUDGET
     first: int | None = None
+    last: int | None = None
     while not cancelled():
         update = reader.poll(final=True, budget=budget)
         budget = BUDGET
         if update.first_changed is not None:
             first = update.first_changed if first is None else min(first, update.first_changed)
         done, total = reader.progress
-        finished = done >= total or update.gone
+        stalled = done == last and update.first_changed is None and not update.reloaded
+        finished = done >= total or update.gone or stalled
+        last = done
         notices = [update.notice] if update.notice else []
         session = reader.session
+        problem = ""
+        if finished and not session.turns and session.skipped:
+            problem = session.skipped[-1].reason
         yield Batch(
-            list(session.turns), first, done, total, finished, notices, len(session.skipped)
+            list(session.turns),
+            first,
+            done,
+            total,
+            finished,
+            notices,
+            len(session.skipped),
+            problem,
         )
         first = None
         if finished:

@@ -35,6 +35,8 @@ class NoteScreen(ModalScreen[str | None]):
         Binding("ctrl+s", "save", "Save", priority=True),
         Binding("escape", "cancel", "Cancel", priority=True),
     ]
+    TAKES_TYPING = True
+    """Keys typed before the editor has focus wait for it (`ReplayerApp.on_event`)."""
 
     def __init__(self, title: str, text: str = "") -> None:
         super().__init__()
@@ -48,13 +50,13 @@ class NoteScreen(ModalScreen[str | None]):
         yield Footer()
 
     def on_mount(self) -> None:
-        area = self.query_one(TextArea)
-        area.focus()
-        area.move_cursor(area.document.end)
+        for area in self.query(TextArea):  # none when the app is closing under it
+            area.focus()
+            area.move_cursor(area.document.end)
 
     @property
     def value(self) -> str:
-        return self.query_one(TextArea).text
+        return next((area.text for area in self.query(TextArea)), self.text)
 
     def action_save(self) -> None:
         self.dismiss(self.value.strip("\n"))
@@ -150,7 +152,7 @@ class Marking:
             return
         marked = self.book.toggle(self.playback.turns[index])
         if marked is None:
-            self.say(self.book.problem)
+            self.not_saved("mark" if index not in self.book.by_index else "unmark")
         else:
             self.say(f"{'marked' if marked else 'unmarked'} turn #{index + 1}")
 
@@ -159,6 +161,9 @@ class Marking:
         index = self._current()
         if index is None:
             return
+        self._edit(index, self.book.note_at(index) or "", "Ctrl+S saves · Esc cancels")
+
+    def _edit(self, index: int, text: str, hint: str) -> None:
         turn = self.playback.turns[index]
 
         def done(value: str | None) -> None:
@@ -166,11 +171,21 @@ class Marking:
                 self.say("note unchanged")
             elif self.book.set_note(turn, value):
                 self.say(f"note saved on turn #{index + 1}")
-            else:
-                self.say(self.book.problem)
+            else:  # the text stays in the editor: nothing the person typed is lost
+                self.not_saved("note")
+                self._edit(index, value, "NOT saved · Ctrl+S tries again · Esc discards it")
 
-        title = f"Note on turn #{index + 1} (Markdown) · Ctrl+S saves · Esc cancels"
-        self.owner.app.push_screen(NoteScreen(title, self.book.note_at(index) or ""), done)
+        title = f"Note on turn #{index + 1} (Markdown) · {hint}"
+        self.owner.app.push_screen(NoteScreen(title, text), done)
+
+    def not_saved(self, what: str) -> None:
+        """The store refused a change: the reason in short on the status line, in full aside."""
+        full = self.book.failure or "the notes store refused it"
+        reason = full.rsplit(": ", 1)[-1]  # "cannot save to the notes store PATH: it is locked…"
+        self.say(f"{what} NOT saved: {reason}")
+        self.owner.notify(
+            full, title=f"{what.capitalize()} not saved", severity="error", timeout=10, markup=False
+        )
 
     def next_mark(self) -> int | None:
         """u: go to the next marked turn; where the cursor went, None when there is none."""

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import sqlite3
 from bisect import bisect_left, bisect_right
+from collections.abc import Callable
 
 from msgspec.structs import replace
 
@@ -52,11 +53,18 @@ def bare(session: Session) -> Session:
 class MarkBook:
     """Marks and notes of the session on screen, by turn index."""
 
+    BUSY_TIMEOUT = 1.0
+    """Seconds a key waits for a store another program has locked (the UI waits with it)."""
+
     def __init__(self) -> None:
         self.session: Session | None = None
         """The session's identity (no turns); None until it is known."""
         self.problem = ""
         """Why marks cannot be kept (the store could not be opened)."""
+        self.failure = ""
+        """Why the last change was not saved (locked, disk full...): one line for the person."""
+        self._loaded = False
+        """The session's marks were read from the store."""
         self._store: NoteStore | None = None
         self._notes: dict[str, str] = {}
         """Source id -> note ("" for a mark without a note)."""
@@ -69,11 +77,20 @@ class MarkBook:
 
     # -- the store --------------------------------------------------------------
     def store(self) -> NoteStore | None:
-        if self._store is None and not self.problem:
+        """The open store; None (and `problem` says why) when it cannot be opened now.
+
+        A store that could not be opened (locked by another program, say) is
+        tried again on the next use, and the session's marks are loaded then.
+        """
+        if self._store is None:
             try:
-                self._store = NoteStore()
+                self._store = NoteStore(timeout=self.BUSY_TIMEOUT)
             except (OSError, sqlite3.Error) as exc:
                 self.problem = f"marks cannot be saved: {exc}"
+                return None
+            self.problem = ""
+            if self.session is not None and not self._loaded:
+                self._load(self._store)
         return self._store
 
     def attach(self, session: Session) -> str:
@@ -83,16 +100,33 @@ class MarkBook:
         (the demo, say) does not create one: `toggle` and `set_note` do.
         """
         self.session = bare(session)
+        self._loaded = False
         self._where.clear()
         self._turns, self._scanned = None, 0
         if self._store is None and not (data_dir() / FILE_NAME).exists():
-            self._notes = {}
+            self._notes, self._loaded = {}, True  # nothing to load yet
             return ""
         store = self.store()
         if store is None:
             return self.problem
-        self._notes = {m.source_id: m.note for m in store.marks_for(self.session)}
+        if not self._loaded:
+            problem = self._load(store)
+            if problem:
+                return problem
         return store.notice or ""
+
+    def _load(self, store: NoteStore) -> str:
+        """Read the session's marks from `store`; a notice when they could not be read."""
+        assert self.session is not None
+        try:
+            self._notes = {m.source_id: m.note for m in store.marks_for(self.session)}
+        except (OSError, sqlite3.Error) as exc:
+            self._notes = {}
+            return f"marks could not be loaded: {exc}"
+        self._loaded = True
+        self._where.clear()
+        self._turns, self._scanned = None, 0
+        return ""
 
     def close(self) -> None:
         if self._store is not None:
@@ -129,19 +163,33 @@ class MarkBook:
         self.indices = sorted(self.by_index)
 
     # -- changes --------------------------------------------------------------------
+    def _saved(self, work: Callable[[], object]) -> bool:
+        """Run one write; False (and `failure` says why) when the store refused it."""
+        try:
+            work()
+        except (OSError, sqlite3.Error) as exc:
+            self.failure = str(exc)
+            return False
+        self.failure = ""
+        return True
+
     def toggle(self, turn: Turn) -> bool | None:
         """Mark or unmark `turn`; True when now marked, None when it cannot be saved."""
         store = self.store()
         if store is None or self.session is None:
+            self.failure = self.problem
             return None
+        session = self.session
         sid = source_id(turn)
         if sid in self._notes:
-            store.unmark(self.session, turn)
+            if not self._saved(lambda: store.unmark(session, turn)):
+                return None
             del self._notes[sid]
             self._where.pop(sid, None)
             self._rebuild()
             return False
-        store.mark(self.session, turn)
+        if not self._saved(lambda: store.mark(session, turn)):
+            return None
         self._notes[sid] = ""
         self._where[sid] = turn.index
         self._rebuild()
@@ -151,8 +199,11 @@ class MarkBook:
         """Attach `markdown` to `turn` (marking it); False when it cannot be saved."""
         store = self.store()
         if store is None or self.session is None:
+            self.failure = self.problem
             return False
-        store.set_note(self.session, turn, markdown)
+        session = self.session
+        if not self._saved(lambda: store.set_note(session, turn, markdown)):
+            return False
         sid = source_id(turn)
         self._notes[sid] = markdown
         self._where[sid] = turn.index

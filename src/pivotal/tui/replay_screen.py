@@ -129,6 +129,8 @@ class ReplayScreen(Screen[None]):
             self.transcript.set_turns(batch.turns, batch.first_changed)
         if batch.notices:
             self.status = one_line(batch.notices[-1], 300)  # a reader's notice may quote a path
+        if batch.problem:
+            self.status = f"nothing could be read: {one_line(batch.problem, 200)}"
         if batch.finished:
             self.reading = "" if self.analysed else "finding pivots…"
         else:

@@ -94,6 +94,8 @@ class PromptScreen(ModalScreen[str | None]):
     """A one-line prompt docked at the bottom (go to turn, search)."""
 
     BINDINGS = [Binding("escape", "cancel", "Cancel")]
+    TAKES_TYPING = True
+    """Keys typed before the input has focus wait for it (`ReplayerApp.on_event`)."""
 
     def __init__(self, label: str, placeholder: str = "", value: str = "") -> None:
         super().__init__()
