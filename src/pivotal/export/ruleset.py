@@ -181,20 +181,48 @@ class Ruleset:
     allowlist: Allowlist
     _needles: re.Pattern[str] | None = None
     _by_keyword: dict[str, list[Rule]] = field(default_factory=dict)
+    _prefixes: dict[str, list[str]] = field(default_factory=dict)
 
     def candidates(self, text: str) -> list[Rule]:
-        """The rules whose keywords occur in `text`, in file order."""
+        """The rules whose keywords occur in `text`, in file order.
+
+        The ~240 keywords are one regex shaped as a trie (a plain alternation of them
+        costs Python's `re` six times as much), looked for at every position; a found
+        keyword also stands for every shorter keyword it starts with.
+        """
         if self._needles is None:
             for rule in self.rules:
                 for keyword in rule.keywords:
                     self._by_keyword.setdefault(keyword, []).append(rule)
-            words = sorted(self._by_keyword, key=len, reverse=True)
-            self._needles = re.compile("|".join(re.escape(w) for w in words))
-        present = set(self._needles.findall(text.lower()))
+            words = list(self._by_keyword)
+            self._prefixes = {w: [p for p in words if w.startswith(p)] for w in words}
+            self._needles = re.compile(f"(?=({_trie(words)}))")
+        present: set[str] = set()
+        for match in self._needles.finditer(text.lower()):
+            present.update(self._prefixes[match.group(1)])
         if not present:
             return []
         chosen = {id(r): r for word in present for r in self._by_keyword[word]}
         return [r for r in self.rules if id(r) in chosen]
+
+
+def _trie(words: list[str]) -> str:
+    """A regex matching the longest of `words` at a position, as a character trie."""
+    root: dict[str, dict] = {}  # type: ignore[type-arg]
+    for word in words:
+        node = root
+        for char in word:
+            node = node.setdefault(char, {})
+        node[""] = {}
+
+    def emit(node: dict) -> str:  # type: ignore[type-arg]
+        branches = [re.escape(c) + emit(child) for c, child in sorted(node.items()) if c]
+        if not branches:
+            return ""
+        body = branches[0] if len(branches) == 1 else "(?:" + "|".join(branches) + ")"
+        return f"(?:{body})?" if "" in node else body
+
+    return emit(root)
 
 
 def _allowlist(table: dict) -> Allowlist:  # type: ignore[type-arg]
