@@ -84,3 +84,18 @@ def test_tool_call_reads_its_result():
     call = ToolCall("c1", "Bash", {"command": "pytest -q"}, output="1 failed", exit_code=1)
     assert call.failed and call.has_result and call.key_argument() == "pytest -q"
     assert not ToolCall("c2", "Read", {"file_path": "a.py"}).has_result
+
+
+def test_a_call_that_runs_several_commands_is_named_by_them():
+    """Cline's run_commands takes a list: the header shows the commands, not an empty name."""
+    call = ToolCall("c3", "run_commands", {"commands": ["ls -la", "git status"]})
+    assert call.key_argument() == "ls -la git status"
+
+
+def test_failed_is_the_flag_the_exit_code_or_the_status():
+    assert ToolCall("a", "Bash", exit_code=2).failed
+    assert ToolCall("b", "Bash", status="timeout").failed
+    assert ToolCall("c", "Bash", is_error=True, exit_code=0).failed
+    assert not ToolCall("d", "Bash", status="completed", exit_code=0).failed
+    assert not ToolCall("e", "Bash", status="cancelled").failed  # stopped, not failed
+    assert ToolCall("f", "Bash").exit_code is None  # unknown stays unknown

@@ -121,6 +121,7 @@ FAILED_STATUSES = frozenset({"error", "failed", "timeout", "timed_out"})
 KEY_ARGUMENT_NAMES = (
     "command",
     "cmd",
+    "commands",
     "file_path",
     "filePath",
     "path",
