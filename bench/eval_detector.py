@@ -7,7 +7,9 @@ Each DIR is one set. Without DIRs, `--sets` picks named sets (default all
 three): `tuning` = `sample_sessions/` without its `heldout/` and `heldout2/`
 folders, `dev` = `sample_sessions/heldout/` (the first held-out set, now
 studied), `heldout` = `sample_sessions/heldout2/` (blind; only when the folder
-exists). Every session with a
+exists), `realworld` = real sessions from public repositories labelled by hand, kept
+beside the repository in `../shared/realworld/` (only when it exists; scored the way its
+`score.py` scores `pivotal scan --json`, see `eval_realworld.py`). Every session with a
 `<file>.expected.json` beside it ({"scenario", "format", "pivots": [{"line",
 "message_id", "kind", "silence"}]}) is read with the project's readers and
 run through `detect_pivots`. A detection matches a label when its anchor
@@ -37,11 +39,15 @@ from typing import Any
 REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO / "src"))
 
+from eval_realworld import report_realworld, run_realworld  # noqa: E402
+
 from pivotal.detect import PivotConfig, detect_pivots  # noqa: E402
 from pivotal.detect.silence import classify_text  # noqa: E402
 from pivotal.model import SessionRef, Silence, Turn  # noqa: E402
 from pivotal.readers import find_sessions, read_session  # noqa: E402
 
+REALWORLD = REPO.parent / "shared" / "realworld"
+"""Real sessions from public repositories with hand-made labels (never copied into the repo)."""
 SKIP_DIRS = {"__pycache__"}
 HELDOUT_DIR = re.compile(r"heldout\d*")
 """Held-out set folders (`heldout/`, `heldout2/` ...): never part of another set."""
@@ -309,9 +315,10 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--verbose", "-v", action="store_true")
     parser.add_argument(
         "--sets",
-        default="tuning,dev,heldout",
+        default="tuning,dev,heldout,realworld",
         help="comma-separated sets to run when no DIR is given: tuning, dev (sample_sessions/"
-        "heldout/), heldout (sample_sessions/heldout2/, only when it exists)",
+        "heldout/), heldout (sample_sessions/heldout2/, only when it exists), realworld "
+        "(../shared/realworld/, only when it exists)",
     )
     args = parser.parse_args(argv)
     cfg = PivotConfig.for_sensitivity(args.sensitivity)
@@ -324,15 +331,25 @@ def main(argv: list[str] | None = None) -> int:
             "tuning": base,
             "dev": base / "heldout",
             "heldout": base / "heldout2",
+            "realworld": REALWORLD,
         }
         wanted = [name.strip() for name in args.sets.split(",") if name.strip()]
         unknown = [name for name in wanted if name not in known]
         if unknown:
             parser.error(f"unknown set(s) {', '.join(unknown)}: use {', '.join(known)}")
-        # the held-out set is only read when asked for and present (it is written blind)
-        sets = [(name, known[name]) for name in wanted if name != "heldout" or known[name].is_dir()]
+        # the held-out set (written blind) and the real corpus are read when asked for and present
+        sets = [
+            (name, known[name])
+            for name in wanted
+            if name not in ("heldout", "realworld") or known[name].is_dir()
+        ]
+        if "realworld" in wanted and not REALWORLD.is_dir():
+            print(f"== realworld: {REALWORLD} not found, skipped\n")
     for name, root in sets:
-        report(name, root, run_set(root, cfg, args.verbose), args.verbose)
+        if name == "realworld":
+            report_realworld(root, run_realworld(root, cfg), args.verbose)
+        else:
+            report(name, root, run_set(root, cfg, args.verbose), args.verbose)
     return 0
 
 
