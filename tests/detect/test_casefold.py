@@ -16,6 +16,7 @@ from hypothesis import strategies as st
 
 from pivotal.detect import (
     activity,
+    answers,
     asks,
     compaction,
     evidence,
@@ -34,6 +35,7 @@ from .pattern_texts import PROSE
 
 MODULES = (
     activity,
+    answers,
     asks,
     compaction,
     evidence,

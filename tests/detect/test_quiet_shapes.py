@@ -214,3 +214,46 @@ def test_every_silence_turned_down_names_its_gate_and_score() -> None:
     assert [r.turn for r in rejected] == [5, 8]
     assert all(r.gate and r.reason for r in rejected)
     assert rejected[0].confidence > 0
+
+
+def _why(b: B, answer: str) -> int:
+    b.human("Why did last night's import stop halfway?")
+    b.agent("", bash("journalctl -u importer --since yesterday | tail -3", "OOM killed"))
+    b.agent("", read("importer/batch.py"))
+    b.agent(answer)
+    return b.human("ok")
+
+
+_ANSWER = (
+    "It stopped because the batch loader keeps every parsed row of a file in memory: the "
+    "4 GB export from the billing system pushed it past the container limit and the kernel "
+    "killed it at row 3.1 million. Smaller files never got near the limit."
+)
+
+
+def test_an_answered_why_then_unasked_changes_is_a_pivot_of_its_own_kind() -> None:
+    b = B()
+    anchor = _why(b, _ANSWER)
+    b.agent("I'll make the loader stream rows in chunks.", edit("importer/batch.py"))
+    b.agent("", bash("pytest tests/test_batch.py -q", "8 passed"))
+    b.agent("", bash("python -m importer --file big.csv --dry-run", "3,900,112 rows ok"))
+    p = at(detect_pivots(b.turns), anchor)
+    assert p is not None and p.kind is PivotKind.OTHER
+    assert "initiative after an answer" in {s.name for s in p.signals}
+
+
+def test_an_answered_why_after_which_the_agent_only_looks_around_is_no_pivot() -> None:
+    b = B()
+    anchor = _why(b, _ANSWER)
+    b.agent("", read("importer/config.py"))
+    b.agent("", bash("ls -la exports/", "big.csv 4.1G"))
+    b.agent("The config has no chunk size setting today.")
+    b.human("thanks")
+    assert at(detect_pivots(b.turns), anchor) is None
+
+
+def test_a_request_phrased_as_a_question_is_not_a_why() -> None:
+    from pivotal.detect.answers import WHY
+
+    assert WHY.search("Why did the deploy roll back?") and WHY.search("pourquoi ça plante ?")
+    assert not WHY.search("Can you make the loader stream rows?")

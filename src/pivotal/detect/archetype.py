@@ -24,6 +24,8 @@ def choose_kind(b: BeforeFacts) -> PivotKind:
     if b.proposal and not (b.proposal_by_agent and dead_end):
         # the person's proposal always; the agent's own plan unless it is a way out of a dead end
         return PivotKind.IMPLICIT_APPROVAL
+    if b.answered:
+        return PivotKind.OTHER  # the failures were what the person asked about
     if dead_end and not (b.milestone == 2 and not b.inconclusive):
         return PivotKind.DELEGATION_AFTER_DEAD_END
     if b.milestone:

@@ -67,6 +67,7 @@ class PivotConfig(msgspec.Struct, frozen=True):
     w_same_steps: float = -0.1
     w_next_step: float = -0.2
     w_resumed: float = -0.3
+    w_answer_then_act: float = 0.2
 
     def reach(self) -> tuple[int, int]:
         """How many turns before and after a silence its judgement can read, at most.

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 
+from pivotal.detect.answers import answer_then_act_signal
 from pivotal.detect.archetype import choose_kind, confidence, delegation, reason
 from pivotal.detect.config import PivotConfig
 from pivotal.detect.evidence import plain
@@ -121,6 +122,10 @@ def judge(
     after, afacts, phase_after = after_signals(w, cfg, phase_label(w.before))
     signals.extend(before)
     signals.extend(after)
+    answer = answer_then_act_signal(w, cfg, bfacts, afacts)
+    if answer is not None:
+        after.append(answer)
+        signals.append(answer)
     kind = choose_kind(bfacts)
     score = confidence(signals)
     gate = hard_veto(w, afacts)

@@ -31,6 +31,7 @@ class BeforeFacts:
         "contradicted",
         "check_failed",
         "next_step",
+        "answered",
     )
 
     def __init__(self) -> None:
@@ -55,6 +56,8 @@ class BeforeFacts:
         """The latest check (test, run, launch ...) before the silence failed."""
         self.next_step = False
         """The agent's last words name its own next step (an offer, a recommendation)."""
+        self.answered = False
+        """The agent answered the person's "why?" in words (and then changed things)."""
 
     __repr__ = _repr
 
@@ -72,6 +75,7 @@ class AfterFacts:
         "new_tasks",
         "next_phase",
         "resumed",
+        "changed",
     )
 
     def __init__(self) -> None:
@@ -89,6 +93,8 @@ class AfterFacts:
         """The agent put new items on its task list after the silence."""
         self.next_phase = False
         """The agent's first words after the silence announce a new piece of work."""
+        self.changed = False
+        """After answering a "why?", the agent changed the work unasked."""
         self.resumed = ""
         """"error" or "interrupt": the go-on resumed work an API error or the person cut off."""
 

@@ -87,7 +87,7 @@ def routine_veto(
     if w.silence is Silence.ACK and kind is PivotKind.OTHER:
         # a bare go-on outside the archetypes counts only if the agent then chose: it
         # answered its own open question by acting, or took up new work
-        decided = b.open_question and a.executing > 0 and not b.mid_task
+        decided = (b.open_question and a.executing > 0 and not b.mid_task) or a.changed
         if not (decided or a.new_tasks):
             return ("routine go-on", "a go-on in routine work")
     if (

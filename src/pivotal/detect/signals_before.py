@@ -8,6 +8,7 @@ hands-off streak, plus the failure streak and inconclusive ending from
 from __future__ import annotations
 
 from pivotal.detect.activity import carries_out, changes_code, tool_kind
+from pivotal.detect.answers import WHY
 from pivotal.detect.asks import first_step, is_choice, listed_steps, question_to_person
 from pivotal.detect.compaction import compacted_mid_turn, summary_says_done
 from pivotal.detect.config import PivotConfig
@@ -129,8 +130,11 @@ def proposal_signal(w: Window, cfg: PivotConfig, facts: BeforeFacts) -> Signal |
     if w.direction is not None and not executed and not answered:
         research = _research(agent)
         human = w.direction.text
-        # a "?" is one of the proposal patterns: a question needs no search
-        if research and ("?" in human or "？" in human or PROPOSAL.search(human)):
+        # a "?" is one of the proposal patterns: a question needs no search. A "why?" asks
+        # for an explanation, not for work to approve (`answers`): only a plan the agent
+        # lays out in answer puts a proposal on the table (the branch below)
+        asked = "?" in human or "？" in human or PROPOSAL.search(human)
+        if research and asked and not WHY.search(human):
             facts.proposal = True
             facts.research_turns = research
             return Signal(
