@@ -9,7 +9,7 @@ already under way. Every conversation here is written for the test, in a domain 
 
 from __future__ import annotations
 
-from pivotal.detect import detect_pivots
+from pivotal.detect import PivotConfig, PivotTracker, detect_pivots
 from pivotal.detect.activity import carries_out, changes_code, tool_kind
 from pivotal.detect.view import ToolView
 from pivotal.model import Pivot, PivotKind
@@ -118,6 +118,9 @@ def test_the_fix_offered_right_after_a_failed_check_is_a_fix_loop_not_a_pivot() 
     b.agent("", edit("tests/test_client.py"), bash("pytest -q", "41 passed"))
     b.agent("All 41 tests pass now.")
     assert at(detect_pivots(b.turns), anchor) is None
+    tracker = PivotTracker(PivotConfig())
+    tracker.update(b.turns)
+    assert [r.gate for r in tracker.rejections() if r.turn == anchor] == ["fix loop"]
 
 
 def test_a_recommendation_in_chinese_after_a_failure_is_a_named_next_step() -> None:

@@ -128,13 +128,12 @@ def judge(
         signals.append(answer)
     kind = choose_kind(bfacts)
     score = confidence(signals)
-    gate = hard_veto(w, afacts)
+    # the structural gates first, so a silence turned down says which rule it fell under
+    gate = hard_veto(w, afacts) or routine_veto(w, kind, bfacts, afacts, after, cfg)
     if gate is None and score < cfg.min_confidence:
         against = ", ".join(f"{s.name} {s.weight:+.2f}" for s in signals if s.weight < 0)
         why = f"confidence {score:.2f} is under {cfg.min_confidence:.2f}"
         gate = ("below the bar", why + (f" ({against})" if against else ""))
-    if gate is None:
-        gate = routine_veto(w, kind, bfacts, afacts, after, cfg)
     if gate is not None:
         return turned_down(gate, score)
     candidate = not w.complete

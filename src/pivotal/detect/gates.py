@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from pivotal.detect.config import PivotConfig
 from pivotal.detect.facts import AfterFacts, BeforeFacts
+from pivotal.detect.routine import reruns_failed_check
 from pivotal.detect.window import Window
 from pivotal.model import PivotKind, Signal, Silence, TurnFlag
 
@@ -66,6 +67,11 @@ def routine_veto(
         return ("same steps", "the same steps went on after the silence")
     if a.resumed == "error":
         return ("re-sent after an error", "an API error cut the agent off; the work resumed")
+    if a.resumed == "interrupt":
+        return ("resumed after an interrupt", "the person's interrupt, then the same work")
+    if b.next_step and not b.proposal and reruns_failed_check(w.agent_before, w.agent_after):
+        # "Shall I sync the dependencies first?" - "OK" - sync, run the tests again
+        return ("fix loop", "the agent applied the fix it offered and ran the failed check again")
     changed = (
         a.dump
         or a.shift

@@ -12,6 +12,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from pivotal.detect.activity import command_pieces, edited_file, tool_kind
+from pivotal.detect.failures import CHECKS, tool_failed
 from pivotal.detect.view import ToolView, TurnView
 
 _PLUMBING = frozenset(
@@ -91,3 +92,16 @@ def repeats_steps(before: Sequence[TurnView], after: Sequence[TurnView]) -> list
     if not any(command_pieces(t) and step(t) & known for _, t in first):
         return []  # files of one type edited before and after: too coarse to call it routine
     return sorted(set(same))
+
+
+def reruns_failed_check(before: Sequence[TurnView], after: Sequence[TurnView]) -> list[int]:
+    """The after-turns that run again a check (test, build, launch ...) that failed before."""
+    failed: set[str] = set()
+    for view in before[-8:]:
+        for tool in view.tools:
+            if tool_kind(tool) in CHECKS and tool_failed(tool):
+                failed |= step(tool)
+    if not failed:
+        return []
+    pairs = [(v.index, t) for v in after for t in v.tools if _counts(t)][:10]
+    return sorted({i for i, t in pairs if step(t) & failed})
