@@ -167,3 +167,23 @@ def test_a_patch_that_only_adds_notes_carries_nothing_out() -> None:
     assert not carries_out(notes) and carries_out(code)
     assert changes_code(_shell("git commit -m 'fix' && git push")) is True
     assert changes_code(_shell("git status")) is False
+
+
+def test_a_single_concrete_offer_before_anything_was_done_is_a_plan_of_one_step() -> None:
+    b = B()
+    b.human("Free up space on the staging database.")
+    b.agent("", bash("psql -c '\\\\dt+' | sort -k4 -h | tail -3", "audit_log | 180 GB"))
+    b.agent("", bash("psql -c 'select min(ts) from audit_log'", "2021-02-01"))
+    b.agent(
+        "`audit_log` holds 180 GB, most of it older than a year. Drop the partitions older "
+        "than 12 months?"
+    )
+    anchor = b.human("yes")
+    b.agent("", tool("Write", {"file_path": "migrations/0042_drop_old_audit.sql"}, "ok"))
+    b.agent("", bash("psql -f migrations/0042_drop_old_audit.sql", "DROP TABLE x 14"))
+    b.agent(
+        "", bash("psql -c 'select pg_size_pretty(pg_database_size(current_database()))'", "41 GB")
+    )
+    b.agent("Done: the database went from 221 GB to 41 GB.")
+    p = at(detect_pivots(b.turns), anchor)
+    assert p is not None and p.kind is PivotKind.IMPLICIT_APPROVAL

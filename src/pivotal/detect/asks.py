@@ -25,19 +25,28 @@ the same ending, and trying every position in it was quadratic."""
 _CHOICE = lazy(r"\bor\b|\bwhich\b|\beither\b", re.IGNORECASE)
 _GO_AHEAD = lazy(
     r"^\W*((shall|should|can|may) (i|we)|(do|would) you (want|like) me to|"
-    r"(launch|apply|run|start|deploy|go|proceed|continue|ship|merge|upgrade|install))\b|"
+    r"(launch|apply|run|start|deploy|go|proceed|continue|ship|merge|upgrade|install|drop|delete|"
+    r"remove|create|add|write|commit|push|open|fix|update|rebuild|restart|rerun|retry|revert|"
+    r"roll back|migrate|switch|enable|disable|change|move|rename|clean|truncate|bump|pin|"
+    r"make|build|try|send|release|tag|publish|implement|refactor|generate))\b|"
     r"\b(want|like) me to\b|\b(ok|okay|good|ready|fine) to (go|proceed|start|apply|run)\b|"
     r"\bgo ahead\b|\bproceed\b",
     re.IGNORECASE,
 )
-"""A yes/no go-ahead ("Shall I go ahead, or ...?", "Launch with 8 workers?")."""
+"""A yes/no go-ahead ("Shall I go ahead, or ...?", "Launch with 8 workers?", "Drop the old
+partitions?": a question opening with the thing to do)."""
+
+
+def is_go_ahead(question: str) -> bool:
+    """A yes/no question offering to go ahead ("Shall I apply it?", "OKなら進めます")."""
+    return bool(_GO_AHEAD.search(question) or INTL_ASKS.search(question))
 
 
 def is_choice(question: str) -> bool:
     """A question between options ("spot or on-demand?"), not a yes/no go-ahead."""
     if not (_CHOICE.search(question) or INTL_CHOICE.search(question)):
         return False
-    return not (_GO_AHEAD.search(question) or INTL_ASKS.search(question))
+    return not is_go_ahead(question)
 
 
 def question_to_person(text: str) -> str:

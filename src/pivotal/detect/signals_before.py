@@ -9,7 +9,13 @@ from __future__ import annotations
 
 from pivotal.detect.activity import carries_out, changes_code, tool_kind
 from pivotal.detect.answers import WHY
-from pivotal.detect.asks import first_step, is_choice, listed_steps, question_to_person
+from pivotal.detect.asks import (
+    first_step,
+    is_choice,
+    is_go_ahead,
+    listed_steps,
+    question_to_person,
+)
 from pivotal.detect.compaction import compacted_mid_turn, summary_says_done
 from pivotal.detect.config import PivotConfig
 from pivotal.detect.evidence import around, plain
@@ -158,8 +164,10 @@ def proposal_signal(w: Window, cfg: PivotConfig, facts: BeforeFacts) -> Signal |
     under_way = any(changes_code(t) for v in agent for t in v.tools)
     question = question_to_person(last.text)
     steps = listed_steps(last)
-    planned = mentions_plan(last) or (steps >= 2 and not under_way)
     asked = bool(question) and not is_choice(question)
+    # a concrete offer to go ahead is a plan of one step when nothing is under way yet
+    offered = asked and not under_way and is_go_ahead(question)
+    planned = mentions_plan(last) or (steps >= 2 and not under_way) or offered
     laid_out = not (question or under_way or last.ends_with_tool) and (
         steps >= 2 and mentions_plan(last)
     )
