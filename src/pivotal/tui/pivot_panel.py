@@ -49,8 +49,12 @@ def note_block(index: int, note: str) -> RenderableType:
     return Group(title, safe_markdown(note), Text(""))
 
 
-class PivotPanel(ScrollView, can_focus=False):
-    """Side panel for the current pivot."""
+class PivotPanel(ScrollView, can_focus=True, inherit_bindings=False):
+    """Side panel for the current pivot.
+
+    Focusable (Tab) with no keys of its own: the screen's scroll keys move it
+    while it has focus (`scroll_by_hand`).
+    """
 
     def __init__(self, *, id: str | None = None) -> None:
         super().__init__(id=id)
@@ -150,6 +154,12 @@ class PivotPanel(ScrollView, can_focus=False):
             else:
                 self.virtual_size = size
         return self._lines
+
+    def scroll_by_hand(self, lines: int) -> None:
+        """Scroll `lines` (negative = up): j/k/PgDn/Ctrl+D while the panel has focus."""
+        self.lines()  # the height is known once the text is wrapped at this width
+        target = max(0, min(self.scroll_y + lines, self.max_scroll_y))
+        self.scroll_to(y=target, animate=False, immediate=True, force=True)
 
     def render_lines(self, crop: Region) -> list[Strip]:
         self._line_style = self.rich_style  # once per frame: a DOM walk (~70 µs) per line adds up

@@ -60,7 +60,7 @@ class ReplayScreen(Screen[None]):
     """The main screen of the replayer."""
 
     BINDINGS = bindings()
-    AUTO_FOCUS = None
+    AUTO_FOCUS = "#transcript"
 
     def __init__(self, *, autopause: bool = True, speed: float = 1.0, notice: str = "") -> None:
         super().__init__()
@@ -371,11 +371,18 @@ class ReplayScreen(Screen[None]):
         self.panes.toggle()
 
     def action_scroll_lines(self, delta: int) -> None:
-        self.transcript.scroll_by_hand(delta)
+        pane = self.panes.scrolled()
+        if isinstance(pane, TranscriptView | PivotPanel):
+            pane.scroll_by_hand(delta)
 
     def action_scroll_page(self, direction: int) -> None:
-        height = max(self.transcript.scrollable_content_region.height - 1, 1)
-        self.transcript.scroll_by_hand(direction * height)
+        pane = self.panes.scrolled()
+        if isinstance(pane, TranscriptView | PivotPanel):
+            height = max(pane.scrollable_content_region.height - 1, 1)
+            pane.scroll_by_hand(direction * height)
+
+    def action_next_pane(self) -> None:
+        self.say(f"keys scroll the {self.panes.cycle()} (Tab switches)")
 
     def action_close_overlay(self) -> None:
         if self.panes.close_overlay():

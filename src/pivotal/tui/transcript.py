@@ -39,11 +39,12 @@ WARM_SLICE = 5000
 WARM_PAUSE = 0.02
 
 
-class TranscriptView(ScrollView, can_focus=False):
+class TranscriptView(ScrollView, can_focus=True, inherit_bindings=False):
     """The turns revealed so far (the visible ones up to the cursor), the cursor turn last.
 
-    Not focusable: every key belongs to the replay screen (j/k, PgUp/PgDn scroll
-    this view), so Home / End / arrows mean turns, not scrolling.
+    Focusable (Tab moves the keys between it and the pivot panel) but with no
+    keys of its own: every key belongs to the replay screen (j/k, PgUp/PgDn
+    scroll the focused pane), so Home / End / arrows mean turns, not scrolling.
     """
 
     COMPONENT_CLASSES = {
