@@ -98,24 +98,28 @@ def test_real_client_file() -> None:
 
 def test_a_run_that_restored_the_chat_continues_the_session() -> None:
     refs = SPEC.refs(HISTORY)
-    # run 2 restored the history (its banner says so): one session with runs 1 and 2
+    # run 4 restored the history (its banner says so): it continues run 3's session
     assert [(r.key, r.started) for r in refs] == [
         ("1", local("2026-03-02 10:00:00")),
+        ("2", local("2026-03-02 11:00:00")),
         ("3", local("2026-03-02 12:00:00")),
     ]
-    session = read(HISTORY, "1")
+    session = read(HISTORY, "3")
     runs = [t for t in session.turns if t.extra and "run" in t.extra]
-    assert [(t.role, t.extra["run"], t.timestamp) for t in runs] == [
-        (Role.SYSTEM, 1, local("2026-03-02 10:00:00")),
-        (Role.SYSTEM, 2, local("2026-03-02 11:30:00")),
+    assert [(t.role, t.extra["run"], t.timestamp, t.source.line) for t in runs] == [
+        (Role.SYSTEM, 3, local("2026-03-02 12:00:00"), 142),
+        (Role.SYSTEM, 4, local("2026-03-02 12:30:00"), 160),
     ]
-    assert runs[1].text.startswith("aider chat started at 2026-03-02 11:30:00\n")
+    assert runs[1].text.startswith("aider chat started at 2026-03-02 12:30:00\n")
     assert "Restored previous conversation history." in runs[1].text
-    assert session.human_turns()[-1].text == "continue"
-    assert session.turns[-2].text == "README.md now links the docs page."
-    other = read(HISTORY, "3")
-    assert [t.text for t in other.human_turns()] == ["hello", "bad bytes \ufffd here"]
-    assert other.model == "openai/gpt-5"
+    assert [t.text for t in session.human_turns()] == ["hello", "bad bytes \ufffd here", "continue"]
+    assert session.model == "openai/gpt-5"
+    first = read(HISTORY, "1")
+    assert first.turns[-1].text == "^C again to exit"  # run 2 did not restore: a session of its own
+    quiet = read(HISTORY, "2")
+    assert [(t.role, t.text) for t in quiet.turns] == [
+        (Role.SYSTEM, "aider chat started at 2026-03-02 11:00:00\nAider v0.86.2")
+    ]
 
 
 def test_without_a_key_the_whole_file_is_one_session() -> None:
@@ -136,7 +140,6 @@ def test_inputs_after_an_unclosed_fence_are_still_inputs() -> None:
         (44, "go on [bold]now[/bold]"),
         (107, "plan the docs page"),
         (132, "now the readme"),
-        (147, "continue"),
     ]
     reply = at_line(session, 14)
     assert reply.role is Role.ASSISTANT
@@ -247,7 +250,7 @@ def test_reasoning_interrupts_and_api_errors() -> None:
     cut = at_line(session, 134)
     assert cut.text == "Working on it" and cut.flags & TurnFlag.INTERRUPTED
     other = read(HISTORY, "3")
-    error = at_line(other, 160)
+    error = at_line(other, 149)
     assert error.role is Role.SYSTEM and error.flags & TurnFlag.ERROR
     assert error.text.startswith("litellm.APIConnectionError")
 
@@ -257,7 +260,7 @@ def test_reformatted_file_gets_a_notice_and_keeps_its_inputs() -> None:
     assert len(session.notices) == 1 and "trailing spaces" in session.notices[0]
     assert "split wrongly" in session.notices[0]
     lines = [t.source.line for t in session.human_turns()]
-    assert lines == [11, 30, 32, 44, 107, 132, 147]
+    assert lines == [11, 30, 32, 44, 107, 132]
     assert read(HISTORY, "1").notices == []
 
 
@@ -291,10 +294,12 @@ def test_windows_line_endings_and_a_multi_line_banner(tmp_path: Path) -> None:
 
 def test_bad_bytes_and_the_half_written_last_line() -> None:
     following = read(HISTORY, "3", final=False)
-    assert [t.text for t in following.human_turns()] == ["hello", "bad bytes \ufffd here"]
-    assert following.turns[-1].text == "OK."  # "#### half-writ" has no newline yet
+    assert [t.text for t in following.human_turns()][1:] == ["bad bytes \ufffd here", "continue"]
+    last = "README.md now links the docs page."
+    assert following.turns[-2].text == last  # "#### half-writ" has no newline yet
     done = read(HISTORY, "3")
-    assert done.turns[-1].text == "OK.\n\n#### half-writ"  # kept, though not yet aider's shape
+    assert done.turns[-1].text == "#### half-writ"  # kept, though not yet aider's shape
+    assert done.turns[-1].role is Role.ASSISTANT and done.skipped == []
 
 
 # -- incremental reading ----------------------------------------------------------------------
