@@ -10,7 +10,9 @@ import pytest
 
 from pivotal.model import Role, Session, SessionRef, Turn, TurnFlag
 from pivotal.readers import sniff_path
+from pivotal.readers.base import parse_timestamp
 from pivotal.readers.codex import SPEC
+from pivotal.readers.codex_records import unwrap
 
 FIXTURES = Path(__file__).parent.parent / "fixtures"
 REAL = FIXTURES / "realclients"
@@ -89,6 +91,23 @@ def test_real_short_turns_tools_and_exit_codes() -> None:
     assert calls[5].is_error and calls[5].output.startswith("apply_patch verification failed")
     assert calls[6].is_error and calls[6].output == "unsupported call: shell"
     assert all(c.output is not None for c in calls)
+    # the exec_command wrapper is read, not shown: only the command's own output is
+    assert calls[1].output == "cat: nonexistent.txt: No such file or directory\n"
+    assert calls[2].output == "about to fail\n"
+    assert calls[0].output.startswith("total 8\n")
+    assert calls[3].output == "Success. Updated the following files:\nA notes.txt\n"
+    for call in calls:
+        for word in (
+            "Chunk ID:",
+            "Wall time:",
+            "Process exited",
+            "Original token count",
+            "Output:",
+        ):
+            assert word not in call.output, (call.key_argument(), word)
+    assert [c.duration_ms is not None for c in calls[:5]] == [True] * 5
+    assert session.started == parse_timestamp("2026-11-30T03:50:56.200Z")
+    assert session.ended == parse_timestamp("2026-11-30T03:50:56.679Z")
 
 
 def test_real_short_text_shown_once_and_one_turn_per_response() -> None:
@@ -126,6 +145,9 @@ def test_real_autocompact_boundary_summary_and_no_replayed_history() -> None:
     assert [c.key_argument() for c in before.tool_calls] == ["seq 1 5"]
     after = session.turns[b + 2]
     assert [c.key_argument() for c in after.tool_calls] == ["echo after-compaction"]
+    # the compaction request's own token report (line 42) stays with its summary
+    assert (summary.usage.input, summary.usage.output) == (1000, 50)
+    assert (before.usage.input, before.usage.output) == (190000, 50)
     assert not any(t.flags & TurnFlag.INTERRUPTED for t in session.turns)
 
 
@@ -276,3 +298,76 @@ def test_refs_carry_session_meta() -> None:
     assert ref.session_id == "01a22a93-c1c4-76a1-aa85-bcac234eef3f"
     assert ref.cwd == "/home/dev/work/codex-short"
     assert ref.started == 1796010656.2
+
+
+# -- the wrapper around a command's output ---------------------------------------
+
+
+@pytest.mark.parametrize(
+    "text,output,exit_code,duration",
+    [
+        # codex 0.171 exec_command (unified exec)
+        (
+            "Chunk ID: 5d1e0a\nWall time: 1.2500 seconds\nProcess exited with code 2\n"
+            "Original token count: 9\nOutput:\nerror: no such option\n",
+            "error: no such option\n",
+            2,
+            1250.0,
+        ),
+        # still running: no exit status stated, so none is made up
+        (
+            "Chunk ID: 77aa01\nWall time: 10.0000 seconds\n"
+            "Process running with session ID 4312\nOriginal token count: 3\nOutput:\nbuilding\n",
+            "building\n",
+            None,
+            10000.0,
+        ),
+        # the older shell tool
+        ("Exit code: 1\nWall time: 0.3 seconds\nOutput:\nFAILED\n", "FAILED\n", 1, 300.0),
+        # an intercepted apply_patch: a wrapper inside a wrapper
+        (
+            "Wall time: 0.0000 seconds\nOutput:\nExit code: 0\nWall time: 0 seconds\nOutput:\n"
+            "Success. Updated the following files:\nM a.py\n",
+            "Success. Updated the following files:\nM a.py\n",
+            0,
+            0.0,
+        ),
+    ],
+)
+def test_unwrap_reads_exit_and_duration_and_keeps_only_the_output(
+    text: str, output: str, exit_code: int | None, duration: float
+) -> None:
+    found = unwrap(text)
+    assert found is not None
+    assert (found.output, found.exit_code, found.duration_ms) == (output, exit_code, duration)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "apply_patch verification failed: Failed to find expected lines",
+        "Exit code: 0 was printed by the program itself\nOutput:\nx",
+        "plain output\nExit code: 1\n",
+    ],
+)
+def test_text_that_is_not_a_wrapper_is_kept_whole(text: str) -> None:
+    assert unwrap(text) is None
+
+
+def test_a_command_printing_error_under_exit_0_did_not_fail(tmp_path: Path) -> None:
+    lines = SHORT.read_bytes().split(b"\n")
+    path = tmp_path / "rollout.jsonl"
+    out = [
+        line.replace(
+            b"Process exited with code 1\\nOriginal token count: 12\\nOutput:\\ncat:",
+            b"Process exited with code 0\\nOriginal token count: 12\\nOutput:\\nerror: cat:",
+        )
+        if b"fco_" in line
+        else line
+        for line in lines
+        if b'"CommandExecution"' not in line  # no exit code from the event either
+    ]
+    path.write_bytes(b"\n".join(out))
+    calls = [c for t in read(path).turns for c in t.tool_calls]
+    assert calls[1].output.startswith("error: cat:") and calls[1].exit_code == 0
+    assert not calls[1].is_error and not calls[1].failed

@@ -50,10 +50,10 @@ from pivotal.readers.codex_records import (
     output_fields,
     refs,
     sniff,
+    unwrap,
     usage_from,
 )
 from pivotal.readers.lines import LineFileReader
-from pivotal.readers.tooltext import duration_ms_from_output, exit_code_from_output
 
 _TOOL_CALL_TYPES = ("function_call", "custom_tool_call", "local_shell_call")
 _OUTPUT_TYPES = ("function_call_output", "custom_tool_call_output")
@@ -94,6 +94,8 @@ class CodexReader(LineFileReader):
                 self.skip(line_no, f"{kind} without an object payload")
             return
         ts = parse_timestamp(obj.get("timestamp"))
+        if ts is not None:
+            self.session.ended = ts  # rollouts are appended in time order: the last one ends it
         where = SourceRef(line=line_no, offset=offset)
         try:
             if kind == "response_item":
@@ -257,15 +259,20 @@ class CodexReader(LineFileReader):
             return
         if "output" in result:
             text, success, exit_code, duration = output_fields(result["output"])
+            wrapped = unwrap(text)
+            if wrapped is not None:  # only the command's own output is shown and read
+                text = wrapped.output
+                exit_code = exit_code if exit_code is not None else wrapped.exit_code
+                duration = duration if duration is not None else wrapped.duration_ms
             call.output = text
             if call.exit_code is None:
-                call.exit_code = exit_code if exit_code is not None else exit_code_from_output(text)
+                call.exit_code = exit_code  # stays None unless the file states it
             if call.duration_ms is None:
-                call.duration_ms = sane_duration(
-                    duration if duration is not None else duration_ms_from_output(text)
-                )
-            if success is False or text.lstrip().lower().startswith(ERROR_PREFIXES):
-                call.is_error = True
+                call.duration_ms = sane_duration(duration)
+            if success is False or (
+                wrapped is None and text.lstrip().lower().startswith(ERROR_PREFIXES)
+            ):
+                call.is_error = True  # Codex's own refusal, not words of a command's output
             if call.status is None:
                 call.status = "error" if call.failed else "completed"
             elif call.status in ("in_progress", "pending", "running"):
@@ -342,7 +349,8 @@ class CodexReader(LineFileReader):
         for turn in reversed(self.session.turns):
             if turn.role is Role.USER and turn.flags & TurnFlag.HUMAN:
                 return
-            if turn.role is Role.ASSISTANT:
+            if turn.role is Role.ASSISTANT or turn.flags & TurnFlag.COMPACTION_SUMMARY:
+                # a compaction's summary is a model response too: its tokens are its own
                 if turn.usage is None:
                     turn.usage = usage_from(last)
                     self.mark_changed(turn.index)

@@ -115,6 +115,60 @@ def output_fields(output: object) -> tuple[str, bool | None, int | None, float |
     return output, success, exit_code, duration
 
 
+_WRAPPER_KEYS = (
+    "Chunk ID:",
+    "Wall time:",
+    "Process exited with code",
+    "Process running with session ID",
+    "Original token count:",
+    "Exit code:",
+    "Total output lines:",
+)
+_WRAPPER_LINE = re.compile(
+    r"(?:Chunk ID: \S*|Wall time: (?P<wall>[0-9]+(?:\.[0-9]+)?) seconds?"
+    r"|Process exited with code (?P<code>-?\d{1,9})|Exit code: (?P<exit>-?\d{1,9})"
+    r"|Process running with session ID \S+|Original token count: \d+|Total output lines: \d+)"
+)
+
+
+class Unwrapped(msgspec.Struct):
+    """A command's output without the lines Codex wraps it in, and what those lines said."""
+
+    output: str
+    exit_code: int | None = None
+    duration_ms: float | None = None
+
+
+def unwrap(text: str) -> Unwrapped | None:
+    """Split Codex's wrapper (`Chunk ID`, `Wall time`, `Process exited with code N`,
+    `Original token count`, then `Output:`) from the command's own output.
+
+    Older shells wrote `Exit code: N` / `Wall time` / `Output:`; an intercepted
+    `apply_patch` nests one wrapper in another. None when `text` does not start
+    with a wrapper (the output is then the tool's own words, kept whole).
+    """
+    found: Unwrapped | None = None
+    while text.startswith(_WRAPPER_KEYS):
+        head, _, rest = text.partition("\nOutput:")
+        if rest and not rest.startswith("\n"):
+            break
+        code = wall = None
+        for line in head.split("\n"):
+            match = _WRAPPER_LINE.fullmatch(line.strip())
+            if match is None:
+                return found  # not a wrapper after all: keep what is known
+            code = match.group("code") or match.group("exit") or code
+            wall = match.group("wall") or wall
+        if found is None:
+            found = Unwrapped(text)
+        found.output = text = rest[1:] if rest else ""
+        if found.exit_code is None and code is not None:
+            found.exit_code = int(code)
+        if found.duration_ms is None and wall is not None:
+            found.duration_ms = sane_duration(float(wall) * 1000.0)
+    return found
+
+
 def duration_ms(value: object) -> float | None:
     if isinstance(value, dict):
         secs, nanos = value.get("secs", 0), value.get("nanos", 0)
