@@ -157,7 +157,8 @@ def test_real_claude_short():
     ]
     calls = [c for t in s.turns for c in t.tool_calls]
     by_cmd = {c.key_argument(): c for c in calls if c.name == "Bash"}
-    assert by_cmd["ls -la"].exit_code == 0 and not by_cmd["ls -la"].is_error
+    # Claude Code states an exit code only when it is not 0: a success stays unknown
+    assert by_cmd["ls -la"].exit_code is None and not by_cmd["ls -la"].failed
     assert by_cmd["cat nonexistent.txt"].exit_code == 1 and by_cmd["cat nonexistent.txt"].is_error
     assert any(c.exit_code == 3 for c in by_cmd.values())
     todo = next(c for c in calls if c.name == "TodoWrite")
@@ -181,6 +182,77 @@ def test_real_claude_autocompact_duplicates_and_boundaries():
     seq = next(c for t in s.turns for c in t.tool_calls if c.key_argument() == "seq 1 5")
     assert seq.output is not None and seq.output.count("\n") < 50_000
     assert s.skipped == []
+    assert [(t.extra or {}).get("trigger") for t in boundaries] == ["auto", "auto"]
+    assert [(t.extra or {}).get("pre_tokens") for t in boundaries] == [990064, 995054]
+    assert all(t.text == "Conversation compacted (auto)" for t in boundaries)
+
+
+MANUAL = FIXTURES / "claude" / "manual_compact.jsonl"
+
+
+def test_manual_compact_is_ordered_before_its_boundary_and_keeps_its_trigger():
+    s = read(MANUAL)
+    assert s.skipped == []
+    assert [t.text for t in s.turns if t.is_human] == [
+        "Add a --verbose flag to the CLI",
+        "now document the flag",
+    ]
+    (boundary,) = [t for t in s.turns if t.flags & TurnFlag.COMPACTION_BOUNDARY]
+    command = s.turns[boundary.index - 1]
+    assert command.text.startswith("<command-name>/compact</command-name>")
+    assert command.is_synthetic and not command.is_human
+    assert boundary.extra == {"trigger": "manual", "pre_tokens": 48211, "post_tokens": 1203}
+    assert boundary.text == "Conversation compacted (manual)"
+    summary = s.turns[boundary.index + 1]
+    assert summary.flags & TurnFlag.COMPACTION_SUMMARY
+    assert [t.index for t in s.turns] == list(range(len(s.turns)))
+    # the tool call before the compaction is still paired with its result (exit 1 kept)
+    (bash,) = [c for t in s.turns for c in t.tool_calls]
+    assert (bash.exit_code, bash.is_error, bash.failed) == (1, True, True)
+
+
+def test_replies_claude_code_writes_itself_are_not_the_agent():
+    s = read(MANUAL)
+    own = [
+        t
+        for t in s.turns
+        if t.source.record_id
+        in (
+            "0b6f9a52-1c1e-4c55-8f0e-7a1d2c3b4e11",
+            "0b6f9a52-1c1e-4c55-8f0e-7a1d2c3b4e15",
+        )
+    ]
+    assert [(t.role, t.text) for t in own] == [
+        (Role.SYSTEM, "No response requested."),
+        (Role.SYSTEM, "API Error: Connection error."),
+    ]
+    assert [t.flags for t in own] == [TurnFlag.SYNTHETIC, TurnFlag.SYNTHETIC | TurnFlag.ERROR]
+    assert all(t.model is None and t.usage is None for t in own)
+    assert s.model == "claude-sonnet-4-5"  # not "<synthetic>"
+    agent = [t.text for t in s.turns if t.role is Role.ASSISTANT]
+    assert "No response requested." not in agent
+
+
+def test_manual_compact_read_in_random_pieces_matches_batch(tmp_path):
+    import random
+
+    data = MANUAL.read_bytes()
+    expected = read(MANUAL)
+    rng = random.Random(3)
+    for _ in range(4):
+        path = tmp_path / "grow.jsonl"
+        path.write_bytes(b"")
+        reader = ClaudeCodeReader(SessionRef("claude-code", path))
+        pos = 0
+        for cut in [*sorted(rng.sample(range(1, len(data)), 10)), len(data)]:
+            with open(path, "ab") as handle:
+                handle.write(data[pos:cut])
+            pos = cut
+            reader.poll()
+        reader.poll(final=True)
+        assert [(t.index, t.role, t.flags, t.text) for t in reader.session.turns] == [
+            (t.index, t.role, t.flags, t.text) for t in expected.turns
+        ]
 
 
 def test_big_line_fast_path_agrees_with_full_decoding(monkeypatch, tmp_path):

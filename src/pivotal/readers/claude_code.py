@@ -10,8 +10,13 @@ makes of them:
   as a person speaking;
 * `isMeta` records, command wrappers, `<system-reminder>` and hook output are
   SYNTHETIC; "[Request interrupted by user…]" marks an interrupt;
-* `compact_boundary` system records become a COMPACTION_BOUNDARY turn and the
-  `isCompactSummary` record that follows a COMPACTION_SUMMARY turn;
+* `compact_boundary` system records become a COMPACTION_BOUNDARY turn (its
+  trigger, auto or manual, and token counts in `extra`) and the
+  `isCompactSummary` record that follows a COMPACTION_SUMMARY turn; a manual
+  `/compact` command, written after the boundary it caused, is put before it;
+* replies Claude Code writes itself (model `<synthetic>`: "No response
+  requested.", API errors, usage limits) are SYSTEM turns flagged SYNTHETIC
+  (and ERROR when they report one), never the agent speaking;
 * a person's message whose parent is an earlier point of the conversation is
   a rewind: the abandoned turns move to `Session.branches` (still reachable)
   and the main line continues from the parent;
@@ -51,29 +56,20 @@ from pivotal.readers.base import (
     single_ref,
 )
 from pivotal.readers.claude_parts import (
+    COMPACT_COMMAND,
+    SYNTHETIC_MODEL,
+    compaction_facts,
+    harness_reply,
     is_tool_result,
     parts_from_records,
     read_user_content,
     user_flags,
 )
-from pivotal.readers.claude_records import Record, decode_for_parts, read_records
+from pivotal.readers.claude_records import Record, decode_for_parts, read_records, sniff
 from pivotal.readers.lines import LineFileReader
 
 NAME = "claude-code"
 CACHE_TURNS = 512
-_KNOWN_TYPES = {
-    "user",
-    "assistant",
-    "system",
-    "summary",
-    "queue-operation",
-    "file-history-snapshot",
-    "ai-title",
-    "attachment",
-    "last-prompt",
-    "progress",
-}
-_ID_KEYS = ("uuid", "parentUuid", "leafUuid", "sessionId")
 
 
 class ClaudeCodeReader(LineFileReader):
@@ -208,6 +204,9 @@ class ClaudeCodeReader(LineFileReader):
 
     def _assistant(self, rec: Record, line_no: int, offset: int, length: int) -> None:
         msg = rec.message
+        if msg is not None and msg.model == SYNTHETIC_MODEL:
+            self._harness_reply(rec, line_no, offset)
+            return
         key = (msg.id if msg is not None else None) or rec.uuid or f"line-{line_no}"
         index = self._msg_turn.get(key)
         turns = self.session.turns
@@ -266,6 +265,8 @@ class ClaudeCodeReader(LineFileReader):
         turn = self._new_turn(rec, Role.USER, flags, line_no, offset, rec.uuid)
         turn.parts = content.parts
         turn.preview = preview_of(text)
+        if text.startswith(COMPACT_COMMAND):
+            self._before_its_boundary(turn)
         if flags & TurnFlag.INTERRUPTED and self._last_assistant is None:
             self._note_outside("interrupt", None)
         if flags & TurnFlag.INTERRUPTED and self._last_assistant is not None:
@@ -315,16 +316,53 @@ class ClaudeCodeReader(LineFileReader):
         )
 
     def _system(self, rec: Record, line_no: int, offset: int) -> None:
+        facts: dict[str, object] = {}
         if rec.subtype == "compact_boundary":
             flags = TurnFlag.COMPACTION_BOUNDARY | TurnFlag.SYNTHETIC
+            facts = compaction_facts(rec.compactMetadata)
         elif rec.subtype == "api_error":
             flags = TurnFlag.ERROR | TurnFlag.SYNTHETIC
         else:
             return
         text = _plain(rec.body) or "Conversation compacted"
+        if facts.get("trigger") in ("auto", "manual"):
+            text = f"{text} ({facts['trigger']})"
         turn = self._new_turn(rec, Role.SYSTEM, flags, line_no, offset, rec.uuid)
         turn.parts = [Part(PartKind.TEXT, text)]
         turn.preview = preview_of(text)
+        if facts:
+            turn.extra = facts
+
+    def _harness_reply(self, rec: Record, line_no: int, offset: int) -> None:
+        """A reply Claude Code wrote itself (model `<synthetic>`): not the agent speaking."""
+        text, flags = harness_reply(rec.body)
+        turn = self._new_turn(rec, Role.SYSTEM, flags, line_no, offset, rec.uuid)
+        turn.model, turn.usage = None, None
+        turn.parts = [Part(PartKind.TEXT, text)]
+        turn.preview = preview_of(text)
+
+    def _before_its_boundary(self, command: Turn) -> None:
+        """A manual `/compact` is written after the boundary it caused: show it before."""
+        turns = self.session.turns
+        at = None
+        for turn in reversed(turns[:-1]):
+            if turn.flags & TurnFlag.COMPACTION_BOUNDARY:
+                at = turn.index
+                break
+            if turn.role is Role.ASSISTANT or turn.is_human:
+                return
+        if at is None or (turns[at].extra or {}).get("trigger") != "manual":
+            return
+        last = len(turns) - 1
+        turns.insert(at, turns.pop())
+        for index in range(at, len(turns)):
+            turns[index].index = index
+        for uuid, index in self._uuid_turn.items():
+            if at <= index < last:
+                self._uuid_turn[uuid] = index + 1
+        if command.source.record_id is not None:
+            self._uuid_turn[command.source.record_id] = at
+        self.mark_changed(at)
 
     # -- on-demand content ----------------------------------------------------
     def _load_parts(self, turn: Turn) -> list[Part]:
@@ -392,27 +430,6 @@ def _subagent_refs(path: Path) -> list[SessionRef]:
     except OSError:
         return []
     return [SessionRef(format=NAME, path=f) for f in files]
-
-
-def sniff(path: Path, head: bytes) -> bool:
-    if not head:
-        return False
-    for line in head.split(b"\n")[:40]:
-        if not line.strip():
-            continue
-        try:
-            obj = decode_json(line)
-        except ValueError:
-            continue
-        if (
-            isinstance(obj, dict)
-            and isinstance(obj.get("type"), str)  # a list or object is not hashable
-            and obj["type"] in _KNOWN_TYPES
-            and any(key in obj for key in _ID_KEYS)
-            and "payload" not in obj
-        ):
-            return True
-    return False
 
 
 SPEC = FormatSpec(

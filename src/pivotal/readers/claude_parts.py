@@ -93,6 +93,48 @@ def user_flags(rec: Record, text: str) -> TurnFlag:
     return TurnFlag.HUMAN
 
 
+COMPACT_COMMAND = "<command-name>/compact</command-name>"
+SYNTHETIC_MODEL = "<synthetic>"
+"""The model Claude Code names on replies it writes itself ("No response requested.")."""
+_HARNESS_ERRORS = ("API Error", "Claude AI usage limit reached", "Request timed out")
+
+
+def harness_reply(raw: bytes | msgspec.Raw) -> tuple[str, TurnFlag]:
+    """The text of a reply Claude Code wrote itself, and its flags (ERROR when it reports one)."""
+    try:
+        content = decode_json(raw)
+    except ValueError:
+        content = None
+    if isinstance(content, list):
+        blocks = [b for b in content if isinstance(b, dict)]
+        text = "\n\n".join(b["text"] for b in blocks if isinstance(b.get("text"), str))
+    else:
+        text = content if isinstance(content, str) else ""
+    flags = TurnFlag.SYNTHETIC
+    head = text.lstrip()[:120]
+    if head.startswith(_HARNESS_ERRORS) or "limit reached" in head:
+        flags |= TurnFlag.ERROR
+    return text, flags
+
+
+def compaction_facts(raw: bytes | msgspec.Raw) -> dict[str, object]:
+    """What a `compact_boundary` says about itself: its trigger (auto / manual) and size before."""
+    try:
+        meta = decode_json(raw)
+    except ValueError:
+        return {}
+    if not isinstance(meta, dict):
+        return {}
+    facts: dict[str, object] = {}
+    if isinstance(meta.get("trigger"), str):
+        facts["trigger"] = meta["trigger"]
+    for key, name in (("preTokens", "pre_tokens"), ("postTokens", "post_tokens")):
+        value = meta.get(key)
+        if isinstance(value, int) and not isinstance(value, bool):
+            facts[name] = value
+    return facts
+
+
 def attachment_label(block: dict[str, object]) -> str:
     source = block.get("source")
     media = "file"
@@ -154,9 +196,7 @@ def _fill_result(call: ToolCall, block: dict[str, object], rec: dict[str, object
     call.output = result_text(block.get("content"))
     call.is_error = block.get("is_error") is True
     call.status = "error" if call.is_error else "completed"
-    call.exit_code = exit_code_from_output(call.output)
-    if call.exit_code is None and call.name == "Bash" and not call.is_error:
-        call.exit_code = 0
+    call.exit_code = exit_code_from_output(call.output)  # None unless the result states it
     extra = rec.get("toolUseResult")
     if isinstance(extra, dict):
         if extra.get("interrupted") is True:

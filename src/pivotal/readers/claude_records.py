@@ -7,12 +7,14 @@ scan (nearly always tool results or huge tool inputs) have their top-level
 fields read from the line's head and tail, and are fully decoded only when
 that reading is not certain. The full pass (`decode_for_parts`) runs when a
 turn is shown or examined by the detector; `pivotal.readers.claude_parts`
-makes parts of what it decodes.
+makes parts of what it decodes. `sniff` recognises a Claude Code file by its
+first records.
 """
 
 from __future__ import annotations
 
 import re
+from pathlib import Path
 
 import msgspec
 
@@ -62,6 +64,7 @@ class Record(msgspec.Struct):
     content: msgspec.Raw = msgspec.Raw(b"null")
     aiTitle: str | None = None  # noqa: N815
     summary: str | None = None
+    compactMetadata: msgspec.Raw = msgspec.Raw(b"null")  # noqa: N815 - read for boundaries only
 
     @property
     def body(self) -> bytes | msgspec.Raw:
@@ -158,6 +161,7 @@ def _record_from_untyped(obj: object) -> Record | None:
         content=raw if message is None else msgspec.Raw(b"null"),
         aiTitle=_text_or_none(obj.get("aiTitle")),
         summary=_text_or_none(obj.get("summary")),
+        compactMetadata=msgspec.Raw(msgspec.json.encode(obj.get("compactMetadata"))),
     )
 
 
@@ -336,3 +340,41 @@ def _decode_in_two_steps(line: bytes) -> object:
             meta = {k: v for k, v in msgspec.structs.asdict(found).items() if v is not None}
     message = {"content": rec.message.content} if rec.message is not None else None
     return {"type": rec.type, "message": message, "toolUseResult": meta}
+
+
+# -- recognising a Claude Code file ---------------------------------------------------
+
+_KNOWN_TYPES = {
+    "user",
+    "assistant",
+    "system",
+    "summary",
+    "queue-operation",
+    "file-history-snapshot",
+    "ai-title",
+    "attachment",
+    "last-prompt",
+    "progress",
+}
+_ID_KEYS = ("uuid", "parentUuid", "leafUuid", "sessionId")
+
+
+def sniff(path: Path, head: bytes) -> bool:
+    if not head:
+        return False
+    for line in head.split(b"\n")[:40]:
+        if not line.strip():
+            continue
+        try:
+            obj = decode_json(line)
+        except ValueError:
+            continue
+        if (
+            isinstance(obj, dict)
+            and isinstance(obj.get("type"), str)  # a list or object is not hashable
+            and obj["type"] in _KNOWN_TYPES
+            and any(key in obj for key in _ID_KEYS)
+            and "payload" not in obj
+        ):
+            return True
+    return False
