@@ -189,3 +189,27 @@ def test_sniff_rejects_lookalikes(tmp_path: Path) -> None:
         path = tmp_path / name
         path.write_bytes(data)
         assert not SPEC.sniff(path, data), name
+
+
+# -- tool messages that answer no structured call ---------------------------------------------
+
+ORPHANS = [FIXTURES / "generic" / "orphan_tools.jsonl", FIXTURES / "generic" / "orphan_tools.json"]
+
+
+@pytest.mark.parametrize("path", ORPHANS, ids=["jsonl", "json"])
+def test_tool_messages_answering_no_call_are_kept_with_their_exit_status(path: Path) -> None:
+    session = read(path)
+    assert session.skipped == []
+    # 11 messages: 7 turns of their own, 4 tool outputs; none dropped
+    calls = [(t.index, c) for t in session.turns for c in t.tool_calls]
+    assert len(session.turns) + len(calls) - 1 == 11  # the watcher's output has a turn of its own
+    assert [(i, c.name, c.exit_code, c.failed) for i, c in calls] == [
+        (2, "tool", 1, True),  # "[exit code 1]"
+        (3, "tool", 0, False),  # "Exit code: 0"
+        (3, "linter", 1, True),  # "exit status 1"
+        (6, "tool", None, False),  # states no exit status: unknown, not 0
+    ]
+    assert calls[0][1].output == "F..\n1 failed, 2 passed in 0.12s\n[exit code 1]"
+    own = session.turns[6]
+    assert own.role is Role.SYSTEM and own.is_synthetic and own.text == ""
+    assert [t.text for t in session.human_turns()] == ["Make the failing test pass.", "ok"]

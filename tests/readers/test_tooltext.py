@@ -29,6 +29,9 @@ def _plain(text: str | None) -> int | None:
         ("build ok\nProcess exited with code 1", 1),
         ("  EXIT STATUS: 127", 127),
         ("exit code: -1", -1),
+        ("3 passed\n[exit code 1]", 1),  # how some harnesses append it
+        ("(exit status 2)", 2),
+        ("Exit code: 0", 0),
         ("the exit code was 2", None),  # not at a line start
         ("Wall time: 1.5 seconds\nOutput:\nok", None),
         ("", None),

@@ -9,7 +9,10 @@ images, and Anthropic-style `tool_use` / `tool_result` blocks).
 Roles: user / human -> USER + HUMAN; assistant / model / ai -> ASSISTANT;
 system / developer -> SYSTEM + SYNTHETIC. Tool results are not turns:
 `role: "tool"` messages (`tool_call_id`), legacy `role: "function"` messages
-and `tool_result` blocks are folded into the call they answer. This format is
+and `tool_result` blocks are folded into the call they answer. A result that
+answers no structured call (the command was written in the reply's text) is
+never dropped: it becomes a call of the reply before it, or a SYSTEM turn of
+its own when no reply precedes it; its exit status is read from its text. This format is
 sniffed last and only claims files whose first message clearly has this shape.
 """
 
@@ -56,6 +59,7 @@ class ChatBuilder:
         self._calls: dict[str, tuple[ToolCall, Turn]] = {}
         self._open: list[tuple[ToolCall, Turn]] = []
         self._made = 0
+        self._last: Turn | None = None
 
     def add(self, msg: dict, line: int | None = None, offset: int | None = None) -> str | None:
         """Add one message; returns why it was unusable, or None."""
@@ -65,7 +69,8 @@ class ChatBuilder:
             return f"unknown role {str(role)[:30]!r}"
         if role in TOOL_ROLES:
             text = _text_of(msg.get("content"))
-            self._result(msg.get("tool_call_id"), msg.get("name"), text, _is_error(msg))
+            where = SourceRef(line=line, offset=offset)
+            self._result(msg.get("tool_call_id"), msg.get("name"), text, _is_error(msg), where)
             return None
         parts: list[Part] = []
         texts: list[str] = []
@@ -88,7 +93,9 @@ class ChatBuilder:
             elif kind == "tool_result":
                 results += 1
                 text = _text_of(block.get("content"))
-                self._result(block.get("tool_use_id"), None, text, bool(block.get("is_error")))
+                error = bool(block.get("is_error"))
+                where = SourceRef(line=line, offset=offset)
+                self._result(block.get("tool_use_id"), None, text, error, where)
         reasoning = msg.get("reasoning_content") or msg.get("reasoning")
         if isinstance(reasoning, str) and reasoning:
             parts.insert(0, Part(PartKind.REASONING, text=reasoning))
@@ -126,19 +133,40 @@ class ChatBuilder:
         turn.parts = ([Part(PartKind.TEXT, text=text)] if texts else []) + parts
         turn.preview = preview_of(text)
         self._append(turn)
+        self._last = turn
         for part in parts:
             if part.tool is not None:
                 self._calls[part.tool.call_id] = (part.tool, turn)
                 self._open.append((part.tool, turn))
         return None
 
+    def _orphan(self, call_id: object, name: object, where: SourceRef) -> tuple[ToolCall, Turn]:
+        """A result answering no structured call (the command was in the reply's text).
+
+        It is kept: as a call of the reply just before it, or, when no reply
+        precedes it, in a turn of its own.
+        """
+        call = self._new_call(call_id, name, None)
+        turn = self._last
+        if turn is None or turn.role is not Role.ASSISTANT:
+            turn = Turn(index=0, role=Role.SYSTEM, flags=TurnFlag.SYNTHETIC, source=where)
+            turn.parts = []
+            self._append(turn)
+            self._last = turn
+        turn.parts.append(Part(PartKind.TOOL, tool=call))
+        return call, turn
+
     def _call(self, ident: object, name: object, arguments: object) -> Part:
+        return Part(PartKind.TOOL, tool=self._new_call(ident, name, arguments))
+
+    def _new_call(self, ident: object, name: object, arguments: object) -> ToolCall:
         self._made += 1
         call_id = ident if isinstance(ident, str) and ident else f"call-{self._made}"
-        call = ToolCall(call_id=call_id, name=str(name or "tool"), input=arguments)
-        return Part(PartKind.TOOL, tool=call)
+        return ToolCall(call_id=call_id, name=str(name or "tool"), input=arguments)
 
-    def _result(self, call_id: object, name: object, text: str, is_error: bool) -> None:
+    def _result(
+        self, call_id: object, name: object, text: str, is_error: bool, where: SourceRef
+    ) -> None:
         found = self._calls.get(call_id) if isinstance(call_id, str) else None
         if found is None:
             # no id (legacy "function" role): the oldest open call with that name
@@ -151,7 +179,7 @@ class ChatBuilder:
                 None,
             )
         if found is None:
-            return
+            found = self._orphan(call_id, name, where)
         call, turn = found
         call.output = text
         call.is_error = call.is_error or is_error

@@ -5,13 +5,13 @@ from __future__ import annotations
 import re
 
 _EXIT = re.compile(
-    r"(?im)^[ \t]*(?:exit code:?|process exited with code|exit status:?)[ \t]*(-?\d{1,4})\b"
+    r"(?im)^[ \t]*[\[(]?(?:exit code:?|process exited with code|exit status:?)[ \t]*(-?\d{1,4})\b"
 )
 _EDGE = 4096
 
 
 def exit_code_from_output(text: str | None) -> int | None:
-    """The exit code a tool's output reports ("Exit code 3", "Process exited with code 1")."""
+    """The exit code a tool's output states ("Exit code 3", "[exit code 1]", "exit status 1")."""
     if not text:
         return None
     match = _exit_in(text, 0, _EDGE)
