@@ -103,7 +103,7 @@ def test_real_short_turns_and_tool_calls() -> None:
         "read",
         "read",
         "edit",
-        "invalid",
+        "nosuchtool",  # rerouted by opencode to `invalid`: shown as what the model asked for
         "todowrite",
     ]
     bash = [c for c in calls if c.name == "bash"]
@@ -122,7 +122,7 @@ def test_real_short_turns_and_tool_calls() -> None:
     assert missing_read.input == {"filePath": "/home/dev/work/opencode-short/does-not-exist.md"}
     unknown = calls[8]  # opencode reroutes an unknown tool to `invalid`
     assert unknown.failed and unknown.key_argument() == "nosuchtool"
-    assert [c.name for c in calls if c.failed] == ["bash", "bash", "read", "invalid"]
+    assert [c.name for c in calls if c.failed] == ["bash", "bash", "read", "nosuchtool"]
     assert turns[-1].preview.startswith("Summary: listed files, `cat nonexistent.txt` failed")
     assert session.title == "Inspect repo files" and session.model == "mock-model"
     assert session.children == []
@@ -139,7 +139,7 @@ def test_real_autocompact_boundary_summary_and_nudge() -> None:
     ]
     boundary, summary, nudge = turns[6], turns[7], turns[8]
     assert boundary.role is Role.SYSTEM
-    assert boundary.flags == TurnFlag.COMPACTION_BOUNDARY
+    assert boundary.flags == TurnFlag.COMPACTION_BOUNDARY | TurnFlag.SYNTHETIC
     assert boundary.extra == {"auto": True, "overflow": False}
     assert boundary.message_id == "msg_22a93aae8001Nex96cwVwOlZpT"
     assert summary.role is Role.ASSISTANT
@@ -350,14 +350,16 @@ def test_empty_quoted_space_and_synthetic_user_text(tmp_path: Path) -> None:
     )
     session, _ = read_all(db)
     quoted, empty, blank, nudge, mixed, manual = session.turns
-    assert quoted.is_human and quoted.text == "" and quoted.preview == ""
+    # opencode run quotes an argument with spaces: the person typed one space
+    assert quoted.is_human and quoted.text == " " and quoted.preview == ""
     assert quoted.extra == {"raw_text": '" "'}
     assert empty.is_human and empty.text == "" and empty.extra is None
-    assert blank.is_human and blank.text == ""
+    assert blank.is_human and blank.text == "  \n" and blank.extra is None  # stays whitespace
     assert nudge.flags == TurnFlag.SYNTHETIC and nudge.text == "Continue if you have next steps"
     assert mixed.is_human and mixed.text == "look at @a.py"
     assert [p.kind for p in mixed.parts] == [PartKind.TEXT, PartKind.ATTACHMENT]
-    assert manual.role is Role.SYSTEM and manual.flags == TurnFlag.COMPACTION_BOUNDARY
+    assert manual.role is Role.SYSTEM
+    assert manual.flags == TurnFlag.COMPACTION_BOUNDARY | TurnFlag.SYNTHETIC
     assert manual.extra == {"auto": False, "overflow": False}
 
 

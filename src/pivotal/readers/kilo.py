@@ -10,7 +10,7 @@ building and incremental polling are opencode's (`opencode_db`, `opencode_conver
 What that makes of Kilo's ugly parts, as for opencode:
 * `kilo run "text with spaces"` stores the text wrapped in literal double quotes
   (single words are not quoted); the turn keeps the stored text, and a quoted blank
-  (`" "`) is empty text with the stored form in `extra["raw_text"]`.
+  (`" "`) is the blank the person typed, with the stored form in `extra["raw_text"]`.
 * the `<environment_details>` text part Kilo appends to a person's message and the
   `compaction_continue` nudge after a compaction are `synthetic` parts: the first is an
   attachment of the person's turn, the second a SYNTHETIC user turn.

@@ -26,6 +26,17 @@ def is_quoted_blank(text: str) -> bool:
     return _ONLY_QUOTES.fullmatch(text) is not None
 
 
+def typed_blank(text: str) -> str:
+    """What the person typed, for text that is only quotes and whitespace.
+
+    `opencode run " "` stores `" "` (it quotes an argument holding spaces): the
+    person typed a space, so the turn's text is that space, not nothing.
+    """
+    if len(text) >= 2 and text[0] == text[-1] and text[0] in "\"'" and not text[1:-1].strip():
+        return text[1:-1]
+    return text if not text.strip() else ""
+
+
 def _dict(value: object) -> dict[str, Any]:
     return value if isinstance(value, dict) else {}
 
@@ -63,6 +74,10 @@ def tool_call(part: dict[str, Any]) -> ToolCall:
         input=state.get("input"),
         status=status,
     )
+    if name == INVALID_TOOL:
+        asked = _dict(state.get("input")).get("tool")
+        if isinstance(asked, str) and asked:
+            call.name = asked  # what the model asked for; the call failed (is_error below)
     if status == "completed":
         output = state.get("output")
         call.output = output if isinstance(output, str) else None
@@ -171,7 +186,7 @@ def _fill_user(turn: Turn, parts: list[dict[str, Any]]) -> None:
         turn.flags |= TurnFlag.HUMAN
     elif compaction and not injected:
         turn.role = Role.SYSTEM
-        turn.flags |= TurnFlag.COMPACTION_BOUNDARY
+        turn.flags |= TurnFlag.COMPACTION_BOUNDARY | TurnFlag.SYNTHETIC
         auto = any(p.get("auto") is True for p in compaction)
         overflow = any(p.get("overflow") is True for p in compaction)
         label = "auto" if auto else "manual"
@@ -187,8 +202,10 @@ def _fill_user(turn: Turn, parts: list[dict[str, Any]]) -> None:
             if human and _injected(part):
                 out.append(Part(PartKind.ATTACHMENT, text=f"[injected text, {len(text)} chars]"))
             elif human and is_quoted_blank(text):
-                raw.append(text)
-                out.append(Part(PartKind.TEXT, text=""))
+                typed = typed_blank(text)
+                if typed != text:
+                    raw.append(text)
+                out.append(Part(PartKind.TEXT, text=typed))
             else:
                 out.append(Part(PartKind.TEXT, text=text))
         elif kind == "file":
