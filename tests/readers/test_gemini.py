@@ -11,6 +11,7 @@ import pytest
 
 from pivotal.model import Role, Session, SessionRef, TurnFlag
 from pivotal.readers import sniff_path
+from pivotal.readers.base import parse_timestamp
 from pivotal.readers.gemini import SPEC
 
 FIXTURES = Path(__file__).parent.parent / "fixtures"
@@ -133,6 +134,33 @@ def test_real_autocompact_keeps_history_and_marks_compression() -> None:
         sum(t.text == "Running a command that makes the context big." for t in session.turns) == 1
     )
     assert session.turns[-1].text == "OK, acknowledged (text-only reply)."
+    # the boundary's time is the `lastUpdated` of the `$set` line that rewrote the list
+    assert boundaries[0].timestamp == parse_timestamp("2026-11-30T03:51:48.410Z")
+    assert boundaries[0].source.line == 27
+
+
+@pytest.mark.parametrize(
+    "path,cwd",
+    [(SHORT, "/home/dev/work/gemini-short"), (AUTOCOMPACT, "/home/dev/work/gemini-autocompact")],
+)
+def test_the_project_directory_is_the_sessions_workspace(path: Path, cwd: str) -> None:
+    # Gemini names it in the `<session_context>` message ("Workspace Directories")
+    assert read(path).cwd == cwd
+    (ref,) = SPEC.refs(path)
+    assert ref.cwd == cwd  # what `pivotal sessions` lists and resume runs `cd` into
+
+
+def test_workspace_from_a_header_directories_list(tmp_path: Path) -> None:
+    path = tmp_path / "session-2026-12-01T10-00-1a2b3c4d.jsonl"
+    path.write_text(
+        '{"sessionId":"1a2b3c4d-0000-4000-8000-000000000001","projectHash":"ab","startTime":'
+        '"2026-12-01T10:00:00.000Z","lastUpdated":"2026-12-01T10:00:00.000Z","kind":"main",'
+        '"directories":["/srv/app","/srv/lib"]}\n'
+        '{"id":"u1","timestamp":"2026-12-01T10:00:01.000Z","type":"user","content":[{"text":"hi"}]}\n'
+    )
+    assert read(path).cwd == "/srv/app"
+    assert SPEC.refs(path)[0].cwd == "/srv/app"
+    assert SPEC.refs(LEGACY)[0].cwd is None  # nothing says where it ran: unknown, not guessed
 
 
 # -- ugly JSONL -----------------------------------------------------------------------------

@@ -54,6 +54,8 @@ from pivotal.readers.gemini_turns import (
     _match_key,
     _plain_text,
     build_turns,
+    workspace_in_head,
+    workspace_of,
 )
 from pivotal.readers.generic_common import WholeFileJsonReader, turn_signature
 from pivotal.readers.lines import LineFileReader
@@ -159,6 +161,7 @@ class GeminiJsonlReader(LineFileReader):
         session = self.session
         if session.id is None and isinstance(obj.get("sessionId"), str):
             session.id = obj["sessionId"]
+        self._directories(obj.get("directories"))
         if session.started is None:
             session.started = parse_timestamp(obj.get("startTime"))
         ended = parse_timestamp(obj.get("lastUpdated"))
@@ -172,11 +175,21 @@ class GeminiJsonlReader(LineFileReader):
         ended = parse_timestamp(patch.get("lastUpdated"))
         if ended is not None:
             self.session.ended = ended
+        self._directories(patch.get("directories"))
         messages = patch.get("messages")
         if isinstance(messages, list):
-            self._checkpoint([m for m in messages if isinstance(m, dict)], line_no, offset)
+            kept = [m for m in messages if isinstance(m, dict)]
+            self._checkpoint(kept, line_no, offset, patch.get("lastUpdated"))
+
+    def _directories(self, value: object) -> None:
+        """The session's workspace (its first directory) is where it ran: the cwd."""
+        if self.session.cwd is None and isinstance(value, list):
+            first = next((d for d in value if isinstance(d, str) and d), None)
+            self.session.cwd = first
 
     def _upsert(self, rec: dict, line_no: int | None, offset: int | None) -> None:
+        if self.session.cwd is None and rec.get("type") == "user":
+            self.session.cwd = workspace_of(_plain_text(rec))
         ident = _id(rec)
         if ident is not None and ident in self._index:
             pos = self._index[ident]
@@ -199,7 +212,9 @@ class GeminiJsonlReader(LineFileReader):
         self._changed_from(0)  # results folded by the dropped messages must go too
         self._branches_dirty = True
 
-    def _checkpoint(self, messages: list[dict], line_no: int, offset: int) -> None:
+    def _checkpoint(
+        self, messages: list[dict], line_no: int, offset: int, stamp: object = None
+    ) -> None:
         """Merge a full checkpoint without losing what was read (see module docstring)."""
         snap = next(
             (
@@ -221,7 +236,8 @@ class GeminiJsonlReader(LineFileReader):
                 self._upsert(message, line_no, offset)
         known = len(self._entries)
         self._changed_from(known)
-        self._entries.append(_Entry({}, line_no, offset, boundary=True))
+        # the boundary happened when this line was written: its `lastUpdated`
+        self._entries.append(_Entry({"timestamp": stamp}, line_no, offset, boundary=True))
         self._upsert(messages[snap], line_no, offset)
         tail = messages[snap + 1 :]
         if tail and tail[0].get("type") == "gemini" and _plain_text(tail[0]).strip() == ACK_TEXT:
@@ -329,9 +345,10 @@ def refs(path: Path) -> list[SessionRef]:
     try:
         st = path.stat()
         with open(path, "rb") as handle:
-            first = first_json_line(handle.read(8192))
+            head = handle.read(16384)
     except OSError:
         return [SessionRef(format=FORMAT, path=path)]
+    first = first_json_line(head[:8192])
     session_id = started = None
     if isinstance(first, dict):
         session_id = first.get("sessionId") if isinstance(first.get("sessionId"), str) else None
@@ -341,11 +358,21 @@ def refs(path: Path) -> list[SessionRef]:
             format=FORMAT,
             path=path,
             session_id=session_id,
+            cwd=_cwd_of(first, head),
             started=started,
             size=st.st_size,
             updated=st.st_mtime,
         )
     ]
+
+
+def _cwd_of(first: object, head: bytes) -> str | None:
+    """The workspace a session ran in, from its header or its context message."""
+    if isinstance(first, dict) and isinstance(first.get("directories"), list):
+        found = next((d for d in first["directories"] if isinstance(d, str) and d), None)
+        if found:
+            return found
+    return workspace_in_head(head)
 
 
 SPEC = FormatSpec(

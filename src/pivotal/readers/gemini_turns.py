@@ -34,6 +34,35 @@ SNAPSHOT_TAG = "<state_snapshot>"
 # what Gemini CLI records when the person presses Esc / Ctrl+C mid-turn
 CANCEL_NOTICES = ("Request cancelled.", "Request cancelled")
 CONTEXT_TAG = "<session_context>"
+_WORKSPACE = re.compile(
+    r"\*\*Workspace Directories:\*\*\s*\n\s*- ([^\n]+)"
+    r"|I'm currently working in the directory: ([^\n]+)"
+)
+_WORKSPACE_RAW = re.compile(rb'Workspace Directories:\*\*\\n\s*- ((?:[^"\\]|\\(?!n)["\\/bfrtu])+)')
+
+
+def workspace_of(text: str) -> str | None:
+    """The project directory Gemini's `<session_context>` message names (its first workspace)."""
+    if CONTEXT_TAG not in text[:200]:
+        return None
+    match = _WORKSPACE.search(text)
+    if match is None:
+        return None
+    return (match.group(1) or match.group(2)).strip() or None
+
+
+def workspace_in_head(head: bytes) -> str | None:
+    """The same, from a file's first bytes (the context message JSON-escaped in them)."""
+    match = _WORKSPACE_RAW.search(head)
+    if match is None:
+        return None
+    try:
+        found = msgspec.json.decode(b'"' + match.group(1) + b'"')
+    except msgspec.DecodeError:
+        return None
+    return found.strip() or None if isinstance(found, str) else None
+
+
 _COMMAND_RE = re.compile(r"^/[A-Za-z][\w:-]*(?:\s|$)")
 _STATUS = {
     "success": "completed",
