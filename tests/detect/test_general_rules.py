@@ -437,7 +437,8 @@ def test_failure_in_other_words(words: str) -> None:
     b = B()
     _start(b)
     b.agent("", bash("python -m jobs.export", "TimeoutError", 1))
-    said = b.agent(words)
+    # words after a call that did not fail by its own status: the agent's verdict counts
+    said = b.agent(words, bash("python -m jobs.export --pool 32", "exported 0 of 9 batches", 0))
     b.human("")
     b.agent("## Where this stands\n**Goal**: export.\n**Tried**: pools, indexes.\n" + "." * 300)
     b.agent("", edit("jobs/export.py"), bash("python -m jobs.export", "done in 6 min"))

@@ -35,7 +35,11 @@ def test_failure_streak_counts_errors_exit_codes_and_narrative() -> None:
     f2 = b.agent(
         "", tool("Bash", {"command": "python train.py --bs 8"}, "CUDA out of memory", error=True)
     )
-    f3 = b.agent("The patched run crashed again with the same error.")
+    # the agent's own words count when no failed call is what they describe
+    f3 = b.agent(
+        "The patched run crashed again with the same error.",
+        bash("python train.py --bs 4 --patched", "started", 0),
+    )
     anchor = b.human("")
     b.agent("Trying a smaller batch.", edit("train.py"), bash("python train.py --bs 2", "ok"))
     p = only(detect_pivots(b.turns))
@@ -44,6 +48,18 @@ def test_failure_streak_counts_errors_exit_codes_and_narrative() -> None:
     assert s.side == "before" and s.weight > 0
     assert p.turn == anchor
     assert p.state.attempts_failed == 3
+
+
+def test_saying_the_call_failed_is_not_a_second_failure() -> None:
+    b = B()
+    base(b)
+    f1 = b.agent("", bash("python train.py", "Traceback (most recent call last):\nKeyError: 12", 1))
+    b.agent("The training run failed with a KeyError.")  # its account of f1, not a new attempt
+    b.human("")
+    b.agent("Trying a smaller batch.", edit("train.py"), bash("python train.py --bs 2", "ok"))
+    p = only(detect_pivots(b.turns))
+    assert sig(p, "failure streak").turns == [f1]
+    assert p.state.attempts_failed == 1
 
 
 def test_success_resets_the_failure_streak() -> None:

@@ -1,8 +1,11 @@
 """Failed attempts before a silence, and whether the last action ended without a verdict.
 
-A failure is a tool call with an error flag or a non-zero exit, an output
-that shows a traceback / timeout / OOM / crash, or the agent saying so in its
-own words (its prose: tables and code only quote data). A success ends the
+A failure is a tool call that failed by the model's one definition
+(`ToolCall.failed`: error flag, non-zero exit, error / timeout status), a call
+whose file states no exit status and whose output shows a traceback / timeout /
+OOM / crash, or the agent saying so in its own words (its prose: tables and
+code only quote data) when that is not just its account of the call that had
+failed right before. A success ends the
 streak: only failures since the last success count. What counts as a success
 is a check that passed (a test, benchmark, launch, poll or run) or the agent
 reporting one; an edit that applied or a file that was read proves nothing.
@@ -59,8 +62,10 @@ def success_in_output(tool: ToolView) -> re.Match[str] | None:
 
 
 def _tool_failed(tool: ToolView) -> re.Match[str] | bool:
-    if tool.failed or tool.status == "error":
+    if tool.failed:  # `ToolCall.failed`: error flag, non-zero exit, error / timeout status
         return True
+    if tool.exit_code is not None:
+        return False  # the file states the exit (0): its output's words do not overrule it
     if not tool.output or tool_kind(tool) in ("read", "search", "edit", "plan"):
         return False  # file contents mention errors all the time; only the flag counts
     match = fail_line(tool)
@@ -139,6 +144,7 @@ def failure_signals(w: Window, cfg: PivotConfig, facts: BeforeFacts) -> list[Sig
     streak: list[tuple[int, str]] = []
     last_tool: tuple[TurnView, ToolView] | None = None
     check_failed = False  # the latest check so far failed
+    last_failed = False  # the latest call so far failed (and none ran since)
     for view in w.agent_before:
         words, claim, failure = view_verdict(view)
         turn_failed = False
@@ -147,7 +153,8 @@ def failure_signals(w: Window, cfg: PivotConfig, facts: BeforeFacts) -> list[Sig
             if kind == "plan":
                 continue
             last_tool = (view, tool)
-            if tool_failed(tool):
+            last_failed = bool(tool_failed(tool))
+            if last_failed:
                 facts.failures_total += 1
                 streak.append((view.index, tool_quote(tool)))
                 turn_failed = True
@@ -166,7 +173,8 @@ def failure_signals(w: Window, cfg: PivotConfig, facts: BeforeFacts) -> list[Sig
         strong = bool(claim) or (
             narrative is None and not check_failed and not turn_failed and has_results(view.text)
         )
-        if narrative and not turn_failed:
+        # "the build failed" right after the failed call is that call's failure, not another
+        if narrative and not turn_failed and not (last_failed and not view.tools):
             facts.failures_total += 1
             streak.append((view.index, around(words, *narrative)))
         if strong:
