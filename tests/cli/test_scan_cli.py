@@ -11,6 +11,7 @@ from pathlib import Path
 
 import pytest
 
+import pivotal
 from cli_helpers import invoke
 from pivotal.cli.exitcodes import ExitCode
 
@@ -189,3 +190,15 @@ def test_explain_names_the_gate_that_turned_each_other_silence_down():
     assert rows, "the seed has non-pivot silences (an 'ok' mid-profiling, a compaction...)"
     assert all(" — " in row and ":" in row.split(" — ")[1] for row in rows)
     assert any("confidence" in row for row in rows)
+
+
+def test_scan_json_pivots_carry_the_index_and_the_number_text_output_shows():
+    demo = Path(pivotal.__file__).resolve().parent / "_demo" / "demo.jsonl"
+    code, out, _ = run("scan", "--json", str(demo))
+    assert code == ExitCode.OK
+    pivots = json.loads(out)["pivots"]
+    assert pivots, "the demo session has pivots"
+    _, text, _ = run("scan", str(demo))
+    for pivot in pivots:
+        assert pivot["number"] == pivot["turn"] + 1
+        assert f"#{pivot['number']}" in text  # the text table names the 1-based number

@@ -5,10 +5,12 @@ from __future__ import annotations
 import json
 
 from pivotal.export import render
+from pivotal.export.jsonout import turn_json
+from pivotal.readers import find_sessions, read_session
 from pivotal.scan.report import session_json
 from pivotal.text.safe import clean
 
-from .conftest import SECRET_VALUES
+from .conftest import DEMO, SECRET_VALUES
 
 
 def _strings(value):
@@ -74,3 +76,16 @@ def test_redacted_json_has_no_secrets(hostile_input):
     for secret in SECRET_VALUES:
         assert secret not in out
     assert json.loads(out)["transcript"]
+
+
+def test_preview_is_filled_for_turns_not_decoded_yet_and_numbers_say_which_is_which():
+    # a fresh read: Claude Code's assistant turns are decoded only when asked for
+    session = read_session(find_sessions([DEMO]).refs[0])
+    lazy = [t for t in session.turns if t.role.value == "assistant" and not t.preview]
+    assert lazy, "the demo must have assistant turns whose preview waits for decoding"
+    for turn in session.turns:
+        data = turn_json(turn)
+        text = " ".join(p["text"] for p in data["parts"] if p["kind"] == "text").strip()
+        if text:
+            assert data["preview"], data["index"]
+        assert data["number"] == data["index"] + 1

@@ -20,6 +20,7 @@ from pivotal.catalog.notes import session_key
 from pivotal.catalog.stats import pivot_run
 from pivotal.export.common import ExportInput, role_label
 from pivotal.model import Part, ToolCall, Turn, TurnFlag
+from pivotal.readers.base import preview_of
 from pivotal.scan.report import iso, session_json
 from pivotal.text.safe import clean, json_inert
 
@@ -71,8 +72,11 @@ def part_json(part: Part) -> dict[str, Any]:
 
 def turn_json(turn: Turn) -> dict[str, Any]:
     usage = turn.usage
+    parts = [part_json(p) for p in turn.parts]  # first: a lazy turn's preview is set by this
+    preview = turn.preview or preview_of(turn.text)
     return {
         "index": turn.index,
+        "number": turn.index + 1,
         "role": turn.role.value,
         "who": role_label(turn),
         "flags": flag_names(turn.flags),
@@ -86,8 +90,8 @@ def turn_json(turn: Turn) -> dict[str, Any]:
         },
         "model": clean(turn.model) if turn.model else None,
         "usage": asdict(usage) if usage is not None else None,
-        "preview": clean(turn.preview),
-        "parts": [part_json(p) for p in turn.parts],
+        "preview": clean(preview),
+        "parts": parts,
     }
 
 

@@ -1,7 +1,8 @@
 """Headless renderings of sessions and pivots: the scan JSON schema, tables, --explain.
 
 Text output numbers turns from 1 (`#12`), as the replayer shows them; the JSON
-keeps the 0-based index into the session's turn list.
+keeps the 0-based index into the session's turn list (`turn`) and gives that
+1-based number too (`number`).
 
 The JSON shape is an API (documented in the README): one object per session
 per line. Every piece of session text that reaches the output goes through
@@ -87,6 +88,7 @@ def pivot_json(session: Session, pivot: Pivot) -> dict[str, Any]:
     anchor = session.turns[pivot.turn] if 0 <= pivot.turn < len(session.turns) else None
     return {
         "turn": pivot.turn,
+        "number": pivot.turn + 1,
         "message_id": _maybe(anchor.message_id) if anchor else None,
         "line": anchor.source.line if anchor else None,
         "timestamp": iso(anchor.timestamp) if anchor else None,
