@@ -38,7 +38,11 @@ def _read(path: Path) -> Session:
             ["opencode", "--session", "ses_dd56d6bd6ffeh6ChL7dECWk7KX"],
             "/home/dev/work/opencode-short",
         ),
-        ("gemini-short", ["gemini", "--resume", "5b2c8740-00e4-4481-94e9-939d81e710c3"], None),
+        (  # the workspace its <session_context> names
+            "gemini-short",
+            ["gemini", "--resume", "5b2c8740-00e4-4481-94e9-939d81e710c3"],
+            "/home/dev/work/gemini-short",
+        ),
     ],
 )
 def test_resume_by_id_for_each_agent(fixture, argv, cwd):

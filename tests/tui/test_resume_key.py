@@ -57,8 +57,8 @@ CASES = [
     ),
     (
         "gemini/demo.jsonl",
-        "gemini --resume c384133a-df1a-4bd9-905d-3e966e60c1be",
-        "run it in any directory",
+        "cd /home/dev/work/qwen-serve && gemini --resume c384133a-df1a-4bd9-905d-3e966e60c1be",
+        "run in: /home/dev/work/qwen-serve",
     ),
     (
         "aider/demo.aider.chat.history.md",

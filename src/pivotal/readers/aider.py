@@ -13,15 +13,16 @@ so run boundaries stay visible. Without a key the whole file is one session.
 aider's own lines are found by what aider writes, not by Markdown: it ends
 every `#### ` input line and every `> ` output line with two spaces, and
 writes a blank line before each input and each model reply. So:
-* a `####` line ending in two spaces, after a blank line or another such
-  line, is the person's input; consecutive ones are one multi-line input.
+* a `####` line ending in two spaces, after a blank line or another such line,
+  is the person's input; consecutive ones are one multi-line input.
   `#### <blank>` is a bare Enter: logged but never sent, so it is a HUMAN turn
-  flagged UNSENT with no text. A bare `####  ` is a whitespace input, which is
-  sent (text " "). Input starting with `/` or `!` is a command (SYNTHETIC, not
-  HUMAN); `/run`, `/test` and `!` carry a `shell` tool call (aider does not log
-  the command's output or exit status, so they stay unknown). An input that
-  repeats the reply before it line for line is an architect plan handed to
-  the editor model: SYNTHETIC, not the person.
+  flagged UNSENT with no text (unless a reply follows it at once, which aider
+  never writes: the file then says it was answered). A bare `####  ` is a
+  whitespace input, which is sent (text " "). Input starting with `/` or `!`
+  is a command (SYNTHETIC, not HUMAN); `/run`, `/test` and `!` carry a `shell`
+  tool call (aider does not log the command's output or exit status, so they
+  stay unknown). An input that repeats the reply before it line for line is an
+  architect plan handed to the editor model: SYNTHETIC, not the person.
 * a `>` line ending in two spaces is aider's output; the lines right after it
   (no blank line between) continue the same message, and a `>` line without
   the two spaces right after aider output starts a multi-line message that
@@ -231,6 +232,7 @@ class AiderReader(LineFileReader):
     def _reply_line(self, text: str, gap: int, where: SourceRef) -> None:
         if self._mode != "reply" or self._turn is None:
             self._close()
+            self._answered()
             turn = self._open(Role.ASSISTANT, TurnFlag.NONE, where, "reply", [text])
             turn.model = self._model
             self._thought = 0 if text.startswith(THINK_OPEN) else None
@@ -290,6 +292,13 @@ class AiderReader(LineFileReader):
                 self.mark_changed(target.index)
         elif facts.api_error and notice is not None:
             notice.flags |= TurnFlag.ERROR
+
+    def _answered(self) -> None:
+        """A reply right after a `<blank>` shows it was sent after all (aider never does)."""
+        turns = self.session.turns
+        if turns and turns[-1].flags & TurnFlag.UNSENT:
+            turns[-1].flags &= ~TurnFlag.UNSENT
+            self.mark_changed(turns[-1].index)
 
     def _add_call(self, turn: Turn, call: ToolCall) -> None:
         turn.parts.append(Part(PartKind.TOOL, tool=call))
