@@ -1,7 +1,9 @@
 """aider `.aider.chat.history.md`, shaped like the history aider 0.86.2 wrote.
 
 Each run starts with `# aider chat started at …` and `> ` banner lines; a
-prompt is `#### ` per line (an empty one `#### <blank>`); the reply is plain
+prompt is `#### ` per line, each ending in two spaces (an empty one that reached the
+model, a whitespace input, is the bare `####  `; a bare Enter, `#### <blank>`, is
+never sent, so a scenario's answered silence is never written that way); the reply is plain
 Markdown with SEARCH/REPLACE edit blocks and ```bash blocks that aider offers to
 run; everything aider itself prints is a `> ` line ending in two spaces. aider
 has no tool calls, no ids, no per-message timestamps, and does not write its
@@ -60,13 +62,12 @@ class _Writer:
         silence = step.expect[1] if step.expect else ""
         line = self.physical_lines() + 1  # elements may hold several lines
         if is_blank(step.text):
-            self.lines.append("#### <blank>")
+            # a bare Enter is logged as `#### <blank>` and never sent; what reaches the
+            # model, and is answered, is a whitespace input, logged as a bare `####  `
+            self.lines.append("####  ")
             silence = EMPTY if step.expect else silence
         else:
-            rows = step.text.split("\n")
-            self.lines += [
-                f"#### {r}  " if i < len(rows) - 1 else f"#### {r}" for i, r in enumerate(rows)
-            ]
+            self.lines += [f"#### {r}  " for r in step.text.split("\n")]
         self.lines.append("")
         return line, silence
 
