@@ -3,7 +3,8 @@
 * every sniffer, called directly (the registry hides a sniffer that raises), over
   the records of every real client's files with wrong types in any field;
 * the single-JSON documents (Gemini's legacy chat, generic chat JSON);
-* opencode databases whose rows hold any SQLite type in any column;
+* opencode databases whose rows hold any SQLite type in any column, and
+  opencode's legacy `storage/` tree with wrong types in any field of any file;
 * what consumers do with a fuzzed session: scan's table, --explain and JSON,
   and the four exports;
 * a notes store with random pages damaged: opening it read-only raises nothing
@@ -27,7 +28,14 @@ from hypothesis import strategies as st
 
 from pivotal.readers import find_sessions, open_reader, read_errors, specs
 from readers.fuzzing import mutated
-from readers.opencode_builders import REAL_SHORT
+from readers.opencode_builders import (
+    REAL_SHORT,
+    T0,
+    assistant_info,
+    bash_part,
+    text_part,
+    user_info,
+)
 
 from .fuzz_support import (
     FIXTURES,
@@ -177,6 +185,71 @@ def test_opencode_rows_of_any_type_in_any_column(changes: list) -> None:  # type
         finally:
             conn.close()
         for ref in find_sessions([path]).refs:
+            reader = open_reader(ref)
+            try:
+                reader.poll(final=True)
+                materialize(reader)
+            except read_errors():
+                pass
+            finally:
+                reader.close()
+
+
+def _legacy_records() -> dict[str, dict]:
+    """A legacy opencode `storage/` tree (relative path -> record), shaped as opencode 1.1 wrote."""
+    files: dict[str, dict] = {
+        "session/prj_1/ses_old.json": {
+            "id": "ses_old",
+            "projectID": "prj_1",
+            "directory": "/home/dev/old",
+            "title": "Old session",
+            "version": "1.1.20",
+            "time": {"created": T0, "updated": T0 + 9},
+        }
+    }
+    infos = (("msg_001", user_info(T0)), ("msg_002", assistant_info(T0 + 1, "msg_001")))
+    for mid, info in infos:
+        files[f"message/ses_old/{mid}.json"] = {"id": mid, "sessionID": "ses_old", **info}
+    parts = (
+        ("prt_001", "msg_001", text_part("tidy the repo")),
+        ("prt_002", "msg_002", bash_part("call_1", "ls", "completed", output="a")),
+        ("prt_003", "msg_002", text_part("Done.")),
+    )
+    for pid, mid, part in parts:
+        record = {"id": pid, "sessionID": "ses_old", "messageID": mid, **part}
+        files[f"part/{mid}/{pid}.json"] = record
+    return files
+
+
+LEGACY = _legacy_records()
+
+
+def write_legacy(folder: Path, names: list[str], records: list[object]) -> Path:
+    storage = folder / "opencode" / "storage"
+    for name, record in zip(names, records, strict=True):
+        target = storage / name
+        target.parent.mkdir(parents=True, exist_ok=True)
+        target.write_bytes(encode(record))
+    return storage.parent
+
+
+def test_the_legacy_tree_unchanged_is_read(tmp_path: Path) -> None:
+    [ref] = find_sessions(
+        [write_legacy(tmp_path, sorted(LEGACY), [LEGACY[n] for n in sorted(LEGACY)])]
+    ).refs
+    reader = open_reader(ref)
+    reader.poll(final=True)
+    assert [t.text for t in reader.session.turns] == ["tidy the repo", "Done."]
+    assert reader.session.turns[1].tool_calls[0].output == "a"
+
+
+@FUZZ_SETTINGS
+@given(st.data())
+def test_opencode_legacy_tree_with_wrong_types_in_any_field(data: st.DataObject) -> None:
+    names = sorted(LEGACY)
+    changed = mutated(data, [LEGACY[n] for n in names])
+    with tempfile.TemporaryDirectory(prefix="pivotal-legacy-fuzz-") as folder:
+        for ref in find_sessions([write_legacy(Path(folder), names, changed)]).refs:
             reader = open_reader(ref)
             try:
                 reader.poll(final=True)

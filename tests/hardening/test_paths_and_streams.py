@@ -58,7 +58,7 @@ def claude_home(tmp_path: Path) -> Path:
 def test_a_fifo_given_explicitly_is_refused_with_one_line(tmp_path: Path) -> None:
     fifo = tmp_path / "live.jsonl"
     os.mkfifo(fifo)
-    for command in (["scan"], ["export", "--to", "md"], ["stats"]):
+    for command in (["scan"], ["scan", "--follow"], ["export", "--to", "md"], ["stats"]):
         result = pivotal(*command, fifo)
         assert result.returncode == 5, (command, result.stderr)
         [line] = result.stderr.splitlines()
