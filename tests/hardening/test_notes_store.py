@@ -179,6 +179,25 @@ def test_a_replayer_that_had_the_store_open_keeps_writing_into_the_live_file(
         assert [m.note for m in check.marks_for(session)] == ["written after the repair"]
 
 
+def test_a_damaged_store_that_is_locked_is_left_as_it_is_with_one_clear_error(
+    damaged: tuple[Path, dict[str, str], set[str]],
+) -> None:
+    store, _notes, _lost = damaged
+    original = store.read_bytes()
+    holder = sqlite3.connect(store, isolation_level=None)
+    holder.execute("BEGIN EXCLUSIVE")  # e.g. another pivotal mid-write
+    try:
+        with pytest.raises(NotesError) as raised:
+            NoteStore(store, timeout=0.05)
+    finally:
+        holder.execute("ROLLBACK")
+        holder.close()
+    assert "locked by another program" in str(raised.value) and "\n" not in str(raised.value)
+    assert store.read_bytes() == original  # not half rebuilt
+    with NoteStore(store) as repaired:  # once the lock is gone, the repair goes through
+        assert repaired.notice and "recovered" in repaired.notice
+
+
 def test_a_locked_store_raises_a_clear_catchable_error(tmp_path: Path) -> None:
     path = tmp_path / FILE_NAME
     session = other_session(1)

@@ -142,11 +142,14 @@ class NoteStore:
         except sqlite3.OperationalError as exc:
             raise NotesError(self._why("open", exc)) from exc  # locked or no access: not damage
         except sqlite3.DatabaseError:
-            self._repair()
+            pass  # damaged: repaired below, outside this handler
         try:
+            self._repair()
             return self._connect()
         except sqlite3.Error as exc:
-            raise NotesError(self._why("open", exc)) from exc
+            if isinstance(exc, NotesError):
+                raise
+            raise NotesError(self._why("repair", exc)) from exc
 
     def _open_readonly(self) -> sqlite3.Connection:
         if not self.path.exists():
@@ -237,7 +240,9 @@ class NoteStore:
             self._repair()
             return self._connect()
         except sqlite3.Error as exc:
-            raise NotesError(self._why("open", exc)) from exc
+            if isinstance(exc, NotesError):
+                raise
+            raise NotesError(self._why("repair", exc)) from exc
 
     def close(self) -> None:
         self._db.close()
