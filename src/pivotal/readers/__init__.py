@@ -9,6 +9,11 @@ A format module is imported only when the sniff reaches it or a session of
 its format is opened, so `pivotal scan` on a Claude Code file never loads the
 opencode reader (and sqlite3) or the others.
 
+Only regular files and folders are ever opened: a FIFO (or a pipe given as
+/dev/stdin) is refused in one line, since opening it waits for a writer and
+sniffing it would eat the stream. A sniff never raises, and one bad file never
+stops the others: what cannot be used becomes a `Problem` with one line.
+
 Readers may import only the model and `pivotal.text`: they know nothing of the
 detector, the commands or the replayer. `base` holds what every reader needs
 (`SessionReader`, `Update`, `FormatSpec`, tolerant JSON decoding, timestamps),
