@@ -47,7 +47,14 @@ from pivotal.model import (
     TurnFlag,
     Usage,
 )
-from pivotal.readers.base import FormatSpec, SessionReader, Update, decode_json, preview_of
+from pivotal.readers.base import (
+    FormatSpec,
+    SessionReader,
+    Update,
+    decode_json,
+    parse_timestamp,
+    preview_of,
+)
 from pivotal.readers.generic_common import replace_turns
 from pivotal.readers.kimi_context import (
     call_input,
@@ -136,9 +143,8 @@ class _WireReader(LineFileReader):
             self.skip(line_no, "wire record without a message type")
             return
         stamp = obj.get("timestamp")
-        when = (
-            float(stamp) if isinstance(stamp, int | float) and not isinstance(stamp, bool) else None
-        )
+        # a number (epoch seconds) only; 1e20 or 1e400 is no time (parse_timestamp)
+        when = parse_timestamp(stamp) if isinstance(stamp, int | float) else None
         payload = message.get("payload")
         payload = payload if isinstance(payload, dict) else {}
         where = SourceRef(line=line_no, offset=offset)
