@@ -74,6 +74,8 @@ class ReplayerApp(App[int]):
         """Set once the first slice of the session is on screen."""
         self.first_paint_at: float | None = None
         self.exiting = False
+        self._held: list[events.Key] = []
+        """Keys typed before a prompt could take them (`_typed_too_early`)."""
         """`exit()` was called: keys and clicks still queued behind it are dropped."""
 
     # -- quitting ----------------------------------------------------------------------
@@ -97,24 +99,33 @@ class ReplayerApp(App[int]):
         bindings when it comes back up. `1` and `7` arrive while the replay
         screen is still on top, come back once `:` has pushed the prompt, and
         were dropped; keys that arrive before the prompt's input has focus were
-        dropped by the prompt screen. Both are sent again, in order, to the
-        input. True: this event is spent.
+        dropped by the prompt screen. Both are held, in order, and sent again
+        once the input has focus. True: this event is spent.
         """
         screen = self.screen
         if not getattr(screen, "TAKES_TYPING", False):
             if not event.is_forwarded:
                 event._pivotal_screen = screen  # type: ignore[attr-defined]
             return False
-        again = events.Key(event.key, event.character)
-        if not event.is_forwarded:
-            if screen.focused is not None:
-                return False  # the input has focus: Textual hands it the key
-            screen.call_after_refresh(self.post_message, again)  # once it is drawn
-            return True
-        if getattr(event, "_pivotal_screen", screen) is screen:
-            return False  # it went to the prompt and came back: the prompt's to drop
-        self.post_message(again)  # it went to the screen below before the prompt came up
+        if event.is_forwarded:
+            if getattr(event, "_pivotal_screen", screen) is screen:
+                return False  # it went to the prompt and came back: the prompt's to drop
+        elif screen.focused is not None and not self._held:
+            return False  # the input has focus: Textual hands it the key
+        if not self._held:
+            screen.call_after_refresh(self._send_held, screen, 0)
+        self._held.append(events.Key(event.key, event.character))
         return True
+
+    def _send_held(self, screen: Screen, tries: int) -> None:
+        """Send the held keys again, in order, once `screen`'s input has focus."""
+        if screen is self.screen and screen.focused is None and tries < 100:
+            screen.call_after_refresh(self._send_held, screen, tries + 1)
+            return
+        held, self._held = self._held, []
+        if screen is self.screen:
+            for key in held:
+                self.post_message(key)
 
     def _print_error_renderables(self) -> None:
         """A crash prints one line (the command line's) unless PIVOTAL_DEBUG asks for more.
