@@ -91,3 +91,32 @@ def test_typo_tolerance_stays_narrow() -> None:
     assert near_go_on("contnue") and near_go_on("procede")
     # a different word one letter away from a short go-on word is not a typo of it
     assert not near_go_on("doing") and not near_go_on("text") and not near_go_on("gain")
+
+
+@pytest.mark.parametrize(
+    "message",
+    [
+        "J'ai préparé les trois fichiers. Voulez-vous que je les installe maintenant ?",
+        "Voulez-vous que je continue",  # written without accents or a question mark
+        "Die Migration ist vorbereitet. Soll ich sie jetzt ausführen",
+        "La migración está lista. ¿Quieres que la aplique?",
+        "Tudo pronto. Quer que eu faça o deploy agora",
+        "Ho preparato la patch. Vuoi che la applichi",
+        "План готов. Хотите, чтобы я начал",
+        "迁移脚本已经准备好了。是否继续执行",
+        "準備ができました。OKなら、そのままデプロイまで進めます。",
+        "마이그레이션 준비가 끝났습니다. 진행할까요",
+    ],
+)
+def test_the_agents_ask_in_another_language_is_found(message: str) -> None:
+    from pivotal.detect.asks import question_to_person
+
+    assert question_to_person(message)
+
+
+def test_plain_english_is_not_searched_for_other_languages_words() -> None:
+    from pivotal.detect.lexicon_intl import ASKS, CHOICE
+
+    assert CHOICE.search("callbacks for ou and the rest") is None  # "ou" is French for "or"
+    assert ASKS.search("I deployed the fix; the graphs look normal again.") is None
+    assert CHOICE.search("Tu préfères la version A ou la version B ?") is not None

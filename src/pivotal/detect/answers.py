@@ -10,24 +10,22 @@ The failures the answer explains were the subject of the question, not the agent
 
 from __future__ import annotations
 
-import re
-
 from pivotal.detect.activity import changes_code
-from pivotal.detect.asks import question_to_person
+from pivotal.detect.asks import question_of
 from pivotal.detect.config import PivotConfig
 from pivotal.detect.evidence import plain
 from pivotal.detect.facts import AfterFacts, BeforeFacts
-from pivotal.detect.lazyre import lazy
+from pivotal.detect.lexicon_intl import folded
 from pivotal.detect.window import Window
 from pivotal.model import Signal, Silence
 
-WHY = lazy(
+WHY = folded(
     r"\bwhy\b|\bhow come\b|\bwhat (happened|caused|went wrong|is going on|is wrong)\b|"
     r"\bwhat'?s (going on|wrong|the (reason|cause|difference))\b|"
     r"\bwhat is the (reason|cause|difference)\b|\bhow (does|did|do) (it|this|that|the)\b|"
     r"pourquoi|por qué|porqué|warum|wieso|weshalb|почему|зачем|为什么|為什麼|为何|"
     r"なぜ|どうして|왜|perché|por que",
-    re.IGNORECASE,
+    foreign=False,
 )
 """A question asking for an explanation, not for something to be done."""
 ANSWER_MIN = 80
@@ -44,7 +42,7 @@ def answered_why(w: Window) -> bool:
     last = w.agent_before[-1]
     if last.ends_with_tool or len(last.text.strip()) < ANSWER_MIN:
         return False
-    return not question_to_person(last.text)
+    return not question_of(last)
 
 
 def answer_then_act_signal(

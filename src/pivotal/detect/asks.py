@@ -49,6 +49,16 @@ def is_choice(question: str) -> bool:
     return not is_go_ahead(question)
 
 
+def question_of(view: TurnView) -> str:
+    """`question_to_person` of a message, worked out once (several rules ask it of the
+    agent's last message before every silence)."""
+    memo = view.memo
+    if "question" not in memo:
+        memo["question"] = question_to_person(view.text)
+    result: str = memo["question"]
+    return result
+
+
 def question_to_person(text: str) -> str:
     """The question a message ends on: a "?" sentence in its last paragraph, or an ask."""
     words = prose(text).strip()

@@ -14,7 +14,7 @@ from pivotal.detect.asks import (
     is_choice,
     is_go_ahead,
     listed_steps,
-    question_to_person,
+    question_of,
 )
 from pivotal.detect.compaction import compacted_mid_turn, summary_says_done
 from pivotal.detect.config import PivotConfig
@@ -162,7 +162,7 @@ def proposal_signal(w: Window, cfg: PivotConfig, facts: BeforeFacts) -> Signal |
     if facts.check_failed:
         return None
     under_way = any(changes_code(t) for v in agent for t in v.tools)
-    question = question_to_person(last.text)
+    question = question_of(last)
     steps = listed_steps(last)
     asked = bool(question) and not is_choice(question)
     # a concrete offer to go ahead is a plan of one step when nothing is under way yet
@@ -205,7 +205,7 @@ def next_step_signal(w: Window, cfg: PivotConfig, facts: BeforeFacts) -> Signal 
     if not facts.failures or facts.proposal or not agent or agent[-1].ends_with_tool:
         return None
     last = agent[-1]
-    question = question_to_person(last.text)
+    question = question_of(last)
     if question and is_choice(question):
         return None  # "which approach should I take?": the agent hands the choice over
     words = prose(last.text).strip()[-600:]
@@ -232,7 +232,7 @@ def open_question_signal(w: Window, cfg: PivotConfig, facts: BeforeFacts) -> Sig
     for view in reversed(w.agent_before):
         if not view.text.strip():
             continue
-        question = question_to_person(view.text)
+        question = question_of(view)
         if not question:
             return None
         facts.open_question = True
