@@ -120,3 +120,33 @@ def test_plain_english_is_not_searched_for_other_languages_words() -> None:
     assert CHOICE.search("callbacks for ou and the rest") is None  # "ou" is French for "or"
     assert ASKS.search("I deployed the fix; the graphs look normal again.") is None
     assert CHOICE.search("Tu préfères la version A ou la version B ?") is not None
+
+
+def _one_typo_apart(word: str, target: str) -> bool:
+    """The plain definition near_go_on implements with precomputed variants."""
+    if len(word) == len(target):
+        diff = [i for i, (a, b) in enumerate(zip(word, target, strict=True)) if a != b]
+        if len(diff) == 1:
+            return len(target) >= 6
+        return (
+            len(diff) == 2
+            and diff[1] == diff[0] + 1
+            and (word[diff[0]], word[diff[1]]) == (target[diff[1]], target[diff[0]])
+        )
+    if abs(len(word) - len(target)) != 1:
+        return False
+    short, long_ = sorted((word, target), key=len)
+    start = 0 if len(target) >= 6 else 1
+    return any(long_[:i] + long_[i + 1 :] == short for i in range(start, len(long_)))
+
+
+def test_typo_variants_agree_with_the_plain_definition() -> None:
+    from pivotal.detect.acks import _TARGETS
+
+    words = ["contnue", "contiune", "continue", "gain", "agian", "proced", "proceeds", "ahed"]
+    words += [t[:i] + t[i + 1 :] for t in _TARGETS for i in range(len(t))]
+    words += [t[:i] + "x" + t[i:] for t in _TARGETS for i in range(len(t) + 1)]
+    words += [t[:i] + "z" + t[i + 1 :] for t in _TARGETS for i in range(len(t))]
+    for word in words:
+        expected = len(word) >= 4 and any(_one_typo_apart(word, t) for t in _TARGETS)
+        assert near_go_on(word) is expected, word

@@ -94,11 +94,34 @@ def _squeezed(word: str) -> str:
     return "".join(out)
 
 
+_TARGETS = frozenset(t for t in GO_ON_WORDS if len(t) >= 5 and t.isascii())
+_LONG = frozenset(t for t in _TARGETS if len(t) >= 6)
+_SWAPPED = frozenset(
+    t[:i] + t[i + 1] + t[i] + t[i + 2 :] for t in _TARGETS for i in range(len(t) - 1)
+)
+_SHORTENED = frozenset(
+    t[:i] + t[i + 1 :] for t in _TARGETS for i in range(0 if t in _LONG else 1, len(t))
+)
+_BLANKED = frozenset(t[:i] + "\0" + t[i + 1 :] for t in _LONG for i in range(len(t)))
+
+
 def near_go_on(word: str) -> bool:
     """A typo of an English go-on word ("contnue", "contiune", "procede", "coninue"): one
-    letter missing, added, swapped with its neighbour or (in words of 6+ letters) wrong."""
-    if len(word) < 4:
+    letter missing, added, swapped with its neighbour or (in words of 6+ letters) wrong.
+    A 5-letter word keeps its first letter ("gain" is not "again"). Asked of every short
+    message that is not a go-on word for word, so the variants are worked out once."""
+    n = len(word)
+    if n < 4:
         return False
+    if word in _SWAPPED or word in _SHORTENED:
+        return True
+    for i in range(n):
+        if word[:i] + "\0" + word[i + 1 :] in _BLANKED:
+            return True  # one letter wrong
+        shorter = word[:i] + word[i + 1 :]
+        if shorter in _LONG or (i and shorter in _TARGETS):
+            return True  # one letter too many
+    return False
     for target in GO_ON_WORDS:
         if len(target) < 5 or abs(len(target) - len(word)) > 1:
             continue

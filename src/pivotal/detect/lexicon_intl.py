@@ -35,8 +35,8 @@ class Folded:
         self._exact: re.Pattern[str] | None = None
 
     def search(self, text: str) -> re.Match[str] | None:
-        if self.foreign and text.isascii() and _FOREIGN.isdisjoint(text.lower().split()):
-            return None  # plain English (most messages): none of these languages' words
+        if self.foreign and plain_english(text):
+            return None  # most messages: none of these languages' letters or words
         lowered = fold(text)
         if lowered is None:
             if self._exact is None:
@@ -57,6 +57,17 @@ _FOREIGN = frozenset(
 )
 """Words of the languages written in plain ASCII as often as not (French, Spanish, German,
 Portuguese, Italian): a message in ASCII without any of them is not searched."""
+
+
+_NON_ASCII = re.compile(r"[^\x00-\x7f]")
+
+
+def plain_english(text: str) -> bool:
+    """No letter beyond ASCII (arrows, ticks and dashes are not letters) and none of the
+    common words of the languages that are often typed in plain ASCII."""
+    if not text.isascii() and any(ch.isalpha() for ch in set(_NON_ASCII.findall(text))):
+        return False
+    return _FOREIGN.isdisjoint(text.lower().split())
 
 
 def folded(*branches: str, foreign: bool = True) -> Folded:
