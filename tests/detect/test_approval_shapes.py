@@ -187,3 +187,30 @@ def test_a_single_concrete_offer_before_anything_was_done_is_a_plan_of_one_step(
     b.agent("Done: the database went from 221 GB to 41 GB.")
     p = at(detect_pivots(b.turns), anchor)
     assert p is not None and p.kind is PivotKind.IMPLICIT_APPROVAL
+
+
+def test_a_test_run_piped_into_tail_failed_when_its_output_says_so() -> None:
+    from pivotal.detect.failures import tool_failed
+
+    piped = ToolView(
+        "exec_command",
+        {"command": "pytest -q | tail -3"},
+        "pytest -q | tail -3",
+        "FAILED tests/test_api.py::test_list - AssertionError\n3 failed, 40 passed",
+        True,
+        False,
+        0,
+        None,
+    )
+    plain = ToolView(
+        "exec_command",
+        {"command": "python report.py"},
+        "python report.py",
+        "error: 0 rows had an error column",
+        True,
+        False,
+        0,
+        None,
+    )
+    # the stated exit 0 is tail's; a plain command's stated exit 0 stands over its words
+    assert tool_failed(piped) and not tool_failed(plain)

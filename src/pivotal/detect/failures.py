@@ -18,12 +18,12 @@ from __future__ import annotations
 
 import re
 
-from pivotal.detect.activity import tool_kind
+from pivotal.detect.activity import command_of, command_pieces, tool_kind
 from pivotal.detect.config import PivotConfig
 from pivotal.detect.evidence import around, plain
 from pivotal.detect.facts import BeforeFacts
 from pivotal.detect.figures import has_results, headline, prose
-from pivotal.detect.lazyre import first
+from pivotal.detect.lazyre import first, lazy
 from pivotal.detect.lexicon import (
     FAIL_NARRATIVE,
     FAIL_OUTPUT,
@@ -64,14 +64,32 @@ def success_in_output(tool: ToolView) -> re.Match[str] | None:
 def _tool_failed(tool: ToolView) -> re.Match[str] | bool:
     if tool.failed:  # `ToolCall.failed`: error flag, non-zero exit, error / timeout status
         return True
-    if tool.exit_code is not None:
+    kind = tool_kind(tool)
+    if tool.exit_code is not None and not (kind in ("test", "bench") and _piped(tool)):
         return False  # the file states the exit (0): its output's words do not overrule it
-    if not tool.output or tool_kind(tool) in ("read", "search", "edit", "plan"):
+    # ... unless a test or benchmark ran into a pipe (`pytest -q | tail -5`): the stated exit
+    # is the last command's, and only the output tells how the run went
+    if not tool.output or kind in ("read", "search", "edit", "plan"):
         return False  # file contents mention errors all the time; only the flag counts
     match = fail_line(tool)
-    if match and SUCCESS_OUTPUT.search(tool.output, match.end()):
-        return False  # the error was followed by a success (a retry inside one command)
+    if match:
+        later = SUCCESS_OUTPUT.search(tool.output, match.end())
+        if later and not _COUNTED_FAILURES.search(_line_of(tool.output, later.start())):
+            return False  # the error was followed by a success (a retry inside one command)
     return match or False
+
+
+_COUNTED_FAILURES = lazy(r"\b[1-9]\d* (failed|errors?|failures?)\b", re.IGNORECASE)
+"""A test summary that counts failures ("3 failed, 40 passed") is no success line."""
+
+
+def _line_of(text: str, pos: int) -> str:
+    return text[text.rfind("\n", 0, pos) + 1 : (text.find("\n", pos) + 1 or len(text) + 1) - 1]
+
+
+def _piped(tool: ToolView) -> bool:
+    """The command sends its output through `|` into another program."""
+    return "|" in command_of(tool) and len(command_pieces(tool)) > 1
 
 
 def fail_line(tool: ToolView) -> re.Match[str] | None:
