@@ -92,7 +92,8 @@ async def measure(path: Path, presses: int) -> dict[str, float]:
             await pilot.pause()
             floor.append(time.perf_counter() - begin)
             floor_cpu.append(time.thread_time() - cpu)
-        screen.search.needle = "error"
+        screen.search.find("error")  # n and N below move between its matches
+        await app.workers.wait_for_complete()
         # a needle brings the search hints into the footer, which Textual recomposes (~50 ms,
         # once): that belongs to the search that set it, not to the first key timed below
         screen.sync()

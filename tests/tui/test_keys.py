@@ -201,24 +201,27 @@ async def test_failure_keys() -> None:
         assert pb.cursor == 1
 
 
-async def test_filter_key_cycles_and_transcript_follows() -> None:
+async def test_filter_key_cycles_and_keeps_the_current_turn() -> None:
     app = make_app(at=27)
     async with app.run_test(size=WIDE) as pilot:
         screen = replay(app)
+        pb = screen.playback
         await pilot.press("backslash")
-        assert screen.playback.filter is Filter.HUMAN
-        assert all(screen.playback.turns[i].is_human for i in screen.transcript.shown)
+        assert pb.filter is Filter.HUMAN and pb.cursor == 27  # it stays where the person is
+        *before, last = screen.transcript.shown
+        assert before and all(pb.turns[i].is_human for i in before) and last == 27
         assert "filter: human" in screen.timeline.status().plain
-        assert screen.playback.cursor == 22
+        await pilot.press("h")  # stepping goes to the filter's turns
+        assert pb.cursor == 22 and screen.transcript.shown[-1] == 22
         await pilot.press("backslash")
-        assert screen.playback.filter is Filter.PIVOTS
-        assert screen.playback.visible == [5, 24, 25, 26]
-        assert screen.playback.cursor == 5 and screen.transcript.shown == [5]
+        assert pb.filter is Filter.PIVOTS and pb.visible == [5, 24, 25, 26]
+        assert pb.cursor == 22 and screen.transcript.shown == [5, 22]
+        await pilot.press("l")
+        assert pb.cursor == 24
         await pilot.press("backslash")
-        assert screen.playback.filter is Filter.FAILURES
-        assert screen.playback.cursor == 3 and screen.transcript.shown == [1, 2, 3]
+        assert pb.filter is Filter.FAILURES and screen.transcript.shown == [1, 2, 3, 24]
         await pilot.press("ampersand")
-        assert screen.playback.filter is Filter.ALL
+        assert pb.filter is Filter.ALL and pb.cursor == 24  # a round of the filter: same turn
 
 
 async def test_enter_expands_tool_calls() -> None:

@@ -58,8 +58,10 @@ def test_filters_limit_what_is_shown_and_visited() -> None:
     pb.goto(13)
     pb.set_filter(Filter.HUMAN)
     assert all(pb.turns[i].is_human for i in pb.visible)
-    assert pb.cursor == 12  # nearest human turn at or before 13
-    assert pb.step(1) == 14
+    assert pb.cursor == 13 and pb.cursor_filtered_out  # the filter keeps the person's place
+    assert pb.shown()[-2:] == [12, 13]  # shown last, after the filter's turns before it
+    assert pb.step(1) == 14 and not pb.cursor_filtered_out
+    assert pb.step(-1) == 12
     pb.set_filter(Filter.PIVOTS)
     assert pb.visible == [5, 24, 25, 26]
     pb.set_filter(Filter.FAILURES)

@@ -5,9 +5,10 @@ several, replay it turn by turn and stop at the silent pivots.
 
 `app` reads the session in a worker and shows `replay_screen.ReplayScreen`,
 which holds every key and owns its widgets (`transcript`, `pivot_panel`,
-`timeline`) and helpers (`panes`, `play_timer`, `marking`, `search`,
-`handoff`, `live`, which reads through `live_feed`); `playback` is the cursor
-and play state they share, `keys` the one key table. Helpers never import the
+`timeline`) and helpers (`panes`, `play_timer`, `jumps`, `marking`, `search`,
+which looks with `find` and marks matches with `highlight`, `handoff`, `live`,
+which reads through `live_feed`); `playback` is the cursor and play state they
+share, `keys` the one key table. Helpers never import the
 screen: it hands them what they need (the playback, a `say` callback) and they
 post messages back. The app's modules import each other by full name
 (`pivotal.tui.keys`), never this `__init__`, so it may import `app` lazily

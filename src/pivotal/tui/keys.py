@@ -34,6 +34,13 @@ ROWS: list[tuple[str, list[tuple[str, str, str, str, str]]]] = [
             ("shift+right", "Shift+→", "seek(1)", "Forward 10 %", ""),
             ("shift+left", "Shift+←", "seek(-1)", "Back 10 %", ""),
             ("colon", ":", "goto", "Go to turn…", ""),
+            (
+                "backspace,grave_accent,ctrl+o",
+                "⌫ ` Ctrl+O",
+                "jump_back",
+                "Back to where the last jump started (again: the one before)",
+                "",
+            ),
         ]
         + [
             (str(n), "0–9" if n == 0 else str(n), f"percent({n})", f"Jump to {n * 10} %", "")

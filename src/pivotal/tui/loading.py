@@ -2,7 +2,8 @@
 
 `read_batches` drives a `SessionReader` with a byte budget per poll and yields a
 snapshot after each slice; the app runs it in a thread worker and posts the
-snapshots as messages. `analyse` finds pivots and failures once all is read.
+snapshots as messages. `find_pivots` and `find_failures` run once all is read
+(search is `find.py`).
 Nothing here imports Textual.
 """
 
@@ -95,47 +96,3 @@ def find_failures(turns: list[Turn], cancelled: Callable[[], bool] = lambda: Fal
         except Exception:  # noqa: BLE001 - a turn that cannot be decoded is not a failure
             continue
     return failures
-
-
-def searchable(turn: Turn) -> str:
-    """All the text of a turn a person might search for, lower-cased."""
-    pieces = [turn.preview]
-    try:
-        parts = turn.parts
-    except Exception:  # noqa: BLE001 - undecodable turns are still searchable by preview
-        parts = []
-    for part in parts:
-        pieces.append(part.text)
-        if part.tool is not None:
-            call = part.tool
-            pieces += [call.name, call.key_argument(), (call.output or "")[:200_000]]
-    return "\n".join(pieces).lower()
-
-
-def tool_parts_matching(turn: Turn, needle: str) -> list[int]:
-    """Indices of the turn's tool-call parts whose input or output contains `needle`."""
-    needle = needle.lower()
-    found = []
-    for number, part in enumerate(turn.parts):
-        call = part.tool
-        if call is not None and (
-            needle in (call.output or "")[:200_000].lower() or needle in str(call.input).lower()
-        ):
-            found.append(number)
-    return found
-
-
-def search(
-    turns: list[Turn],
-    order: list[int],
-    needle: str,
-    cancelled: Callable[[], bool] = lambda: False,
-) -> int | None:
-    """The first turn in `order` whose text contains `needle` (case-insensitive)."""
-    needle = needle.lower()
-    for index in order:
-        if cancelled():
-            return None
-        if needle in searchable(turns[index]):
-            return index
-    return None

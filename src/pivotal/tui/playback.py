@@ -105,14 +105,13 @@ class Playback:
         return [i for i in self.failures if i < count]
 
     def set_filter(self, value: Filter) -> None:
-        """Change the filter; the cursor moves to the nearest shown turn at or before it."""
+        """Change the filter; the cursor stays on its turn (shown last even when filtered out).
+
+        Moving it to the nearest shown turn lost the person's place: one round of
+        the filter key took 3675 to 3430.
+        """
         self.filter = value
         self._visible = None
-        visible = self.visible
-        if not visible:
-            return
-        pos = bisect_right(visible, self.cursor) - 1
-        self.cursor = visible[max(pos, 0)]
 
     def cycle_filter(self) -> Filter:
         order = FILTER_ORDER
@@ -120,9 +119,20 @@ class Playback:
         return self.filter
 
     def shown(self) -> list[int]:
-        """Turns on screen: the visible ones up to and including the cursor."""
+        """Turns on screen: the visible ones up to the cursor, and the cursor turn itself."""
         visible = self.visible
-        return visible[: bisect_right(visible, self.cursor)]
+        end = bisect_right(visible, self.cursor)
+        shown = visible[:end]
+        if self.turns and (not end or visible[end - 1] != self.cursor):
+            shown.append(self.cursor)  # filtered out, but it is where the person is
+        return shown
+
+    @property
+    def cursor_filtered_out(self) -> bool:
+        """The cursor's turn is not one the filter shows."""
+        visible = self.visible
+        pos = bisect_left(visible, self.cursor)
+        return bool(self.turns) and (pos >= len(visible) or visible[pos] != self.cursor)
 
     # -- moves (each returns the new cursor or None when it cannot move) ------
     def _set(self, index: int | None) -> int | None:
@@ -158,14 +168,17 @@ class Playback:
         return self._set(visible[min(len(visible) - 1, len(visible) * tenth // 10)])
 
     def goto(self, index: int) -> int | None:
-        """Jump to turn `index` (or the nearest shown turn before it)."""
-        if not self.turns:
-            return None
-        index = max(0, min(index, len(self.turns) - 1))
+        """Jump to turn `index` (clamped), even one the filter hides: it is shown last."""
+        return self._set(index)
+
+    def seek(self, direction: int) -> int | None:
+        """Shift+arrows: a tenth of the shown turns forward (1) or back (-1)."""
         visible = self.visible
-        pos = bisect_right(visible, index) - 1
-        target = visible[pos] if pos >= 0 else (visible[0] if visible else index)
-        return self._set(target)
+        if not visible:
+            return None
+        pos = bisect_right(visible, self.cursor) - 1
+        step = max(len(visible) // 10, 1) * direction
+        return self._set(visible[max(0, min(pos + step, len(visible) - 1))])
 
     def next_pivot(self) -> int | None:
         pos = bisect_right(self._pivot_turns, self.cursor)

@@ -18,7 +18,6 @@ is passed in, and what happens later comes back as a message
 
 from __future__ import annotations
 
-from bisect import bisect_right
 from dataclasses import replace
 
 from rich.text import Text
@@ -30,10 +29,11 @@ from textual.widgets import Static
 
 from pivotal.model import Pivot, Turn
 from pivotal.tui.handoff import Handoff
+from pivotal.tui.jumps import Jumps
 from pivotal.tui.keybar import KeyBar
 from pivotal.tui.keys import FOOTER, bindings
 from pivotal.tui.live import LiveFollow
-from pivotal.tui.loading import Batch, tool_parts_matching
+from pivotal.tui.loading import Batch
 from pivotal.tui.marking import Marking
 from pivotal.tui.panes import Panes
 from pivotal.tui.pivot_panel import PivotPanel
@@ -78,12 +78,14 @@ class ReplayScreen(Screen[None]):
         self._bindings_state: tuple[bool, bool] | None = None
         # the helpers this screen owns (they never import it)
         self.panes = Panes(self)
+        self.jumps = Jumps(self.playback)
         self.stories = Stories()
         self.player = PlayTimer(self, self.playback, live=lambda: self.live.on)
         self.marking = Marking(self, self.playback, say=self.say)
-        self.search = Search(self, self.playback, say=self.say)
+        self.search = Search(self, self.playback, self.jumps, say=self.say, show=self.show)
         self.handoff = Handoff(self, say=self.say)
         self.live = LiveFollow(self, self.playback)
+        self.search.path = lambda: None if self.live.ref is None else str(self.live.ref.path)
 
     # -- widgets -----------------------------------------------------------------
     def compose(self) -> ComposeResult:
@@ -167,7 +169,7 @@ class ReplayScreen(Screen[None]):
         pb = self.playback
         self.transcript.show(pb.shown(), pb.cursor, follow=follow)
         elapsed, duration = pb.clock()
-        pivot = pb.pivot_at_or_before()
+        pivot = self.jumps.panel_pivot()
         number = pb.pivots.index(pivot) + 1 if pivot is not None else 0
         self.panel.show_pivot(
             pivot,
@@ -210,6 +212,11 @@ class ReplayScreen(Screen[None]):
         """After a jump: say so when nothing moved, then sync."""
         self.status = "" if target is not None else what
         self.sync()
+
+    def show(self, status: str, moved: bool) -> None:
+        """A helper moved the cursor (`moved`) or not, and says `status` about it."""
+        self.status = one_line(status, 300)
+        self.sync(follow=moved)
 
     def say(self, status: str) -> None:
         """Put `status` on the status line (the view stays where it is)."""
@@ -269,10 +276,10 @@ class ReplayScreen(Screen[None]):
 
     # -- jumps --------------------------------------------------------------------
     def action_next_pivot(self) -> None:
-        self.at_pivot(self.playback.next_pivot(), "no later pivot")
+        self.at_pivot(self.jumps.go(self.playback.next_pivot), "no later pivot")
 
     def action_prev_pivot(self) -> None:
-        self.at_pivot(self.playback.prev_pivot(), "no earlier pivot")
+        self.at_pivot(self.jumps.go(self.playback.prev_pivot), "no earlier pivot")
 
     def at_pivot(self, target: int | None, what: str) -> None:
         """After ] or [: the explanation shows (a narrow screen opens its drawer)."""
@@ -281,43 +288,45 @@ class ReplayScreen(Screen[None]):
         self.moved(target, what)
 
     def action_next_failure(self) -> None:
-        self.moved(self.playback.next_failure(), "no later failure")
+        self.moved(self.jumps.go(self.playback.next_failure), "no later failure")
 
     def action_prev_failure(self) -> None:
-        self.moved(self.playback.prev_failure(), "no earlier failure")
+        self.moved(self.jumps.go(self.playback.prev_failure), "no earlier failure")
 
     def action_first(self) -> None:
-        self.moved(self.playback.first())
+        self.moved(self.jumps.go(self.playback.first))
 
     def action_last(self) -> None:
-        self.moved(self.playback.last())
+        self.moved(self.jumps.go(self.playback.last))
 
     def action_percent(self, tenth: int) -> None:
-        self.moved(self.playback.percent(tenth))
+        self.moved(self.jumps.go(lambda: self.playback.percent(tenth)))
 
     def action_seek(self, direction: int) -> None:
-        visible = self.playback.visible
-        if not visible:
-            return
-        pos = bisect_right(visible, self.playback.cursor) - 1
-        step = max(len(visible) // 10, 1) * direction
-        self.moved(self.playback.goto(visible[max(0, min(pos + step, len(visible) - 1))]))
+        self.moved(self.jumps.go(lambda: self.playback.seek(direction)))
 
     def action_goto(self) -> None:
         def done(value: str | None) -> None:
             if value and value.strip().isdigit():
-                self.moved(self.playback.goto(int(value.strip()) - 1))
+                turn = int(value.strip()) - 1
+                self.moved(self.jumps.go(lambda: self.playback.goto(turn)))
 
         total = len(self.playback.turns)
         self.app.push_screen(PromptScreen(f"Go to turn (1–{total})", "turn number"), done)
 
     @on(Timeline.JumpRequested)
     def jump_to_turn(self, event: Timeline.JumpRequested) -> None:
-        self.moved(self.playback.goto(event.turn))
+        self.moved(self.jumps.go(lambda: self.playback.goto(event.turn)))
 
     def action_jump(self, turn: int) -> None:
-        """Evidence links in the pivot panel run this."""
-        self.moved(self.playback.goto(turn))
+        """Evidence links in the pivot panel run this: the panel stays on the pivot."""
+        self.moved(self.jumps.go(lambda: self.playback.goto(turn), link=True))
+        if (pinned := self.jumps.pinned) is not None:
+            number = self.playback.pivots.index(pinned) + 1
+            self.say(f"evidence of pivot {number}: the panel stays on it (Backspace goes back)")
+
+    def action_jump_back(self) -> None:
+        self.moved(self.jumps.back(), "no jump to go back from")
 
     @on(TranscriptView.PivotClicked)
     def show_clicked_pivot(self, event: TranscriptView.PivotClicked) -> None:
@@ -325,31 +334,21 @@ class ReplayScreen(Screen[None]):
 
     # -- search and filter ----------------------------------------------------------
     def action_search(self) -> None:
-        def done(value: str | None) -> None:
-            if value:
-                self.search.find(value)
-
-        self.app.push_screen(
-            PromptScreen("Search", "text in messages and tool output", self.search.needle), done
-        )
+        self.search.ask()
 
     def action_search_next(self) -> None:
-        self.search.run(forward=True)
+        self.search.next(forward=True)
 
     def action_search_prev(self) -> None:
-        self.search.run(forward=False)
+        self.search.next(forward=False)
 
-    @on(Search.Finished)
-    def show_search_result(self, event: Search.Finished) -> None:
-        if event.turn is None:
-            self.status = f"“{event.needle}” not found"
-            self.sync(follow=False)
-            return
-        self.playback.goto(event.turn)
-        self.status = f"“{event.needle}” at turn #{event.turn + 1}"
-        for part in tool_parts_matching(self.playback.turns[event.turn], event.needle):
-            self.transcript.open_part(event.turn, part)  # a match in folded output shows
-        self.sync()
+    @on(Search.Found)
+    def show_found(self, message: Search.Found) -> None:
+        self.search.show(self.search.found(message))
+
+    @on(Search.Counted)
+    def show_count(self, message: Search.Counted) -> None:
+        self.search.show_count(message)
 
     def action_cycle_filter(self) -> None:
         value = self.playback.cycle_filter()
@@ -436,10 +435,10 @@ class ReplayScreen(Screen[None]):
         self.marking.edit_note()
 
     def action_next_mark(self) -> None:
-        self.moved(self.marking.next_mark(), "no later mark")
+        self.moved(self.jumps.go(self.marking.next_mark), "no later mark")
 
     def action_prev_mark(self) -> None:
-        self.moved(self.marking.prev_mark(), "no earlier mark")
+        self.moved(self.jumps.go(self.marking.prev_mark), "no earlier mark")
 
     def action_resume(self) -> None:
         self.handoff.resume(self.marking.identity)

@@ -1,64 +1,187 @@
-"""Search on the replay screen (/, n, N): the needle and the thread that looks for it.
+"""Search on the replay screen (/, n, N): the prompt, the thread that looks, where matches are.
 
 `Search` belongs to one `ReplayScreen`, which creates it with the widget it
-works through (the thread worker and the message), the `Playback` it searches
-(the turns shown, from the cursor on, wrapping round) and `say`, which puts a
-line on the status bar. The match comes back as `Search.Finished`; the screen
-moves there and unfolds the tool output that matched.
+works through (the thread worker, the messages, the transcript it marks
+matches in), the `Playback` it searches (the turns the filter shows), the
+`Jumps` a match is one of, `say`, which puts a line on the status bar, and
+`show`, which says a line after a move. `/` opens `SearchPrompt` (Ctrl+R toggles regex); the search
+starts in the current turn. A thread first finds the nearest match from the
+cursor and posts `Search.Found` (the screen goes there at once), then goes on
+to find every match and posts `Search.Counted`: from then on `n` / `N` are a
+bisect in that list, the status says "match 3/9", and when a move wraps
+round the end it says so. `find.find_all` does the looking.
 """
 
 from __future__ import annotations
 
-from bisect import bisect_right
+import re
+from bisect import bisect_left, bisect_right
 from collections.abc import Callable
+from dataclasses import dataclass
 
+from rich.text import Text
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Vertical
 from textual.message import Message
 from textual.widget import Widget
+from textual.widgets import Input, Static
 from textual.worker import get_current_worker
 
-from pivotal.model import Turn
-from pivotal.tui.loading import search
+from pivotal.tui.find import Finder, Query, SpanIndex, tool_parts_matching
+from pivotal.tui.jumps import Jumps
 from pivotal.tui.playback import Playback
+from pivotal.tui.screens import PromptScreen
+from pivotal.tui.transcript import TranscriptView
+
+
+class SearchPrompt(PromptScreen):
+    """The `/` prompt: the text, and Ctrl+R to switch between plain text and a regex."""
+
+    BINDINGS = [Binding("ctrl+r", "toggle_regex", "Regex", priority=True)]
+
+    def __init__(self, query: Query) -> None:
+        super().__init__("", "text in messages and tool output", query.text)
+        self.regex = query.regex
+
+    def compose(self) -> ComposeResult:
+        with Vertical(id="prompt-box"):
+            yield Static(self.title_line(), id="prompt-label")
+            yield Input(value=self.value, placeholder=self.placeholder, id="prompt-input")
+
+    def title_line(self) -> Text:
+        mode = "regex" if self.regex else "plain text"
+        return Text(f"Search ({mode} · Ctrl+R switches · a capital letter makes case matter)")
+
+    def action_toggle_regex(self) -> None:
+        self.regex = not self.regex
+        self.query_one("#prompt-label", Static).update(self.title_line())
+
+    def on_input_submitted(self, event: Input.Submitted) -> None:
+        event.prevent_default()  # the plain prompt's handler would answer with the bare text
+        event.stop()
+        self.dismiss(event.value and Query(event.value, self.regex))  # type: ignore[arg-type]
+
+
+@dataclass(frozen=True, slots=True)
+class Shown:
+    """Where a search result moves the cursor, and the status line that says so."""
+
+    turn: int | None
+    status: str
+    pattern: re.Pattern[str] | None = None
 
 
 class Search:
     """The search keys of one screen."""
 
-    class Finished(Message):
-        """A search finished: `turn` is the match, or None."""
+    class Found(Message):
+        """The nearest match from where the search started (None: there is none)."""
 
-        def __init__(self, needle: str, turn: int | None, forward: bool) -> None:
+        def __init__(self, generation: int, turn: int | None, wrapped: bool) -> None:
             super().__init__()
-            self.needle = needle
+            self.generation = generation
             self.turn = turn
-            self.forward = forward
+            self.wrapped = wrapped
 
-    def __init__(self, owner: Widget, playback: Playback, say: Callable[[str], None]) -> None:
+    class Counted(Message):
+        """Every matching turn is known (ascending)."""
+
+        def __init__(self, generation: int, matches: list[int]) -> None:
+            super().__init__()
+            self.generation = generation
+            self.matches = matches
+
+    def __init__(
+        self,
+        owner: Widget,
+        playback: Playback,
+        jumps: Jumps,
+        say: Callable[[str], None],
+        show: Callable[[str, bool], None],
+    ) -> None:
         self.owner = owner
         self.playback = playback
+        self.jumps = jumps
         self.say = say
-        self.needle = ""
-        """What the last search looked for ("" before the first: n and N are then off)."""
+        self.show_status = show
+        self.path: Callable[[], str | None] = lambda: None
+        """The session file the turns were read from (the screen sets it)."""
+        self.query = Query("")
+        self.pattern: re.Pattern[str] | None = None
+        """The last query compiled (None before the first: n and N are then off)."""
+        self.matches: list[int] | None = None
+        """Every matching turn, once counted (None while the thread counts)."""
+        self._counted_at = 0
+        """How many turns there were when `matches` was made (a live session grows)."""
+        self._generation = 0
+        self._spans: tuple[int, SpanIndex] | None = None
 
-    def find(self, needle: str) -> None:
-        """Look for `needle` from the cursor on (the / prompt's answer)."""
-        self.needle = needle
-        self.run(forward=True)
+    @property
+    def needle(self) -> str:
+        return self.query.text if self.pattern is not None else ""
 
-    def run(self, forward: bool) -> None:
-        """Look for the needle again, after the cursor or (`forward` False) before it."""
-        if not self.needle:
+    # -- the keys -------------------------------------------------------------------------
+    def ask(self) -> None:
+        """/: the prompt, then a search from the current turn on (it included)."""
+
+        def done(query: Query | None) -> None:
+            if query:
+                self.find(query)
+
+        self.owner.app.push_screen(SearchPrompt(self.query), done)
+
+    def next(self, forward: bool) -> None:
+        """n / N: the next match after the cursor (before it); a thread looks if not counted."""
+        if self.pattern is None:
             return
-        visible, cursor = self.playback.visible, self.playback.cursor
-        pos = bisect_right(visible, cursor)
-        if forward:
-            order = visible[pos:] + visible[: max(pos - 1, 0)]
+        matches = self.visible_matches()
+        if matches is None:
+            self._start(forward=forward, include_current=False)
         else:
-            order = visible[: max(pos - 1, 0)][::-1] + visible[pos:][::-1]
-        self.say(f"searching “{self.needle}”…")
-        turns, needle = self.playback.turns, self.needle
+            self.show(self.step(matches, forward))
+
+    def find(self, query: Query | str) -> None:
+        """Look for `query` from the current turn on (it included)."""
+        query = Query(query) if isinstance(query, str) else query
+        try:
+            pattern = query.pattern()
+        except re.error as exc:
+            self.say(f"not a regular expression: {exc}")
+            return
+        self.query, self.pattern, self.matches = query, pattern, None
+        self._start(forward=True, include_current=True)
+
+    def _start(self, *, forward: bool, include_current: bool) -> None:
+        path = self.path()
+        self._generation += 1
+        generation, query = self._generation, self.query
+        pb = self.playback
+        visible, cursor, turns = pb.visible, pb.cursor, pb.turns
+        spans = self._spans[1] if self._spans and self._spans[0] == len(turns) else None
+        self.say(f"searching “{query.text}”…")
+
+        def thread() -> None:
+            worker = get_current_worker()
+            cancelled = lambda: worker.is_cancelled  # noqa: E731
+            index = spans or SpanIndex.of(turns)
+            self._spans = (len(turns), index)
+            finder = Finder(turns, query, path, cancelled, index)
+            order, wrap_at = search_order(visible, cursor, forward, include_current)
+            found, wrapped = None, False
+            for n, turn in enumerate(order):
+                if cancelled():
+                    return
+                if finder.matches(turn):
+                    found, wrapped = turn, n >= wrap_at
+                    break
+            self.owner.post_message(Search.Found(generation, found, wrapped))
+            matches = finder.all()
+            if matches is not None and not cancelled():
+                self.owner.post_message(Search.Counted(generation, matches))
+
         self.owner.run_worker(
-            lambda: self._thread(turns, order, needle, forward),
+            thread,
             name="search",
             group="search",
             thread=True,
@@ -67,8 +190,84 @@ class Search:
             description="Searching the session",
         )
 
-    def _thread(self, turns: list[Turn], order: list[int], needle: str, forward: bool) -> None:
-        worker = get_current_worker()
-        found = search(turns, order, needle, lambda: worker.is_cancelled)
-        if not worker.is_cancelled:
-            self.owner.post_message(Search.Finished(needle, found, forward))
+    # -- results ------------------------------------------------------------------------
+    def show(self, shown: Shown | None) -> None:
+        """Go to a match, unfold the tool calls it is in, mark it; None: nothing to show."""
+        if shown is None:
+            return
+        pattern, turn = self.pattern, shown.turn
+        transcript = self.owner.query_one(TranscriptView)
+        style = transcript.get_component_rich_style("transcript--match")
+        if transcript.highlighter.set(pattern, style):
+            transcript.refresh()
+        if turn is not None and pattern is not None:
+            self.jumps.go(lambda: self.playback.goto(turn))
+            for part in tool_parts_matching(self.playback.turns[turn], pattern):
+                transcript.open_part(turn, part)  # a match in folded output shows
+        self.show_status(shown.status, turn is not None)
+
+    def show_count(self, message: Counted) -> None:
+        if (status := self.counted(message)) is not None:
+            self.say(status)
+
+    def visible_matches(self) -> list[int] | None:
+        """The counted matches the filter shows (None: not counted, or the session grew)."""
+        pb = self.playback
+        if self.matches is None or self._counted_at != len(pb.turns):
+            return None
+        if pb.filter.value == "all":
+            return self.matches
+        shown = set(pb.visible)
+        return [m for m in self.matches if m in shown]
+
+    def found(self, message: Found) -> Shown | None:
+        """The thread's nearest match (None: a newer search replaced it)."""
+        if message.generation != self._generation:
+            return None
+        if message.turn is None:
+            return Shown(None, f"“{self.query.text}” not found")
+        wrapped = " · wrapped round" if message.wrapped else ""
+        return Shown(message.turn, f"“{self.query.text}” at turn #{message.turn + 1}{wrapped}")
+
+    def counted(self, message: Counted) -> str | None:
+        """Every match is known: the status line now (None: stale or the cursor is not on one)."""
+        if message.generation != self._generation:
+            return None
+        self.matches, self._counted_at = message.matches, len(self.playback.turns)
+        matches = self.visible_matches() or []
+        pos = bisect_left(matches, self.playback.cursor)
+        if pos < len(matches) and matches[pos] == self.playback.cursor:
+            return f"“{self.query.text}”: match {pos + 1}/{len(matches)}"
+        return None
+
+    def step(self, matches: list[int], forward: bool) -> Shown:
+        """The next counted match after (or before) the cursor, wrapping round the ends."""
+        text = self.query.text
+        if not matches:
+            return Shown(None, f"“{text}” not found")
+        cursor = self.playback.cursor
+        if forward:
+            pos = bisect_right(matches, cursor)
+            wrapped = pos == len(matches)
+            pos = 0 if wrapped else pos
+        else:
+            pos = bisect_left(matches, cursor) - 1
+            wrapped = pos < 0
+            pos = len(matches) - 1 if wrapped else pos
+        end = ""
+        if wrapped:
+            end = " · wrapped to the top" if forward else " · wrapped to the bottom"
+        return Shown(matches[pos], f"“{text}”: match {pos + 1}/{len(matches)}{end}")
+
+
+def search_order(
+    visible: list[int], cursor: int, forward: bool, include_current: bool
+) -> tuple[list[int], int]:
+    """The turns to look at, nearest first, and where the order wraps round the end."""
+    if forward:
+        start = bisect_left(visible, cursor) if include_current else bisect_right(visible, cursor)
+        ahead, behind = visible[start:], visible[:start]
+    else:
+        start = bisect_left(visible, cursor)
+        ahead, behind = visible[:start][::-1], visible[start:][::-1]
+    return ahead + behind, len(ahead)

@@ -24,6 +24,7 @@ from textual.timer import Timer
 
 from pivotal.model import Turn
 from pivotal.tui.contrast import readable_style
+from pivotal.tui.highlight import Highlighter
 from pivotal.tui.render import (
     ALL_PARTS,
     Palette,
@@ -57,6 +58,7 @@ class TranscriptView(ScrollView, can_focus=True, inherit_bindings=False):
         "transcript--ok",
         "transcript--cursor",
         "transcript--pivot",
+        "transcript--match",
     }
 
     class PivotClicked(Message):
@@ -88,6 +90,8 @@ class TranscriptView(ScrollView, can_focus=True, inherit_bindings=False):
         self._warm_timer: Timer | None = None
         self.follow_cursor = True
         """Keep the cursor turn in view on resize; off once the person scrolls by hand."""
+        self.highlighter = Highlighter()
+        """Marks the last search's matches where they are drawn."""
 
     # -- inputs from the app -------------------------------------------------
     def set_turns(self, turns: list[Turn], first_changed: int | None = None) -> None:
@@ -396,6 +400,7 @@ class TranscriptView(ScrollView, can_focus=True, inherit_bindings=False):
         strip = self._strip_at(line)
         if strip is None:
             return Strip.blank(width, style)
+        strip = self.highlighter.apply(strip)
         return strip.crop_extend(scroll_x, scroll_x + width, style).apply_style(style)
 
     def _strip_at(self, line: int) -> Strip | None:

@@ -1,0 +1,204 @@
+"""What `/` looks for and where: every turn that matches, found fast enough for 100 MB.
+
+A `Query` is the person's text (or a regular expression with the regex
+toggle), case-insensitive unless it has a capital letter (smart case, as in
+vim and ripgrep). `find_all` returns every matching turn, so the screen can
+say "match 3/9" and `n` / `N` are a bisect, not another search.
+
+Most of a big Claude Code session's text is not in memory: an assistant turn
+keeps the byte spans of its records (`turn.extra["spans"]`) and decodes them
+when asked, which costs ~1 s over 100 MB. For a plain query whose JSON form
+is the text itself (printable ASCII without `"` or `\\`), the file is scanned
+in chunks for it first (a miss over 100 MB is one pass of `bytes.find`); only
+turns whose records hold it are decoded and checked. Everything else (turns
+in memory, regexes, other characters) is checked turn by turn. The check is
+always the same: the query against `turn_text`. No Textual here.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+from bisect import bisect_right
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, field
+
+from pivotal.model import Turn
+
+OUTPUT_LIMIT = 200_000
+"""Characters of a tool's output that are searched (what the transcript can show, and more)."""
+CHUNK = 4 << 20
+RAW_SAFE = re.compile(r"[ !#-\[\]-~]+")
+"""Printable ASCII but `"` and `\\`: JSON writes these characters as themselves."""
+
+
+@dataclass(frozen=True, slots=True)
+class Query:
+    """The person's search: text (or a regex) and whether case matters."""
+
+    text: str
+    regex: bool = False
+
+    @property
+    def case_sensitive(self) -> bool:
+        return any(ch.isupper() for ch in self.text)
+
+    def pattern(self) -> re.Pattern[str]:
+        """The compiled pattern (raises re.error for a bad regex)."""
+        source = self.text if self.regex else re.escape(self.text)
+        return re.compile(source, 0 if self.case_sensitive else re.IGNORECASE)
+
+    def raw(self) -> bytes | None:
+        """The bytes to look for in the file first, or None when the text may be escaped there."""
+        if self.regex or not RAW_SAFE.fullmatch(self.text):
+            return None
+        raw = self.text.encode("ascii")
+        return raw if self.case_sensitive else raw.lower()
+
+
+def turn_text(turn: Turn) -> str:
+    """Everything of a turn a person might search for: what the transcript can show."""
+    pieces = [turn.preview]
+    try:
+        parts = turn.parts
+    except Exception:  # noqa: BLE001 - undecodable turns are still searchable by preview
+        parts = []
+    for part in parts:
+        pieces.append(part.text)
+        call = part.tool
+        if call is not None:
+            pieces += [call.name, input_text(call.input), (call.output or "")[:OUTPUT_LIMIT]]
+    return "\n".join(pieces)
+
+
+def input_text(value: object) -> str:
+    if isinstance(value, dict):
+        return "\n".join(f"{key}: {item}" for key, item in value.items())
+    return "" if value is None else str(value)
+
+
+def tool_parts_matching(turn: Turn, pattern: re.Pattern[str]) -> list[int]:
+    """Indices of the turn's tool-call parts whose input or output matches (to unfold them)."""
+    found = []
+    for number, part in enumerate(turn.parts):
+        call = part.tool
+        if call is not None and (
+            pattern.search((call.output or "")[:OUTPUT_LIMIT])
+            or pattern.search(input_text(call.input))
+        ):
+            found.append(number)
+    return found
+
+
+@dataclass(slots=True)
+class SpanIndex:
+    """Byte spans of the lazily decoded turns, by offset: which turn a byte belongs to."""
+
+    starts: list[int] = field(default_factory=list)
+    ends: list[int] = field(default_factory=list)
+    owners: list[int] = field(default_factory=list)
+    lazy: set[int] = field(default_factory=set)
+
+    @classmethod
+    def of(cls, turns: list[Turn]) -> SpanIndex:
+        spans = []
+        lazy = set()
+        for turn in turns:
+            if turn._parts is not None or turn._loader is None or not turn.extra:
+                continue
+            found = turn.extra.get("spans")
+            if not isinstance(found, list):
+                continue
+            lazy.add(turn.index)
+            spans += [(offset, offset + length, turn.index) for offset, length in found]
+        spans.sort()
+        starts, ends, owners = ([span[n] for span in spans] for n in range(3))
+        return cls(starts, ends, owners, lazy)
+
+    def owner(self, offset: int) -> int | None:
+        pos = bisect_right(self.starts, offset) - 1
+        if pos >= 0 and offset < self.ends[pos]:
+            return self.owners[pos]
+        return None
+
+
+def raw_hits(path: str, needle: bytes, fold: bool, cancelled: Callable[[], bool]) -> Iterator[int]:
+    """Byte offsets in the file where `needle` starts (`fold`: compare lower-cased)."""
+    overlap = len(needle) - 1
+    with open(path, "rb") as handle:
+        base = 0
+        tail = b""
+        while not cancelled():
+            block = handle.read(CHUNK)
+            if not block:
+                return
+            data = tail + block
+            hay = data.lower() if fold else data
+            start = hay.find(needle)
+            while start >= 0:
+                yield base - len(tail) + start
+                start = hay.find(needle, start + 1)
+            tail = data[-overlap:] if overlap else b""
+            base += len(block)
+
+
+class Finder:
+    """One query over one turn list: which turns match, each turn checked at most once.
+
+    `path` is the session file the lazy turns' spans point into (None: none are).
+    Building it scans the file for a raw-safe query (see the module docstring).
+    """
+
+    def __init__(
+        self,
+        turns: list[Turn],
+        query: Query,
+        path: str | None,
+        cancelled: Callable[[], bool] = lambda: False,
+        spans: SpanIndex | None = None,
+    ) -> None:
+        self.turns = turns
+        self.pattern = query.pattern()
+        self.cancelled = cancelled
+        self.skip: set[int] = set()
+        """Lazy turns whose records do not hold the query: no need to decode them."""
+        self._checked: dict[int, bool] = {}
+        raw = query.raw()
+        if raw is not None and path is not None and os.path.isfile(path):
+            spans = spans or SpanIndex.of(turns)
+            if spans.lazy:
+                hits = set()
+                for offset in raw_hits(path, raw, not query.case_sensitive, cancelled):
+                    owner = spans.owner(offset)
+                    if owner is not None:
+                        hits.add(owner)
+                self.skip = spans.lazy - hits
+
+    def matches(self, index: int) -> bool:
+        if index in self.skip:
+            return False
+        found = self._checked.get(index)
+        if found is None:
+            found = self._checked[index] = bool(self.pattern.search(turn_text(self.turns[index])))
+        return found
+
+    def all(self) -> list[int] | None:
+        """Every matching turn, ascending (None when cancelled)."""
+        found = []
+        for index in range(len(self.turns)):
+            if self.cancelled():
+                return None
+            if self.matches(index):
+                found.append(index)
+        return found
+
+
+def find_all(
+    turns: list[Turn],
+    query: Query,
+    path: str | None,
+    cancelled: Callable[[], bool] = lambda: False,
+    spans: SpanIndex | None = None,
+) -> list[int] | None:
+    """Indices of every turn matching `query`, ascending (None when cancelled)."""
+    return Finder(turns, query, path, cancelled, spans).all()

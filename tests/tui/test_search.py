@@ -1,0 +1,140 @@
+"""Search (issue 16: 10): starts in the current turn, says "match 3/9", wraps and says so,
+marks the match in the turn, has a regex toggle, and is smart about case.
+
+The fast path over a big file (the raw scan for lazily read turns) must find
+exactly what turn-by-turn checking finds: it is held on a real Claude Code
+file, where assistant turns are decoded from their records on demand.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from pivotal.readers import find_sessions, open_reader
+from pivotal.tui.find import Finder, Query, find_all, turn_text
+from tail.claude_lines import ClaudeStream
+
+from .conftest import make_app, replay
+
+WIDE = (160, 48)
+
+
+async def search(app, pilot, *keys: str) -> None:  # type: ignore[no-untyped-def]
+    """Type a search and wait until its matches are counted."""
+    await pilot.press("slash", *keys, "enter")
+    await app.workers.wait_for_complete()
+    await pilot.pause()
+
+
+async def press(app, pilot, key: str) -> None:  # type: ignore[no-untyped-def]
+    await pilot.press(key)
+    await app.workers.wait_for_complete()
+    await pilot.pause()
+
+
+def status(app) -> str:  # type: ignore[no-untyped-def]
+    return replay(app).timeline.status().plain
+
+
+async def test_match_counts_wrap_and_start_in_the_current_turn() -> None:
+    app = make_app(at=3)  # turn #4 holds "OOM killed" in its tool output
+    async with app.run_test(size=WIDE) as pilot:
+        pb = replay(app).playback
+        await search(app, pilot, *"OOM")
+        assert pb.cursor == 3 and "match 1/2" in status(app)
+        await press(app, pilot, "n")
+        assert pb.cursor == 6 and "match 2/2" in status(app)
+        await press(app, pilot, "n")
+        assert pb.cursor == 3 and "match 1/2 · wrapped to the top" in status(app)
+        await press(app, pilot, "N")
+        assert pb.cursor == 6 and "match 2/2 · wrapped to the bottom" in status(app)
+        await press(app, pilot, "N")
+        assert pb.cursor == 3 and "wrapped" not in status(app)
+
+
+async def test_the_match_is_marked_in_the_turn() -> None:
+    app = make_app(at=0)
+    async with app.run_test(size=WIDE) as pilot:
+        screen = replay(app)
+        await search(app, pilot, *"crashes")
+        assert screen.playback.cursor == 6
+        view = screen.transcript
+        style = view.get_component_rich_style("transcript--match")
+        marked = [
+            segment.text
+            for y in range(view.size.height)
+            for segment in view.render_line(y)
+            if segment.style is not None and segment.style.bgcolor == style.bgcolor
+        ]
+        assert marked == ["crashes"], marked
+
+
+async def test_regex_toggle_and_a_bad_regex() -> None:
+    app = make_app(at=0)
+    async with app.run_test(size=WIDE) as pilot:
+        pb = replay(app).playback
+        await search(app, pilot, *r"bench(mark)? [0-3]\b")  # as plain text: not there
+        assert pb.cursor == 0 and "not found" in status(app)
+        await pilot.press("slash", "ctrl+r")
+        assert "regex" in str(app.screen.query_one("#prompt-label").render())
+        await pilot.press("enter")  # the same text, now a regex
+        await app.workers.wait_for_complete()
+        await pilot.pause()
+        assert pb.cursor == 9 and "match 1/4" in status(app)  # Benchmark 0..3 (turns #10-16)
+        await search(app, pilot, "ctrl+u", "(")
+        assert "not a regular expression" in status(app) and pb.cursor == 9
+
+
+@pytest.mark.parametrize(("needle", "found"), [("oom", [3, 6]), ("OOM", [3, 6]), ("Oom", [])])
+def test_smart_case(needle: str, found: list[int]) -> None:
+    from .sessions import demo_turns
+
+    assert find_all(demo_turns(), Query(needle), None) == found
+
+
+def claude_file(tmp_path: Path) -> Path:
+    stream = ClaudeStream()
+    chunks = [stream.human("Start: get the inference server running.")]
+    for n in range(40):
+        chunks.append(stream.say(f"Step {n}: looking at the config."))
+        output = f"line {n}\nkv-cache {n * 3} MB\n" + ("padding text\n" * 50)
+        if n == 17:
+            output += 'CUDA error: out of memory "quoted" \\ back\n'
+        chunks.append(stream.run(f"grep -n cache config{n}.yaml", output, exit_code=n % 5 == 0))
+        chunks.append(stream.human(f"ok {n}"))
+    path = tmp_path / "5e55104c.jsonl"
+    path.write_bytes(b"".join(chunks))
+    return path
+
+
+NEEDLES = [
+    "out of memory",  # one tool output (raw fast path)
+    "OUT OF MEMORY",  # case matters: nowhere
+    "cuda ERROR",  # case matters (a capital): nowhere
+    "kv-cache 51 mb",  # case does not matter
+    '"quoted"',  # a quote: JSON escapes it, so turn by turn
+    "sessionId",  # only in the records' metadata, not in any turn's text
+    "padding text",  # everywhere
+    "looking at",
+]
+
+
+@pytest.mark.parametrize("needle", NEEDLES)
+def test_the_fast_path_finds_what_turn_by_turn_finds(tmp_path: Path, needle: str) -> None:
+    path = claude_file(tmp_path)
+    reader = open_reader(find_sessions([path]).refs[0])
+    reader.poll(final=True)
+    turns = reader.session.turns
+    lazy = [t for t in turns if t._parts is None and t._loader is not None]
+    assert len(lazy) > 30, "the file must have lazily read turns for this test to mean much"
+    fast = Finder(turns, Query(needle), str(path))
+    slow = [t.index for t in turns if Query(needle).pattern().search(turn_text(t))]
+    assert fast.all() == slow
+    if Query(needle).raw() is not None and needle not in ("sessionId", "padding text"):
+        assert fast.skip, "the raw scan must have ruled turns out"
+    if needle == "out of memory":
+        assert len(slow) == 1
+    if needle in ("sessionId", "OUT OF MEMORY", "cuda ERROR"):
+        assert slow == []
