@@ -15,11 +15,11 @@ from pivotal.detect.view import ToolView
 
 SHELL_TOOLS = frozenset(
     "bash shell exec_command run_shell_command local_shell local_shell_call terminal execute "
-    "run_command shell_command run_terminal_cmd container.exec".split()
+    "run_command shell_command run_terminal_cmd container.exec run_commands".split()
 )
 READ_TOOLS = frozenset(
     "read read_file view ls list list_directory glob read_many_files notebookread cat "
-    "get_file open_file readfile".split()
+    "get_file open_file readfile read_files".split()
 )
 SEARCH_TOOLS = frozenset(
     "grep search search_file_content websearch web_search google_web_search webfetch web_fetch "
@@ -27,10 +27,12 @@ SEARCH_TOOLS = frozenset(
 )
 EDIT_TOOLS = frozenset(
     "edit write multiedit apply_patch patch replace write_file str_replace_editor notebookedit "
-    "create_file edit_file str_replace insert multi_edit".split()
+    "create_file edit_file str_replace insert multi_edit strreplacefile writefile editor "
+    "search_replace".split()
 )
 PLAN_TOOLS = frozenset(
-    "todowrite todoread update_plan taskcreate taskupdate tasklist todo_write write_todos".split()
+    "todowrite todoread update_plan taskcreate taskupdate tasklist todo_write write_todos "
+    "settodolist checklist todo".split()
 )
 
 READ_COMMANDS = frozenset(
@@ -94,10 +96,15 @@ def command_of(tool: ToolView) -> str:
     if name == "aider":  # aider's log after a reply: the commands it ran, if any
         return "\n".join(m.group(1) for m in _AIDER_RUN.finditer(tool.output or ""))
     if name not in SHELL_TOOLS and not (
-        isinstance(data, dict) and ("command" in data or "cmd" in data) and name not in EDIT_TOOLS
+        isinstance(data, dict)
+        and ("command" in data or "cmd" in data or "commands" in data)
+        and name not in EDIT_TOOLS
     ):
         return ""
     if isinstance(data, dict):
+        several = data.get("commands")  # Cline's run_commands: a list of whole commands
+        if isinstance(several, list) and "command" not in data and "cmd" not in data:
+            return "; ".join(str(x) for x in several)
         value = data.get("command", data.get("cmd", ""))
         if isinstance(value, list):
             parts = [str(x) for x in value]

@@ -101,7 +101,7 @@ FAIL_NARRATIVE = lazy(
 FAIL_OUTPUT = lazy(
     r"Traceback \(most recent call last\)|\bKilled\b|\bFAILED\b|Segmentation fault|core dumped|"
     r"^\s*[A-Z]\w*(Error|Exception)\b|(?i:\btimed? ?out\b|\btimeout\b|\bOOM\b|out of memory|"
-    r"\bpanic(ked)?\b|CUDA error|NCCL error|^\s*error\b|\bFatal\b|\bcrashed\b|"
+    r"\bpanic(ked)?\b|CUDA error|NCCL error|^\s*error\b(?!:\s*\(none\))|\bFatal\b|\bcrashed\b|"
     r"command not found|No such file or directory|Exit code:? [1-9]|exited with code [1-9]|"
     r"exit status [1-9]|Connection refused)",
     re.MULTILINE,
