@@ -50,6 +50,8 @@ def test_scan_without_a_path_is_a_usage_error():
         (["scan", "--sensitivity", "max", str(UGLY)], ["'max'", "low", "normal", "high"]),
         (["replay", "--at", "three", str(UGLY)], ["--at", "'three'"]),
         (["replay", "--speed", "fast", str(UGLY)], ["--speed", "'fast'"]),
+        (["replay", "--idle-limit", "0", str(UGLY)], ["--idle-limit", "more than 0"]),
+        (["replay", "--idle-limit", "soon", str(UGLY)], ["--idle-limit", "'soon'"]),
         (["export", str(UGLY), "--to", "pdf"], ["--to", "'pdf'", "cast"]),
         (["stats", "--jobs", "0", str(UGLY)], ["--jobs", "'0'", "1 to 64"]),
         (["stats", "-j", "65", str(UGLY)], ["--jobs", "'65'", "1 to 64"]),
@@ -201,3 +203,13 @@ def test_a_word_that_is_neither_a_command_nor_a_path_says_so(tmp_path, monkeypat
     ]
     (tmp_path / "bogus-cmd").mkdir()  # a folder of that name is a path: the replayer's
     assert "unknown command" not in invoke("bogus-cmd").stderr
+
+
+def test_real_time_pacing_options_reach_the_replayer(monkeypatch):
+    seen = fake_replayer(monkeypatch)
+    result = invoke(UGLY, "--speed", "3", "--real-time", "--idle-limit", "7.5")
+    assert result.exit_code == 0, result.output
+    assert (seen["speed"], seen["realtime"], seen["idle_limit"]) == (3.0, True, 7.5)
+    seen = fake_replayer(monkeypatch)
+    assert invoke(UGLY).exit_code == 0
+    assert (seen["speed"], seen["realtime"], seen["idle_limit"]) == (1.0, False, 2.0)

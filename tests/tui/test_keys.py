@@ -81,9 +81,10 @@ async def test_speed_keys() -> None:
         assert pb.speed == 2.0
         await pilot.press("minus", "minus")
         assert pb.speed == 0.5
+        assert "1/2 turns/s" in replay(app).timeline.status().plain
         await pilot.press("R")
         assert pb.realtime
-        assert "0.5x real-time" in replay(app).timeline.status().plain
+        assert "real time ×1/2 · idle ≤ 2 s" in replay(app).timeline.status().plain
 
 
 async def test_pivot_jumps_and_panel() -> None:
@@ -350,7 +351,7 @@ async def test_every_action_is_in_the_command_palette() -> None:
     async with app.run_test(size=WIDE):
         titles = {c.title for c in app.get_system_commands(replay(app))}
         for needed in (
-            "Next pivot",
+            "Next pivot (playing: skip there, stop)",
             "Search",
             "Go to turn…",
             "Show/hide reasoning",
@@ -364,7 +365,9 @@ async def test_every_action_is_in_the_command_palette() -> None:
 async def test_palette_command_runs_the_action() -> None:
     app = make_app()
     async with app.run_test(size=WIDE) as pilot:
-        command = next(c for c in app.get_system_commands(replay(app)) if c.title == "Next pivot")
+        command = next(
+            c for c in app.get_system_commands(replay(app)) if c.title.startswith("Next pivot")
+        )
         await command.callback()
         await pilot.pause()
         assert replay(app).playback.cursor == 5

@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from pivotal.tui.playback import IDLE_LIMIT, Filter, Playback
+from pivotal.tui.pacing import FASTEST, IDLE_LIMIT, Pace
+from pivotal.tui.playback import FRAME, Filter, Playback
 
 from .sessions import demo_pivots, demo_turns
 
@@ -75,18 +76,55 @@ def test_shown_is_visible_turns_up_to_cursor() -> None:
     assert pb.shown() == [0, 1, 2, 3]
 
 
-def test_speed_pacing_and_realtime_cap() -> None:
+def test_turns_per_second_is_what_it_says() -> None:
     pb = playback()
-    assert pb.delay_to_next() == 1.0
-    pb.faster()
-    assert pb.speed == 2.0 and pb.delay_to_next() == 0.5
+    assert pb.delay_to_next() == 1.0 and pb.pace.label() == "1 turn/s"
+    assert pb.faster() == "2 turns/s" and pb.delay_to_next() == 0.5
     pb.slower()
     pb.slower()
-    assert pb.speed == 0.5
-    pb.realtime = True
-    pb.speed_index = 2
-    # turns are 30 s apart: real time is capped at the idle limit
-    assert pb.delay_to_next() == IDLE_LIMIT
+    assert pb.speed == 0.5 and pb.delay_to_next() == 2.0
+
+
+def test_any_speed_in_range_is_kept_and_a_clamp_is_said() -> None:
+    pace = Pace()
+    assert pace.set_speed(3) == "" and pace.speed == 3  # it was taken for 2 before
+    assert "outside 1/16–1000: playing at 1000" in pace.set_speed(5000)
+    assert pace.speed == FASTEST and "top speed" in pace.faster()
+    assert "playing at 1/16" in pace.set_speed(0)
+    assert "lowest" in pace.slower()
+
+
+def test_real_time_scales_the_recorded_gaps_and_cuts_idle_ones() -> None:
+    pb = playback()
+    pb.pace = Pace(realtime=True)
+    for turn, at in zip(pb.turns[:4], [0.0, 0.5, 30.0, 30.2], strict=True):
+        turn.timestamp = 1000 + at
+    assert pb.pace.label() == "real time ×1 · idle ≤ 2 s"
+    assert pb.delay_to_next() == 0.5  # a recorded half second is half a second
+    pb.goto(1)
+    assert pb.delay_to_next() == IDLE_LIMIT  # 29.5 s idle: cut to the limit
+    pb.pace.set_speed(4)
+    assert pb.delay_to_next() == IDLE_LIMIT / 4
+    pb.goto(2)
+    assert abs(pb.delay_to_next() - 0.2 / 4) < 1e-9
+    pb.pace.idle_limit = 10
+    pb.goto(1)
+    assert pb.delay_to_next() == 10 / 4
+    pb.turns[2].timestamp = None  # no time: a second after the one before
+    assert pb.delay_to_next() == 1 / 4
+
+
+def test_fast_play_reveals_several_turns_per_frame_and_still_stops_at_pivots() -> None:
+    pb = playback(autopause=False)
+    pb.pace.set_speed(300)  # 10 turns per 1/30 s frame: the first, and 9 more due in it
+    pb.playing = True
+    moved, stopped = pb.advance(FRAME - 1 / 300)
+    assert (moved, stopped) == (10, False) and pb.playing
+    pb = playback()
+    pb.pace.set_speed(1000)
+    pb.playing = True
+    moved, stopped = pb.advance(FRAME)
+    assert (moved, stopped) == (5, True) and not pb.playing  # the pivot at turn #6
 
 
 def test_advance_pauses_at_pivot_only_with_autopause() -> None:

@@ -115,6 +115,8 @@ def test_run_replayer_passes_its_options(monkeypatch) -> None:  # type: ignore[n
         seen.update(
             at=self.at,
             speed=self.speed,
+            realtime=self.realtime,
+            idle_limit=self.idle_limit,
             autopause=self.autopause,
             demo=self.demo,
             follow=self.follow,
@@ -123,9 +125,20 @@ def test_run_replayer_passes_its_options(monkeypatch) -> None:  # type: ignore[n
 
     monkeypatch.setattr(ReplayerApp, "run", fake_run)
     ref = SessionRef("claude-code", DEMO)
-    code = pivotal.tui.run_replayer(ref, at=5, speed=2.0, autopause=False, demo=True, follow=True)
+    code = pivotal.tui.run_replayer(
+        ref, at=5, speed=3.0, realtime=True, idle_limit=5.0, autopause=False, demo=True, follow=True
+    )
     assert code == 0
-    assert seen == dict(at=4, speed=2.0, autopause=False, demo=True, follow=True, ref=ref)
+    assert seen == dict(
+        at=4,
+        speed=3.0,
+        realtime=True,
+        idle_limit=5.0,
+        autopause=False,
+        demo=True,
+        follow=True,
+        ref=ref,
+    )
 
 
 async def test_a_turn_that_grows_while_shown_is_redrawn() -> None:

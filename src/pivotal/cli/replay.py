@@ -28,7 +28,26 @@ def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("path", nargs="?", type=Path, metavar="PATH", help=SESSION_PATH)
     parser.add_argument("--at", type=int, default=None, metavar="N", help="Start at this turn.")
     parser.add_argument(
-        "--speed", type=float, default=1.0, metavar="N", help="Turns per second (default: 1.0)."
+        "--speed",
+        type=float,
+        default=1.0,
+        metavar="N",
+        help="Turns per second, or with --real-time how many times real time (0.0625-1000; "
+        "default: 1).",
+    )
+    parser.add_argument(
+        "--real-time",
+        action="store_true",
+        help="Play at the session's own pace: the recorded gaps between turns, divided by "
+        "--speed (R switches while playing).",
+    )
+    parser.add_argument(
+        "--idle-limit",
+        type=positive_seconds,
+        default=2.0,
+        metavar="S",
+        help="With real time, cut any gap longer than S seconds down to S, as asciinema's "
+        "--idle-time-limit does (default: 2).",
     )
     parser.add_argument("--no-autopause", action="store_true", help="Do not pause at pivots.")
     add_key(parser)
@@ -74,6 +93,8 @@ def replay(args: argparse.Namespace) -> None:
         refs=refs,
         at=args.at,
         speed=args.speed,
+        realtime=args.real_time,
+        idle_limit=args.idle_limit,
         autopause=not args.no_autopause,
         demo=demo,
         details=details,
@@ -118,7 +139,19 @@ def _resolve_for_app(
     return None, [with_quick_metadata(r) for r in refs]
 
 
-def _run_app(ref, *, refs, at, speed, autopause, demo, follow=False, details=None) -> None:  # type: ignore[no-untyped-def]
+def positive_seconds(text: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a number of seconds: {text!r}") from None
+    if not value > 0 or value == float("inf"):
+        raise argparse.ArgumentTypeError(f"must be more than 0 seconds: {text!r}")
+    return value
+
+
+def _run_app(  # type: ignore[no-untyped-def]
+    ref, *, refs, at, speed, autopause, demo, follow=False, details=None, **pace
+) -> None:
     if not sys.stdout.isatty() and not os.environ.get("PIVOTAL_FORCE_TUI"):
         err("the replayer needs a terminal; use `pivotal scan` for text output")
         raise SystemExit(ExitCode.USAGE)
@@ -131,6 +164,7 @@ def _run_app(ref, *, refs, at, speed, autopause, demo, follow=False, details=Non
         speed=speed,
         autopause=autopause,
         demo=demo,
+        **pace,
         follow=follow,
         details=details,
     )

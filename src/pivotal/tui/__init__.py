@@ -35,6 +35,8 @@ def run_replayer(
     refs: list[SessionRef] | None = None,
     at: int | None = None,
     speed: float = 1.0,
+    realtime: bool = False,
+    idle_limit: float = 2.0,
     autopause: bool = True,
     demo: bool = False,
     follow: bool | Path = False,
@@ -46,7 +48,9 @@ def run_replayer(
         ref: the session to open; None shows the picker over `refs`.
         refs: sessions to choose from when `ref` is None.
         at: the turn to start at, numbered as on screen (#1 is the first turn).
-        speed: initial playback speed (1.0 = one turn a second).
+        speed: turns per second, or the real-time factor (`tui.pacing`; clamped to its range).
+        realtime: play at the session's own pace (recorded gaps / speed).
+        idle_limit: real time: longer gaps are cut down to this many seconds.
         autopause: stop at each pivot while playing.
         demo: say this is the bundled demo session (no sessions were found).
         follow: follow `ref` live (F toggles it); a folder follows the newest session
@@ -62,6 +66,8 @@ def run_replayer(
         refs=refs,
         at=start,
         speed=speed,
+        realtime=realtime,
+        idle_limit=idle_limit,
         autopause=autopause,
         demo=demo,
         follow=follow,

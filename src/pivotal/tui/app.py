@@ -25,6 +25,7 @@ from pivotal.readers import open_reader
 from pivotal.tui.keys import PALETTE, PALETTE_KEYS
 from pivotal.tui.loading import Batch, find_failures, find_pivots, read_batches
 from pivotal.tui.messages import ReadFailed, SessionAnalysed, TurnsRead
+from pivotal.tui.pacing import IDLE_LIMIT, Pace
 from pivotal.tui.picker_fill import Details, FillingPicker
 from pivotal.tui.render import warm_up
 from pivotal.tui.replay_screen import ReplayScreen
@@ -53,6 +54,8 @@ class ReplayerApp(App[int]):
         pivots: list[Pivot] | None = None,
         at: int | None = None,
         speed: float = 1.0,
+        realtime: bool = False,
+        idle_limit: float = IDLE_LIMIT,
         autopause: bool = True,
         demo: bool = False,
         follow: bool | Path = False,
@@ -65,6 +68,8 @@ class ReplayerApp(App[int]):
         self.given_pivots = pivots
         self.at = at
         self.speed = speed
+        self.realtime = realtime
+        self.idle_limit = idle_limit
         self.autopause = autopause
         self.demo = demo
         self.follow = follow
@@ -162,7 +167,10 @@ class ReplayerApp(App[int]):
 
     def open_screen(self, title: str) -> ReplayScreen:
         notice = DEMO_NOTICE if self.demo else ""
-        screen = ReplayScreen(autopause=self.autopause, speed=self.speed, notice=notice)
+        pace = Pace(realtime=self.realtime, idle_limit=self.idle_limit)
+        clamped = pace.set_speed(self.speed)
+        screen = ReplayScreen(autopause=self.autopause, pace=pace, notice=notice)
+        screen.status = clamped
         screen.pending_at = self.at
         self.sub_title = title
         self.push_screen(screen)

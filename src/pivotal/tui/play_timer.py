@@ -5,7 +5,9 @@ whose timer it runs and the `Playback` it moves, plus `live`, which says
 whether the session is being followed (then playing waits at the live edge
 instead of stopping). Each tick moves the playback and posts
 `PlayTimer.Advanced` to the screen, which shows it (and explains an
-auto-pause). The pacing itself, how long to wait for a turn, is `Playback`'s.
+auto-pause). The pacing itself, how long to wait for a turn, is `Playback`'s
+(`pacing.Pace`); the timer never fires more often than once a frame, and a
+tick reveals as many turns as were due in it.
 """
 
 from __future__ import annotations
@@ -16,7 +18,7 @@ from textual.message import Message
 from textual.timer import Timer
 from textual.widget import Widget
 
-from pivotal.tui.playback import Playback
+from pivotal.tui.playback import FRAME, Playback
 
 
 class PlayTimer:
@@ -34,6 +36,8 @@ class PlayTimer:
         self.playback = playback
         self.live = live
         self._timer: Timer | None = None
+        self._budget = 0.0
+        """Seconds of the next tick's frame left for more turns (fast speeds)."""
 
     @property
     def running(self) -> bool:
@@ -59,23 +63,28 @@ class PlayTimer:
         if delay is None:
             self.playback.playing = self.live()  # following: wait at the live edge
             return
-        self._timer = self.owner.set_timer(delay, self.tick)
+        self._budget = max(FRAME - delay, 0.0)
+        self._timer = self.owner.set_timer(max(delay, FRAME), self.tick)
 
     def tick(self) -> None:
-        """Reveal the next turn; stop at a pivot when auto-pause is on."""
+        """Reveal the turns due; stop at a pivot when auto-pause is on."""
         self._timer = None
-        _, stopped = self.playback.advance()
+        _, stopped = self.playback.advance(self._budget)
         self.schedule()
         self.owner.post_message(PlayTimer.Advanced(stopped))
 
-    def faster(self) -> None:
-        self.playback.faster()
+    def faster(self) -> str:
+        said = self.playback.faster()
         self.schedule()
+        return said
 
-    def slower(self) -> None:
-        self.playback.slower()
+    def slower(self) -> str:
+        said = self.playback.slower()
         self.schedule()
+        return said
 
-    def toggle_realtime(self) -> None:
-        self.playback.realtime = not self.playback.realtime
+    def toggle_realtime(self) -> str:
+        pace = self.playback.pace
+        pace.realtime = not pace.realtime
         self.schedule()
+        return pace.label()

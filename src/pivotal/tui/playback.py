@@ -13,13 +13,10 @@ from dataclasses import dataclass, field
 from enum import StrEnum
 
 from pivotal.model import Pivot, Turn, TurnFlag
+from pivotal.tui.pacing import Pace
 
-SPEEDS = (0.25, 0.5, 1.0, 2.0, 4.0, 8.0, 16.0)
-"""Playback speeds; at 1x a turn is revealed every `BASE_DELAY` seconds."""
-BASE_DELAY = 1.0
-IDLE_LIMIT = 2.0
-"""Real-time mode caps any gap between turns at this many seconds (asciinema's idle limit)."""
-MIN_DELAY = 0.02
+FRAME = 1 / 30
+"""Playing never waits less than this between two reveals: faster, a tick reveals several."""
 
 
 class Filter(StrEnum):
@@ -50,8 +47,7 @@ class Playback:
     failures: list[int] = field(default_factory=list)
     cursor: int = 0
     playing: bool = False
-    speed_index: int = 2
-    realtime: bool = False
+    pace: Pace = field(default_factory=Pace)
     autopause: bool = True
     filter: Filter = Filter.ALL
     _visible: list[int] | None = None
@@ -84,7 +80,11 @@ class Playback:
 
     @property
     def speed(self) -> float:
-        return SPEEDS[self.speed_index]
+        return self.pace.speed
+
+    @property
+    def realtime(self) -> bool:
+        return self.pace.realtime
 
     # -- filter -------------------------------------------------------------
     @property
@@ -238,13 +238,11 @@ class Playback:
         return (None if here is None else max(here - first, 0.0)), duration
 
     # -- playback -----------------------------------------------------------
-    def faster(self) -> float:
-        self.speed_index = min(self.speed_index + 1, len(SPEEDS) - 1)
-        return self.speed
+    def faster(self) -> str:
+        return self.pace.faster()
 
-    def slower(self) -> float:
-        self.speed_index = max(self.speed_index - 1, 0)
-        return self.speed
+    def slower(self) -> str:
+        return self.pace.slower()
 
     def delay_to_next(self) -> float | None:
         """Seconds to wait before revealing the next shown turn (None at the end)."""
@@ -252,23 +250,25 @@ class Playback:
         pos = bisect_right(visible, self.cursor)
         if pos >= len(visible):
             return None
-        if not self.realtime:
-            return max(BASE_DELAY / self.speed, MIN_DELAY)
-        here = self.turns[self.cursor].timestamp
-        then = self.turns[visible[pos]].timestamp
-        if here is None or then is None:
-            gap = BASE_DELAY
-        else:
-            gap = min(max(then - here, 0.0), IDLE_LIMIT)
-        return max(gap / self.speed, MIN_DELAY)
+        here = self.turns[self.cursor].timestamp if self.pace.realtime else None
+        then = self.turns[visible[pos]].timestamp if self.pace.realtime else None
+        return self.pace.delay(here, then)
 
-    def advance(self) -> tuple[int | None, bool]:
-        """One playback tick: step forward; say whether auto-pause should stop here."""
-        moved = self.step(1)
-        if moved is None:
-            self.playing = False
-            return None, False
-        stop = self.autopause and self.pivot_anchored_at(moved) is not None
-        if stop:
-            self.playing = False
-        return moved, stop
+    def advance(self, budget: float = 0.0) -> tuple[int | None, bool]:
+        """One playback tick: step forward, and on while the next turn is due within `budget`
+        seconds (fast speeds reveal several turns per frame); say whether auto-pause stopped it.
+        """
+        moved: int | None = None
+        while True:
+            step = self.step(1)
+            if step is None:
+                self.playing = False
+                return moved, False
+            moved = step
+            if self.autopause and self.pivot_anchored_at(step) is not None:
+                self.playing = False
+                return moved, True
+            delay = self.delay_to_next()
+            if delay is None or delay > budget + 1e-9:
+                return moved, False
+            budget -= delay

@@ -35,11 +35,12 @@ from pivotal.tui.keys import FOOTER, bindings
 from pivotal.tui.live import LiveFollow
 from pivotal.tui.loading import Batch
 from pivotal.tui.marking import Marking
+from pivotal.tui.pacing import Pace
 from pivotal.tui.panes import Panes
 from pivotal.tui.pivot_panel import PivotPanel
 from pivotal.tui.pivot_story import Stories
 from pivotal.tui.play_timer import PlayTimer
-from pivotal.tui.playback import SPEEDS, Playback
+from pivotal.tui.playback import Playback
 from pivotal.tui.render import ALL_PARTS, pivot_banner
 from pivotal.tui.safe import one_line
 from pivotal.tui.screens import HelpScreen, PromptScreen
@@ -62,10 +63,11 @@ class ReplayScreen(Screen[None]):
     BINDINGS = bindings()
     AUTO_FOCUS = "#transcript"
 
-    def __init__(self, *, autopause: bool = True, speed: float = 1.0, notice: str = "") -> None:
+    def __init__(
+        self, *, autopause: bool = True, pace: Pace | None = None, notice: str = ""
+    ) -> None:
         super().__init__()
-        self.playback = Playback(autopause=autopause)
-        self.playback.speed_index = min(range(len(SPEEDS)), key=lambda i: abs(SPEEDS[i] - speed))
+        self.playback = Playback(autopause=autopause, pace=pace or Pace())
         self.notice = notice
         self.status = ""
         self.reading = ""
@@ -187,8 +189,8 @@ class ReplayScreen(Screen[None]):
                 pivots=tuple(p.turn for p in pb.pivots),
                 failures=tuple(pb.failures),
                 playing=pb.playing,
-                speed=pb.speed,
-                realtime=pb.realtime,
+                pace=pb.pace.label(),
+                pace_short=pb.pace.short(),
                 autopause=pb.autopause,
                 filter=pb.filter.value,
                 loading=self.reading,
@@ -259,16 +261,13 @@ class ReplayScreen(Screen[None]):
         self.moved(self.playback.step(delta), "at the end" if delta > 0 else "at the start")
 
     def action_faster(self) -> None:
-        self.player.faster()
-        self.sync()
+        self.say(self.player.faster())
 
     def action_slower(self) -> None:
-        self.player.slower()
-        self.sync()
+        self.say(self.player.slower())
 
     def action_toggle_realtime(self) -> None:
-        self.player.toggle_realtime()
-        self.sync()
+        self.say(self.player.toggle_realtime())
 
     def action_toggle_autopause(self) -> None:
         self.playback.autopause = not self.playback.autopause
@@ -282,10 +281,20 @@ class ReplayScreen(Screen[None]):
         self.at_pivot(self.jumps.go(self.playback.prev_pivot), "no earlier pivot")
 
     def at_pivot(self, target: int | None, what: str) -> None:
-        """After ] or [: the explanation shows (a narrow screen opens its drawer)."""
+        """After ] or [: the explanation shows (a narrow screen opens its drawer).
+
+        While playing, ] is the quick way on: playback stops at that pivot as
+        auto-pause would have (or plays on from it, with auto-pause off).
+        """
         if target is not None:
             self.panes.reveal()
         self.moved(target, what)
+        if target is not None and self.playback.playing:
+            self.playback.playing = not self.playback.autopause
+            self.player.schedule()
+            if self.playback.autopause:
+                number = self.playback.pivots.index(self.jumps.panel_pivot()) + 1  # type: ignore[arg-type]
+                self.say(f"skipped to pivot {number} (turn #{target + 1}): auto-paused")
 
     def action_next_failure(self) -> None:
         self.moved(self.jumps.go(self.playback.next_failure), "no later failure")

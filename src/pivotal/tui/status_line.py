@@ -1,7 +1,7 @@
 """The status line under the timeline, fitted to the width it has.
 
 Every part has a full and a short form and a rank: at 160 columns the line
-reads `⏸ paused │ turn 17/68 · 25% │ 1:03:17 / 3:12:40 │ 1x │ 3 pivots │ …`;
+reads `⏸ paused │ turn 17/68 · 25% │ 1:03:17 / 3:12:40 │ 1 turn/s │ 3 pivots │ …`;
 at 80 the same facts shrink (`⏸ │ 17/68 25%`) and the least useful go first,
 so the notice at the end (what the last key did) is never cut off. Pure: no
 Textual here.

@@ -29,8 +29,9 @@ class TimelineState:
     pivots: tuple[int, ...] = ()
     failures: tuple[int, ...] = ()
     playing: bool = False
-    speed: float = 1.0
-    realtime: bool = False
+    pace: str = "1 turn/s"
+    """How fast playing goes (`pacing.Pace.label`): turns per second, or real time ×N."""
+    pace_short: str = "1/s"
     autopause: bool = True
     filter: str = "all"
     loading: str = ""
@@ -51,7 +52,7 @@ class TimelineState:
 
 
 def status_text(state: TimelineState, width: int) -> str:
-    """`⏸ paused │ turn 17/68 · 25% │ 1:03:17 / 3:12:40 │ 1x │ 3 pivots │ …` fitted to `width`."""
+    """`⏸ paused │ turn 17/68 · 25% │ 1:03:17 / 3:12:40 │ 1 turn/s │ 3 pivots │ …`, fitted."""
     if state.playing:
         play = Part("▶ playing", "▶", 9)
     elif state.at_end:
@@ -66,10 +67,7 @@ def status_text(state: TimelineState, width: int) -> str:
     if state.elapsed is not None:
         whole = f" / {clock(state.duration)}" if state.duration is not None else ""
         parts.append(Part(f"{clock(state.elapsed)}{whole}", clock(state.elapsed), 3))
-    pace = "real-time" if state.realtime else ""
-    parts.append(
-        Part(f"{state.speed:g}x {pace}".strip(), f"{state.speed:g}x{' rt' if pace else ''}", 4)
-    )
+    parts.append(Part(state.pace, state.pace_short, 4))
     parts.append(Part(plural(len(state.pivots), "pivot"), plural(len(state.pivots), "pivot"), 5))
     if state.autopause:
         parts.append(Part("auto-pause on", "", 1))
