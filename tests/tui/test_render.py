@@ -7,7 +7,7 @@ from pathlib import Path
 from pivotal.model import Part, PartKind, Role, Session, Turn, TurnFlag
 from pivotal.readers import find_sessions
 from pivotal.tui.app import ReplayerApp
-from pivotal.tui.screens import PickerScreen
+from pivotal.tui.picker import PickerScreen
 
 from .conftest import make_app, replay, turn_text
 

@@ -11,7 +11,7 @@ import gc
 import os
 import threading
 import time
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from functools import partial
 from pathlib import Path
 
@@ -26,15 +26,26 @@ from pivotal.tui.keys import PALETTE, PALETTE_KEYS
 from pivotal.tui.loading import Batch, find_failures, find_pivots, read_batches
 from pivotal.tui.messages import ReadFailed, SessionAnalysed, TurnsRead
 from pivotal.tui.pacing import IDLE_LIMIT, Pace
+from pivotal.tui.picker import PickerScreen
 from pivotal.tui.picker_fill import Details, FillingPicker
 from pivotal.tui.render import warm_up
 from pivotal.tui.replay_screen import ReplayScreen
-from pivotal.tui.screens import PickerScreen
 
 POST_EVERY = 0.25
 FIRST_PAINT_WAIT = 1.0
 """At most this long the reader pauses after the first slice, waiting for the first paint."""
 """Seconds between progress messages while a big file is read."""
+Lister = Callable[[], tuple[list[SessionRef], Details | None]]
+
+
+def quick_listing() -> tuple[list[SessionRef], Details | None]:
+    """The sessions in every agent's default location (counts arrive behind the picker)."""
+    from pivotal.catalog.discovery import discover_details, discover_sessions
+
+    details = partial(discover_details, None, warn=lambda _: None)
+    return discover_sessions(None, details=False), details
+
+
 DEMO_NOTICE = "Demo session (no sessions were found) · replay your own: pivotal PATH"
 """One row at 80 columns: it stays on screen for the whole replay."""
 
@@ -60,6 +71,7 @@ class ReplayerApp(App[int]):
         demo: bool = False,
         follow: bool | Path = False,
         details: Details | None = None,
+        lister: Lister | None = None,
     ) -> None:
         super().__init__()
         self.ref = ref
@@ -75,6 +87,11 @@ class ReplayerApp(App[int]):
         self.follow = follow
         self.details = details
         """Fills the picker's turn and pivot counts in the background (refs are the quick list)."""
+        self.lister = lister or quick_listing
+        """`o` in a replay opened without a picker: the sessions to pick from."""
+        self.query = ""
+        """The picker's filter as it was left."""
+        self._picker: PickerScreen | None = None
         self.first_paint = threading.Event()
         """Set once the first slice of the session is on screen."""
         self.first_paint_at: float | None = None
@@ -156,14 +173,7 @@ class ReplayerApp(App[int]):
         elif self.ref is not None:
             self.open_ref(self.ref)
         else:
-            picker = PickerScreen(self.refs)
-            if self.details is not None:  # the quick listing: counts arrive behind it
-                picker = FillingPicker(self.refs, self.details)
-            self.push_screen(picker, self.open_picked)
-
-    def open_picked(self, ref: SessionRef | None) -> None:
-        if ref is not None:
-            self.open_ref(ref)
+            self.show_picker()
 
     def open_screen(self, title: str) -> ReplayScreen:
         notice = DEMO_NOTICE if self.demo else ""
@@ -192,6 +202,45 @@ class ReplayerApp(App[int]):
                 return screen
         return None
 
+    def replay_of(self, ref: SessionRef | None) -> ReplayScreen | None:
+        """The replay screen of `ref` (a slice read for a session since left is dropped)."""
+        screen = self.replay
+        if screen is None or (ref is not None and screen.live.ref is not ref):
+            return None
+        return screen
+
+    # -- the picker ----------------------------------------------------------------------
+    def show_picker(self, *, back: bool = False) -> None:
+        """The picker over this app's sessions (`back`: over a replay, which Esc returns to)."""
+        if self.details is not None:  # the quick listing: counts arrive behind it
+            picker: PickerScreen = FillingPicker(self.refs, self.details, self.query, back=back)
+        else:
+            picker = PickerScreen(self.refs, self.query, back=back)
+        self._picker = picker
+        self.push_screen(picker, self.open_picked)
+
+    def open_picker(self) -> None:
+        """o (or the palette) in a replay: back to the picker, the filter as it was left."""
+        if not self.refs:
+            self.refs, self.details = self.lister()
+        if not self.refs:
+            self.notify("No other sessions were found.", timeout=5, markup=False)
+            return
+        self.show_picker(back=True)
+
+    def open_picked(self, ref: SessionRef | None) -> None:
+        picker = self._picker
+        if picker is not None:  # what it learnt (counts, the filter) is kept for next time
+            self.refs, self.query = picker.refs, picker.query_text
+            if isinstance(picker, FillingPicker) and picker.complete:
+                self.details = None
+        if ref is None:
+            return  # Esc: back to the replay under it
+        while isinstance(self.screen, ReplayScreen):
+            self.pop_screen()
+        self.session = None  # an in-memory session is left behind with its screen
+        self.open_ref(ref)
+
     # -- reading ---------------------------------------------------------------------
     @work(
         thread=True,
@@ -206,7 +255,7 @@ class ReplayerApp(App[int]):
         try:
             reader = open_reader(ref)
         except (OSError, KeyError, ValueError) as exc:
-            self.post_message(ReadFailed(f"cannot open {ref.label}: {exc}"))
+            self.post_message(ReadFailed(f"cannot open {ref.label}: {exc}", ref))
             return
         try:
             last_post, pending, warm = 0.0, None, False
@@ -214,7 +263,7 @@ class ReplayerApp(App[int]):
                 pending = merge(pending, batch)
                 now = time.monotonic()
                 if batch.finished or now - last_post >= POST_EVERY:
-                    self.post_message(TurnsRead(pending))
+                    self.post_message(TurnsRead(pending, ref))
                     pending, last_post = None, now
                 if not warm:
                     # let the UI paint the first screen before parsing the rest competes
@@ -227,15 +276,15 @@ class ReplayerApp(App[int]):
             turns = reader.session.turns
             pivots = self.given_pivots if self.given_pivots is not None else find_pivots(turns)
             failures = find_failures(turns, lambda: worker.is_cancelled)
-            self.post_message(SessionAnalysed(pivots, failures))
+            self.post_message(SessionAnalysed(pivots, failures, ref))
         except Exception as exc:  # noqa: BLE001 - shown to the person, never swallowed silently
-            self.post_message(ReadFailed(f"reading {ref.label} failed: {exc!r}"))
+            self.post_message(ReadFailed(f"reading {ref.label} failed: {exc!r}", ref))
         finally:
             reader.close()
 
     @on(TurnsRead)
     def show_turns(self, message: TurnsRead) -> None:
-        if (screen := self.replay) is not None:
+        if (screen := self.replay_of(message.ref)) is not None:
             screen.add_turns(message.batch)
         if not self.first_paint.is_set():
             self.call_after_refresh(self.mark_first_paint)
@@ -247,7 +296,7 @@ class ReplayerApp(App[int]):
 
     @on(SessionAnalysed)
     def show_analysis(self, message: SessionAnalysed) -> None:
-        if (screen := self.replay) is not None:
+        if (screen := self.replay_of(message.ref)) is not None:
             screen.add_analysis(message.pivots, message.failures)
         # A big session is millions of long-lived objects; without this every full
         # collection walks them all and a key press stalls for ~100 ms.
@@ -256,7 +305,7 @@ class ReplayerApp(App[int]):
     @on(ReadFailed)
     def show_failure(self, message: ReadFailed) -> None:
         self.notify(message.reason, severity="error", timeout=10, markup=False)
-        if (screen := self.replay) is not None:
+        if (screen := self.replay_of(message.ref)) is not None:
             screen.reading = ""
             screen.status = message.reason
             screen.sync(follow=False)

@@ -103,6 +103,7 @@ ROWS: list[tuple[str, list[tuple[str, str, str, str, str]]]] = [
             ("pagedown,ctrl+d", "PgDn Ctrl+D", "scroll_page(1)", "Page down (focused pane)", ""),
             ("pageup,ctrl+u", "PgUp Ctrl+U", "scroll_page(-1)", "Page up (focused pane)", ""),
             ("F", "F", "follow", "Follow a live session", ""),
+            ("o", "o", "open_picker", "Open another session (the picker)", ""),
             ("escape", "Esc", "close_overlay", "Close the panel / stop playing", ""),
             ("question_mark,f1", "? F1", "help", "Help", "Help"),
             ("q", "q", "app.quit", "Quit", "Quit"),

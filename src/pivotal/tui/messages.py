@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from textual.message import Message
 
-from pivotal.model import Pivot
+from pivotal.model import Pivot, SessionRef
 from pivotal.tui.loading import Batch
 from pivotal.tui.safe import one_line
 
@@ -12,18 +12,23 @@ from pivotal.tui.safe import one_line
 class TurnsRead(Message):
     """Another slice of the session was read: `batch.turns` is everything so far."""
 
-    def __init__(self, batch: Batch) -> None:
+    def __init__(self, batch: Batch, ref: SessionRef | None = None) -> None:
         super().__init__()
         self.batch = batch
+        self.ref = ref
+        """The session read (a replay screen shows only its own session's slices)."""
 
 
 class SessionAnalysed(Message):
     """The whole session is read and its pivots and failures are known."""
 
-    def __init__(self, pivots: list[Pivot], failures: list[int]) -> None:
+    def __init__(
+        self, pivots: list[Pivot], failures: list[int], ref: SessionRef | None = None
+    ) -> None:
         super().__init__()
         self.pivots = pivots
         self.failures = failures
+        self.ref = ref
 
 
 class ReadFailed(Message):
@@ -33,6 +38,7 @@ class ReadFailed(Message):
     only as plain text (never as markup: a folder may be named `[@click=app.quit]`).
     """
 
-    def __init__(self, reason: str) -> None:
+    def __init__(self, reason: str, ref: SessionRef | None = None) -> None:
         super().__init__()
         self.reason = one_line(reason, 400)
+        self.ref = ref

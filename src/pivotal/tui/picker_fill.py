@@ -16,10 +16,11 @@ from rich.text import Text
 from textual import on
 from textual.message import Message
 from textual.widgets import OptionList, Static
+from textual.widgets.option_list import OptionDoesNotExist
 from textual.worker import get_current_worker
 
 from pivotal.model import SessionRef
-from pivotal.tui.screens import PickerScreen, ref_label
+from pivotal.tui.picker import PickerScreen, ref_label
 
 Details = Callable[[], Iterable[list[SessionRef]]]
 
@@ -39,8 +40,10 @@ def ref_key(ref: SessionRef) -> tuple[str, str | None]:
 class FillingPicker(PickerScreen):
     """`PickerScreen` over the quick listing; turn and pivot counts appear as they are known."""
 
-    def __init__(self, refs: list[SessionRef], details: Details) -> None:
-        super().__init__(list(refs))
+    def __init__(
+        self, refs: list[SessionRef], details: Details, query: str = "", *, back: bool = False
+    ) -> None:
+        super().__init__(list(refs), query, back=back)
         self.details = details
         self.rows = {ref_key(ref): n for n, ref in enumerate(self.refs)}
         self.filled = 0
@@ -50,7 +53,6 @@ class FillingPicker(PickerScreen):
         self._lock = threading.Lock()
 
     def on_mount(self) -> None:
-        self.show_progress()
         self.run_worker(
             self.fill,
             name="session details",
@@ -87,14 +89,25 @@ class FillingPicker(PickerScreen):
             if n is None:
                 continue  # not in the quick listing (appeared since): left for the next run
             self.refs[n] = ref
-            options.replace_option_prompt(str(n), ref_label(ref))
+            try:
+                options.replace_option_prompt(str(n), ref_label(ref))
+            except OptionDoesNotExist:
+                pass  # filtered out: shown with its counts when the filter lets it in
             self.filled += 1
-        self.complete = self.complete or message.done
-        self.show_progress()
+        if arrived:
+            self.forget_haystack()  # titles may have arrived with the counts
+        if message.done and not self.complete:
+            self.complete = True
+            self.refilter()  # rows still without counts say so (— instead of …)
+        self.query_one("#picker-title", Static).update(self.title_text())
 
-    def show_progress(self) -> None:
-        count = len(self.refs)
-        title = f"{count} session{'s' if count != 1 else ''} found · Enter replays"
+    @property
+    def counting(self) -> bool:
+        return not self.complete
+
+    def title_text(self) -> Text:
+        text = super().title_text()
         if not self.complete:
-            title += f" · counting turns and pivots ({min(self.filled, count)}/{count})"
-        self.query_one("#picker-title", Static).update(Text(title, style="bold"))
+            count = len(self.refs)
+            text.append(f" · counting turns and pivots ({min(self.filled, count)}/{count})")
+        return text

@@ -170,7 +170,6 @@ class ReplayScreen(Screen[None]):
             return
         pb = self.playback
         self.transcript.show(pb.shown(), pb.cursor, follow=follow)
-        elapsed, duration = pb.clock()
         pivot = self.jumps.panel_pivot()
         number = pb.pivots.index(pivot) + 1 if pivot is not None else 0
         self.panel.show_pivot(
@@ -183,25 +182,13 @@ class ReplayScreen(Screen[None]):
             context=None if pivot is None else self.stories.context(pivot, pb.turns, pb.failures),
         )
         self.timeline.update_state(
-            TimelineState(
-                total=len(pb.turns),
-                cursor=pb.cursor,
-                pivots=tuple(p.turn for p in pb.pivots),
-                failures=tuple(pb.failures),
-                playing=pb.playing,
-                pace=pb.pace.label(),
-                pace_short=pb.pace.short(),
-                autopause=pb.autopause,
-                filter=pb.filter.value,
+            TimelineState.of(
+                pb,
+                following=self.live.on,
                 loading=self.reading,
                 notice=self.status,
-                candidates=tuple(p.turn for p in pb.pivots if p.candidate),
                 live=self.live.label(),
                 marks=self.marking.marked_turns(),
-                elapsed=elapsed,
-                duration=duration,
-                # the session's own last turn (a filter's last shown turn is not its end)
-                at_end=pb.at_end and pb.cursor == len(pb.turns) - 1 and not self.live.on,
             )
         )
         bindings_state = (bool(self.search.needle), bool(pb.failures))
@@ -397,6 +384,9 @@ class ReplayScreen(Screen[None]):
             return
         if self.playback.playing:
             self.action_toggle_play()
+
+    def action_open_picker(self) -> None:
+        self.app.open_picker()  # type: ignore[attr-defined]
 
     def action_help(self) -> None:
         self.app.push_screen(HelpScreen())

@@ -2,20 +2,15 @@
 
 from __future__ import annotations
 
-from datetime import UTC, datetime
-
 from rich.table import Table
 from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Vertical, VerticalScroll
-from textual.screen import ModalScreen, Screen
-from textual.widgets import Footer, Input, OptionList, Static
-from textual.widgets.option_list import Option
+from textual.screen import ModalScreen
+from textual.widgets import Footer, Input, Static
 
-from pivotal.model import SessionRef
 from pivotal.tui.keys import HELP_GROUPS
-from pivotal.tui.safe import one_line
 
 
 class HelpScreen(ModalScreen[None]):
@@ -113,64 +108,3 @@ class PromptScreen(ModalScreen[str | None]):
 
     def action_cancel(self) -> None:
         self.dismiss(None)
-
-
-class PickerScreen(Screen[SessionRef]):
-    """Choose a session to replay (used when no path was given)."""
-
-    BINDINGS = [
-        Binding("q", "app.quit", "Quit"),
-        Binding("j", "cursor_down", show=False),
-        Binding("k", "cursor_up", show=False),
-    ]
-
-    def __init__(self, refs: list[SessionRef]) -> None:
-        super().__init__()
-        self.refs = refs
-
-    def compose(self) -> ComposeResult:
-        count = len(self.refs)
-        yield Static(
-            Text(f"{count} session{'s' if count != 1 else ''} found · Enter replays", style="bold"),
-            id="picker-title",
-        )
-        options = [Option(ref_label(ref), id=str(n)) for n, ref in enumerate(self.refs)]
-        yield OptionList(*options, id="picker-list")
-        yield Footer()
-
-    def action_cursor_down(self) -> None:
-        self.query_one(OptionList).action_cursor_down()
-
-    def action_cursor_up(self) -> None:
-        self.query_one(OptionList).action_cursor_up()
-
-    def on_option_list_option_selected(self, event: OptionList.OptionSelected) -> None:
-        self.dismiss(self.refs[int(event.option.id or 0)])
-
-
-def _project(cwd: str | None) -> str:
-    """The last two folders of the working directory: enough to recognise a project."""
-    if not cwd:
-        return "—"
-    parts = [p for p in cwd.replace("\\", "/").split("/") if p]
-    return one_line("/".join(parts[-2:]), 28) or "—"
-
-
-def ref_label(ref: SessionRef) -> Text:
-    """One picker row: agent, project, when, turns and pivots (or size), title or path."""
-    text = Text(no_wrap=True, overflow="ellipsis")
-    text.append(f"{ref.format:<12}", style="bold")
-    text.append(f"{_project(ref.cwd):<29}")
-    when = ref.updated or ref.started
-    stamp = datetime.fromtimestamp(when, UTC).strftime("%Y-%m-%d %H:%M") if when else "—"
-    text.append(f"{stamp:<18}", style="dim")
-    if ref.turns is not None:
-        text.append(f"{ref.turns:>6} turns  ", style="dim")
-        if ref.pivots is not None:
-            text.append(f"{ref.pivots:>3} pivot{'s' if ref.pivots != 1 else ' '}  ", style="dim")
-    elif ref.size is not None:
-        text.append(f"{ref.size / 1024:>8,.0f} KB  ", style="dim")
-    text.append(one_line(ref.title, 60) or one_line(ref.label, 200))
-    if ref.title:
-        text.append(f"  {one_line(ref.label, 200)}", style="dim")
-    return text

@@ -16,6 +16,7 @@ from textual.message import Message
 from textual.widget import Widget
 
 from pivotal.tui.contrast import readable_style
+from pivotal.tui.playback import Playback
 from pivotal.tui.render import PIVOT_GLYPH
 from pivotal.tui.status_line import Part, clock, fit, plural
 
@@ -49,6 +50,28 @@ class TimelineState:
     """Seconds from the first timestamp to the last one read."""
     at_end: bool = False
     """The cursor is on the last turn and nothing more is coming (not following live)."""
+
+    @classmethod
+    def of(cls, pb: Playback, *, following: bool, **lines: str | tuple[int, ...]) -> TimelineState:
+        """What `pb` shows, plus the screen's own `lines` (progress, notice, live, marks)."""
+        elapsed, duration = pb.clock()
+        return cls(
+            total=len(pb.turns),
+            cursor=pb.cursor,
+            pivots=tuple(p.turn for p in pb.pivots),
+            failures=tuple(pb.failures),
+            playing=pb.playing,
+            pace=pb.pace.label(),
+            pace_short=pb.pace.short(),
+            autopause=pb.autopause,
+            filter=pb.filter.value,
+            candidates=tuple(p.turn for p in pb.pivots if p.candidate),
+            elapsed=elapsed,
+            duration=duration,
+            # the session's own last turn (a filter's last shown turn is not its end)
+            at_end=pb.at_end and pb.cursor == len(pb.turns) - 1 and not following,
+            **lines,  # type: ignore[arg-type]
+        )
 
 
 def status_text(state: TimelineState, width: int) -> str:

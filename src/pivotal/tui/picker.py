@@ -1,0 +1,249 @@
+"""The session picker: type to filter, arrows to choose, Enter to replay.
+
+Typing goes to the filter line at the top: every word typed must appear, in
+order but not necessarily together (fuzzy, as in fzf), in a session's agent,
+project, title or path; rows that hold it as one piece rank first. Arrows,
+PgUp/PgDn and Home/End move in the list; Esc clears the filter, or leaves
+when it is empty. The columns (agent, project, when the session started,
+turns, pivots, title and path) have headers and fit 80 columns; counts that
+are still being read show as `…` (see `picker_fill`).
+"""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+
+from rich.text import Text
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.screen import Screen
+from textual.widgets import Footer, Input, OptionList, Static
+from textual.widgets.option_list import Option
+
+from pivotal.model import SessionRef
+from pivotal.tui.safe import one_line
+
+AGENT, PROJECT, STARTED, TURNS, PIVOTS = 8, 16, 16, 5, 6
+"""Column widths; the title and path take what is left (80 columns leave them ~22)."""
+SHORT = {"claude-code": "claude", "qwen-code": "qwen", "continue-cli": "continue"}
+
+
+def _project(cwd: str | None) -> str:
+    """The last two folders of the working directory: enough to recognise a project."""
+    if not cwd:
+        return "—"
+    parts = [p for p in cwd.replace("\\", "/").split("/") if p]
+    return one_line("/".join(parts[-2:]), 200) or "—"
+
+
+def _cell(text: str, width: int, right: bool = False) -> str:
+    text = text if len(text) <= width else text[: width - 1] + "…"
+    return f"{text:>{width}}" if right else f"{text:<{width}}"
+
+
+def header() -> Text:
+    text = Text(no_wrap=True, overflow="ellipsis", style="bold dim")
+    text.append(_cell("agent", AGENT) + " " + _cell("project", PROJECT) + " ")
+    text.append(_cell("started (UTC)", STARTED) + " ")
+    text.append(_cell("turns", TURNS, True) + " " + _cell("pivots", PIVOTS, True) + "  ")
+    text.append("title · path")
+    return text
+
+
+def short_path(label: str) -> str:
+    """The path's last two parts, which tell sessions apart (`…/claude/seed_dead_end.jsonl`)."""
+    parts = label.replace("\\", "/").split("/")
+    return label if len(parts) <= 2 else "…/" + "/".join(parts[-2:])
+
+
+def ref_label(ref: SessionRef, counting: bool = True) -> Text:
+    """One picker row: agent, project, start, turns, pivots, title and path.
+
+    Counts not known yet show `…` while `counting`, else `—`.
+    """
+    text = Text(no_wrap=True, overflow="ellipsis")
+    agent = SHORT.get(ref.format, ref.format)
+    text.append(_cell(one_line(agent, 40), AGENT) + " ", style="bold")
+    text.append(_cell(_project(ref.cwd), PROJECT) + " ")
+    when = ref.started or ref.updated  # the file's change only when its start is unknown
+    stamp = datetime.fromtimestamp(when, UTC).strftime("%Y-%m-%d %H:%M") if when else "—"
+    text.append(_cell(stamp, STARTED) + " ", style="dim")
+    unknown = "…" if counting else "—"
+    turns = unknown if ref.turns is None else str(ref.turns)
+    pivots = unknown if ref.pivots is None else str(ref.pivots)
+    text.append(_cell(turns, TURNS, True) + " " + _cell(pivots, PIVOTS, True) + "  ")
+    title = one_line(ref.title, 80)
+    if title:
+        text.append(title)
+        text.append(f" · {short_path(one_line(ref.label, 400))}", style="dim")
+    else:
+        text.append(short_path(one_line(ref.label, 400)))
+    return text
+
+
+def haystack(ref: SessionRef) -> str:
+    """The fields the filter looks in, lower-cased, one per line (a word matches in one)."""
+    fields = [ref.format, ref.cwd or "", ref.title or "", str(ref.path)]
+    return "\n".join(field.lower().replace("\n", " ") for field in fields)
+
+
+def _spread(word: str, field: str) -> int | None:
+    """Letters skipped between the word's letters in `field` (None: not there in order)."""
+    best = None
+    start = field.find(word[0])
+    while start >= 0:
+        position, gaps = start, 0
+        for letter in word[1:]:
+            found = field.find(letter, position + 1)
+            if found < 0:
+                return best
+            gaps += found - position - 1
+            position = found
+        best = gaps if best is None else min(best, gaps)
+        start = field.find(word[0], start + 1)
+    return best
+
+
+def fuzzy_score(words: list[str], text: str) -> int | None:
+    """How loosely the words match `text`'s fields (0: each is there as one piece).
+
+    A word matches when its letters appear in order inside one field with at most
+    two skipped letters per letter of the word (`qwsrv` is in `qwen-serve`);
+    looser than that, letters of any word turn up in any long path. None: no match.
+    """
+    fields = text.split("\n")
+    score = 0
+    for word in words:
+        if word in text:
+            continue
+        spreads = [s for f in fields if (s := _spread(word, f)) is not None]
+        if not spreads or min(spreads) > 2 * len(word):
+            return None
+        score += 1 + min(spreads)
+    return score
+
+
+def matching(refs: list[SessionRef], query: str, hay: list[str] | None = None) -> list[int]:
+    """Indices of the refs the query matches, best first (listing order among equals)."""
+    words = query.lower().split()
+    if not words:
+        return list(range(len(refs)))
+    texts = hay if hay is not None else [haystack(ref) for ref in refs]
+    scored = []
+    for n, text in enumerate(texts):
+        score = fuzzy_score(words, text)
+        if score is not None:
+            scored.append((score, n))
+    scored.sort()
+    return [n for _, n in scored]
+
+
+class PickerScreen(Screen[SessionRef | None]):
+    """Choose a session to replay (no path given, or `o` from a replay)."""
+
+    BINDINGS = [
+        Binding("escape", "clear_or_quit", "Clear / quit"),
+        Binding("down", "move(1)", show=False),
+        Binding("up", "move(-1)", show=False),
+        Binding("pagedown", "page(1)", show=False),
+        Binding("pageup", "page(-1)", show=False),
+        Binding("ctrl+c", "app.quit", "Quit", show=False),
+    ]
+    AUTO_FOCUS = "#picker-filter"
+
+    def __init__(self, refs: list[SessionRef], query: str = "", *, back: bool = False) -> None:
+        super().__init__()
+        self.refs = refs
+        self.query_text = query
+        self.back = back
+        """Opened from a replay (`o`): Esc goes back to it instead of quitting."""
+        self.shown: list[int] = []
+        """Indices into `refs` of the rows shown, in order."""
+        self._hay: list[str] | None = None
+
+    def compose(self) -> ComposeResult:
+        yield Static(self.title_text(), id="picker-title")
+        yield Input(
+            value=self.query_text,
+            placeholder="type to filter: agent, project, title, path",
+            id="picker-filter",
+        )
+        yield Static(header(), id="picker-header")
+        yield OptionList(id="picker-list")
+        yield Footer()
+
+    def on_mount(self) -> None:
+        self.refilter()
+
+    def title_text(self) -> Text:
+        count = len(self.refs)
+        found = f"{count} session{'s' if count != 1 else ''} found"
+        if self.query_text.strip():
+            found = f"{len(self.shown)} of {count} sessions match"
+        leave = "goes back" if self.back else "quits"
+        return Text(f"{found} · Enter replays · Esc clears the filter / {leave}", style="bold")
+
+    def refilter(self) -> None:
+        """Show the rows the filter matches (all of them for an empty filter)."""
+        if self._hay is None or len(self._hay) != len(self.refs):
+            self._hay = [haystack(ref) for ref in self.refs]
+        options = self.query_one(OptionList)
+        was = (
+            None
+            if options.highlighted is None
+            else options.get_option_at_index(options.highlighted).id
+        )
+        self.shown = matching(self.refs, self.query_text, self._hay)
+        options.clear_options()
+        counting = self.counting
+        options.add_options(
+            [Option(ref_label(self.refs[n], counting), id=str(n)) for n in self.shown]
+        )
+        if self.shown:  # the row the person was on, when it is still there
+            ids = [str(n) for n in self.shown]
+            options.highlighted = ids.index(was) if was in ids else 0
+        self.query_one("#picker-title", Static).update(self.title_text())
+
+    @property
+    def counting(self) -> bool:
+        """Counts not known yet are on their way (`picker_fill`)."""
+        return False
+
+    def forget_haystack(self) -> None:
+        """A ref changed (its title arrived): build the filter's texts again on the next key."""
+        self._hay = None
+
+    def on_input_changed(self, event: Input.Changed) -> None:
+        self.query_text = event.value
+        self.refilter()
+
+    def on_input_submitted(self, event: Input.Submitted) -> None:
+        options = self.query_one(OptionList)
+        if options.highlighted is not None and self.shown:
+            self.dismiss(self.refs[self.shown[options.highlighted]])
+
+    def on_option_list_option_selected(self, event: OptionList.OptionSelected) -> None:
+        self.dismiss(self.refs[int(event.option.id or 0)])
+
+    def action_move(self, delta: int) -> None:
+        options = self.query_one(OptionList)
+        if delta > 0:
+            options.action_cursor_down()
+        else:
+            options.action_cursor_up()
+
+    def action_page(self, direction: int) -> None:
+        options = self.query_one(OptionList)
+        if direction > 0:
+            options.action_page_down()
+        else:
+            options.action_page_up()
+
+    def action_clear_or_quit(self) -> None:
+        field = self.query_one(Input)
+        if field.value:
+            field.value = ""
+        elif self.back:
+            self.dismiss(None)
+        else:
+            self.app.exit()
