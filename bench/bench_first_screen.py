@@ -58,7 +58,7 @@ def capture(name: str) -> str:
 
 def first_screen(pivotal: str, path: Path, run: int) -> float:
     """Seconds from launching the replayer on `path` to the transcript on screen."""
-    name = f"bench-first-{os.getpid()}-{run}"
+    name = f"bench-first-{os.getpid()}-{run}-{time.monotonic_ns()}"
     env = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
     command = f"{pivotal} {path}"
     begin = time.perf_counter()
@@ -99,11 +99,18 @@ def main() -> int:
     files += args.file
     for path in files:  # warm the page cache: the figures are warm-cache figures
         subprocess.run(["cat", str(path)], stdout=subprocess.DEVNULL, check=False)
+    # a session that outlives the measured ones: when the last session goes, the tmux
+    # server exits, and a new-session racing its exit fails
+    keeper = f"bench-first-keeper-{os.getpid()}"
+    subprocess.run(["tmux", "new-session", "-d", "-s", keeper, "sleep 3600"], check=True)
     print(f"load average before: {load()}")
     times: dict[Path, list[float]] = {path: [] for path in files}
-    for run in range(args.runs):
-        for path in files:
-            times[path].append(first_screen(args.pivotal, path, run))
+    try:
+        for run in range(args.runs):
+            for path in files:
+                times[path].append(first_screen(args.pivotal, path, run))
+    finally:
+        subprocess.run(["tmux", "kill-session", "-t", keeper], check=False)
     print(f"load average after:  {load()}")
     small = None
     for path in files:
