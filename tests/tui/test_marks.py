@@ -17,7 +17,7 @@ import pytest
 from pivotal.catalog.notes import NoteStore
 from pivotal.readers import find_sessions
 from pivotal.tui.app import ReplayerApp
-from pivotal.tui.marking import NoteScreen
+from pivotal.tui.note_editor import NoteScreen
 from tail.claude_lines import ClaudeStream
 
 from .conftest import make_app, replay

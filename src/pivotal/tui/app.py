@@ -14,11 +14,16 @@ import time
 from collections.abc import Callable, Iterable
 from functools import partial
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from textual import events, on, work
 from textual.app import App, SystemCommand
 from textual.screen import Screen
 from textual.worker import get_current_worker
+
+if TYPE_CHECKING:  # the picker loads when there is one to show (not before a path's replay)
+    from pivotal.tui.picker import PickerScreen
+    from pivotal.tui.picker_fill import Details
 
 from pivotal.model import Pivot, Session, SessionRef
 from pivotal.readers import open_reader
@@ -26,8 +31,6 @@ from pivotal.tui.keys import PALETTE, PALETTE_KEYS
 from pivotal.tui.loading import Batch, find_failures, find_pivots, read_batches
 from pivotal.tui.messages import ReadFailed, SessionAnalysed, TurnsRead
 from pivotal.tui.pacing import IDLE_LIMIT, Pace
-from pivotal.tui.picker import PickerScreen
-from pivotal.tui.picker_fill import Details, FillingPicker
 from pivotal.tui.render import warm_up
 from pivotal.tui.replay_screen import ReplayScreen
 
@@ -35,7 +38,7 @@ POST_EVERY = 0.25
 FIRST_PAINT_WAIT = 1.0
 """At most this long the reader pauses after the first slice, waiting for the first paint."""
 """Seconds between progress messages while a big file is read."""
-Lister = Callable[[], tuple[list[SessionRef], Details | None]]
+Lister = Callable[[], tuple[list[SessionRef], "Details | None"]]
 
 
 def quick_listing() -> tuple[list[SessionRef], Details | None]:
@@ -212,6 +215,9 @@ class ReplayerApp(App[int]):
     # -- the picker ----------------------------------------------------------------------
     def show_picker(self, *, back: bool = False) -> None:
         """The picker over this app's sessions (`back`: over a replay, which Esc returns to)."""
+        from pivotal.tui.picker import PickerScreen
+        from pivotal.tui.picker_fill import FillingPicker
+
         if self.details is not None:  # the quick listing: counts arrive behind it
             picker: PickerScreen = FillingPicker(self.refs, self.details, self.query, back=back)
         else:
@@ -232,7 +238,7 @@ class ReplayerApp(App[int]):
         picker = self._picker
         if picker is not None:  # what it learnt (counts, the filter) is kept for next time
             self.refs, self.query = picker.refs, picker.query_text
-            if isinstance(picker, FillingPicker) and picker.complete:
+            if getattr(picker, "complete", False):
                 self.details = None
         if ref is None:
             return  # Esc: back to the replay under it

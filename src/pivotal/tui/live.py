@@ -23,13 +23,16 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from functools import partial
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from textual.message import Message
 from textual.widget import Widget
 from textual.worker import Worker, get_current_worker
 
+if TYPE_CHECKING:  # the feed (the detector, the tail) loads in the follow thread, when it starts
+    from pivotal.tui.live_feed import Snapshot
+
 from pivotal.model import Pivot, SessionRef
-from pivotal.tui.live_feed import Snapshot, follow_folder, follow_ref, merge
 from pivotal.tui.playback import Playback
 from pivotal.tui.render import pivot_banner
 from pivotal.tui.safe import clean
@@ -167,9 +170,13 @@ class LiveFollow:
         try:
             asyncio.run(self._follow(generation, initial, worker))
         except Exception as exc:  # noqa: BLE001 - shown to the person, never swallowed silently
+            from pivotal.tui.live_feed import Snapshot
+
             self._post(generation, Snapshot([], None, False, None, None, 0, 0, notice=repr(exc)))
 
     def _post(self, generation: int, snapshot: Snapshot) -> None:
+        from pivotal.tui.live_feed import merge
+
         with self._lock:
             pending = self._pending.get(generation)
             self._pending[generation] = snapshot if pending is None else merge(pending, snapshot)
@@ -189,6 +196,8 @@ class LiveFollow:
                 if worker.is_cancelled:
                     stop.set()
                 await asyncio.sleep(WATCHDOG)
+
+        from pivotal.tui.live_feed import follow_folder, follow_ref
 
         guard = asyncio.create_task(watchdog())
         post = partial(self._post, generation)

@@ -13,56 +13,13 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from rich.text import Text
-from textual.app import ComposeResult
-from textual.binding import Binding
-from textual.containers import Vertical
 from textual.message import Message
-from textual.screen import ModalScreen
 from textual.widget import Widget
-from textual.widgets import Footer, Static, TextArea
 
 from pivotal.model import Session, SessionRef
 from pivotal.tui.marks import MarkBook, identify
 from pivotal.tui.playback import Playback
 from pivotal.tui.safe import clean
-
-
-class NoteScreen(ModalScreen[str | None]):
-    """A small Markdown editor for one turn's note: Ctrl+S saves, Esc leaves it unchanged."""
-
-    BINDINGS = [
-        Binding("ctrl+s", "save", "Save", priority=True),
-        Binding("escape", "cancel", "Cancel", priority=True),
-    ]
-    TAKES_TYPING = True
-    """Keys typed before the editor has focus wait for it (`ReplayerApp.on_event`)."""
-
-    def __init__(self, title: str, text: str = "") -> None:
-        super().__init__()
-        self.title_text = title
-        self.text = text
-
-    def compose(self) -> ComposeResult:
-        with Vertical(id="note-box"):
-            yield Static(Text(self.title_text), id="note-title")
-            yield TextArea(self.text, id="note-text", soft_wrap=True, tab_behavior="indent")
-        yield Footer()
-
-    def on_mount(self) -> None:
-        for area in self.query(TextArea):  # none when the app is closing under it
-            area.focus()
-            area.move_cursor(area.document.end)
-
-    @property
-    def value(self) -> str:
-        return next((area.text for area in self.query(TextArea)), self.text)
-
-    def action_save(self) -> None:
-        self.dismiss(self.value.strip("\n"))
-
-    def action_cancel(self) -> None:
-        self.dismiss(None)
 
 
 def fallback_identity(ref: SessionRef) -> Session:
@@ -176,6 +133,8 @@ class Marking:
                 self._edit(index, value, "NOT saved · Ctrl+S tries again · Esc discards it")
 
         title = f"Note on turn #{index + 1} (Markdown) · {hint}"
+        from pivotal.tui.note_editor import NoteScreen  # TextArea loads when first needed
+
         self.owner.app.push_screen(NoteScreen(title, text), done)
 
     def not_saved(self, what: str) -> None:

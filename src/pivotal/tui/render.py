@@ -14,14 +14,13 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 
 from rich.console import Console, RenderableType
-from rich.markdown import Markdown
 from rich.segment import Segment
 from rich.style import Style
 from rich.text import Text
 from textual.strip import Strip
 
 from pivotal.model import Part, PartKind, Pivot, Role, ToolCall, Turn, TurnFlag
-from pivotal.tui.rich_text import LiteralHtmlMarkdown
+from pivotal.tui.rich_text import literal_html_markdown
 from pivotal.tui.safe import clean, one_line
 
 MARKDOWN_LIMIT = 6_000
@@ -190,7 +189,7 @@ def text_blocks(body: str, turn: Turn, expanded: bool, palette: Palette) -> list
         return blocks
     shown, hidden = cut(body, EXPANDED_LIMIT if expanded else TEXT_LIMIT)
     if turn.role is Role.ASSISTANT and len(shown) <= MARKDOWN_LIMIT:
-        blocks = [LiteralHtmlMarkdown(shown, code_theme="monokai", hyperlinks=False)]
+        blocks = [literal_html_markdown(shown, code_theme="monokai", hyperlinks=False)]
     else:
         style = palette.synthetic if turn.is_synthetic else Style()
         blocks = [Text(shown, style)]
@@ -318,7 +317,9 @@ def with_cursor(rendered: RenderedTurn, palette: Palette) -> RenderedTurn:
 def warm_up() -> None:
     """Pay Rich Markdown's and Pygments' first-use costs (~60 ms) off the UI thread."""
     console = Console(width=80, file=None, force_terminal=False)
-    sample = Markdown("# w\n\n- *a* `b`\n\n```python\nx = 1\n```\n", code_theme="monokai")
+    sample = literal_html_markdown(
+        "# w\n\n- *a* `b`\n\n```python\nx = 1\n```\n", code_theme="monokai"
+    )
     console.render_lines(sample, console.options)
 
 

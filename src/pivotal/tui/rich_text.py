@@ -16,7 +16,6 @@ from functools import lru_cache
 from typing import TYPE_CHECKING
 
 from rich.color import Color as RichColor
-from rich.markdown import Markdown
 from rich.style import Style
 from rich.text import Text
 
@@ -25,9 +24,10 @@ from pivotal.text.sgr import Color, SgrStyle, sgr_spans
 
 if TYPE_CHECKING:  # Rich's own Markdown parser (a dependency of Rich, not of pivotal)
     from markdown_it.token import Token
+    from rich.markdown import Markdown
 
 __all__ = [
-    "LiteralHtmlMarkdown",
+    "literal_html_markdown",
     "rich_style",
     "safe_markdown",
     "safe_markdown_source",
@@ -90,17 +90,36 @@ def safe_markdown_source(text: str) -> str:
     return clean(text)
 
 
-class LiteralHtmlMarkdown(Markdown):
-    """Rich `Markdown` that shows raw HTML and comments as the text they are.
+@lru_cache(maxsize=1)
+def _literal_html_markdown() -> type[Markdown]:
+    """The class, made on first use: importing rich.markdown (and Pygments) costs ~25 ms,
+    which the replayer's first screen (one human turn) does not need to pay."""
+    from rich.markdown import Markdown
 
-    Rich drops `html_inline` and `html_block` tokens, so `<img src=x>` or a
-    `<!-- comment -->` in an agent's message would be hidden from the reader:
-    here an inline tag becomes plain text and a block becomes a code block.
-    """
+    class LiteralHtmlMarkdown(Markdown):
+        """Rich `Markdown` that shows raw HTML and comments as the text they are.
 
-    def __init__(self, markup: str, **options: object) -> None:
-        super().__init__(markup, **options)  # type: ignore[arg-type]
-        _literal_html(self.parsed)
+        Rich drops `html_inline` and `html_block` tokens, so `<img src=x>` or a
+        `<!-- comment -->` in an agent's message would be hidden from the reader:
+        here an inline tag becomes plain text and a block becomes a code block.
+        """
+
+        def __init__(self, markup: str, **options: object) -> None:
+            super().__init__(markup, **options)  # type: ignore[arg-type]
+            _literal_html(self.parsed)
+
+    return LiteralHtmlMarkdown
+
+
+def literal_html_markdown(markup: str, **options: object) -> Markdown:
+    """A Rich `Markdown` of `markup` that shows raw HTML and comments as text."""
+    return _literal_html_markdown()(markup, **options)
+
+
+def __getattr__(name: str) -> object:
+    if name == "LiteralHtmlMarkdown":  # the class, for `isinstance` and subclasses
+        return _literal_html_markdown()
+    raise AttributeError(name)
 
 
 def _literal_html(tokens: list[Token]) -> None:
@@ -120,4 +139,4 @@ def safe_markdown(text: str, **options: object) -> Markdown:
     session could show "docs" and link anywhere; `hyperlinks=False` prints the URL.
     """
     options.setdefault("hyperlinks", False)
-    return LiteralHtmlMarkdown(safe_markdown_source(text), **options)
+    return literal_html_markdown(safe_markdown_source(text), **options)

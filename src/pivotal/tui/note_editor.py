@@ -1,0 +1,51 @@
+"""The note editor (`a` on a replay screen): a small Markdown text area for one turn's note.
+
+Its own module so that Textual's TextArea (~10 ms to import) loads when a note
+is first edited, not before the replayer's first screen.
+"""
+
+from __future__ import annotations
+
+from rich.text import Text
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Vertical
+from textual.screen import ModalScreen
+from textual.widgets import Footer, Static, TextArea
+
+
+class NoteScreen(ModalScreen[str | None]):
+    """A small Markdown editor for one turn's note: Ctrl+S saves, Esc leaves it unchanged."""
+
+    BINDINGS = [
+        Binding("ctrl+s", "save", "Save", priority=True),
+        Binding("escape", "cancel", "Cancel", priority=True),
+    ]
+    TAKES_TYPING = True
+    """Keys typed before the editor has focus wait for it (`ReplayerApp.on_event`)."""
+
+    def __init__(self, title: str, text: str = "") -> None:
+        super().__init__()
+        self.title_text = title
+        self.text = text
+
+    def compose(self) -> ComposeResult:
+        with Vertical(id="note-box"):
+            yield Static(Text(self.title_text), id="note-title")
+            yield TextArea(self.text, id="note-text", soft_wrap=True, tab_behavior="indent")
+        yield Footer()
+
+    def on_mount(self) -> None:
+        for area in self.query(TextArea):  # none when the app is closing under it
+            area.focus()
+            area.move_cursor(area.document.end)
+
+    @property
+    def value(self) -> str:
+        return next((area.text for area in self.query(TextArea)), self.text)
+
+    def action_save(self) -> None:
+        self.dismiss(self.value.strip("\n"))
+
+    def action_cancel(self) -> None:
+        self.dismiss(None)
