@@ -2,7 +2,7 @@
 
 Holds `dispatch` (`main` and `run`: one command, the one-line failure
 promise), `arguments` (the shared parser and options), `output` (diagnostic
-lines), `resolve` (paths to sessions), `exitcodes`, `startup`, and one module
+lines), `resolve` (paths to sessions), `exitcodes`, and one module
 per command: `replay` (replay and follow), `sessions`, `scan`, `export`,
 `notes`, `stats`.
 

@@ -18,7 +18,6 @@ from pivotal import __version__
 from pivotal.cli.arguments import Parser, UsageError
 from pivotal.cli.exitcodes import BatchDone, ExitCode, exit_now
 from pivotal.cli.output import GuardedOutput, OutputError, err, output_failed, silence_stdout
-from pivotal.cli.startup import load_msgspec
 
 # Every command: its one-line summary (in the order `pivotal --help` lists them), the
 # module that holds it and that module's function giving the parser its arguments.
@@ -144,9 +143,7 @@ def main() -> None:
 
     A batch command (`scan`) ends the process at once with `exit_now`: freeing
     its heap object by object at shutdown would cost more than the scan's output.
-    msgspec is loaded first without typing_extensions (`pivotal.cli.startup`).
     """
-    load_msgspec()
     argv = sys.argv[1:]
     if sys.stderr is None:  # `2>&-`: diagnostics have nowhere to go, never onto stdout
         sys.stderr = open(os.devnull, "w")  # noqa: SIM115  (lives as long as the process)

@@ -14,35 +14,13 @@ words, reason) → `gates` (the non-pivots) → `state` (phase, initiative, open
 threads, tallies, `figures`, `tasks`). Thresholds and weights live in
 `config.PivotConfig`; word lists in `lexicon`, compiled on first use (`lazyre`).
 
-Importing this package loads nothing else: the names below are resolved on
-first use (PEP 562), so commands that never detect do not pay for the detector.
-
 Imports only the model and `pivotal.text`: a pure function of turns, knowing
 nothing of files, commands or the replayer.
 """
 
 from __future__ import annotations
 
-from importlib import import_module
-from typing import TYPE_CHECKING, Any
-
-if TYPE_CHECKING:
-    from pivotal.detect.config import PivotConfig
-    from pivotal.detect.tracker import PivotTracker, detect_pivots
+from pivotal.detect.config import PivotConfig
+from pivotal.detect.tracker import PivotTracker, detect_pivots
 
 __all__ = ["PivotConfig", "PivotTracker", "detect_pivots"]
-
-_HOME = {
-    "PivotConfig": "pivotal.detect.config",
-    "PivotTracker": "pivotal.detect.tracker",
-    "detect_pivots": "pivotal.detect.tracker",
-}
-
-
-def __getattr__(name: str) -> Any:
-    home = _HOME.get(name)
-    if home is None:
-        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-    value = getattr(import_module(home), name)
-    globals()[name] = value
-    return value
