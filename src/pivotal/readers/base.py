@@ -36,8 +36,11 @@ def gc_paused() -> Iterator[None]:
 
     Reading a large session allocates hundreds of thousands of small objects, none
     of them in reference cycles; the collector would walk the growing heap again and
-    again for nothing (about a fifth of the index pass on a 100 MB file). Reference
-    counting still frees everything as usual; only the cycle search waits.
+    again for nothing. Reference counting still frees everything as usual; only the
+    cycle search waits. Measured on 1 Dec 2026 (CPU time of `read_session`,
+    interleaved runs, the synthetic sessions of `bench/bench_parse.py`): 100 MB
+    0.221 s paused vs 0.251 s not (12 %), 1 GB 2.16 s vs 2.91 s (26 %): the walk
+    grows with the heap, so the bigger the file the more it saves.
     """
     if not gc.isenabled():
         yield
