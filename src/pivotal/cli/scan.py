@@ -1,7 +1,6 @@
 """`pivotal scan PATH...`: read sessions, detect their pivots, print tables or JSON lines.
 
-`--follow` keeps watching one PATH (`pivotal.scan.follow`); a big Claude Code
-file may be read on two cores (`pivotal.scan.split`). The renderings are
+`--follow` keeps watching one PATH (`pivotal.scan.follow`). The renderings are
 `pivotal.scan.report`.
 """
 
@@ -9,7 +8,6 @@ from __future__ import annotations
 
 import argparse
 import gc
-import os
 import sys
 from collections.abc import Sequence
 from pathlib import Path
@@ -21,7 +19,7 @@ from pivotal.cli.arguments import SESSION_PATH, add_key, add_sensitivity
 from pivotal.cli.exitcodes import BatchDone, ExitCode, worst
 from pivotal.cli.output import err, silence_stdout
 from pivotal.cli.resolve import locate
-from pivotal.model import Pivot, Session, SessionRef
+from pivotal.model import Session, SessionRef
 from pivotal.readers import read_errors, read_session
 from pivotal.readers.base import gc_paused
 from pivotal.scan.report import (
@@ -35,7 +33,6 @@ from pivotal.scan.report import (
 from pivotal.text.safe import json_inert
 
 if TYPE_CHECKING:
-    from pivotal.detect import PivotConfig
     from pivotal.detect.evaluate import Rejection
 
 _encode = msgspec.json.Encoder().encode
@@ -117,22 +114,18 @@ def run_scan(
         for number, ref in enumerate(refs):
             if number:
                 gc.collect()
-            split = None if explain else _split(ref, config)
             rejected: list[Rejection] = []
-            if split is not None:
-                session, pivots = split
+            session = _read(ref)
+            if session is None:
+                codes.append(ExitCode.UNREADABLE)
+                continue
+            if explain and not as_json:
+                # --explain also says which gate turned each other silence down
+                tracker = PivotTracker(config)
+                pivots = tracker.update(session.turns)
+                rejected = tracker.rejections()
             else:
-                session = _read(ref)
-                if session is None:
-                    codes.append(ExitCode.UNREADABLE)
-                    continue
-                if explain and not as_json:
-                    # --explain also says which gate turned each other silence down
-                    tracker = PivotTracker(config)
-                    pivots = tracker.update(session.turns)
-                    rejected = tracker.rejections()
-                else:
-                    pivots = detect_pivots(session.turns, config)
+                pivots = detect_pivots(session.turns, config)
             if as_json:
                 data = session_json(ref, session, pivots)
                 if redact:
@@ -142,15 +135,6 @@ def run_scan(
                 _print_text(out, ref, session, pivots, explain, redact, rejected)
             out.flush()
     return int(worst(codes))
-
-
-def _split(ref: SessionRef, config: PivotConfig) -> tuple[Session, list[Pivot]] | None:
-    """A big Claude Code file is read and judged on two cores (`scan_split`), if it can be."""
-    if ref.format != "claude-code" or os.environ.get("PIVOTAL_ONE_CORE"):
-        return None
-    from pivotal.scan.split import can_split, scan_split
-
-    return scan_split(ref, config) if can_split(ref) else None
 
 
 def _read(ref: SessionRef) -> Session | None:
