@@ -10,7 +10,7 @@ import pytest
 
 import pivotal
 from cli_helpers import fake_replayer, invoke
-from pivotal.cli.dispatch import COMMANDS
+from pivotal.cli.commands import COMMANDS
 from pivotal.cli.exitcodes import ExitCode
 from pivotal.cli.replay import DEMO
 
@@ -178,7 +178,7 @@ def test_ctrl_c_is_exit_130(monkeypatch):
 
 CHECK_IMPORTS = """
 import sys
-from pivotal.cli.dispatch import command_parser, top_help
+from pivotal.cli.commands import command_parser, top_help
 top_help()
 command_parser("scan").parse_intermixed_args(["x.jsonl", "--json"])
 before = "pivotal.cli.stats" in sys.modules

@@ -123,7 +123,7 @@ def test_sessions_lists_every_agent_under_a_root():
 def test_scan_does_not_import_the_ui():
     code = (
         "import sys, io, pathlib\n"
-        "from pivotal.cli.scan import run_scan\n"
+        "from pivotal.cli.scan_batch import run_scan\n"
         f"run_scan([pathlib.Path({str(UGLY)!r})], as_json=True, out=io.StringIO())\n"
         "bad = [m for m in ('textual', 'rich') if m in sys.modules]\n"
         "print(','.join(bad))\n"

@@ -7,7 +7,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-from pivotal.cli.scan import run_scan
+from pivotal.cli.scan_batch import run_scan
 
 FIXTURES = Path(__file__).resolve().parents[1] / "fixtures"
 UGLY = FIXTURES / "claude" / "ugly.jsonl"
@@ -56,10 +56,10 @@ def test_output_cut_short_by_the_reader_is_not_an_error():
 def test_scan_collects_once_between_sessions_and_restores_the_collector(monkeypatch):
     import gc
 
-    from pivotal.cli import scan as scan_command
+    from pivotal.cli import scan_batch
 
     calls: list[bool] = []
-    monkeypatch.setattr(scan_command.gc, "collect", lambda: calls.append(gc.isenabled()) or 0)
+    monkeypatch.setattr(scan_batch.gc, "collect", lambda: calls.append(gc.isenabled()) or 0)
     paths = sorted((SAMPLES / "claude").glob("*.jsonl"))[:3]
     run_scan(list(paths), as_json=True, out=io.StringIO())
     assert calls == [False, False]  # between sessions 1-2 and 2-3, with the collector off

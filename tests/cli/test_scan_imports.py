@@ -118,14 +118,14 @@ def test_the_registry_table_names_each_module_by_its_format():
 def test_a_database_error_from_a_reader_is_one_line_not_a_crash(monkeypatch, capsys):
     import sqlite3
 
-    from pivotal.cli import scan as scan_command
+    from pivotal.cli import scan_batch
 
     def locked(ref: SessionRef) -> None:
         raise sqlite3.OperationalError("database is locked")
 
-    monkeypatch.setattr(scan_command, "read_session", locked)
+    monkeypatch.setattr(scan_batch, "read_session", locked)
     ref = SessionRef(format="opencode", path=Path("/x/opencode.db"), key="ses_1")
-    assert scan_command._read(ref) is None
+    assert scan_batch._read(ref) is None
     assert (
         capsys.readouterr().err
         == "pivotal: /x/opencode.db#ses_1: cannot read (database is locked)\n"

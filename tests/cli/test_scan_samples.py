@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from pivotal.cli.scan import run_scan
+from pivotal.cli.scan_batch import run_scan
 
 SAMPLES = Path(__file__).resolve().parents[2] / "sample_sessions"
 EXPECTED = sorted(

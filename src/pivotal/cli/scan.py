@@ -1,6 +1,8 @@
 """`pivotal scan PATH...`: read sessions, detect their pivots, print tables or JSON lines.
 
-`--follow` keeps watching one PATH (`pivotal.scan.follow`). The renderings are
+The options, and which way a scan runs: once over every PATH
+(`pivotal.cli.scan_batch`) or, with `--follow`, watching one PATH until Ctrl+C
+(`run_follow`, on `pivotal.scan.follow`). The renderings are
 `pivotal.scan.report`.
 """
 
@@ -9,33 +11,13 @@ from __future__ import annotations
 import argparse
 import gc
 import sys
-from collections.abc import Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING, TextIO
-
-import msgspec
 
 from pivotal.cli.arguments import SESSION_PATH, add_key, add_sensitivity
 from pivotal.cli.exitcodes import BatchDone, ExitCode, worst
 from pivotal.cli.output import err, silence_stdout
 from pivotal.cli.resolve import locate
-from pivotal.model import Session, SessionRef
-from pivotal.readers import read_errors, read_session
-from pivotal.readers.base import gc_paused
-from pivotal.scan.report import (
-    explain,
-    pivot_table,
-    rejected_lines,
-    session_header,
-    session_json,
-    skipped_line,
-)
-from pivotal.text.safe import json_inert
-
-if TYPE_CHECKING:
-    from pivotal.detect.evaluate import Rejection
-
-_encode = msgspec.json.Encoder().encode
+from pivotal.cli.scan_batch import run_scan
 
 
 def configure(parser: argparse.ArgumentParser) -> None:
@@ -87,95 +69,6 @@ def scan(args: argparse.Namespace) -> None:
         silence_stdout()
         code = ExitCode.OK
     raise BatchDone(code)
-
-
-def run_scan(
-    paths: list[Path],
-    *,
-    as_json: bool,
-    explain: bool = False,
-    sensitivity: str = "normal",
-    out: TextIO | None = None,
-    key: str | None = None,
-    redact: bool = False,
-) -> int:
-    from pivotal.detect import PivotConfig, PivotTracker, detect_pivots
-
-    out = out or sys.stdout
-    refs, problems = locate(paths, key)
-    codes = [code for _, code in problems]
-    for message, _ in problems:
-        err(message)
-    config = PivotConfig.for_sensitivity(sensitivity)
-    # A session's index is many small objects and one reference cycle (the reader and its
-    # turns): the collector stays paused through each session and runs once between them,
-    # so a scan of thousands of files keeps the memory of one.
-    with gc_paused():
-        for number, ref in enumerate(refs):
-            if number:
-                gc.collect()
-            rejected: list[Rejection] = []
-            session = _read(ref)
-            if session is None:
-                codes.append(ExitCode.UNREADABLE)
-                continue
-            if explain and not as_json:
-                # --explain also says which gate turned each other silence down
-                tracker = PivotTracker(config)
-                pivots = tracker.update(session.turns)
-                rejected = tracker.rejections()
-            else:
-                pivots = detect_pivots(session.turns, config)
-            if as_json:
-                data = session_json(ref, session, pivots)
-                if redact:
-                    data = _redacted(data, ref, session)
-                out.write(json_inert(_encode(data).decode()) + "\n")
-            else:
-                _print_text(out, ref, session, pivots, explain, redact, rejected)
-            out.flush()
-    return int(worst(codes))
-
-
-def _read(ref: SessionRef) -> Session | None:
-    try:
-        return read_session(ref)
-    except read_errors() as exc:
-        err(f"{ref.label}: cannot read ({exc})")
-        return None
-
-
-def _redacted(value, ref: SessionRef, session: Session):  # type: ignore[no-untyped-def]
-    """`value` (JSON-like data or text) with secrets and home paths masked."""
-    from pivotal.export.redact import redact, redact_data, users_in
-
-    users = users_in(str(ref.path), session.cwd, str(Path.home()))
-    return redact(value, users=users) if isinstance(value, str) else redact_data(value, users=users)
-
-
-def _print_text(
-    out: TextIO,
-    ref: SessionRef,
-    session: Session,
-    pivots: list,  # type: ignore[type-arg]
-    with_explain: bool,
-    redact: bool = False,
-    rejected: Sequence[Rejection] = (),
-) -> None:
-    lines = [session_header(ref, session)]
-    skipped = skipped_line(session)
-    if skipped:
-        lines.append(skipped)
-    lines.extend(pivot_table(session, pivots))
-    if with_explain:
-        for pivot in pivots:
-            lines.append("")
-            lines.extend("  " + line for line in explain(session, pivot))
-        if rejected:
-            lines.append("")
-            lines.extend("  " + line for line in rejected_lines(session, rejected))
-    text = "\n".join(lines) + "\n\n"
-    out.write(_redacted(text, ref, session) if redact else text)
 
 
 def run_follow(

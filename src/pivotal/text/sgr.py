@@ -13,7 +13,8 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 from functools import lru_cache
 
-from pivotal.text.safe import _SGR, _clean_controls, needs_cleaning
+from pivotal.text.safe import _clean_controls, needs_cleaning
+from pivotal.text.unsafe import SGR
 
 __all__ = ["Color", "SgrStyle", "apply_sgr", "sgr_spans"]
 
@@ -142,7 +143,7 @@ def sgr_spans(text: str) -> list[tuple[str, SgrStyle]]:
     runs: list[tuple[list[str], SgrStyle]] = []
     style = _PLAIN
     position = 0
-    for match in _SGR.finditer(text):
+    for match in SGR.finditer(text):
         _add_run(runs, text[position : match.start()], style)
         style = apply_sgr(style, match.group(1))
         position = match.end()
