@@ -14,9 +14,10 @@ from collections import OrderedDict
 from collections.abc import Callable, Sequence
 
 from pivotal.detect.config import PivotConfig
+from pivotal.detect.decode import make_view
 from pivotal.detect.evaluate import Judgement, Rejection, judge
 from pivotal.detect.silence import SilenceIndex
-from pivotal.detect.view import TurnView, make_view
+from pivotal.detect.view import TurnView
 from pivotal.model import Pivot, Turn
 
 VIEW_CACHE = 512
