@@ -9,70 +9,26 @@ millisecond. Used on Linux when libc has inotify; elsewhere (or if it fails)
 `tail.changes` falls back to watchfiles and then to polling.
 
 Recursive watches add a watch for every sub-directory, including ones created
-later (the files already inside a new directory are reported as changed).
+later (the files already inside a new directory are reported as changed). The
+kernel's flags, event layout and libc binding are `pivotal.live.inotify_abi`.
 """
 
 from __future__ import annotations
 
 import asyncio
 import ctypes
-import ctypes.util
 import errno
 import os
-import struct
-import sys
 from pathlib import Path
+
+from pivotal.live import inotify_abi as abi
 
 __all__ = ["Inotify", "available"]
 
-IN_MODIFY = 0x2
-IN_ATTRIB = 0x4
-IN_CLOSE_WRITE = 0x8
-IN_MOVED_FROM = 0x40
-IN_MOVED_TO = 0x80
-IN_CREATE = 0x100
-IN_DELETE = 0x200
-IN_DELETE_SELF = 0x400
-IN_MOVE_SELF = 0x800
-IN_Q_OVERFLOW = 0x4000
-IN_IGNORED = 0x8000
-IN_ONLYDIR = 0x01000000
-IN_ISDIR = 0x40000000
-IN_NONBLOCK = os.O_NONBLOCK
-IN_CLOEXEC = 0o2000000
-
-MASK = (
-    IN_MODIFY
-    | IN_ATTRIB
-    | IN_CLOSE_WRITE
-    | IN_MOVED_FROM
-    | IN_MOVED_TO
-    | IN_CREATE
-    | IN_DELETE
-    | IN_DELETE_SELF
-    | IN_MOVE_SELF
-    | IN_ONLYDIR
-)
-_HEADER = struct.Struct("iIII")
-
-_libc: ctypes.CDLL | None = None
-
-
-def _load() -> ctypes.CDLL | None:
-    global _libc
-    if _libc is None and sys.platform.startswith("linux"):
-        try:
-            libc = ctypes.CDLL(ctypes.util.find_library("c") or "libc.so.6", use_errno=True)
-            libc.inotify_init1.argtypes = [ctypes.c_int]
-            libc.inotify_add_watch.argtypes = [ctypes.c_int, ctypes.c_char_p, ctypes.c_uint32]
-            _libc = libc
-        except (OSError, AttributeError):
-            return None
-    return _libc
-
 
 def available() -> bool:
-    return _load() is not None
+    """Whether this platform's libc offers inotify (Linux); else `tail` uses watchfiles."""
+    return abi.load_libc() is not None
 
 
 class Inotify:
@@ -85,12 +41,12 @@ class Inotify:
     """
 
     def __init__(self, directory: Path, recursive: bool = False) -> None:
-        libc = _load()
+        libc = abi.load_libc()
         if libc is None:
             raise OSError(errno.ENOSYS, "inotify is not available")
         self._libc = libc
         self.recursive = recursive
-        fd = libc.inotify_init1(IN_NONBLOCK | IN_CLOEXEC)
+        fd = libc.inotify_init1(abi.IN_NONBLOCK | abi.IN_CLOEXEC)
         if fd < 0:
             raise OSError(ctypes.get_errno(), "inotify_init1 failed")
         self.fd = fd
@@ -112,7 +68,7 @@ class Inotify:
             self.fd = -1
 
     def _add(self, path: str, initial: bool = False) -> None:
-        wd = self._libc.inotify_add_watch(self.fd, os.fsencode(path), MASK)
+        wd = self._libc.inotify_add_watch(self.fd, os.fsencode(path), abi.MASK)
         if wd < 0:
             code = ctypes.get_errno()
             if initial or code == errno.ENOSPC:
@@ -145,25 +101,20 @@ class Inotify:
             self._wake.set()
 
     def _parse(self, data: bytes) -> None:
-        offset = 0
-        while offset + _HEADER.size <= len(data):
-            wd, mask, _cookie, length = _HEADER.unpack_from(data, offset)
-            start = offset + _HEADER.size
-            name = data[start : start + length].split(b"\0", 1)[0]
-            offset = start + length
-            if mask & IN_Q_OVERFLOW:
+        for wd, mask, name in abi.events(data):
+            if mask & abi.IN_Q_OVERFLOW:
                 self._pending.add("")
                 continue
             base = self._dirs.get(wd)
             if base is None:
                 continue
-            if mask & IN_IGNORED:
+            if mask & abi.IN_IGNORED:
                 del self._dirs[wd]
                 self._pending.add(base)
                 continue
             path = os.path.join(base, os.fsdecode(name)) if name else base
             self._pending.add(path)
-            if self.recursive and mask & IN_ISDIR and mask & (IN_CREATE | IN_MOVED_TO):
+            if self.recursive and mask & abi.IN_ISDIR and mask & (abi.IN_CREATE | abi.IN_MOVED_TO):
                 try:
                     self._add(path)
                 except OSError:

@@ -8,35 +8,28 @@ before appears, it switches to it and says so (`Followed.switched`).
 The source is either a directory (watched recursively, so a new file wakes
 it at once; Codex files land in new dated sub-folders) or a callable that
 lists sessions (e.g. `pivotal.catalog.discovery.discover_sessions`), which is asked
-again every `rescan_interval` seconds.
+again every `rescan_interval` seconds. Which sessions are new, which is the
+newest, and the notice saying which is followed, is `pivotal.live.chooser`.
 """
 
 from __future__ import annotations
 
 import asyncio
 import os
-from collections.abc import AsyncIterator, Callable, Iterable
+from collections.abc import AsyncIterator, Callable
 from contextlib import aclosing
 from dataclasses import dataclass
 from pathlib import Path
 
-from msgspec.structs import replace
-
-from pivotal.live.tail import (
-    DEFAULT_BUDGET,
-    DEFAULT_POLL_INTERVAL,
-    DEFAULT_STEP_MS,
-    Tail,
-    changes,
-)
+from pivotal.live.chooser import Chooser, ListRefs, newest, refs_in, switch_notice
+from pivotal.live.tail import DEFAULT_BUDGET, DEFAULT_POLL_INTERVAL, DEFAULT_STEP_MS, Tail, changes
 from pivotal.live.target import Fingerprint, WatchTarget, fingerprint, target_for
 from pivotal.model import SessionRef
-from pivotal.readers import find_sessions, open_reader
+from pivotal.readers import open_reader
 from pivotal.readers.base import SessionReader, Update
 
-__all__ = ["Followed", "follow_newest", "refs_in"]
+__all__ = ["Followed", "follow_newest"]
 
-ListRefs = Callable[[], Iterable[SessionRef]]
 OpenRef = Callable[[SessionRef], SessionReader]
 
 MIN_RESCAN = 0.2
@@ -58,45 +51,6 @@ class Followed:
     reader: SessionReader
     update: Update
     switched: bool = False
-
-
-def refs_in(directory: Path) -> ListRefs:
-    """List the sessions under `directory` with the format registry."""
-
-    def listing() -> list[SessionRef]:
-        return find_sessions([directory]).refs
-
-    return listing
-
-
-def _key(ref: SessionRef) -> tuple[str, str | None]:
-    return (str(ref.path), ref.key)
-
-
-def _newest(refs: Iterable[SessionRef]) -> SessionRef | None:
-    return max(refs, key=lambda r: r.updated or 0.0, default=None)
-
-
-class _Chooser:
-    """Remembers which sessions exist, and picks a new one when it appears."""
-
-    def __init__(self, list_refs: ListRefs) -> None:
-        self.list_refs = list_refs
-        self.known: set[tuple[str, str | None]] = set()
-        self.last = float("-inf")
-
-    async def scan(self) -> list[SessionRef]:
-        self.last = asyncio.get_running_loop().time()
-        try:
-            refs = list(await asyncio.to_thread(self.list_refs))
-        except OSError:
-            return []
-        new = [ref for ref in refs if _key(ref) not in self.known]
-        self.known.update(_key(ref) for ref in refs)
-        return new
-
-    def due(self, interval: float) -> bool:
-        return asyncio.get_running_loop().time() - self.last >= interval
 
 
 async def follow_newest(
@@ -126,10 +80,10 @@ async def follow_newest(
         listing = list_refs or refs_in(Path(source))
     else:
         listing = source
-    chooser = _Chooser(listing)
+    chooser = Chooser(listing)
     notified = folder is not None and not force_polling and backend != "polling"
     periodic = rescan_interval * (WATCHED_RESCAN_FACTOR if notified else 1)
-    ref = _newest(await chooser.scan())
+    ref = newest(await chooser.scan())
     reader: SessionReader | None = None
     tail: Tail | None = None
     previous: SessionRef | None = None
@@ -143,7 +97,7 @@ async def follow_newest(
                 tail = Tail(reader, budget)
                 since = fingerprint(target_for(ref.path))  # a write before the watch counts
                 update = await tail.first()
-                yield Followed(ref, reader, _switch_notice(update, ref, previous), True)
+                yield Followed(ref, reader, switch_notice(update, ref, previous), True)
                 previous = ref
             current = target_for(ref.path) if ref is not None else None
             watch = folder if folder is not None and _inside(current, folder) else current
@@ -151,7 +105,7 @@ async def follow_newest(
             if watch is None:
                 # nothing to follow and nothing to watch: ask again later
                 await asyncio.sleep(rescan_interval)
-                ref = _newest(await chooser.scan())
+                ref = newest(await chooser.scan())
                 continue
             stream = changes(
                 watch,
@@ -176,7 +130,7 @@ async def follow_newest(
                                 yield Followed(previous, reader, update)
                     others = current is None or any(not current.matches(p) for p in paths)
                     if (others and chooser.due(MIN_RESCAN)) or chooser.due(periodic):
-                        ref = _newest(await chooser.scan())
+                        ref = newest(await chooser.scan())
                         if ref is not None:
                             break
     finally:
@@ -188,13 +142,3 @@ def _inside(current: WatchTarget | None, folder: WatchTarget) -> bool:
     if current is None:
         return True
     return current.directory == folder.directory or folder.directory in current.directory.parents
-
-
-def _switch_notice(update: Update, ref: SessionRef, previous: SessionRef | None) -> Update:
-    name = ref.path.name + (f"#{ref.key}" if ref.key else "")
-    if previous is None:
-        text = f"following {name}"
-    else:
-        text = f"new session {name}: switched from {previous.path.name}"
-    notice = f"{text}; {update.notice}" if update.notice else text
-    return replace(update, notice=notice)
