@@ -138,3 +138,38 @@ def test_known_users_are_masked_inside_longer_paths():
     # a home seen at the start of a path in the same text teaches the name
     same = "cd /home/dev/app && ls /root/.gemini/home/dev/work"
     assert redact(same) == "cd ~/app && ls /root/.gemini/~/work"
+
+
+def test_home_patterns_match_where_their_look_behind_first_forms_did():
+    # They were written look-behind first, which makes `re` try every position; now the
+    # look-behind follows the first character. Same matches on texts made of the
+    # pieces that decide them (letters, separators, `/home/`, `projects/-`, `~`).
+    import random
+    import re
+
+    from pivotal.export import redact as module
+
+    before = {
+        "_HOME": r"(?<![\w.~-])/(?:home|Users)/(?!\.\.?(?:/|\b))[^/\s\"'`<>|:;,()\[\]{}\\]+",
+        "_SLUG_HOME": r"(?<=projects/)-(?:home|Users)-[^-/\s]+(?=-|/)",
+        "_TILDE_USER": r"(?<![\w~/.-])~[A-Za-z_][A-Za-z0-9._-]{0,31}(?=/|\b(?![.~-]))",
+    }
+    pieces = [*"/-~.homeUsrjctpab_ 1\n\\:é", "/home/", "/Users/", "projects/", "-home-"]
+    pieces += ["-Users-", "~", "x/", "/.", "/..", "~/"]
+    rng = random.Random(3)
+    texts = ["".join(rng.choices(pieces, k=rng.randint(1, 30))) for _ in range(20000)]
+    for name, source in before.items():
+        old, new = re.compile(source), getattr(module, name)
+        assert old.pattern != new.pattern
+        for text in texts:
+            assert [m.span() for m in new.finditer(text)] == [
+                m.span() for m in old.finditer(text)
+            ], (name, text)
+
+
+def test_short_texts_kept_count_again_when_they_come_again():
+    first: Counter[str] = Counter()
+    again: Counter[str] = Counter()
+    text = "mail mara@ledgerly.example from /home/mara"
+    assert redact(text, first) == redact(text, again) == "mail [REDACTED:email] from ~"
+    assert first == again == Counter({"email": 1, "home-path": 1})

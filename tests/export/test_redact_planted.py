@@ -22,6 +22,7 @@ import pytest
 from cli_helpers import invoke
 from pivotal.catalog.notes import NoteStore
 from pivotal.export.redact import _secret_spans
+from pivotal.export.ruleset import findings, gitleaks
 from pivotal.readers import find_sessions, read_session
 
 from .planted import OWN, decoded, gitleaks_examples, leaks
@@ -95,6 +96,24 @@ def test_every_rule_has_a_planted_example_its_rule_finds(planted) -> None:
     for kind, text, _ in planted:
         if kind in {k for k, _, _, _ in OWN_RULES}:
             assert kind in {k for _, _, k in _secret_spans(text)}, (kind, text)
+
+
+def test_a_keyword_far_from_its_secret_still_gets_it_masked() -> None:
+    # A rule is tried only where its pattern's own words occur, but whether it is tried
+    # at all is gitleaks' keyword test over the whole text: a keyword 20 KB before the
+    # secret (the example planted without the keyword beside it) still counts.
+    from pivotal.export.redact import redact
+
+    filler = "Reading the logs line by line, nothing found yet.\n" * 400
+    examples, missing = gitleaks_examples()
+    assert not missing
+    for rule_id, text, secret in examples:
+        keyword = next(r for r in gitleaks().rules if r.id == rule_id).keywords[0]
+        far = f"{keyword} comes up first.\n{filler}{text.replace(f' ({keyword})', '')}"
+        assert far.index(secret) - far.index(keyword) > 20_000
+        assert secret not in redact(far), rule_id
+        near = [k for s, e, k in findings(far) if far[s:e] == secret]
+        assert rule_id in near, rule_id
 
 
 @pytest.mark.parametrize("fmt", FORMATS)

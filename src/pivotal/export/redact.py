@@ -24,10 +24,12 @@ from __future__ import annotations
 
 import re
 from collections import Counter
-from functools import lru_cache
+from functools import cache, lru_cache
 from typing import Any
 
-from pivotal.export.ruleset import findings
+from pivotal.export.anchor import Subject, finditer, plan
+from pivotal.export.keywords import Keywords, tokenish
+from pivotal.export.ruleset import findings, gitleaks
 
 _PEM = r"-----BEGIN (?:[A-Z0-9]+ )*PRIVATE KEY(?: BLOCK)?-----"
 _PEM_END = r"-----END (?:[A-Z0-9]+ )*PRIVATE KEY(?: BLOCK)?-----"
@@ -37,8 +39,8 @@ _SECRET_NAME = (
 )
 
 # (kind, pattern, group to mask (0 = the whole match), needles). A rule runs only when
-# one of its needles occurs in the (lower-cased) text: a plain substring search is far
-# cheaper than a regex scan, and most strings hold no needle.
+# one of its needles occurs in the (lower-cased) text: they are looked for together with
+# gitleaks' keywords (`_words`), and most strings hold none.
 OWN_RULES: list[tuple[str, re.Pattern[str], int, tuple[str, ...]]] = [
     (
         "private-key",
@@ -102,17 +104,15 @@ OWN_RULES: list[tuple[str, re.Pattern[str], int, tuple[str, ...]]] = [
     ),
 ]
 
-_NEEDLES = re.compile(
-    "|".join(
-        re.escape(n) for n in sorted({n for r in OWN_RULES for n in r[3]}, key=len, reverse=True)
-    )
-)
-_HOME = re.compile(r"(?<![\w.~-])/(?:home|Users)/(?!\.\.?(?:/|\b))[^/\s\"'`<>|:;,()\[\]{}\\]+")
+# Each of these begins with its first character, and a look-behind after it checks the
+# one before: `re` then finds the places to try with its fast search for a literal (a
+# look-behind first makes it try every position).
+_HOME = re.compile(r"/(?<![\w.~-]/)(?:home|Users)/(?!\.\.?(?:/|\b))[^/\s\"'`<>|:;,()\[\]{}\\]+")
 # Claude Code names project folders after the cwd: ~/.claude/projects/-home-mara-src-app/
-_SLUG_HOME = re.compile(r"(?<=projects/)-(?:home|Users)-[^-/\s]+(?=-|/)")
+_SLUG_HOME = re.compile(r"-(?<=projects/-)(?:home|Users)-[^-/\s]+(?=-|/)")
 _WINDOWS_HOME = re.compile(r"(?i:\b[A-Z]:\\Users\\)[^\\\s\"'`<>|:;,()\[\]{}]+")
 # `~mara/src`: another way of naming /home/mara (not `~/`, which names nobody)
-_TILDE_USER = re.compile(r"(?<![\w~/.-])~[A-Za-z_][A-Za-z0-9._-]{0,31}(?=/|\b(?![.~-]))")
+_TILDE_USER = re.compile(r"~(?<![\w~/.-]~)[A-Za-z_][A-Za-z0-9._-]{0,31}(?=/|\b(?![.~-]))")
 
 
 _MASK = re.compile(r"\[REDACTED:[a-z0-9-]+\]")
@@ -140,47 +140,100 @@ def _known_users(users: tuple[str, ...]) -> re.Pattern[str] | None:
     return re.compile(r"/(?:home|Users)/(?:" + "|".join(names) + r")(?![A-Za-z0-9._-])")
 
 
+# Short texts recur (tool names, models, statuses, a command run again): their results
+# are kept, with what they counted, up to a bound on the characters kept.
+_SHORT = 256
+_KEPT_CHARACTERS = 1 << 22
+_kept: dict[tuple[str, tuple[str, ...]], tuple[str, tuple[tuple[str, int], ...]]] = {}
+_kept_size = [0]
+
+
 def redact(text: str, counts: Counter[str] | None = None, users: tuple[str, ...] = ()) -> str:
     """`text` with every secret, e-mail address and home-directory prefix masked.
 
     `users` are names known to own a home directory here (from the session's
     own paths): `/home/<user>` is masked for them even inside a longer path.
     """
-    spans = _secret_spans(text)
+    if len(text) > _SHORT:
+        return _redact(text, counts, users)
+    key = (text, users)
+    kept = _kept.get(key)
+    if kept is None:
+        found: Counter[str] = Counter()
+        kept = (_redact(text, found, users), tuple(found.items()))
+        if _kept_size[0] > _KEPT_CHARACTERS:
+            _kept.clear()
+            _kept_size[0] = 0
+        _kept[key] = kept
+        _kept_size[0] += 2 * len(text) + 64
+    if counts is not None:
+        for kind, times in kept[1]:
+            counts[kind] += times
+    return kept[0]
+
+
+def _redact(text: str, counts: Counter[str] | None, users: tuple[str, ...]) -> str:
+    low = text.lower()
+    words = _words()
+    subject = Subject(text, low, words.present(low), words.vocabulary)
+    spans = _secret_spans(text, subject)
     if spans:
         text = _mask(text, spans, counts)
     if "/home/" in text or "/Users/" in text:
-        seen: set[str] = set()
-        text = _HOME.sub(_home(counts, seen=seen), text)
+        seen = {path.split("/")[2] for path in set(_HOME.findall(text))}
+        text = _replace(_HOME, "~", text, counts)
         if seen:  # a name seen at a path's start is masked deeper in too
             users = tuple(sorted(set(users) | {u for u in seen if _USER.fullmatch(u)}))
     if "projects/-" in text:
-        text = _SLUG_HOME.sub(_home(counts, "-~"), text)
-    if ":\\users\\" in text.lower():
-        text = _WINDOWS_HOME.sub(_home(counts), text)
+        text = _replace(_SLUG_HOME, "-~", text, counts)
+    if ":\\" in text and ":\\users\\" in text.lower():
+        text = _replace(_WINDOWS_HOME, "~", text, counts)
     if "~" in text:
-        text = _TILDE_USER.sub(_home(counts, "~", tilde=True), text)
+        text = _replace(_TILDE_USER, "~", text, counts)
     known = _known_users(users) if users else None
     if known is not None and ("/home/" in text or "/Users/" in text):
-        text = known.sub(_home(counts, "/~"), text)
+        text = _replace(known, "/~", text, counts)
     return text
 
 
-def _secret_spans(text: str) -> list[tuple[int, int, str]]:
+def _replace(pattern: re.Pattern[str], mask: str, text: str, counts: Counter[str] | None) -> str:
+    """Every match of `pattern` in `text` made `mask`, counted as a home path."""
+    text, done = pattern.subn(mask, text)
+    if done and counts is not None:
+        counts["home-path"] += done
+    return text
+
+
+def _secret_spans(text: str, subject: Subject | None = None) -> list[tuple[int, int, str]]:
     """(start, end, kind) of every secret our rules and gitleaks' find in `text`."""
+    if subject is None:
+        low = text.lower()
+        words = _words()
+        subject = Subject(text, low, words.present(low), words.vocabulary)
     spans: list[tuple[int, int, str]] = []
-    present = set(_NEEDLES.findall(text.lower()))
+    present = subject.words if subject.words is not None else _words().present(text.lower())
     if present:
         for kind, pattern, group, needles in OWN_RULES:
             if not present.isdisjoint(needles):
-                for match in pattern.finditer(text):
+                for match in finditer(pattern, subject):
                     start, end = match.span(group)
                     if start < end:
                         spans.append((start, end, kind))
-    spans.extend(findings(text))
+        spans.extend(findings(text, subject=subject, present=present))
     if "[REDACTED:" in text:  # a mask is no secret: masking twice changes nothing
         spans = [s for s in spans if not _MASK.fullmatch(text, s[0], s[1])]
     return spans
+
+
+@cache
+def _words() -> Keywords:
+    """Our rules' needles, gitleaks' keywords and the literals the rules are anchored at
+    (`pivotal.export.anchor`): all found in one pass over a text."""
+    patterns = [rule[1] for rule in OWN_RULES] + [r.pattern for r in gitleaks().rules]
+    literals = {w for p in patterns if (how := plan(p)) is not None for w in how.literals}
+    needles = {n for rule in OWN_RULES for n in rule[3]}
+    # a literal is worth knowing about only when it costs no direct search of its own
+    return Keywords(needles | set(gitleaks().keywords.words) | set(filter(tokenish, literals)))
 
 
 # Rules that say only "something secret-looking": a provider's own rule names it better.
@@ -215,24 +268,6 @@ def _emit(text: str, out: list[str], position: int, span: list[object], counts) 
     if counts is not None:
         counts[kind] += 1
     return end
-
-
-def _home(  # type: ignore[no-untyped-def]
-    counts: Counter[str] | None,
-    mask: str = "~",
-    seen: set[str] | None = None,
-    tilde: bool = False,
-):
-    def replace(match: re.Match[str]) -> str:
-        if tilde and match.group(0) in ("~", "~/"):
-            return match.group(0)
-        if counts is not None:
-            counts["home-path"] += 1
-        if seen is not None:
-            seen.add(match.group(0).split("/")[2])
-        return mask
-
-    return replace
 
 
 def redact_data(value: Any, counts: Counter[str] | None = None, users: tuple[str, ...] = ()) -> Any:

@@ -9,11 +9,12 @@ differently (a `(?i)` in mid-pattern, `\\z`, `$`, POSIX classes) and every rule
 is compiled with `re.ASCII`, as RE2's `\\w`, `\\d`, `\\s` and `\\b` are ASCII.
 
 A rule is compiled only when one of its keywords occurs in the text, so most
-strings cost one search for the keywords. `findings` yields the spans to mask
-with gitleaks' own semantics: the secret is the rule's `secretGroup`, else its
-first non-empty group, else the match; it is dropped when its Shannon entropy
-is at most the rule's floor or an allowlist (the rule's or the global one)
-allows it.
+strings cost one search for the keywords (`pivotal.export.keywords`); it is then
+tried only where a match can start (`pivotal.export.anchor`: near its literal
+words). `findings` yields the spans to mask with gitleaks' own semantics: the
+secret is the rule's `secretGroup`, else its first non-empty group, else the
+match; it is dropped when its Shannon entropy is at most the rule's floor or an
+allowlist (the rule's or the global one) allows it.
 """
 
 from __future__ import annotations
@@ -26,6 +27,9 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 from functools import cache
 from pathlib import Path
+
+from pivotal.export.anchor import Subject, finditer
+from pivotal.export.keywords import Keywords
 
 RULES_FILE = Path(__file__).with_name("rules") / "gitleaks.toml"
 
@@ -179,50 +183,31 @@ class Rule:
 class Ruleset:
     rules: list[Rule]
     allowlist: Allowlist
-    _needles: re.Pattern[str] | None = None
-    _by_keyword: dict[str, list[Rule]] = field(default_factory=dict)
-    _prefixes: dict[str, list[str]] = field(default_factory=dict)
+    _keywords: Keywords | None = None
+    _by_keyword: dict[str, list[int]] = field(default_factory=dict)
 
-    def candidates(self, text: str) -> list[Rule]:
-        """The rules whose keywords occur in `text`, in file order.
-
-        The ~240 keywords are one regex shaped as a trie (a plain alternation of them
-        costs Python's `re` six times as much), looked for at every position; a found
-        keyword also stands for every shorter keyword it starts with.
-        """
-        if self._needles is None:
-            for rule in self.rules:
+    @property
+    def keywords(self) -> Keywords:
+        """Every rule's keywords, looked for together (`pivotal.export.keywords`)."""
+        if self._keywords is None:
+            for index, rule in enumerate(self.rules):
                 for keyword in rule.keywords:
-                    self._by_keyword.setdefault(keyword, []).append(rule)
-            words = list(self._by_keyword)
-            self._prefixes = {w: [p for p in words if w.startswith(p)] for w in words}
-            self._needles = re.compile(f"(?=({_trie(words)}))")
-        present: set[str] = set()
-        for match in self._needles.finditer(text.lower()):
-            present.update(self._prefixes[match.group(1)])
-        if not present:
-            return []
-        chosen = {id(r): r for word in present for r in self._by_keyword[word]}
-        return [r for r in self.rules if id(r) in chosen]
+                    self._by_keyword.setdefault(keyword, []).append(index)
+            self._keywords = Keywords(self._by_keyword)
+        return self._keywords
 
-
-def _trie(words: list[str]) -> str:
-    """A regex matching the longest of `words` at a position, as a character trie."""
-    root: dict[str, dict] = {}  # type: ignore[type-arg]
-    for word in words:
-        node = root
-        for char in word:
-            node = node.setdefault(char, {})
-        node[""] = {}
-
-    def emit(node: dict) -> str:  # type: ignore[type-arg]
-        branches = [re.escape(c) + emit(child) for c, child in sorted(node.items()) if c]
-        if not branches:
-            return ""
-        body = branches[0] if len(branches) == 1 else "(?:" + "|".join(branches) + ")"
-        return f"(?:{body})?" if "" in node else body
-
-    return emit(root)
+    def candidates(
+        self, text: str, low: str | None = None, present: set[str] | None = None
+    ) -> list[Rule]:
+        """The rules whose keywords occur in `text`, in file order. `low` is its lower
+        case and `present` the words found in it (a superset of our keywords), if known."""
+        if present is None:
+            present = self.keywords.present(text.lower() if low is None else low)
+        elif self._keywords is None:
+            _ = self.keywords  # builds `_by_keyword`
+        by_keyword = self._by_keyword
+        chosen = {i for word in present if word in by_keyword for i in by_keyword[word]}
+        return [self.rules[i] for i in sorted(chosen)]
 
 
 def _allowlist(table: dict) -> Allowlist:  # type: ignore[type-arg]
@@ -263,11 +248,22 @@ def _line_of(text: str, start: int, end: int) -> str:
     return text[first : last if last >= 0 else len(text)]
 
 
-def findings(text: str, ruleset: Ruleset | None = None) -> Iterator[tuple[int, int, str]]:
-    """(start, end, rule id) of every secret in `text`, by gitleaks' semantics."""
+def findings(
+    text: str,
+    ruleset: Ruleset | None = None,
+    subject: Subject | None = None,
+    present: set[str] | None = None,
+) -> Iterator[tuple[int, int, str]]:
+    """(start, end, rule id) of every secret in `text` by gitleaks' semantics. `subject`
+    is `text` as `pivotal.export.anchor` reads it and `present` the keywords in
+    `text.lower()`, if known."""
     ruleset = ruleset or gitleaks()
-    for rule in ruleset.candidates(text):
-        for match in rule.pattern.finditer(text):
+    rules = ruleset.candidates(text, present=present)
+    if not rules:
+        return
+    subject = subject or Subject(text)
+    for rule in rules:
+        for match in finditer(rule.pattern, subject):
             start, end = _secret_span(rule, match)
             if start >= end:
                 continue

@@ -1,0 +1,300 @@
+"""`finditer` for secret rules, run only where a match can start: near the rule's literal.
+
+Most of gitleaks' provider rules (and our `secret-value`) begin like
+`[\\w.-]{0,50}?(?:key|token|…)`: up to 50 name characters, then a word. Python's
+`re` has no required-literal search, so it tries that lazy prefix at every
+position of the text, ~50 steps each: on session text this was 90 % of the
+redaction time. `plan` reads the pattern's parse tree once and finds such an
+*anchor*: the first part every match must pass through that begins with a
+literal (the words), after a prefix of known width whose characters all belong
+to one class. A match can then only start in the run of that class just before
+an occurrence of a literal, at most the prefix's width before it. `finditer`
+tries the compiled pattern there only, in ascending order, continuing after each
+match: what `re.finditer` does, minus the positions where no match can start,
+so the matches are the same ones (`tests/export/test_anchor.py` compares both on
+every rule). Patterns without such a shape, or texts where the shortcut would not
+pay, get the plain `finditer`.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+from dataclasses import dataclass
+from functools import cache
+from re import _constants as C  # noqa: N812
+from re import _parser
+
+_LONGEST = 8  # literal characters worth collecting
+_MOST = 64  # literal strings worth looking for
+# The characters Unicode case-insensitive matching equates with an ASCII letter that
+# `str.lower` does not turn into that letter ('İ' even becomes two characters): a
+# lower case in which the rules' literals can be found, one character for one.
+_FOLD = {0x130: "i", 0x131: "i", 0x17F: "s"}
+_ZERO_WIDTH = (C.AT, C.ASSERT, C.ASSERT_NOT)
+_REPEATS = (C.MAX_REPEAT, C.MIN_REPEAT, C.POSSESSIVE_REPEAT)
+_CATEGORIES = {
+    C.CATEGORY_WORD: r"\w",
+    C.CATEGORY_NOT_WORD: r"\W",
+    C.CATEGORY_DIGIT: r"\d",
+    C.CATEGORY_NOT_DIGIT: r"\D",
+    C.CATEGORY_SPACE: r"\s",
+    C.CATEGORY_NOT_SPACE: r"\S",
+}
+
+
+@dataclass(frozen=True)
+class Plan:
+    """Where matches of one pattern can start: within `shortest`..`longest` characters
+    before an occurrence of one of `literals` (lower case), over characters of `run`."""
+
+    literals: tuple[str, ...]
+    shortest: int
+    longest: int | None  # None: unbounded (then `run` bounds it)
+    run: re.Pattern[str] | None  # `(?:class)*+`: the prefix's characters, matched backwards
+
+    @property
+    def at_start(self) -> bool:
+        """The literal begins the match: the hits are where matches can start."""
+        return self.longest == 0
+
+
+class Subject:
+    """A text that many patterns are run on, and what they share: its lower case (one
+    character for one), the words known to occur in it, its reverse (made on use)."""
+
+    __slots__ = ("text", "low", "folded", "words", "vocabulary", "_backwards")
+
+    def __init__(
+        self,
+        text: str,
+        low: str | None = None,
+        words: set[str] | None = None,
+        vocabulary: frozenset[str] = frozenset(),
+    ) -> None:
+        """`low` is `text.lower()`; `words` those of `vocabulary` that occur in it."""
+        self.text = text
+        low = text.lower() if low is None else low
+        self.folded = not text.isascii() and (
+            len(low) != len(text) or "\u0131" in text or "\u017f" in text
+        )
+        if self.folded:
+            low, words = text.translate(_FOLD).lower(), None
+        self.low = low
+        self.words = words
+        self.vocabulary = vocabulary if words is not None else frozenset()
+        self._backwards: str | None = None
+
+    @property
+    def backwards(self) -> str:
+        if self._backwards is None:
+            self._backwards = self.text[::-1]
+        return self._backwards
+
+
+@cache
+def plan(pattern: re.Pattern[str]) -> Plan | None:
+    """The anchor of `pattern`, or None when it has none worth using."""
+    try:
+        tree = _parser.parse(pattern.pattern, pattern.flags)
+    except Exception:  # noqa: BLE001 - the parser's internals: no plan, plain finditer
+        return None
+    if tree.getwidth()[0] == 0:  # an empty match would change finditer's stepping
+        return None
+
+    def width(items: list[tuple]) -> tuple[int, int]:  # type: ignore[type-arg]
+        return _parser.SubPattern(tree.state, [(op, av) for op, av, _ in items]).getwidth()
+
+    items = _flatten(list(tree.data), tree.state.flags)
+    for k in range(len(items)):
+        op, _, flags = items[k]
+        if k == 0 and op is C.LITERAL and not flags & re.IGNORECASE:
+            return None  # a literal first: `re` finds it as fast as we would
+        prefix = items[:k]
+        lo, hi = width(prefix)
+        run = _run_class(prefix, width)
+        bounded = hi < C.MAXREPEAT
+        if not bounded and run is None:
+            return None
+        literals = _starts(items[k:], _LONGEST)
+        if all(len(w) >= 2 or (w and not w.isalnum()) for w in literals):
+            return Plan(tuple(sorted(literals)), lo, hi if bounded else None, run)
+    return None
+
+
+def finditer(pattern: re.Pattern[str], subject: Subject | str) -> Iterator[re.Match[str]]:
+    """The matches `pattern.finditer(text)` yields, in the same order."""
+    how = plan(pattern)
+    if isinstance(subject, str):
+        subject = Subject(subject)
+    text = subject.text
+    starts = _starts_in(how, subject) if how is not None else None
+    if starts is None:
+        yield from pattern.finditer(text)
+        return
+    match = pattern.match
+    position = 0
+    if how.at_start:  # type: ignore[union-attr]
+        for start in starts:
+            if start >= position:
+                found = match(text, start)  # type: ignore[arg-type]
+                if found is not None:
+                    yield found
+                    position = found.end()
+        return
+    for first, last in starts:  # type: ignore[misc]
+        start = first if first > position else position
+        while start <= last:
+            found = match(text, start)
+            if found is None:
+                start += 1
+                continue
+            yield found
+            position = start = found.end()
+
+
+def _starts_in(how: Plan, subject: Subject) -> list[int] | list[tuple[int, int]] | None:
+    """Where matches can start: the hits themselves when the anchor is a match's start,
+    else merged (first, last) ranges; None: search all of it."""
+    low, words, vocabulary = subject.low, subject.words, subject.vocabulary
+    hits: list[int] = []
+    for literal in how.literals:
+        if words is not None and literal in vocabulary and literal not in words:
+            continue
+        find = low.find
+        at = find(literal)
+        while at >= 0:
+            hits.append(at)
+            at = find(literal, at + 1)
+    if len(how.literals) > 1:
+        hits = sorted(set(hits))
+    if how.at_start:
+        return hits
+    ranges: list[tuple[int, int]] = []
+    size = len(low)
+    budget = size // 8 + 64  # beyond it, re's own scan is cheaper than ours
+    shortest, longest, run = how.shortest, how.longest, how.run
+    backwards = subject.backwards if run is not None else ""
+    previous = -1  # the last hit, and where its run starts
+    previous_first = 0
+    end = -1  # the last range's end
+    for hit in hits:
+        last = hit - shortest
+        floor = 0 if longest is None else max(0, hit - longest)
+        first = floor
+        if run is not None:
+            # the run of the prefix's characters just before `hit`, read backwards, no
+            # further than the previous hit (whose run it then continues)
+            stop = floor if floor > previous else previous
+            first = hit - run.match(backwards, size - hit, size - stop).end() + size - hit  # type: ignore[union-attr]
+            if first == stop == previous:
+                first = floor if floor > previous_first else previous_first
+            previous, previous_first = hit, first
+        if first > last:
+            continue
+        if first <= end + 1 and ranges:
+            budget -= last - end
+            ranges[-1] = (ranges[-1][0], last)
+        else:
+            budget -= last - first + 1
+            ranges.append((first, last))
+        end = last
+        if budget < 0:
+            return None
+    return ranges
+
+
+def _flatten(data: list, flags: int) -> list[tuple]:  # type: ignore[type-arg]
+    """A sequence with its groups opened into it (a concatenation either way), each item
+    with the flags in force for it."""
+    out: list[tuple] = []  # type: ignore[type-arg]
+    for op, av in data:
+        if op is C.SUBPATTERN:
+            _, add, remove, sub = av
+            out += _flatten(list(sub.data), (flags | add) & ~remove)
+        else:
+            out.append((op, av, flags))
+    return out
+
+
+def _starts(items: list[tuple], budget: int) -> set[str]:  # type: ignore[type-arg]
+    """Lower-case strings one of which begins every match of `items` ({""}: unknown)."""
+    if not items or budget <= 0:
+        return {""}
+    op, av, flags = items[0]
+    rest = items[1:]
+    if op in _ZERO_WIDTH:
+        return _starts(rest, budget)
+    heads: set[str] | None = None
+    if op is C.LITERAL:
+        heads = {chr(av).lower()}
+    elif op is C.IN and all(o is C.LITERAL for o, _ in av):
+        heads = {chr(a).lower() for _, a in av}
+    if heads is not None:
+        tails = _starts(rest, budget - 1)
+        found = {h + t for h in heads for t in tails}
+        return found if len(found) <= _MOST else heads
+    if op is C.SUBPATTERN:
+        _, add, remove, sub = av
+        inner = [(o, a, (flags | add) & ~remove) for o, a in sub.data]
+        return _starts(inner + rest, budget)
+    if op is C.BRANCH:
+        found = set()
+        for branch in av[1]:
+            found |= _starts([(o, a, flags) for o, a in branch.data] + rest, budget)
+        return found if len(found) <= _MOST else {""}
+    return {""}
+
+
+def _run_class(prefix: list[tuple], width) -> re.Pattern[str] | None:  # type: ignore[type-arg,no-untyped-def]
+    """`(?:C1|C2…)*+` when the prefix consumes only characters of classes C1, C2…
+    (single-character items, or repeats of one); None when it consumes anything else."""
+    sources = []
+    for item in prefix:
+        op, av, flags = item
+        if width([item]) == (0, 0):
+            continue
+        single = (op, av)
+        if op in _REPEATS:
+            body = av[2].data
+            if len(body) != 1:
+                return None
+            single = body[0]
+        source = _class_source(*single)
+        if source is None:
+            return None
+        sources.append(f"(?{_letters(flags)}:{source})" if _letters(flags) else source)
+    if not sources:
+        return None
+    # possessive: each character is taken by the first class that has it, never retried
+    # by another (an alternation of overlapping classes under `*` backtracks exponentially)
+    return re.compile(f"(?:{'|'.join(sources)})*+", prefix[0][2] & re.ASCII)
+
+
+def _letters(flags: int) -> str:
+    return "".join(c for c, f in (("i", re.I), ("s", re.S)) if flags & f)
+
+
+def _class_source(op, av) -> str | None:  # type: ignore[no-untyped-def]
+    """One single-character item of a parse tree as pattern text (None: not one we write)."""
+    if op is C.LITERAL:
+        return re.escape(chr(av))
+    if op is not C.IN:
+        return None
+    parts = []
+    for o, a in av:
+        if o is C.NEGATE:
+            parts.append("^")
+        elif o is C.LITERAL:
+            parts.append(_in_class(chr(a)))
+        elif o is C.RANGE:
+            parts.append(f"{_in_class(chr(a[0]))}-{_in_class(chr(a[1]))}")
+        elif o is C.CATEGORY and a in _CATEGORIES:
+            parts.append(_CATEGORIES[a])
+        else:
+            return None
+    return "[" + "".join(parts) + "]"
+
+
+def _in_class(char: str) -> str:
+    return "\\" + char if char in "\\]^-[" else char

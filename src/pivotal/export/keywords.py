@@ -1,0 +1,109 @@
+"""Which of a few hundred keywords occur in a text, at a cost near one pass over it.
+
+A rule is tried only when one of its keywords occurs in the lower-cased text
+(gitleaks' own prefilter). Looking for ~260 words at every position of the text
+is most of what redaction costs, so the words are looked for in the text's
+distinct *tokens* instead: every character no keyword contains becomes a space
+(a byte translation of the UTF-8 text; non-ASCII characters are never part of a
+keyword), the text splits into tokens, and each distinct token is scanned once.
+A keyword occurs in the text exactly when it occurs inside one token, so the
+answer is the same; agent sessions repeat their words, paths and identifiers,
+so there are several times fewer characters to scan. Keywords with a space in
+them (`private key`) are looked for directly.
+"""
+
+from __future__ import annotations
+
+import re
+from bisect import bisect_right
+from collections.abc import Iterable
+from itertools import accumulate
+
+# Characters tokens are made of. A word with any other character in it (`://`, `@`,
+# `private key`) is looked for directly: with `/` or `:` in the alphabet, every path
+# and URL would be one token, and far fewer of them would repeat.
+_ALPHABET = frozenset("abcdefghijklmnopqrstuvwxyz0123456789._-~")
+_REMEMBERED = 1 << 17  # tokens remembered across texts (about 10 MB of them at most)
+
+
+class Keywords:
+    """A set of lower-case words, and `present`: which of them occur in a text.
+
+    Tokens seen before are remembered with the words they hold (most hold none), so
+    a session's recurring vocabulary is scanned once, not once per text."""
+
+    def __init__(self, words: Iterable[str]) -> None:
+        words = sorted(set(words))
+        self.words = tuple(words)
+        self.vocabulary = frozenset(words)
+        plain = [w for w in words if tokenish(w)]
+        self.direct = [w for w in words if w and w not in plain]
+        self._table = bytes(b if chr(b) in _ALPHABET else 0x20 for b in range(256))
+        self._prefixes = {w.encode(): [p for p in plain if w.startswith(p)] for w in plain}
+        self._trie = re.compile(f"(?=({trie(plain)}))".encode()) if plain else None
+        self._clean: set[bytes] = set()  # tokens that hold no word
+        self._holding: dict[bytes, list[str]] = {}  # tokens that hold some, and which
+
+    def present(self, low: str) -> set[str]:
+        """The words that occur in `low` (a lower-cased text)."""
+        found = {w for w in self.direct if w in low}
+        if self._trie is None:
+            return found
+        tokens = set(low.encode("utf-8", "surrogatepass").translate(self._table).split())
+        tokens = tokens.difference(self._clean)  # (`-=` would walk all of `_clean`)
+        if not tokens:
+            return found
+        holding = self._holding
+        known = tokens & holding.keys()
+        for token in known:
+            found.update(holding[token])
+        tokens -= known
+        if tokens:
+            found.update(self._scan(tokens))
+        return found
+
+    def _scan(self, tokens: set[bytes]) -> set[str]:
+        """The words in tokens never seen before; each token is remembered."""
+        ordered = list(tokens)
+        joined = b" ".join(ordered)
+        found: set[str] = set()
+        starts: list[int] | None = None
+        holding = self._holding
+        if len(holding) > _REMEMBERED:
+            holding.clear()
+        for match in self._trie.finditer(joined):  # type: ignore[union-attr]
+            if starts is None:  # where each token begins in `joined`
+                starts = list(accumulate(map((1).__add__, map(len, ordered)), initial=0))
+            token = ordered[bisect_right(starts, match.start()) - 1]
+            words = self._prefixes[match.group(1)]
+            holding.setdefault(token, []).extend(words)
+            found.update(words)
+        if len(self._clean) > _REMEMBERED:
+            self._clean.clear()
+        self._clean.update(tokens if starts is None else tokens.difference(holding))
+        return found
+
+
+def tokenish(word: str) -> bool:
+    """Whether `word` is found through tokens (else it is looked for directly)."""
+    return bool(word) and set(word) <= _ALPHABET
+
+
+def trie(words: list[str]) -> str:
+    """A regex matching the longest of `words` at a position, as a character trie
+    (a plain alternation of ~250 words costs Python's `re` six times as much)."""
+    root: dict[str, dict] = {}  # type: ignore[type-arg]
+    for word in words:
+        node = root
+        for char in word:
+            node = node.setdefault(char, {})
+        node[""] = {}
+
+    def emit(node: dict) -> str:  # type: ignore[type-arg]
+        branches = [re.escape(c) + emit(child) for c, child in sorted(node.items()) if c]
+        if not branches:
+            return ""
+        body = branches[0] if len(branches) == 1 else "(?:" + "|".join(branches) + ")"
+        return f"(?:{body})?" if "" in node else body
+
+    return emit(root)
