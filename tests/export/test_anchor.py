@@ -87,7 +87,7 @@ def test_the_expensive_rules_are_anchored():
     assert {"key", "token", "secret", "api"} <= set(generic.literals)
     own = {kind: p for kind, p, _, _ in OWN_RULES}
     assert plan(own["secret-value"]) is not None
-    assert len(_patterns()) > 150
+    assert len(_patterns()) > 120  # 124 of gitleaks, 4 of ours today
 
 
 def test_anchored_search_finds_what_re_finds(texts):

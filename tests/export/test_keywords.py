@@ -15,8 +15,9 @@ from pivotal.export import keywords
 from pivotal.export.keywords import Keywords, tokenish
 from pivotal.export.redact import _words
 
-WORDS = ["key", "api", "apikey", "ey", "sk-", "sk-ant-", "hf_", "s.", "q~", "private key", "://"]
-PIECES = [*WORDS, "k", "e", "y", "a", "p", "i", "-", "_", ".", "~", " ", "\n", ":", "/", "é", "ſ"]
+WORDS = ["key", "api", "apikey", "ey", "sk-", "sk-ant-", "hf_", "s.", "q~", "://", "@"]
+WORDS += ["private key", '"secret_', "|"]
+PIECES = [*WORDS, *'keyapi-_.~ \n:/@"|é', "ſ"]
 
 
 def _expected(words: list[str], low: str) -> set[str]:
@@ -56,6 +57,7 @@ def test_the_redaction_vocabulary_on_session_like_text():
     finder = _words()
     words = list(finder.words)
     assert len(words) > 250 and "private key" in finder.direct and "key" not in finder.direct
+    assert "://" not in finder.direct and "@" not in finder.direct
     text = (
         "$ curl -H 'x-api-key: k3y' https://api.example.com  # PRIVATE KEY, Sk-Ant-, hf_x\n"
         'ſecret İ Kelvin \ud800 <add key="x"> _gitlab_session=abc mailto:a@b.io\n'
@@ -65,5 +67,5 @@ def test_the_redaction_vocabulary_on_session_like_text():
 
 
 def test_words_outside_the_token_alphabet_are_looked_for_directly():
-    assert tokenish("sk-ant-") and tokenish("dp.pt.")
-    assert not tokenish("://") and not tokenish("private key") and not tokenish("")
+    assert tokenish("sk-ant-") and tokenish("dp.pt.") and tokenish("://")
+    assert not tokenish("private key") and not tokenish('"secret_') and not tokenish("")

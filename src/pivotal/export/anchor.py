@@ -3,17 +3,22 @@
 Most of gitleaks' provider rules (and our `secret-value`) begin like
 `[\\w.-]{0,50}?(?:key|token|…)`: up to 50 name characters, then a word. Python's
 `re` has no required-literal search, so it tries that lazy prefix at every
-position of the text, ~50 steps each: on session text this was 90 % of the
-redaction time. `plan` reads the pattern's parse tree once and finds such an
+position of the text, up to 50 steps each: on session text this was most of the
+redaction time. `plan` reads the pattern's parse tree once and finds its
 *anchor*: the first part every match must pass through that begins with a
-literal (the words), after a prefix of known width whose characters all belong
-to one class. A match can then only start in the run of that class just before
-an occurrence of a literal, at most the prefix's width before it. `finditer`
-tries the compiled pattern there only, in ascending order, continuing after each
-match: what `re.finditer` does, minus the positions where no match can start,
-so the matches are the same ones (`tests/export/test_anchor.py` compares both on
-every rule). Patterns without such a shape, or texts where the shortcut would not
-pay, get the plain `finditer`.
+literal (the words), after a prefix with a repeat in it, of bounded width or made
+of characters of known classes. A match can then only start in the run of those
+characters just before an occurrence of a literal, at most the prefix's width
+before it. `finditer` tries the compiled pattern there only, in ascending order,
+continuing after each match: what `re.finditer` does, minus positions where no
+match can start, so the matches are the same (`tests/export/test_anchor.py`
+compares both on every anchored rule). Patterns of another shape (a literal or a
+fixed-width start: `re` tries a position in a few steps), or texts where the
+shortcut would not pay, get the plain `finditer`.
+
+The literals are looked for in a lower case of the text made one character for
+one (`Subject`): `str.lower` turns 'İ' into two characters, and leaves 'ı' and 'ſ',
+which Unicode case-insensitive matching equates with 'i' and 's'.
 """
 
 from __future__ import annotations
@@ -52,11 +57,6 @@ class Plan:
     shortest: int
     longest: int | None  # None: unbounded (then `run` bounds it)
     run: re.Pattern[str] | None  # `(?:class)*+`: the prefix's characters, matched backwards
-
-    @property
-    def at_start(self) -> bool:
-        """The literal begins the match: the hits are where matches can start."""
-        return self.longest == 0
 
 
 class Subject:
@@ -111,6 +111,8 @@ def plan(pattern: re.Pattern[str]) -> Plan | None:
         if k == 0 and op is C.LITERAL and not flags & re.IGNORECASE:
             return None  # a literal first: `re` finds it as fast as we would
         prefix = items[:k]
+        if not any(item[0] in _REPEATS for item in prefix):
+            continue  # `re` tries each position in a few steps: no faster with us
         lo, hi = width(prefix)
         run = _run_class(prefix, width)
         bounded = hi < C.MAXREPEAT
@@ -134,15 +136,7 @@ def finditer(pattern: re.Pattern[str], subject: Subject | str) -> Iterator[re.Ma
         return
     match = pattern.match
     position = 0
-    if how.at_start:  # type: ignore[union-attr]
-        for start in starts:
-            if start >= position:
-                found = match(text, start)  # type: ignore[arg-type]
-                if found is not None:
-                    yield found
-                    position = found.end()
-        return
-    for first, last in starts:  # type: ignore[misc]
+    for first, last in starts:
         start = first if first > position else position
         while start <= last:
             found = match(text, start)
@@ -153,9 +147,8 @@ def finditer(pattern: re.Pattern[str], subject: Subject | str) -> Iterator[re.Ma
             position = start = found.end()
 
 
-def _starts_in(how: Plan, subject: Subject) -> list[int] | list[tuple[int, int]] | None:
-    """Where matches can start: the hits themselves when the anchor is a match's start,
-    else merged (first, last) ranges; None: search all of it."""
+def _starts_in(how: Plan, subject: Subject) -> list[tuple[int, int]] | None:
+    """Where matches can start, as merged (first, last) ranges; None: search all of it."""
     low, words, vocabulary = subject.low, subject.words, subject.vocabulary
     hits: list[int] = []
     for literal in how.literals:
@@ -168,8 +161,6 @@ def _starts_in(how: Plan, subject: Subject) -> list[int] | list[tuple[int, int]]
             at = find(literal, at + 1)
     if len(how.literals) > 1:
         hits = sorted(set(hits))
-    if how.at_start:
-        return hits
     ranges: list[tuple[int, int]] = []
     size = len(low)
     budget = size // 8 + 64  # beyond it, re's own scan is cheaper than ours

@@ -19,10 +19,10 @@ from bisect import bisect_right
 from collections.abc import Iterable
 from itertools import accumulate
 
-# Characters tokens are made of. A word with any other character in it (`://`, `@`,
-# `private key`) is looked for directly: with `/` or `:` in the alphabet, every path
-# and URL would be one token, and far fewer of them would repeat.
-_ALPHABET = frozenset("abcdefghijklmnopqrstuvwxyz0123456789._-~")
+# Characters tokens are made of. A word with any other character in it (`private key`,
+# `<add key=`) is looked for directly. A wider alphabet makes fewer, longer tokens (paths
+# and URLs whole): fewer repeat, but splitting, which costs per token, costs less.
+_ALPHABET = frozenset("abcdefghijklmnopqrstuvwxyz0123456789._-~/:@=")
 _REMEMBERED = 1 << 17  # tokens remembered across texts (about 10 MB of them at most)
 
 
@@ -49,7 +49,7 @@ class Keywords:
         found = {w for w in self.direct if w in low}
         if self._trie is None:
             return found
-        tokens = set(low.encode("utf-8", "surrogatepass").translate(self._table).split())
+        tokens = frozenset(low.encode("utf-8", "surrogatepass").translate(self._table).split())
         tokens = tokens.difference(self._clean)  # (`-=` would walk all of `_clean`)
         if not tokens:
             return found
@@ -62,7 +62,7 @@ class Keywords:
             found.update(self._scan(tokens))
         return found
 
-    def _scan(self, tokens: set[bytes]) -> set[str]:
+    def _scan(self, tokens: frozenset[bytes]) -> set[str]:
         """The words in tokens never seen before; each token is remembered."""
         ordered = list(tokens)
         joined = b" ".join(ordered)

@@ -179,29 +179,43 @@ def _redact(text: str, counts: Counter[str] | None, users: tuple[str, ...]) -> s
     spans = _secret_spans(text, subject)
     if spans:
         text = _mask(text, spans, counts)
-    if "/home/" in text or "/Users/" in text:
+    # The words found in the text before masking tell which paths can be in it: a mask
+    # cannot make one (`[` and `]` are in none), and "~" is the only one the masks of
+    # home paths below add.
+    found = subject.words if subject.words is not None else _PATH_WORDS
+    changed = False
+    if ("/home/" in found or "/users/" in found) and ("/home/" in text or "/Users/" in text):
         seen = {path.split("/")[2] for path in set(_HOME.findall(text))}
-        text = _replace(_HOME, "~", text, counts)
+        text, changed = _replace(_HOME, "~", text, counts)
         if seen:  # a name seen at a path's start is masked deeper in too
             users = tuple(sorted(set(users) | {u for u in seen if _USER.fullmatch(u)}))
-    if "projects/-" in text:
-        text = _replace(_SLUG_HOME, "-~", text, counts)
+    if "projects/-" in found and "projects/-" in text:
+        text, done = _replace(_SLUG_HOME, "-~", text, counts)
+        changed = changed or done
     if ":\\" in text and ":\\users\\" in text.lower():
-        text = _replace(_WINDOWS_HOME, "~", text, counts)
-    if "~" in text:
-        text = _replace(_TILDE_USER, "~", text, counts)
+        text, done = _replace(_WINDOWS_HOME, "~", text, counts)
+        changed = changed or done
+    if ("~" in found or changed) and "~" in text:
+        text, _ = _replace(_TILDE_USER, "~", text, counts)
     known = _known_users(users) if users else None
-    if known is not None and ("/home/" in text or "/Users/" in text):
-        text = _replace(known, "/~", text, counts)
+    if known is not None and ("/home/" in found or "/users/" in found):
+        if "/home/" in text or "/Users/" in text:
+            text, _ = _replace(known, "/~", text, counts)
     return text
 
 
-def _replace(pattern: re.Pattern[str], mask: str, text: str, counts: Counter[str] | None) -> str:
-    """Every match of `pattern` in `text` made `mask`, counted as a home path."""
+_PATH_WORDS = frozenset({"/home/", "/users/", "projects/-", "~"})
+
+
+def _replace(
+    pattern: re.Pattern[str], mask: str, text: str, counts: Counter[str] | None
+) -> tuple[str, bool]:
+    """Every match of `pattern` in `text` made `mask` (counted as a home path), and
+    whether there was one."""
     text, done = pattern.subn(mask, text)
     if done and counts is not None:
         counts["home-path"] += done
-    return text
+    return text, done > 0
 
 
 def _secret_spans(text: str, subject: Subject | None = None) -> list[tuple[int, int, str]]:
@@ -220,7 +234,7 @@ def _secret_spans(text: str, subject: Subject | None = None) -> list[tuple[int, 
                     if start < end:
                         spans.append((start, end, kind))
         spans.extend(findings(text, subject=subject, present=present))
-    if "[REDACTED:" in text:  # a mask is no secret: masking twice changes nothing
+    if spans and "[REDACTED:" in text:  # a mask is no secret: masking twice changes nothing
         spans = [s for s in spans if not _MASK.fullmatch(text, s[0], s[1])]
     return spans
 
@@ -231,7 +245,7 @@ def _words() -> Keywords:
     (`pivotal.export.anchor`): all found in one pass over a text."""
     patterns = [rule[1] for rule in OWN_RULES] + [r.pattern for r in gitleaks().rules]
     literals = {w for p in patterns if (how := plan(p)) is not None for w in how.literals}
-    needles = {n for rule in OWN_RULES for n in rule[3]}
+    needles = {n for rule in OWN_RULES for n in rule[3]} | _PATH_WORDS
     # a literal is worth knowing about only when it costs no direct search of its own
     return Keywords(needles | set(gitleaks().keywords.words) | set(filter(tokenish, literals)))
 
