@@ -56,14 +56,24 @@ def test_forgetting_at_the_bound_changes_no_answer(monkeypatch):
 def test_the_redaction_vocabulary_on_session_like_text():
     finder = _words()
     words = list(finder.words)
-    assert len(words) > 250 and "private key" in finder.direct and "key" not in finder.direct
-    assert "://" not in finder.direct and "@" not in finder.direct
+    direct = [word for word, _ in finder.direct]
+    assert len(words) > 250 and "private key" in direct and "key" not in direct
+    assert "://" not in direct and "@" not in direct
     text = (
         "$ curl -H 'x-api-key: k3y' https://api.example.com  # PRIVATE KEY, Sk-Ant-, hf_x\n"
         'ſecret İ Kelvin \ud800 <add key="x"> _gitlab_session=abc mailto:a@b.io\n'
     )
     low = text.lower()
     assert finder.present(low) == _expected(words, low)
+
+
+def test_a_word_with_a_space_is_looked_for_where_its_longest_piece_occurs():
+    finder = Keywords(["private key", "<add key=", "key"])
+    assert finder.present("the private key") == {"private key", "key"}
+    assert finder.present("private keys and <add key=x>") == {"private key", "<add key=", "key"}
+    assert finder.present("private, key") == {"key"}  # both pieces, not the word
+    assert finder.present("a key= b <add") == {"key"}  # the guard alone is no word
+    assert finder.present("privat key") == {"key"}
 
 
 def test_words_outside_the_token_alphabet_are_looked_for_directly():

@@ -36,8 +36,12 @@ class Keywords:
         words = sorted(set(words))
         self.words = tuple(words)
         self.vocabulary = frozenset(words)
-        plain = [w for w in words if tokenish(w)]
-        self.direct = [w for w in words if w and w not in plain]
+        plain = {w for w in words if tokenish(w)}
+        # a word with a space in it is looked for directly, and only when the longest
+        # token-shaped piece of it ("private" of "private key") occurs
+        self.direct = [(w, _guard(w)) for w in words if w and w not in plain]
+        self._extra = {g for _, g in self.direct if g} - plain  # found only as guards
+        plain = sorted(plain | self._extra)
         self._table = bytes(b if chr(b) in _ALPHABET else 0x20 for b in range(256))
         self._prefixes = {w.encode(): [p for p in plain if w.startswith(p)] for w in plain}
         self._trie = re.compile(f"(?=({trie(plain)}))".encode()) if plain else None
@@ -46,9 +50,16 @@ class Keywords:
 
     def present(self, low: str) -> set[str]:
         """The words that occur in `low` (a lower-cased text)."""
-        found = {w for w in self.direct if w in low}
-        if self._trie is None:
-            return found
+        found = self._tokens_hold(low) if self._trie is not None else set()
+        for word, guard in self.direct:
+            if (guard is None or guard in found) and word in low:
+                found.add(word)
+        if self._extra and not found.isdisjoint(self._extra):
+            found -= self._extra
+        return found
+
+    def _tokens_hold(self, low: str) -> set[str]:
+        found: set[str] = set()
         tokens = frozenset(low.encode("utf-8", "surrogatepass").translate(self._table).split())
         tokens = tokens.difference(self._clean)  # (`-=` would walk all of `_clean`)
         if not tokens:
@@ -82,6 +93,13 @@ class Keywords:
             self._clean.clear()
         self._clean.update(tokens if starts is None else tokens.difference(holding))
         return found
+
+
+def _guard(word: str) -> str | None:
+    """The longest piece of `word` made of token characters, if two or more long."""
+    pieces = "".join(c if c in _ALPHABET else " " for c in word).split()
+    longest = max(pieces, key=len, default="")
+    return longest if len(longest) >= 2 else None
 
 
 def tokenish(word: str) -> bool:
