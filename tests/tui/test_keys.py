@@ -395,3 +395,24 @@ def test_help_table_lists_every_bound_action() -> None:
         if binding.action.startswith("percent("):
             description = "Jump to 0–90 %"
         assert description in text, binding.action
+
+
+async def test_help_scrolls_with_the_keys_at_80x24() -> None:
+    from pivotal.tui.lines_view import LinesView
+
+    app = make_app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.press("question_mark")
+        body = app.screen.query_one("#help-body", LinesView)
+        await pilot.pause()
+        assert body.max_scroll_y > 3  # the help is longer than the screen
+        await pilot.press("j", "j", "j")
+        assert body.scroll_y == 3
+        await pilot.press("k")
+        assert body.scroll_y == 2
+        await pilot.press("G")
+        assert body.scroll_y == body.max_scroll_y
+        await pilot.press("pageup")
+        assert 0 < body.scroll_y < body.max_scroll_y
+        await pilot.press("g")
+        assert body.scroll_y == 0

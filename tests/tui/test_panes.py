@@ -1,9 +1,10 @@
 """The pivot panel can be read from the keyboard (issue 16, item 2).
 
-Tab / Shift+Tab give the keys to the other pane (as lnav and toolong do), the
-pane with the keys is marked (a thick accent edge on the panel, an accent
-scrollbar), and j/k/PgDn/PgUp/Ctrl+D/Ctrl+U scroll whichever pane has them.
-At 80×24 the panel's lower sections were reachable only with the mouse wheel.
+Tab / Shift+Tab give the scroll keys to the other pane (as lnav and toolong
+do), the panel is marked while it has them (a thick accent edge, an accent
+scrollbar; dim otherwise), and j/k/PgDn/PgUp/Ctrl+D/Ctrl+U scroll whichever
+pane has them. At 80×24 the panel's lower sections were reachable only with
+the mouse wheel.
 """
 
 from __future__ import annotations
@@ -26,12 +27,12 @@ async def test_tab_gives_the_panel_the_scroll_keys(size: tuple[int, int]) -> Non
     async with app.run_test(size=size) as pilot:
         screen = replay(app)
         await pilot.press("right_square_bracket")  # at a pivot: the panel explains it
-        panel, transcript = screen.panel, screen.transcript
+        panel, transcript, panes = screen.panel, screen.transcript, screen.panes
         await wait_for(lambda: panel.display and panel.size.height > 0)
-        assert transcript.has_focus and not panel.has_focus
+        assert not panes.panel_has_keys
         await wait_for(lambda: panel.max_scroll_y > 3)  # longer than the panel: it must scroll
         await pilot.press("tab")
-        assert panel.has_focus
+        assert panes.panel_has_keys
         before = transcript.scroll_y
         await pilot.press("j", "j")
         assert panel.scroll_y == 2
@@ -43,26 +44,34 @@ async def test_tab_gives_the_panel_the_scroll_keys(size: tuple[int, int]) -> Non
         assert panel.scroll_y > 0
         assert transcript.scroll_y == before  # the transcript did not move meanwhile
         await pilot.press("shift+tab")
-        assert transcript.has_focus
+        assert not panes.panel_has_keys
         await pilot.press("k")
         assert transcript.scroll_y == before - 1
 
 
-async def test_the_pane_with_the_keys_is_marked() -> None:
+async def test_the_panel_is_marked_while_it_has_the_keys() -> None:
+    app = make_app(at=5)
+    async with app.run_test(size=WIDE) as pilot:
+        panel = replay(app).panel
+        await pilot.pause()
+        dim = panel.styles.scrollbar_color
+        assert border_left(panel) != "thick"
+        await pilot.press("tab")
+        await pilot.pause()
+        assert border_left(panel) == "thick" and panel.styles.scrollbar_color != dim
+        await pilot.press("tab")
+        await pilot.pause()
+        assert border_left(panel) != "thick" and panel.styles.scrollbar_color == dim
+
+
+async def test_a_click_gives_the_keys_to_the_pane_clicked() -> None:
     app = make_app(at=5)
     async with app.run_test(size=WIDE) as pilot:
         screen = replay(app)
-        panel, transcript = screen.panel, screen.transcript
-        await pilot.pause()
-        bright = transcript.styles.scrollbar_color  # the transcript has the keys at first
-        assert border_left(panel) != "thick" and panel.styles.scrollbar_color != bright
-        await pilot.press("tab")
-        await pilot.pause()
-        assert border_left(panel) == "thick" and panel.styles.scrollbar_color == bright
-        assert transcript.styles.scrollbar_color != bright
-        await pilot.press("tab")
-        await pilot.pause()
-        assert border_left(panel) != "thick" and transcript.styles.scrollbar_color == bright
+        await pilot.click(screen.panel, offset=(20, screen.panel.size.height - 2))
+        assert screen.panes.panel_has_keys
+        await pilot.click(screen.transcript, offset=(20, 1))
+        assert not screen.panes.panel_has_keys
 
 
 async def test_tab_opens_a_hidden_panel_and_hiding_it_gives_the_keys_back() -> None:
@@ -71,23 +80,23 @@ async def test_tab_opens_a_hidden_panel_and_hiding_it_gives_the_keys_back() -> N
         screen = replay(app)
         assert not screen.panes.panel_shown
         await pilot.press("tab")
-        assert screen.panes.panel_shown and screen.panel.has_focus
+        assert screen.panes.panel_shown and screen.panes.panel_has_keys
         await pilot.press("escape")  # closes the drawer
-        assert not screen.panes.panel_shown and screen.transcript.has_focus
+        assert not screen.panes.panel_shown and not screen.panes.panel_has_keys
     app = make_app(at=5)
     async with app.run_test(size=WIDE) as pilot:
         screen = replay(app)
         await pilot.press("tab", "p")
-        assert not screen.panel.display and screen.transcript.has_focus
+        assert not screen.panel.display and not screen.panes.panel_has_keys
         await pilot.press("j")  # the keys scroll the transcript, not a hidden panel
         assert screen.panel.scroll_y == 0
 
 
-async def test_keys_still_mean_turns_while_the_panel_has_focus() -> None:
+async def test_keys_still_mean_turns_while_the_panel_has_them() -> None:
     app = make_app(at=5)
     async with app.run_test(size=WIDE) as pilot:
         screen = replay(app)
         await pilot.press("tab", "l", "G")
-        assert screen.panel.has_focus and screen.playback.cursor == 27
+        assert screen.panes.panel_has_keys and screen.playback.cursor == 27
         await pilot.press("home")
         assert screen.playback.cursor == 0

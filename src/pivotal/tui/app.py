@@ -7,7 +7,6 @@ Built from explicit inputs so tests can construct the real thing: a
 
 from __future__ import annotations
 
-import gc
 import os
 import threading
 import time
@@ -27,6 +26,7 @@ if TYPE_CHECKING:  # the picker loads when there is one to show (not before a pa
 
 from pivotal.model import Pivot, Session, SessionRef
 from pivotal.readers import open_reader
+from pivotal.tui.collector import IdleCollector
 from pivotal.tui.keys import PALETTE, PALETTE_KEYS
 from pivotal.tui.loading import Batch, find_failures, find_pivots, read_batches
 from pivotal.tui.messages import ReadFailed, SessionAnalysed, TurnsRead
@@ -99,6 +99,7 @@ class ReplayerApp(App[int]):
         """Set once the first slice of the session is on screen."""
         self.first_paint_at: float | None = None
         self.exiting = False
+        self.collector = IdleCollector(self)
         self._held: list[events.Key] = []
         """Keys typed before a prompt could take them (`_typed_too_early`)."""
         """`exit()` was called: keys and clicks still queued behind it are dropped."""
@@ -108,13 +109,18 @@ class ReplayerApp(App[int]):
         self.exiting = True
         super().exit(*args, **kwargs)  # type: ignore[arg-type]
 
+    def on_unmount(self) -> None:
+        self.collector.stop()  # the process goes on after the app (tests, the command line)
+
     async def on_event(self, event: events.Event) -> None:
         # `q` and `a` arriving in one read: without this the note editor is pushed
         # while the app shuts down and fails to compose (a traceback, exit 0)
         if self.exiting and isinstance(event, events.Key | events.MouseEvent):
             return
-        if isinstance(event, events.Key) and self._typed_too_early(event):
-            return
+        if isinstance(event, events.Key):
+            self.collector.key()
+            if self._typed_too_early(event):
+                return
         await super().on_event(event)
 
     def _typed_too_early(self, event: events.Key) -> bool:
@@ -304,9 +310,9 @@ class ReplayerApp(App[int]):
     def show_analysis(self, message: SessionAnalysed) -> None:
         if (screen := self.replay_of(message.ref)) is not None:
             screen.add_analysis(message.pivots, message.failures)
-        # A big session is millions of long-lived objects; without this every full
-        # collection walks them all and a key press stalls for ~100 ms.
-        gc.freeze()
+        # A big session is millions of long-lived objects; frozen, no collection walks them
+        # (a key press stalled ~100 ms); what is left is collected between keys
+        self.collector.start()
 
     @on(ReadFailed)
     def show_failure(self, message: ReadFailed) -> None:

@@ -98,6 +98,16 @@ class SpanIndex:
     ends: list[int] = field(default_factory=list)
     owners: list[int] = field(default_factory=list)
     lazy: set[int] = field(default_factory=set)
+    texts: dict[int, str] = field(default_factory=dict)
+    """`turn_text` of the turns held in memory, made once: every search reads them all."""
+
+    def text_of(self, turn: Turn) -> str:
+        if turn.index in self.lazy:
+            return turn_text(turn)  # decoded from the file: not kept (it may be megabytes)
+        text = self.texts.get(turn.index)
+        if text is None:
+            text = self.texts[turn.index] = turn_text(turn)
+        return text
 
     @classmethod
     def of(cls, turns: list[Turn]) -> SpanIndex:
@@ -163,9 +173,10 @@ class Finder:
         self.skip: set[int] = set()
         """Lazy turns whose records do not hold the query: no need to decode them."""
         self._checked: dict[int, bool] = {}
+        self.spans = spans
         raw = query.raw()
         if raw is not None and path is not None and os.path.isfile(path):
-            spans = spans or SpanIndex.of(turns)
+            spans = self.spans = spans or SpanIndex.of(turns)
             if spans.lazy:
                 hits = set()
                 for offset in raw_hits(path, raw, not query.case_sensitive, cancelled):
@@ -179,7 +190,9 @@ class Finder:
             return False
         found = self._checked.get(index)
         if found is None:
-            found = self._checked[index] = bool(self.pattern.search(turn_text(self.turns[index])))
+            turn = self.turns[index]
+            text = self.spans.text_of(turn) if self.spans is not None else turn_text(turn)
+            found = self._checked[index] = bool(self.pattern.search(text))
         return found
 
     def all(self) -> list[int] | None:

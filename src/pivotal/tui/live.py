@@ -33,6 +33,7 @@ if TYPE_CHECKING:  # the feed (the detector, the tail) loads in the follow threa
     from pivotal.tui.live_feed import Snapshot
 
 from pivotal.model import Pivot, SessionRef
+from pivotal.tui.collector import IdleCollector
 from pivotal.tui.playback import Playback
 from pivotal.tui.render import pivot_banner
 from pivotal.tui.safe import clean
@@ -271,7 +272,11 @@ class LiveFollow:
         if abs(count - self._frozen_at) >= FREEZE_EVERY or (shown.analysed and first_analysis):
             # the session's turns live as long as the app: keep full collections from walking
             # them all (a ~100 ms stall at the live edge), as the app does after a normal read
-            gc.freeze()
+            collector = getattr(self.owner.app, "collector", None)
+            if isinstance(collector, IdleCollector):
+                collector.start()  # freezes, and collects between keys from then on
+            else:
+                gc.freeze()
             self._frozen_at = count
         if self.shown_hook is not None:
             hook, done = self.shown_hook, snap.done

@@ -9,9 +9,11 @@ keeps the transcript's width and the current turn in view; playing and Esc
 close it.
 
 It also says which pane has the keyboard (Tab / Shift+Tab, as in lnav and
-toolong): both panes are focusable, with no keys of their own, so every key
-still reaches the screen, and the scroll keys move the focused one
-(`scrolled`). pivotal.tcss marks the focused pane (`:focus`).
+toolong): the scroll keys move the pane that has them (`scrolled`), every
+other key still means turns. Which one has them is the panel's `-keys` class
+(a click on the panel gives them to it too); pivotal.tcss draws its edge
+bright while it has them. Not Textual's focus: restyling the transcript on
+every Tab repainted all of it (~10 ms).
 """
 
 from __future__ import annotations
@@ -47,41 +49,42 @@ class Panes:
         """Docked right when wide (unless hidden), a drawer under the transcript when narrow."""
         self.owner.set_class(self.wide and not self.hidden, "-panel-docked")
         self.owner.set_class(not self.wide and self.open, "-panel-drawer")
-        panel = self._pane("#panel")
-        if not self.panel_shown and panel is not None and panel.has_focus:
-            self.focus("#transcript")  # a pane that went away gives the keys back
+        if not self.panel_shown:
+            self.keys_to("transcript")  # a pane that went away gives the keys back
 
-    # -- keyboard focus ------------------------------------------------------------
+    # -- which pane has the keys -------------------------------------------------------
     def _pane(self, selector: str) -> ScrollView | None:
         found = self.owner.query(selector)
         widget = found.first() if found else None
         return widget if isinstance(widget, ScrollView) else None
 
-    def focus(self, selector: str) -> None:
-        pane = self._pane(selector)
-        if pane is not None:
-            pane.focus(scroll_visible=False)
+    @property
+    def panel_has_keys(self) -> bool:
+        panel = self._pane("#panel")
+        return panel is not None and panel.has_class("-keys") and self.panel_shown
+
+    def keys_to(self, pane: str) -> None:
+        """Give the scroll keys to "panel" or "transcript" (the panel's edge says which)."""
+        panel = self._pane("#panel")
+        if panel is not None:
+            panel.set_class(pane == "panel", "-keys")
 
     def cycle(self) -> str:
         """Tab / Shift+Tab: the keys go to the other pane (the panel opens if it was not shown).
 
         Returns which pane has them now: "panel" or "transcript".
         """
-        panel = self._pane("#panel")
-        if panel is not None and panel.has_focus:
-            self.focus("#transcript")
+        if self.panel_has_keys:
+            self.keys_to("transcript")
             return "transcript"
         if not self.panel_shown:
             self.show()
-        self.focus("#panel")
+        self.keys_to("panel")
         return "panel"
 
     def scrolled(self) -> ScrollView | None:
         """The pane the scroll keys move: the panel when it has the keys, else the transcript."""
-        panel = self._pane("#panel")
-        if panel is not None and panel.has_focus and self.panel_shown:
-            return panel
-        return self._pane("#transcript")
+        return self._pane("#panel") if self.panel_has_keys else self._pane("#transcript")
 
     def reveal(self) -> None:
         """At a pivot (auto-pause, ] or [): a narrow screen opens the drawer to explain it."""

@@ -49,11 +49,11 @@ def note_block(index: int, note: str) -> RenderableType:
     return Group(title, safe_markdown(note), Text(""))
 
 
-class PivotPanel(ScrollView, can_focus=True, inherit_bindings=False):
+class PivotPanel(ScrollView, can_focus=False):
     """Side panel for the current pivot.
 
-    Focusable (Tab) with no keys of its own: the screen's scroll keys move it
-    while it has focus (`scroll_by_hand`).
+    The screen's scroll keys move it while it has them (Tab, or a click on it:
+    the `-keys` class, see `panes.py`; `scroll_by_hand`).
     """
 
     def __init__(self, *, id: str | None = None) -> None:
@@ -154,6 +154,9 @@ class PivotPanel(ScrollView, can_focus=True, inherit_bindings=False):
             else:
                 self.virtual_size = size
         return self._lines
+
+    def on_click(self) -> None:
+        self.add_class("-keys")  # the scroll keys follow the mouse here (Tab gives them back)
 
     def scroll_by_hand(self, lines: int) -> None:
         """Scroll `lines` (negative = up): j/k/PgDn/Ctrl+D while the panel has focus."""

@@ -55,6 +55,9 @@ class Playback:
     _pivot_members: dict[int, int] = field(default_factory=dict)
     _span: tuple[int, float | None, float | None] = (0, None, None)
     """(turn count, first timestamp, last timestamp) for `clock`."""
+    marked: tuple[tuple[int, ...], tuple[int, ...], tuple[int, ...]] = ((), (), ())
+    """(pivot turns, failed turns, candidate pivots) as the timeline takes them, made once
+    per analysis: a key press built them anew (thousands of failures in a big session)."""
 
     # -- data ---------------------------------------------------------------
     def set_turns(self, turns: list[Turn]) -> None:
@@ -68,6 +71,7 @@ class Playback:
     def set_pivots(self, pivots: list[Pivot]) -> None:
         self.pivots = sorted(pivots, key=lambda p: p.turn)
         self._pivot_turns = [p.turn for p in self.pivots]
+        self.marked = (tuple(self._pivot_turns), tuple(self.failures), self._candidates())
         self._pivot_members = {}
         for number, pivot in enumerate(self.pivots):
             for index in [pivot.turn, *pivot.cluster]:
@@ -77,6 +81,10 @@ class Playback:
     def set_failures(self, failures: list[int]) -> None:
         self.failures = sorted(failures)
         self._visible = None
+        self.marked = (tuple(self._pivot_turns), tuple(self.failures), self._candidates())
+
+    def _candidates(self) -> tuple[int, ...]:
+        return tuple(p.turn for p in self.pivots if p.candidate)
 
     @property
     def speed(self) -> float:

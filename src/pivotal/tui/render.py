@@ -10,9 +10,11 @@ message or tool output cannot stall a frame.
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import UTC, datetime
 
+from rich.color import Color
 from rich.console import Console, RenderableType
 from rich.segment import Segment
 from rich.style import Style
@@ -20,6 +22,7 @@ from rich.text import Text
 from textual.strip import Strip
 
 from pivotal.model import Part, PartKind, Pivot, Role, ToolCall, Turn, TurnFlag
+from pivotal.tui.contrast import readable_style
 from pivotal.tui.rich_text import literal_html_markdown
 from pivotal.tui.safe import clean, one_line
 
@@ -50,6 +53,15 @@ class Palette:
     cursor: Style = Style(color="black", bgcolor="yellow", bold=True)
     pivot: Style = Style(color="black", bgcolor="magenta", bold=True)
     dim: Style = Style(dim=True)
+
+    @classmethod
+    def of(cls, style: Callable[[str], Style], background: Color | None) -> Palette:
+        """From a widget's `.transcript--<name>` component styles (`style(name)`); the pivot
+        banner's colours are made readable on `background`."""
+        names = ("human", "agent", "synthetic", "system", "tool", "failed", "ok", "cursor")
+        found = {name: style(f"transcript--{name}") for name in names}
+        pivot = readable_style(style("transcript--pivot"), background)
+        return cls(pivot=pivot, dim=Style(dim=True), **found)
 
 
 @dataclass(frozen=True, slots=True)

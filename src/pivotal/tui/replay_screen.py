@@ -61,7 +61,7 @@ class ReplayScreen(Screen[None]):
     """The main screen of the replayer."""
 
     BINDINGS = bindings()
-    AUTO_FOCUS = "#transcript"
+    AUTO_FOCUS = None
 
     def __init__(
         self, *, autopause: bool = True, pace: Pace | None = None, notice: str = ""

@@ -6,11 +6,12 @@ from rich.table import Table
 from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding
-from textual.containers import Vertical, VerticalScroll
+from textual.containers import Vertical
 from textual.screen import ModalScreen
-from textual.widgets import Footer, Input, Static
+from textual.widgets import Input, Static
 
 from pivotal.tui.keys import HELP_GROUPS
+from pivotal.tui.lines_view import LinesView
 
 
 class HelpScreen(ModalScreen[None]):
@@ -20,19 +21,27 @@ class HelpScreen(ModalScreen[None]):
         Binding("escape,q,question_mark,f1", "dismiss", "Close"),
         Binding("j,down", "scroll('down')", "Down", show=False),
         Binding("k,up", "scroll('up')", "Up", show=False),
+        Binding("pagedown,space,ctrl+d", "scroll('page_down')", "Page down", show=False),
+        Binding("pageup,ctrl+u", "scroll('page_up')", "Page up", show=False),
+        Binding("g,home", "scroll('home')", "Top", show=False),
+        Binding("G,end", "scroll('end')", "Bottom", show=False),
     ]
 
     def compose(self) -> ComposeResult:
-        with VerticalScroll(id="help-body"):
-            yield Static(help_table(), id="help-table")
-        yield Footer()
+        yield LinesView(help_table(), "help", id="help-body")
+        # one line, not a Footer: a Footer builds a widget per binding (~15 ms to open)
+        yield Static(Text(" Esc q ? close · j k ↓ ↑ PgDn PgUp g G scroll", style="bold"), id="help-keys")
 
     def action_scroll(self, direction: str) -> None:
-        body = self.query_one("#help-body", VerticalScroll)
-        if direction == "down":
-            body.scroll_down(animate=False)
-        else:
-            body.scroll_up(animate=False)
+        body = self.query_one("#help-body", LinesView)
+        {
+            "down": body.scroll_down,
+            "up": body.scroll_up,
+            "page_down": body.scroll_page_down,
+            "page_up": body.scroll_page_up,
+            "home": body.scroll_home,
+            "end": body.scroll_end,
+        }[direction](animate=False)
 
 
 SILENT_PIVOT = (

@@ -55,17 +55,18 @@ class TimelineState:
     def of(cls, pb: Playback, *, following: bool, **lines: str | tuple[int, ...]) -> TimelineState:
         """What `pb` shows, plus the screen's own `lines` (progress, notice, live, marks)."""
         elapsed, duration = pb.clock()
+        pivots, failures, candidates = pb.marked
         return cls(
             total=len(pb.turns),
             cursor=pb.cursor,
-            pivots=tuple(p.turn for p in pb.pivots),
-            failures=tuple(pb.failures),
+            pivots=pivots,
+            failures=failures,
             playing=pb.playing,
             pace=pb.pace.label(),
             pace_short=pb.pace.short(),
             autopause=pb.autopause,
             filter=pb.filter.value,
-            candidates=tuple(p.turn for p in pb.pivots if p.candidate),
+            candidates=candidates,
             elapsed=elapsed,
             duration=duration,
             # the session's own last turn (a filter's last shown turn is not its end)

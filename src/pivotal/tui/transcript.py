@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from bisect import bisect_right
 from dataclasses import replace
+from functools import partial
 from itertools import accumulate
 
 from rich.style import Style
@@ -23,7 +24,6 @@ from textual.strip import Strip
 from textual.timer import Timer
 
 from pivotal.model import Turn
-from pivotal.tui.contrast import readable_style
 from pivotal.tui.highlight import Highlighter
 from pivotal.tui.render import (
     ALL_PARTS,
@@ -40,12 +40,11 @@ WARM_SLICE = 5000
 WARM_PAUSE = 0.02
 
 
-class TranscriptView(ScrollView, can_focus=True, inherit_bindings=False):
+class TranscriptView(ScrollView, can_focus=False):
     """The turns revealed so far (the visible ones up to the cursor), the cursor turn last.
 
-    Focusable (Tab moves the keys between it and the pivot panel) but with no
-    keys of its own: every key belongs to the replay screen (j/k, PgUp/PgDn
-    scroll the focused pane), so Home / End / arrows mean turns, not scrolling.
+    Not focusable: every key belongs to the replay screen (j/k, PgUp/PgDn scroll
+    the pane that has them, `panes.py`), so Home / End / arrows mean turns.
     """
 
     COMPONENT_CLASSES = {
@@ -109,17 +108,20 @@ class TranscriptView(ScrollView, can_focus=True, inherit_bindings=False):
 
     def show(self, shown: list[int], cursor: int, *, follow: bool = True) -> None:
         """Show `shown` turns with `cursor` marked; scroll so the cursor turn is in view."""
-        old = self.shown
+        old, moved = self.shown, cursor != self.cursor
         self.shown = shown
         self.cursor = cursor
+        if not moved and shown == old and not self._stale and not follow:
+            return  # a status line changed, not this: a full repaint here cost ~10 ms a frame
         if self.content_width != self._layout_width or self._stale:
             self._stale = False
             self._relayout()
-        elif len(shown) == len(old) + 1 and shown[:-1] == old:  # one turn revealed
-            self._offsets.append(self._offsets[-1] + self._height(shown[-1]))
+        elif len(shown) > len(old) and shown[: len(old)] == old:  # revealed: a step, a jump on
+            new = map(self._height, shown[len(old) :])
+            self._offsets += list(accumulate(new, initial=self._offsets[-1]))[1:]
             self._set_virtual_height(self._layout_width, self._offsets[-1])
-        elif len(shown) == len(old) - 1 and old[:-1] == shown:  # one turn hidden
-            self._offsets.pop()
+        elif len(shown) < len(old) and old[: len(shown)] == shown:  # hidden: back a step or more
+            del self._offsets[len(shown) + 1 :]
             self._set_virtual_height(self._layout_width, self._offsets[-1])
         elif shown != old:
             self._relayout()
@@ -318,28 +320,17 @@ class TranscriptView(ScrollView, can_focus=True, inherit_bindings=False):
     # -- rendering ---------------------------------------------------------------
     def palette(self) -> Palette:
         if self._palette is None:
-            get = self.get_component_rich_style
-            self._palette = Palette(
-                human=get("transcript--human", partial=True),
-                agent=get("transcript--agent", partial=True),
-                synthetic=get("transcript--synthetic", partial=True),
-                system=get("transcript--system", partial=True),
-                tool=get("transcript--tool", partial=True),
-                failed=get("transcript--failed", partial=True),
-                ok=get("transcript--ok", partial=True),
-                cursor=get("transcript--cursor", partial=True),
-                pivot=readable_style(
-                    get("transcript--pivot", partial=True), self.rich_style.bgcolor
-                ),
-                dim=Style(dim=True),
-            )
+            style = partial(self.get_component_rich_style, partial=True)
+            self._palette = Palette.of(style, self.rich_style.bgcolor)
         return self._palette
 
     def notify_style_update(self) -> None:
+        """Restyled (a theme; or only focus, a class on the screen): re-render if colours moved."""
         super().notify_style_update()
-        self._palette = None
-        self._cache.clear()
-        self._heights.clear()
+        old, self._palette = self._palette, None
+        if old is not None and self.palette() != old:
+            self._cache.clear()
+            self._heights.clear()
 
     def look(self, index: int) -> TurnLook:
         return TurnLook(
@@ -437,6 +428,7 @@ class TranscriptView(ScrollView, can_focus=True, inherit_bindings=False):
 
     # -- mouse -----------------------------------------------------------------
     def on_click(self, event: events.Click) -> None:
+        self.screen.query("#panel").remove_class("-keys")  # the scroll keys follow the mouse
         found = self.locate(int(self.scroll_offset.y) + event.y)
         if found is None:
             return

@@ -1,0 +1,103 @@
+"""Garbage collection waits for a pause between keys (tui/collector.py).
+
+Driven with a stand-in app (it only needs `set_interval`) and the clock the
+collector reads, so nothing here depends on how fast the machine is.
+"""
+
+from __future__ import annotations
+
+import gc
+
+import pytest
+
+from pivotal.tui import collector as module
+from pivotal.tui.collector import CEILING, FLOOR, QUIET, IdleCollector
+
+
+class StandInApp:
+    def __init__(self) -> None:
+        self.intervals: list[tuple[float, object]] = []
+
+    def set_interval(self, every: float, callback: object, name: str = "") -> None:
+        self.intervals.append((every, callback))
+
+
+@pytest.fixture
+def clock(monkeypatch: pytest.MonkeyPatch) -> list[float]:
+    now = [1000.0]
+    monkeypatch.setattr(module, "monotonic", lambda: now[0])
+    return now
+
+
+class Collections:
+    """gc.collect calls (`made`: how many objects waited each time) and the waiting count."""
+
+    def __init__(self) -> None:
+        self.made: list[int] = []
+        self.waiting = 0
+
+
+@pytest.fixture
+def collections(monkeypatch: pytest.MonkeyPatch) -> Collections:
+    seen = Collections()
+    monkeypatch.setattr(module.gc, "collect", lambda *a: seen.made.append(seen.waiting) or 0)
+    monkeypatch.setattr(module.gc, "get_count", lambda: (seen.waiting, 0, 0))
+    return seen
+
+
+@pytest.fixture(autouse=True)
+def collector_back_on():  # type: ignore[no-untyped-def]
+    yield
+    gc.enable()
+    gc.unfreeze()
+
+
+def test_start_turns_the_automatic_collector_off_and_ticks(clock, collections) -> None:  # type: ignore[no-untyped-def]
+    app = StandInApp()
+    idle = IdleCollector(app)  # type: ignore[arg-type]
+    idle.start()
+    assert not gc.isenabled()
+    assert len(app.intervals) == 1
+    idle.start()  # a second analysis (the live file grew) adds no second timer
+    assert len(app.intervals) == 1
+    idle.stop()
+    assert gc.isenabled()
+
+
+def test_collects_only_when_no_key_came_for_a_while(clock, collections) -> None:  # type: ignore[no-untyped-def]
+    idle = IdleCollector(StandInApp())  # type: ignore[arg-type]
+    idle.start()
+    collections.waiting = FLOOR * 5
+    idle.key()
+    clock[0] += QUIET / 2
+    idle.tick()
+    assert collections.made == []  # keys are coming: not now
+    clock[0] += QUIET
+    idle.tick()
+    assert collections.made == [FLOOR * 5]
+
+
+def test_little_garbage_waits_even_in_a_pause(clock, collections) -> None:  # type: ignore[no-untyped-def]
+    idle = IdleCollector(StandInApp())  # type: ignore[arg-type]
+    idle.start()
+    collections.waiting = FLOOR - 1
+    clock[0] += QUIET * 10
+    idle.tick()
+    assert collections.made == []
+
+
+def test_a_key_held_down_still_gets_a_collection_at_the_ceiling(clock, collections) -> None:  # type: ignore[no-untyped-def]
+    idle = IdleCollector(StandInApp())  # type: ignore[arg-type]
+    idle.start()
+    collections.waiting = CEILING
+    idle.key()
+    idle.tick()
+    assert collections.made == [CEILING]
+
+
+def test_a_reader_that_turned_collection_back_on_is_undone(clock, collections) -> None:  # type: ignore[no-untyped-def]
+    idle = IdleCollector(StandInApp())  # type: ignore[arg-type]
+    idle.start()
+    gc.enable()  # what readers/base.py's pause does when it ends
+    idle.tick()
+    assert not gc.isenabled()
