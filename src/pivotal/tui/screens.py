@@ -30,7 +30,9 @@ class HelpScreen(ModalScreen[None]):
     def compose(self) -> ComposeResult:
         yield LinesView(help_table(), "help", id="help-body")
         # one line, not a Footer: a Footer builds a widget per binding (~15 ms to open)
-        yield Static(Text(" Esc q ? close · j k ↓ ↑ PgDn PgUp g G scroll", style="bold"), id="help-keys")
+        yield Static(
+            Text(" Esc q ? close · j k ↓ ↑ PgDn PgUp g G scroll", style="bold"), id="help-keys"
+        )
 
     def action_scroll(self, direction: str) -> None:
         body = self.query_one("#help-body", LinesView)
