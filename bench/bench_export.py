@@ -5,7 +5,7 @@ An export is written as it is rendered, turn by turn, so its memory should be th
 session's index (what `pivotal scan` of the same file needs) plus a constant, not
 the size of the output. Each command runs in its own child process writing to
 /dev/null; peak RSS is that child's own `ru_maxrss` (`os.wait4`). The scan on one
-core is the yardstick: it holds the same index.
+core (`PIVOTAL_ONE_CORE=1`) is the yardstick: it holds the same index.
 
     python bench/bench_export.py [FILE] [--formats json,html,md,cast] [--redact]
 
@@ -50,7 +50,9 @@ def main() -> None:
     pivotal = [sys.executable, "-m", "pivotal"]
     size_mb = args.file.stat().st_size / 1e6
     print(f"session: {args.file} ({size_mb:,.0f} MB)")
-    wall, rss, code, _ = measure([*pivotal, "scan", "--json", str(args.file)], env)
+    wall, rss, code, _ = measure(
+        [*pivotal, "scan", "--json", str(args.file)], {**env, "PIVOTAL_ONE_CORE": "1"}
+    )
     print(
         f"{'scan --json (one core: the index)':<34} {wall:6.1f} s"
         f"  peak RSS {rss:6,} MiB  exit {code}"

@@ -1,7 +1,7 @@
 """The model's value semantics that the rest of pivotal relies on.
 
 The classes are msgspec Structs; these are the behaviours the readers, the
-`stats --jobs` and the listing (which pickle results between processes), the picker
+split scan (which pickles pivots and snapshots between processes), the picker
 (which keys on refs) and the exports (which copy with replaced fields) assume.
 """
 

@@ -1,7 +1,8 @@
 """`pivotal scan PATH...`: read sessions, detect their pivots, print tables or JSON lines.
 
 The options, and which way a scan runs: once over every PATH
-(`pivotal.cli.scan_batch`) or, with `--follow`, watching one PATH until Ctrl+C
+(`pivotal.cli.scan_batch`, which may read a big Claude Code file on two cores:
+`pivotal.scan.split`) or, with `--follow`, watching one PATH until Ctrl+C
 (`run_follow`, on `pivotal.scan.follow`). The renderings are
 `pivotal.scan.report`.
 """

@@ -3,12 +3,14 @@
 The batch half of `pivotal scan` (the command's options and its `--follow`
 mode are `pivotal.cli.scan`): text tables (with `--explain`) or JSON lines,
 `--redact` applied to what is printed, one exit code for the worst problem
-met. Also what tests and benches call to scan without a process.
+met. A big Claude Code file may be read on two cores (`pivotal.scan.split`).
+Also what tests and benches call to scan without a process.
 """
 
 from __future__ import annotations
 
 import gc
+import os
 import sys
 from collections.abc import Sequence
 from pathlib import Path
@@ -19,7 +21,7 @@ import msgspec
 from pivotal.cli.exitcodes import ExitCode, worst
 from pivotal.cli.output import err
 from pivotal.cli.resolve import locate
-from pivotal.model import Session, SessionRef
+from pivotal.model import Pivot, Session, SessionRef
 from pivotal.readers import read_errors, read_session
 from pivotal.readers.base import gc_paused
 from pivotal.scan.report import (
@@ -33,6 +35,7 @@ from pivotal.scan.report import (
 from pivotal.text.safe import json_inert
 
 if TYPE_CHECKING:
+    from pivotal.detect import PivotConfig
     from pivotal.detect.evaluate import Rejection
 
 _encode = msgspec.json.Encoder().encode
@@ -64,18 +67,22 @@ def run_scan(
         for number, ref in enumerate(refs):
             if number:
                 gc.collect()
+            split = None if explain else _split(ref, config)
             rejected: list[Rejection] = []
-            session = _read(ref)
-            if session is None:
-                codes.append(ExitCode.UNREADABLE)
-                continue
-            if explain and not as_json:
-                # --explain also says which gate turned each other silence down
-                tracker = PivotTracker(config)
-                pivots = tracker.update(session.turns)
-                rejected = tracker.rejections()
+            if split is not None:
+                session, pivots = split
             else:
-                pivots = detect_pivots(session.turns, config)
+                session = _read(ref)
+                if session is None:
+                    codes.append(ExitCode.UNREADABLE)
+                    continue
+                if explain and not as_json:
+                    # --explain also says which gate turned each other silence down
+                    tracker = PivotTracker(config)
+                    pivots = tracker.update(session.turns)
+                    rejected = tracker.rejections()
+                else:
+                    pivots = detect_pivots(session.turns, config)
             if as_json:
                 data = session_json(ref, session, pivots)
                 if redact:
@@ -85,6 +92,15 @@ def run_scan(
                 _print_text(out, ref, session, pivots, explain, redact, rejected)
             out.flush()
     return int(worst(codes))
+
+
+def _split(ref: SessionRef, config: PivotConfig) -> tuple[Session, list[Pivot]] | None:
+    """A big Claude Code file is read and judged on two cores (`scan.split`), if it can be."""
+    if ref.format != "claude-code" or os.environ.get("PIVOTAL_ONE_CORE"):
+        return None
+    from pivotal.scan.split import can_split, scan_split
+
+    return scan_split(ref, config) if can_split(ref) else None
 
 
 def _read(ref: SessionRef) -> Session | None:

@@ -69,6 +69,19 @@ class PivotConfig(msgspec.Struct, frozen=True):
     w_resumed: float = -0.3
     w_answer_then_act: float = 0.2
 
+    def reach(self) -> tuple[int, int]:
+        """How many turns before and after a silence its judgement can read, at most.
+
+        Back: the hands-off streak, the run before a cluster's first silence, or the
+        before-window plus the earlier task list, and one more (whether a turn is silent
+        looks at the turn before it). Ahead: the longest cluster, the after-window and the
+        turn that ends it. A caller that hands a session out in pieces (`scan_split`)
+        gives each piece this much context; `tests/detect/test_reach.py` holds it.
+        """
+        back = max(self.hands_off_cap, RUN_CAP, self.before_window + EARLIER_TASK_TURNS) + 1
+        ahead = RUN_CAP + self.after_window + 1
+        return back, ahead
+
     @classmethod
     def for_sensitivity(cls, level: str | float) -> PivotConfig:
         """low / normal / high (or a sensitivity in [0, 1]): higher finds more, less surely."""

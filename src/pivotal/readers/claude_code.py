@@ -84,6 +84,15 @@ class ClaudeCodeReader(LineFileReader):
         self._children_listed = False
 
     def reset(self) -> None:
+        self.outside_refs: list[tuple[str, str | None, int]] = []
+        """Lookups that found nothing read so far: (kind, key, turns read then).
+
+        kind is "result" (a tool result's parent call), "parent" (a person's
+        message continuing from an earlier record) or "interrupt" (an interrupt
+        with no model response before it). In a whole file these are harmless;
+        for a reader started mid-file (`start_at`) they are the places where the
+        part before the start could have changed the turns (`scan_split`).
+        """
         self.titled_by_ai = False
         """An `ai-title` record set the title (a later `summary` does not replace it)."""
         self._uuid_turn: dict[str, int] = {}
@@ -235,6 +244,9 @@ class ClaudeCodeReader(LineFileReader):
         """Each model response id read so far and its turn (later lines with it join that turn)."""
         return self._msg_turn
 
+    def _note_outside(self, kind: str, key: str | None) -> None:
+        self.outside_refs.append((kind, key, len(self.session.turns)))
+
     def _add_span(self, turn: Turn, offset: int, length: int) -> None:
         extra = turn.extra if turn.extra is not None else {}
         extra.setdefault("spans", []).append((offset, length))
@@ -255,6 +267,8 @@ class ClaudeCodeReader(LineFileReader):
         turn.preview = preview_of(text)
         if text.startswith(COMPACT_COMMAND):
             self._before_its_boundary(turn)
+        if flags & TurnFlag.INTERRUPTED and self._last_assistant is None:
+            self._note_outside("interrupt", None)
         if flags & TurnFlag.INTERRUPTED and self._last_assistant is not None:
             last = self.session.turns[self._last_assistant]
             last.flags |= TurnFlag.INTERRUPTED
@@ -262,6 +276,8 @@ class ClaudeCodeReader(LineFileReader):
 
     def _tool_result(self, rec: Record, offset: int, length: int) -> None:
         index = self._uuid_turn.get(rec.parentUuid) if rec.parentUuid else None
+        if index is None:
+            self._note_outside("result", rec.parentUuid)
         turns = self.session.turns
         if index is None or index >= len(turns) or turns[index].role is not Role.ASSISTANT:
             index = self._last_assistant
@@ -278,6 +294,8 @@ class ClaudeCodeReader(LineFileReader):
         if parent is None:
             return
         index = self._uuid_turn.get(parent)
+        if index is None:
+            self._note_outside("parent", parent)
         turns = self.session.turns
         if index is None or index >= len(turns) - 1:
             return

@@ -97,6 +97,21 @@ class LineFileReader(SessionReader):
         self.reset()
         self.mark_changed(0)
 
+    def start_at(self, offset: int) -> None:
+        """Read from byte `offset` (the start of a line) instead of the file's start.
+
+        For a caller that reads one file in pieces (`scan_split`): lines are
+        numbered from this point, and the reader behaves as if the file began
+        here. Must be called before the first `poll`.
+        """
+        fd = os.open(self.ref.path, os.O_RDONLY)
+        try:
+            start = max(0, offset - TAIL_CHECK)
+            self._tail = os.pread(fd, offset - start, start)
+        finally:
+            os.close(fd)
+        self._offset = offset
+
     @property
     def progress(self) -> tuple[int, int]:
         return (self._offset, max(self._size, self._offset))

@@ -1,7 +1,8 @@
 """Judging whole sessions headlessly and saying what was found.
 
 `report` (the scan table, `--explain` and the stable JSON schema, reused by the
-exports) and `follow` (`scan --follow`: confirmed pivots printed as they happen).
+exports), `follow` (`scan --follow`: confirmed pivots printed as they happen),
+`split` and `seam` (one big Claude Code file read and judged on two cores).
 The `pivotal scan` command itself is `pivotal.cli.scan`.
 
 May import the model, readers, detector, `pivotal.live` and `pivotal.text`;
