@@ -145,6 +145,7 @@ class Timeline(Widget):
         super().__init__(id=id)
         self.state = TimelineState()
         self._styles: dict[str, Style] | None = None
+        self._marked: tuple[tuple[object, ...], dict[int, str], set[int]] | None = None
 
     def update_state(self, state: TimelineState) -> None:
         if state != self.state:
@@ -187,17 +188,11 @@ class Timeline(Widget):
         styles = self.cell_styles()
         if state.total <= 0:
             return Text("─" * width, styles["todo"], no_wrap=True)
-        cells = ["todo"] * width
+        marked, pivots = self._marked_cells(width)
         here = self.column_of(state.cursor, width)
-        cells[:here] = ["done"] * here
-        for turn in state.failures:  # colour only: dense failures must not hide progress
-            column = self.column_of(turn, width)
-            cells[column] = "failure-done" if column < here else "failure"
-        pivots = set()
-        for turn in state.pivots:
-            column = self.column_of(turn, width)
-            pivots.add(column)
-            cells[column] = "candidate" if turn in state.candidates else "pivot"
+        cells = ["done"] * here + ["todo"] * (width - here)
+        for column, cell in marked.items():
+            cells[column] = "failure-done" if cell == "failure" and column < here else cell
         for turn in state.marks:  # a mark never hides a pivot: it moves beside it
             column = self.column_of(turn, width)
             for spot in (column, column + 1, column - 1):
@@ -212,6 +207,24 @@ class Timeline(Widget):
                 text.append(GLYPHS[cells[start]] * (column - start), styles[cells[start]])
                 start = column
         return text
+
+    def _marked_cells(self, width: int) -> tuple[dict[int, str], set[int]]:
+        """Columns of failures and pivots ("failure", "pivot", "candidate"; pivots win) and
+        the pivots' columns, worked out once per session state and width: a big session
+        has thousands of failures, and a key press only moves the cursor."""
+        state = self.state
+        key = (width, state.total, state.pivots, state.failures, state.candidates)
+        if self._marked is not None and self._marked[0] == key:
+            return self._marked[1], self._marked[2]
+        marked = {self.column_of(turn, width): "failure" for turn in state.failures}
+        candidates = set(state.candidates)
+        pivots = set()
+        for turn in state.pivots:
+            column = self.column_of(turn, width)
+            pivots.add(column)
+            marked[column] = "candidate" if turn in candidates else "pivot"
+        self._marked = (key, marked, pivots)
+        return marked, pivots
 
     def status(self) -> Text:
         width = max(self.size.width, 1)
