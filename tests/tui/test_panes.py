@@ -100,3 +100,17 @@ async def test_keys_still_mean_turns_while_the_panel_has_them() -> None:
         assert screen.panes.panel_has_keys and screen.playback.cursor == 27
         await pilot.press("home")
         assert screen.playback.cursor == 0
+
+
+async def test_hiding_and_showing_the_panel_lays_the_transcript_out_as_before() -> None:
+    app = make_app(at=20)
+    async with app.run_test(size=WIDE) as pilot:
+        transcript = replay(app).transcript
+        await pilot.pause()
+        before = (list(transcript._offsets), transcript.virtual_size, transcript.scroll_y)
+        await pilot.press("p")  # the panel hides: the transcript is wider
+        await pilot.pause()
+        assert transcript.virtual_size.width > before[1].width
+        await pilot.press("p")
+        await pilot.pause()
+        assert (list(transcript._offsets), transcript.virtual_size, transcript.scroll_y) == before

@@ -24,6 +24,7 @@ from textual.strip import Strip
 from textual.timer import Timer
 
 from pivotal.model import Turn
+from pivotal.tui.heights import Heights
 from pivotal.tui.highlight import Highlighter
 from pivotal.tui.render import (
     ALL_PARTS,
@@ -76,8 +77,7 @@ class TranscriptView(ScrollView, can_focus=False):
         self.banners: dict[int, str] = {}
         self.expanded: dict[int, frozenset[int]] = {}
         self._cache: LRUCache[tuple[int, TurnLook], RenderedTurn] = LRUCache(256)
-        self._heights: dict[int, int] = {}
-        self._estimates: dict[int, int] = {}
+        self._heights = Heights()
         self._offsets: list[int] = [0]
         self._layout_width = 0
         self._palette: Palette | None = None
@@ -154,7 +154,7 @@ class TranscriptView(ScrollView, can_focus=False):
         else:
             current, opened = current | {part}, True
         self.expanded[turn] = current
-        self._heights.pop(turn, None)
+        self._heights.drop(turn)
         self._relayout()
         if turn == self.cursor:
             self.scroll_to_cursor()
@@ -166,7 +166,7 @@ class TranscriptView(ScrollView, can_focus=False):
         current = self.expanded.get(turn, frozenset())
         if part not in current:
             self.expanded[turn] = current | {part}
-            self._heights.pop(turn, None)
+            self._heights.drop(turn)
             self._stale = True
 
     # -- layout ----------------------------------------------------------------
@@ -186,7 +186,7 @@ class TranscriptView(ScrollView, can_focus=False):
 
     def _warm(self) -> None:
         self._warm_timer = None
-        width, turns, estimates = self._layout_width, self.turns, self._estimates
+        width, turns, estimates = self._layout_width, self.turns, self._heights.estimates
         if not width:
             self._warm_soon()
             return
@@ -201,28 +201,23 @@ class TranscriptView(ScrollView, can_focus=False):
 
     def _forget(self, which) -> None:  # type: ignore[no-untyped-def]
         self._warm_from = 0
-        for index in [i for i in self._heights if which(i)]:
-            del self._heights[index]
-        for index in [i for i in self._estimates if which(i)]:
-            del self._estimates[index]
+        self._heights.forget(which)
 
     def _height(self, index: int) -> int:
-        height = self._heights.get(index)
+        height = self._heights.measured.get(index)
         if height is not None:
             return height
-        estimate = self._estimates.get(index)
+        estimate = self._heights.estimates.get(index)
         if estimate is None:
             estimate = estimate_height(self.turns[index], self._layout_width)
             estimate += 1 if index in self.banners else 0
-            self._estimates[index] = estimate
+            self._heights.estimates[index] = estimate
         return estimate
 
     def _relayout(self) -> None:
         width = self.content_width
-        if width != self._layout_width:
+        if self._heights.switch(width):
             self._layout_width = width
-            self._heights.clear()
-            self._estimates.clear()
             self._warm_soon()
         self._offsets = [0, *accumulate(self._shown_heights())]
         self._set_virtual_height(width, self._offsets[-1])
@@ -230,10 +225,10 @@ class TranscriptView(ScrollView, can_focus=False):
     def _shown_heights(self) -> list[int]:
         """`_height` of every shown turn, looked up in C (a jump in 100,000 turns: ~5 ms, not 25).
 
-        `_estimates` holds every measured height too (see `_measure`), so it alone
+        `estimates` holds every measured height too (see `_measure`), so it alone
         answers `_height` for each index it has; turns never laid out get one first.
         """
-        estimates = self._estimates
+        estimates = self._heights.estimates
         try:
             return list(map(estimates.__getitem__, self.shown))
         except KeyError:
@@ -267,8 +262,8 @@ class TranscriptView(ScrollView, can_focus=False):
         """
         height = len(self.rendered(index).strips)
         assumed = self._height(index)
-        self._heights[index] = height
-        self._estimates[index] = height  # the best guess from now on (`_shown_heights`)
+        self._heights.measured[index] = height
+        self._heights.estimates[index] = height  # the best guess from now on (`_shown_heights`)
         if height == assumed:
             return False
         pos = self.position_of(index)
@@ -286,9 +281,9 @@ class TranscriptView(ScrollView, can_focus=False):
         line = self._offsets[pos] if pos < len(self._offsets) else 0
         while pos < len(self.shown) and line < top + height:
             index = self.shown[pos]
-            if index not in self._heights:
+            if index not in self._heights.measured:
                 changed |= self._measure(index)
-            line += self._heights.get(index, 0)
+            line += self._heights.measured.get(index, 0)
             pos += 1
         return changed
 
@@ -305,9 +300,9 @@ class TranscriptView(ScrollView, can_focus=False):
         filled, back = 0, pos
         while back >= 0 and filled < viewport:
             index = self.shown[back]
-            if index not in self._heights:
+            if index not in self._heights.measured:
                 self._measure(index)
-            filled += self._heights[index]
+            filled += self._heights.measured[index]
             back -= 1
         top, bottom = self._offsets[pos], self._offsets[pos + 1]
         target = top if bottom - top > viewport else bottom - viewport
@@ -330,7 +325,7 @@ class TranscriptView(ScrollView, can_focus=False):
         old, self._palette = self._palette, None
         if old is not None and self.palette() != old:
             self._cache.clear()
-            self._heights.clear()
+            self._heights.restyled()
 
     def look(self, index: int) -> TurnLook:
         return TurnLook(

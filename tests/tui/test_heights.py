@@ -1,0 +1,62 @@
+"""The transcript's turn heights per width (tui/heights.py): `p` toggles between two widths."""
+
+from __future__ import annotations
+
+from pivotal.tui.heights import Heights
+
+
+def laid_out(heights: Heights, width: int, values: dict[int, int]) -> None:
+    heights.switch(width)
+    heights.measured.update(values)
+    heights.estimates.update(values)
+
+
+def test_switching_back_brings_the_other_widths_heights_back() -> None:
+    heights = Heights()
+    laid_out(heights, 113, {0: 3, 1: 7})
+    assert heights.switch(160)
+    assert heights.measured == {} and heights.estimates == {}  # another width: measure again
+    laid_out(heights, 160, {0: 2, 1: 5})
+    assert heights.switch(113)
+    assert heights.measured == {0: 3, 1: 7} and heights.estimates == {0: 3, 1: 7}
+    assert not heights.switch(113)  # the same width changes nothing
+    assert heights.switch(160) and heights.measured == {0: 2, 1: 5}
+
+
+def test_only_the_last_other_width_is_kept() -> None:
+    heights = Heights()
+    laid_out(heights, 100, {0: 4})
+    laid_out(heights, 110, {0: 3})
+    laid_out(heights, 120, {0: 2})
+    heights.switch(100)  # two widths ago: gone (a resize passes through many widths)
+    assert heights.measured == {}
+
+
+def test_a_turn_that_changed_is_measured_again_at_every_width() -> None:
+    heights = Heights()
+    laid_out(heights, 113, {0: 3, 1: 7})
+    laid_out(heights, 160, {0: 2, 1: 5})
+    heights.drop(1)
+    assert heights.measured == {0: 2}
+    heights.switch(113)
+    assert heights.measured == {0: 3}
+
+
+def test_forgetting_turns_drops_the_other_width_entirely() -> None:
+    heights = Heights()
+    laid_out(heights, 113, {0: 3, 1: 7, 2: 1})
+    laid_out(heights, 160, {0: 2, 1: 5, 2: 1})
+    heights.forget(lambda index: index >= 1)  # the session changed from turn 1 on
+    assert heights.measured == {0: 2} and heights.estimates == {0: 2}
+    heights.switch(113)
+    assert heights.measured == {} and heights.estimates == {}
+
+
+def test_new_colours_measure_everything_again_but_keep_the_guesses() -> None:
+    heights = Heights()
+    laid_out(heights, 113, {0: 3})
+    laid_out(heights, 160, {0: 2})
+    heights.restyled()
+    assert heights.measured == {} and heights.estimates == {0: 2}
+    heights.switch(113)
+    assert heights.measured == {}
