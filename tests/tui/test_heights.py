@@ -1,4 +1,4 @@
-"""The transcript's turn heights per width (tui/heights.py): `p` toggles between two widths."""
+"""The transcript's turn heights per layout (tui/heights.py): `p` and `t` toggle between two."""
 
 from __future__ import annotations
 
@@ -21,6 +21,14 @@ def test_switching_back_brings_the_other_widths_heights_back() -> None:
     assert heights.measured == {0: 3, 1: 7} and heights.estimates == {0: 3, 1: 7}
     assert not heights.switch(113)  # the same width changes nothing
     assert heights.switch(160) and heights.measured == {0: 2, 1: 5}
+
+
+def test_a_layout_is_the_width_and_whether_reasoning_is_shown() -> None:
+    heights = Heights()
+    laid_out(heights, (113, False), {0: 3})
+    laid_out(heights, (113, True), {0: 9})  # t: the same width, reasoning shown
+    heights.switch((113, False))
+    assert heights.measured == {0: 3}
 
 
 def test_only_the_last_other_width_is_kept() -> None:

@@ -114,3 +114,17 @@ async def test_hiding_and_showing_the_panel_lays_the_transcript_out_as_before() 
         await pilot.press("p")
         await pilot.pause()
         assert (list(transcript._offsets), transcript.virtual_size, transcript.scroll_y) == before
+
+
+async def test_showing_and_folding_reasoning_lays_the_transcript_out_as_before() -> None:
+    app = make_app(at=20)
+    async with app.run_test(size=WIDE) as pilot:
+        transcript = replay(app).transcript
+        await pilot.pause()
+        before = (list(transcript._offsets), transcript.virtual_size, transcript.scroll_y)
+        await pilot.press("t")
+        await pilot.pause()
+        assert transcript.reasoning
+        await pilot.press("t")
+        await pilot.pause()
+        assert (list(transcript._offsets), transcript.virtual_size, transcript.scroll_y) == before

@@ -131,8 +131,7 @@ class TranscriptView(ScrollView, can_focus=False):
         self.refresh()
 
     def set_reasoning(self, shown: bool) -> None:
-        self.reasoning = shown
-        self._forget(lambda index: True)
+        self.reasoning = shown  # another layout (`heights.py`): the other one is kept
         self._relayout()
         self.scroll_to_cursor()
 
@@ -216,8 +215,8 @@ class TranscriptView(ScrollView, can_focus=False):
 
     def _relayout(self) -> None:
         width = self.content_width
-        if self._heights.switch(width):
-            self._layout_width = width
+        self._layout_width = width
+        if self._heights.switch((width, self.reasoning)):
             self._warm_soon()
         self._offsets = [0, *accumulate(self._shown_heights())]
         self._set_virtual_height(width, self._offsets[-1])
