@@ -10,9 +10,12 @@ keeps the byte spans of its records (`turn.extra["spans"]`) and decodes them
 when asked, which costs ~1 s over 100 MB. For a plain query whose JSON form
 is the text itself (printable ASCII without `"` or `\\`), the file is scanned
 in chunks for it first (a miss over 100 MB is one pass of `bytes.find`); only
-turns whose records hold it are decoded and checked. Everything else (turns
-in memory, regexes, other characters) is checked turn by turn. The check is
-always the same: the query against `turn_text`. No Textual here.
+turns whose records hold it are decoded and checked. The turns held in
+memory are searched as one text (`MemoryText`: every turn's text end to end)
+for a plain query, with one `str.find` per matching turn instead of a regex
+call per turn (100,000 turns: ~45-100 ms -> a few ms). Regexes are checked
+turn by turn. Either way a turn matches exactly when the query's pattern
+matches its `turn_text`. No Textual here.
 """
 
 from __future__ import annotations
@@ -30,6 +33,9 @@ OUTPUT_LIMIT = 200_000
 CHUNK = 4 << 20
 RAW_SAFE = re.compile(r"[ !#-\[\]-~]+")
 """Printable ASCII but `"` and `\\`: JSON writes these characters as themselves."""
+FOLDS_TO_ASCII = re.compile("[\u0130\u0131\u017f\u212a]")
+"""The letters besides ASCII's that `re.IGNORECASE` matches to ASCII ones (İ ı ſ K):
+in a text without them, lower-casing it and `find` agree with the pattern."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -47,6 +53,14 @@ class Query:
         """The compiled pattern (raises re.error for a bad regex)."""
         source = self.text if self.regex else re.escape(self.text)
         return re.compile(source, 0 if self.case_sensitive else re.IGNORECASE)
+
+    def plain(self) -> str | None:
+        """The text when `str.find` of it (lower-cased, unless case matters) is the search."""
+        if self.regex or not self.text or "\0" in self.text:
+            return None
+        if self.case_sensitive:
+            return self.text
+        return self.text.lower() if self.text.isascii() else None
 
     def raw(self) -> bytes | None:
         """The bytes to look for in the file first, or None when the text may be escaped there."""
@@ -98,16 +112,18 @@ class SpanIndex:
     ends: list[int] = field(default_factory=list)
     owners: list[int] = field(default_factory=list)
     lazy: set[int] = field(default_factory=set)
-    texts: dict[int, str] = field(default_factory=dict)
-    """`turn_text` of the turns held in memory, made once: every search reads them all."""
+    memory: MemoryText | None = None
+    """The text of the turns held in memory, made once: every search reads them all."""
+
+    def memory_of(self, turns: list[Turn]) -> MemoryText:
+        if self.memory is None:
+            self.memory = MemoryText(turns, self.lazy)
+        return self.memory
 
     def text_of(self, turn: Turn) -> str:
-        if turn.index in self.lazy:
+        if turn.index in self.lazy or self.memory is None:
             return turn_text(turn)  # decoded from the file: not kept (it may be megabytes)
-        text = self.texts.get(turn.index)
-        if text is None:
-            text = self.texts[turn.index] = turn_text(turn)
-        return text
+        return self.memory.text_of(turn.index)
 
     @classmethod
     def of(cls, turns: list[Turn]) -> SpanIndex:
@@ -130,6 +146,69 @@ class SpanIndex:
         if pos >= 0 and offset < self.ends[pos]:
             return self.owners[pos]
         return None
+
+
+class MemoryText:
+    """Every in-memory turn's `turn_text`, end to end with a NUL between two (no query has one).
+
+    `find` looks for a plain query in all of them at once; `starts` says whose
+    text an offset is in. The lower-cased copy is made on the first search
+    that ignores case.
+    """
+
+    def __init__(self, turns: list[Turn], lazy: set[int]) -> None:
+        self.indices = [n for n in range(len(turns)) if n not in lazy]
+        self.position = {index: k for k, index in enumerate(self.indices)}
+        texts = [turn_text(turns[n]) for n in self.indices]
+        self.text = "\0".join(texts)
+        self.starts = starts_of(texts)
+        self._folded: tuple[str, list[int], set[int]] | None = None
+
+    def text_of(self, index: int) -> str:
+        k = self.position[index]
+        end = self.starts[k + 1] - 1 if k + 1 < len(self.starts) else len(self.text)
+        return self.text[self.starts[k] : end]
+
+    def find(self, needle: str, fold: bool, cancelled: Callable[[], bool]) -> set[int] | None:
+        """Turns whose text holds `needle` (lower-cased when `fold`); None when cancelled.
+
+        With `fold`, turns holding one of `FOLDS_TO_ASCII` are left for the
+        caller to check with the pattern (`unsure`).
+        """
+        hay, starts = self.text, self.starts
+        if fold:
+            hay, starts, _ = self.folded()
+        found: set[int] = set()
+        at = hay.find(needle)
+        while at >= 0:
+            k = bisect_right(starts, at) - 1
+            found.add(self.indices[k])
+            if len(found) % 4096 == 0 and cancelled():
+                return None
+            at = hay.find(needle, starts[k + 1]) if k + 1 < len(starts) else -1
+        return found
+
+    def unsure(self) -> set[int]:
+        """Turns where lower-casing and `re.IGNORECASE` may disagree (see `FOLDS_TO_ASCII`)."""
+        return self.folded()[2]
+
+    def folded(self) -> tuple[str, list[int], set[int]]:
+        if self._folded is None:
+            texts = [self.text_of(index) for index in self.indices]
+            pairs = zip(self.indices, texts, strict=True)
+            unsure = {index for index, text in pairs if FOLDS_TO_ASCII.search(text)}
+            texts = [text.lower() for text in texts]
+            self._folded = ("\0".join(texts), starts_of(texts), unsure)
+        return self._folded
+
+
+def starts_of(texts: list[str]) -> list[int]:
+    """Where each of `texts` starts once they are joined with one character between."""
+    starts, at = [], 0
+    for text in texts:
+        starts.append(at)
+        at += len(text) + 1
+    return starts
 
 
 def raw_hits(path: str, needle: bytes, fold: bool, cancelled: Callable[[], bool]) -> Iterator[int]:
@@ -184,10 +263,25 @@ class Finder:
                     if owner is not None:
                         hits.add(owner)
                 self.skip = spans.lazy - hits
+        self.known: set[int] | None = None
+        """The in-memory turns that match, when found at once (`MemoryText`)."""
+        needle = query.plain()
+        if needle is not None:
+            spans = self.spans = spans or SpanIndex.of(turns)
+            memory = spans.memory_of(turns)
+            fold = not query.case_sensitive
+            known = memory.find(needle, fold, cancelled)
+            if known is not None and fold:  # İ ı ſ K: the pattern decides
+                for index in memory.unsure():
+                    text = memory.text_of(index)
+                    (known.add if self.pattern.search(text) else known.discard)(index)
+            self.known = known
 
     def matches(self, index: int) -> bool:
         if index in self.skip:
             return False
+        if self.known is not None and self.spans is not None and index not in self.spans.lazy:
+            return index in self.known
         found = self._checked.get(index)
         if found is None:
             turn = self.turns[index]
@@ -197,6 +291,14 @@ class Finder:
 
     def all(self) -> list[int] | None:
         """Every matching turn, ascending (None when cancelled)."""
+        if self.known is not None and self.spans is not None:  # only lazy turns are left to check
+            found = set(self.known)
+            for index in sorted(self.spans.lazy - self.skip):
+                if self.cancelled():
+                    return None
+                if self.matches(index):
+                    found.add(index)
+            return sorted(found)
         found = []
         for index in range(len(self.turns)):
             if self.cancelled():
