@@ -102,29 +102,17 @@ async def test_keys_still_mean_turns_while_the_panel_has_them() -> None:
         assert screen.playback.cursor == 0
 
 
-async def test_hiding_and_showing_the_panel_lays_the_transcript_out_as_before() -> None:
+@pytest.mark.parametrize("key", ["p", "t"])  # the panel hidden (a wider transcript); reasoning
+async def test_a_layout_toggled_back_is_laid_out_as_before(key: str) -> None:
     app = make_app(at=20)
     async with app.run_test(size=WIDE) as pilot:
         transcript = replay(app).transcript
         await pilot.pause()
         before = (list(transcript._offsets), transcript.virtual_size, transcript.scroll_y)
-        await pilot.press("p")  # the panel hides: the transcript is wider
+        await pilot.press(key)
         await pilot.pause()
-        assert transcript.virtual_size.width > before[1].width
-        await pilot.press("p")
-        await pilot.pause()
-        assert (list(transcript._offsets), transcript.virtual_size, transcript.scroll_y) == before
-
-
-async def test_showing_and_folding_reasoning_lays_the_transcript_out_as_before() -> None:
-    app = make_app(at=20)
-    async with app.run_test(size=WIDE) as pilot:
-        transcript = replay(app).transcript
-        await pilot.pause()
-        before = (list(transcript._offsets), transcript.virtual_size, transcript.scroll_y)
-        await pilot.press("t")
-        await pilot.pause()
-        assert transcript.reasoning
-        await pilot.press("t")
+        changed = transcript.virtual_size.width > before[1].width or transcript.reasoning
+        assert changed  # a wider transcript, or reasoning shown
+        await pilot.press(key)
         await pilot.pause()
         assert (list(transcript._offsets), transcript.virtual_size, transcript.scroll_y) == before
