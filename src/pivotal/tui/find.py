@@ -252,10 +252,9 @@ class Finder:
         self.skip: set[int] = set()
         """Lazy turns whose records do not hold the query: no need to decode them."""
         self._checked: dict[int, bool] = {}
-        self.spans = spans
+        spans = self.spans = spans or SpanIndex.of(turns)
         raw = query.raw()
         if raw is not None and path is not None and os.path.isfile(path):
-            spans = self.spans = spans or SpanIndex.of(turns)
             if spans.lazy:
                 hits = set()
                 for offset in raw_hits(path, raw, not query.case_sensitive, cancelled):
@@ -265,10 +264,10 @@ class Finder:
                 self.skip = spans.lazy - hits
         self.known: set[int] | None = None
         """The in-memory turns that match, when found at once (`MemoryText`)."""
+        # the in-memory text is made once and kept with the spans: a regex reads it turn by turn
+        memory = spans.memory_of(turns)
         needle = query.plain()
         if needle is not None:
-            spans = self.spans = spans or SpanIndex.of(turns)
-            memory = spans.memory_of(turns)
             fold = not query.case_sensitive
             known = memory.find(needle, fold, cancelled)
             if known is not None and fold:  # İ ı ſ K: the pattern decides
@@ -280,18 +279,18 @@ class Finder:
     def matches(self, index: int) -> bool:
         if index in self.skip:
             return False
-        if self.known is not None and self.spans is not None and index not in self.spans.lazy:
+        if self.known is not None and index not in self.spans.lazy:
             return index in self.known
         found = self._checked.get(index)
         if found is None:
             turn = self.turns[index]
-            text = self.spans.text_of(turn) if self.spans is not None else turn_text(turn)
+            text = self.spans.text_of(turn)
             found = self._checked[index] = bool(self.pattern.search(text))
         return found
 
     def all(self) -> list[int] | None:
         """Every matching turn, ascending (None when cancelled)."""
-        if self.known is not None and self.spans is not None:  # only lazy turns are left to check
+        if self.known is not None:  # only the lazy turns are left to check
             found = set(self.known)
             for index in sorted(self.spans.lazy - self.skip):
                 if self.cancelled():
