@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 
 from pivotal.readers import find_sessions, open_reader
-from pivotal.tui.find import Finder, Query, find_all, turn_text
+from pivotal.tui.find import Finder, Query, find_all, raw_hits, turn_text
 from tail.claude_lines import ClaudeStream
 
 from .conftest import make_app, replay
@@ -138,3 +138,18 @@ def test_the_fast_path_finds_what_turn_by_turn_finds(tmp_path: Path, needle: str
         assert len(slow) == 1
     if needle in ("sessionId", "OUT OF MEMORY", "cuda ERROR"):
         assert slow == []
+
+
+@pytest.mark.parametrize("chunk", [1, 2, 5, 7, 64])
+@pytest.mark.parametrize("fold", [True, False])
+def test_the_raw_scan_finds_every_start_across_block_seams(
+    tmp_path: Path, chunk: int, fold: bool
+) -> None:
+    path = tmp_path / "session.jsonl"
+    data = b'{"a":"Abab aBAB ab"}\n{"b":"xxabaXABAB"}\nABA'
+    path.write_bytes(data)
+    hay = data.lower() if fold else data
+    for needle in (b"ab", b"aba", b"abab", b"x", b"aba\n"):
+        expected = [n for n in range(len(hay)) if hay.startswith(needle, n)]
+        found = list(raw_hits(str(path), needle, fold, lambda: False, chunk=chunk))
+        assert found == expected, (needle, chunk)
