@@ -7,11 +7,10 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from textual.widgets import OptionList
-
 from pivotal.model import SessionRef
 from pivotal.tui.app import ReplayerApp
 from pivotal.tui.picker import PickerScreen, fuzzy_score, matching
+from pivotal.tui.session_list import SessionList
 
 from .conftest import make_app, replay, wait_for
 
@@ -50,13 +49,13 @@ REFS = [
 
 
 def rows(app: ReplayerApp) -> list[str]:
-    options = app.screen.query_one(OptionList)
-    return [str(options.get_option_at_index(n).prompt) for n in range(options.option_count)]
+    """The rows as drawn (every row of these short lists is on screen)."""
+    shown = app.screen.query_one(SessionList)
+    return [shown.render_line(y).text.rstrip() for y in range(shown.count)]
 
 
 def plain_rows(app: ReplayerApp) -> list[str]:
-    options = app.screen.query_one(OptionList)
-    return [options.get_option_at_index(n).prompt.plain for n in range(options.option_count)]  # type: ignore[union-attr]
+    return rows(app)
 
 
 def test_fuzzy_matching_ranks_whole_words_first() -> None:
@@ -98,9 +97,9 @@ async def test_columns_have_headers_show_the_start_and_fit_80_columns() -> None:
         assert "2024-10-04 01:00" in first  # when the session started
         assert "2024-10-05" not in first  # not when its file last changed
         assert "68" in first and "3" in first
-        lines = app.screen.query_one(OptionList).render_line(0).text
+        lines = app.screen.query_one(SessionList).render_line(0).text
         assert len(lines) <= 80 and lines.rstrip().endswith("…")  # cut, never wrapped
-        assert app.screen.query_one(OptionList).virtual_size.height == 3  # one line a row
+        assert app.screen.query_one(SessionList).virtual_size.height == 3  # one line a row
 
 
 async def test_o_goes_back_to_the_picker_and_esc_returns_to_the_replay() -> None:

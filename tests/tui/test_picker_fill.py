@@ -9,13 +9,13 @@ from collections.abc import Iterator
 from pathlib import Path
 
 from msgspec.structs import replace
-from textual.widgets import OptionList
 
 from pivotal.catalog import discovery
 from pivotal.model import SessionRef
 from pivotal.tui import picker
 from pivotal.tui.app import ReplayerApp
 from pivotal.tui.picker_fill import FillingPicker
+from pivotal.tui.session_list import SessionList
 
 ROOT = Path(__file__).resolve().parents[2]
 QUICK = [
@@ -25,8 +25,9 @@ QUICK = [
 
 
 def rows(app: ReplayerApp) -> list[str]:
-    options = app.screen.query_one(OptionList)
-    return [str(options.get_option_at_index(n).prompt) for n in range(options.option_count)]
+    """The rows as drawn (every row of these short lists is on screen)."""
+    shown = app.screen.query_one(SessionList)
+    return [shown.render_line(y).text.rstrip() for y in range(shown.count)]
 
 
 def counts(row: str) -> tuple[str, str]:

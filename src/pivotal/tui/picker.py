@@ -17,11 +17,11 @@ from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.screen import Screen
-from textual.widgets import Footer, Input, OptionList, Static
-from textual.widgets.option_list import Option
+from textual.widgets import Footer, Input, Static
 
 from pivotal.model import SessionRef
 from pivotal.tui.safe import one_line
+from pivotal.tui.session_list import SessionList
 
 AGENT, PROJECT, STARTED, TURNS, PIVOTS = 8, 16, 16, 5, 6
 """Column widths; the title and path take what is left (80 columns leave them ~22)."""
@@ -159,6 +159,8 @@ class PickerScreen(Screen[SessionRef | None]):
         """Opened from a replay (`o`): Esc goes back to it instead of quitting."""
         self.shown: list[int] = []
         """Indices into `refs` of the rows shown, in order."""
+        self.row_of: dict[int, int] = {}
+        """Where each shown ref's row is (the inverse of `shown`)."""
         self._hay: list[str] | None = None
 
     def compose(self) -> ComposeResult:
@@ -169,7 +171,7 @@ class PickerScreen(Screen[SessionRef | None]):
             id="picker-filter",
         )
         yield Static(header(), id="picker-header")
-        yield OptionList(id="picker-list")
+        yield SessionList(id="picker-list")
         yield Footer()
 
     def on_mount(self) -> None:
@@ -184,25 +186,29 @@ class PickerScreen(Screen[SessionRef | None]):
         return Text(f"{found} · Enter replays · Esc clears the filter / {leave}", style="bold")
 
     def refilter(self) -> None:
-        """Show the rows the filter matches (all of them for an empty filter)."""
+        """Show the rows the filter matches (all of them for an empty filter).
+
+        Rows are made when they come on screen (`SessionList`), so a filter over
+        thousands of sessions costs the match, not the drawing.
+        """
         if self._hay is None or len(self._hay) != len(self.refs):
             self._hay = [haystack(ref) for ref in self.refs]
-        options = self.query_one(OptionList)
-        was = (
-            None
-            if options.highlighted is None
-            else options.get_option_at_index(options.highlighted).id
-        )
+        rows = self.query_one(SessionList)
+        was = self.chosen_index()
         self.shown = matching(self.refs, self.query_text, self._hay)
-        options.clear_options()
+        self.row_of = {n: row for row, n in enumerate(self.shown)}
         counting = self.counting
-        options.add_options(
-            [Option(ref_label(self.refs[n], counting), id=str(n)) for n in self.shown]
+        refs, shown = self.refs, self.shown
+        # the row the person was on, when it is still there
+        rows.set_rows(
+            len(shown), lambda row: ref_label(refs[shown[row]], counting), self.row_of.get(was)
         )
-        if self.shown:  # the row the person was on, when it is still there
-            ids = [str(n) for n in self.shown]
-            options.highlighted = ids.index(was) if was in ids else 0
         self.query_one("#picker-title", Static).update(self.title_text())
+
+    def chosen_index(self) -> int | None:
+        """The index into `refs` of the row under the cursor (None: no row)."""
+        row = self.query_one(SessionList).highlighted
+        return self.shown[row] if row is not None and row < len(self.shown) else None
 
     @property
     def counting(self) -> bool:
@@ -218,26 +224,27 @@ class PickerScreen(Screen[SessionRef | None]):
         self.refilter()
 
     def on_input_submitted(self, event: Input.Submitted) -> None:
-        options = self.query_one(OptionList)
-        if options.highlighted is not None and self.shown:
-            self.dismiss(self.refs[self.shown[options.highlighted]])
+        chosen = self.chosen_index()
+        if chosen is not None:
+            self.dismiss(self.refs[chosen])
 
-    def on_option_list_option_selected(self, event: OptionList.OptionSelected) -> None:
-        self.dismiss(self.refs[int(event.option.id or 0)])
+    def on_session_list_chosen(self, event: SessionList.Chosen) -> None:
+        if event.row < len(self.shown):
+            self.dismiss(self.refs[self.shown[event.row]])
 
     def action_move(self, delta: int) -> None:
-        options = self.query_one(OptionList)
+        rows = self.query_one(SessionList)
         if delta > 0:
-            options.action_cursor_down()
+            rows.action_cursor_down()
         else:
-            options.action_cursor_up()
+            rows.action_cursor_up()
 
     def action_page(self, direction: int) -> None:
-        options = self.query_one(OptionList)
+        rows = self.query_one(SessionList)
         if direction > 0:
-            options.action_page_down()
+            rows.action_page_down()
         else:
-            options.action_page_up()
+            rows.action_page_up()
 
     def action_clear_or_quit(self) -> None:
         field = self.query_one(Input)

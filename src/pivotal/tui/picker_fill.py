@@ -15,12 +15,12 @@ from collections.abc import Callable, Iterable
 from rich.text import Text
 from textual import on
 from textual.message import Message
-from textual.widgets import OptionList, Static
-from textual.widgets.option_list import OptionDoesNotExist
+from textual.widgets import Static
 from textual.worker import get_current_worker
 
 from pivotal.model import SessionRef
-from pivotal.tui.picker import PickerScreen, ref_label
+from pivotal.tui.picker import PickerScreen
+from pivotal.tui.session_list import SessionList
 
 Details = Callable[[], Iterable[list[SessionRef]]]
 
@@ -81,7 +81,7 @@ class FillingPicker(PickerScreen):
 
     @on(DetailsArrived)
     def show_details(self, message: DetailsArrived) -> None:
-        options = self.query_one(OptionList)
+        rows = self.query_one(SessionList)
         with self._lock:
             arrived, self._inbox = self._inbox, []
         for ref in arrived:
@@ -89,10 +89,9 @@ class FillingPicker(PickerScreen):
             if n is None:
                 continue  # not in the quick listing (appeared since): left for the next run
             self.refs[n] = ref
-            try:
-                options.replace_option_prompt(str(n), ref_label(ref))
-            except OptionDoesNotExist:
-                pass  # filtered out: shown with its counts when the filter lets it in
+            row = self.row_of.get(n)
+            if row is not None:  # filtered out: shown with its counts when the filter lets it in
+                rows.forget(row)
             self.filled += 1
         if arrived:
             self.forget_haystack()  # titles may have arrived with the counts
