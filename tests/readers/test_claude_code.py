@@ -31,6 +31,14 @@ def test_sniffs_claude_code_by_content():
     assert sniff_path(SHORT).name == "claude-code"
 
 
+def test_a_record_is_looked_for_in_the_first_40_lines_only():
+    record = b'{"type":"user","uuid":"u1","sessionId":"s1","message":{"content":"hi"}}'
+    for before, found in ((0, True), (39, True), (40, False)):
+        head = b"not json\n" * before + record + b"\n"
+        assert claude_records.sniff(Path("x.jsonl"), head) is found, before
+    assert claude_records.sniff(Path("x.jsonl"), b"\n\n" + record) is True  # no newline at the end
+
+
 def test_ugly_file_main_line():
     s = read(UGLY)
     texts = [t.text for t in s.turns]

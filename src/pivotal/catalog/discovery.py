@@ -28,7 +28,7 @@ from msgspec.structs import replace
 
 from pivotal.catalog.index import IndexUnavailable, SessionIndex, Stamp, file_stamp, open_index
 from pivotal.model import SessionRef
-from pivotal.readers import Problem, read_session, sniff_path
+from pivotal.readers import Problem, read_head, read_session, sniff_path
 from pivotal.readers.base import decode_json, parse_timestamp
 
 HEAD = 16 * 1024
@@ -321,7 +321,8 @@ _warned: set[str] = set()
 
 def _refs_for(path: Path) -> list[SessionRef]:
     try:
-        spec = sniff_path(path)
+        head = read_head(path)  # read once: for the sniff, and for the start and the folder
+        spec = sniff_path(path, head)
     except OSError:
         return []
     if spec is None:
@@ -332,21 +333,28 @@ def _refs_for(path: Path) -> list[SessionRef]:
         return []
     # A folder's refs may include sessions of other candidates (opencode's storage
     # tree lists the databases beside it): each file lists only its own.
-    return [with_quick_metadata(ref) for ref in refs if _same_path(ref.path, path)]
+    return [
+        with_quick_metadata(ref, head[:HEAD] if ref.path == path else None)
+        for ref in refs
+        if _same_path(ref.path, path)
+    ]
 
 
 def _same_path(a: Path, b: Path) -> bool:
     return a == b or os.path.realpath(a) == os.path.realpath(b)
 
 
-def with_quick_metadata(ref: SessionRef) -> SessionRef:
-    """Fill size, last change, start time and cwd from a stat and a few KB of the file."""
+def with_quick_metadata(ref: SessionRef, head: bytes | None = None) -> SessionRef:
+    """Fill size, last change, start time and cwd from a stat and a few KB of the file.
+
+    `head` is the file's first `HEAD` bytes when the caller has them already.
+    """
     path = ref.path
     try:
         st = path.stat()
     except OSError:
         return ref
-    if path.is_dir():
+    if S_ISDIR(st.st_mode):
         return replace(ref, updated=ref.updated or st.st_mtime)
     updates: dict[str, object] = {}
     if ref.size is None and ref.key is None:  # a container's size is not one session's
@@ -354,11 +362,12 @@ def with_quick_metadata(ref: SessionRef) -> SessionRef:
     if ref.updated is None:
         updates["updated"] = st.st_mtime
     if (ref.started is None or ref.cwd is None) and ref.key is None:
-        try:
-            with open(path, "rb") as handle:
-                head = handle.read(HEAD)
-        except OSError:
-            head = b""
+        if head is None:
+            try:
+                with open(path, "rb") as handle:
+                    head = handle.read(HEAD)
+            except OSError:
+                head = b""
         stamp = _TIMESTAMP.search(head)
         if ref.started is None and stamp:
             updates["started"] = parse_timestamp(stamp.group(1).decode("ascii", "replace"))

@@ -157,14 +157,16 @@ def _head_for_sniffing(head: bytes) -> bytes:
     return head[len(_BOM) :] if head.startswith(_BOM) else head
 
 
-def sniff_path(path: Path) -> FormatSpec | None:
+def sniff_path(path: Path, head: bytes | None = None) -> FormatSpec | None:
     """The first format whose `sniff` accepts `path` (file or directory), or None.
 
-    A sniff never raises: a record of an unexpected shape (`"type": [...]`) in one
-    file must not stop the search, nor the other paths of a command. Only reading
-    the head can raise (OSError, NotRegularFile among them).
+    `head` is `read_head(path)` when the caller has read it already (a listing
+    also takes the start time and folder from it). A sniff never raises: a record
+    of an unexpected shape (`"type": [...]`) in one file must not stop the search,
+    nor the other paths of a command. Only reading the head can raise (OSError,
+    NotRegularFile among them).
     """
-    head = _head_for_sniffing(read_head(path))
+    head = _head_for_sniffing(read_head(path) if head is None else head)
     for spec in _iter_specs():
         try:
             if spec.sniff(path, head):

@@ -14,6 +14,7 @@ first records.
 from __future__ import annotations
 
 import re
+from collections.abc import Iterator
 from pathlib import Path
 
 import msgspec
@@ -359,10 +360,22 @@ _KNOWN_TYPES = {
 _ID_KEYS = ("uuid", "parentUuid", "leafUuid", "sessionId")
 
 
+def _first_lines(head: bytes, count: int) -> Iterator[bytes]:
+    """`head.split(b"\n")[:count]`, cut one line at a time: most files are known by their first."""
+    start = 0
+    for _ in range(count):
+        end = head.find(b"\n", start)
+        if end < 0:
+            yield head[start:]
+            return
+        yield head[start:end]
+        start = end + 1
+
+
 def sniff(path: Path, head: bytes) -> bool:
     if not head:
         return False
-    for line in head.split(b"\n")[:40]:
+    for line in _first_lines(head, 40):
         if not line.strip():
             continue
         try:
