@@ -97,6 +97,11 @@ class SessionList(ScrollView, can_focus=True):
         if self._strips.pop(row, None) is not None:
             self.refresh_lines(row - int(self.scroll_offset.y), 1)
 
+    @property
+    def rows_drawn(self) -> int:
+        """How many rows have been rendered at the current width (benches, tests)."""
+        return len(self._strips)
+
     def row_text(self, row: int) -> Text:
         return self._text(row)
 
