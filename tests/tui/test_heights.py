@@ -68,3 +68,28 @@ def test_new_colours_measure_everything_again_but_keep_the_guesses() -> None:
     assert heights.measured == {} and heights.estimates == {0: 2}
     heights.switch(113)
     assert heights.measured == {}
+
+
+def test_a_new_layout_of_the_same_width_starts_from_its_guesses_not_its_measures() -> None:
+    heights = Heights()
+    heights.switch((113, False), 113)
+    heights.guess(0, 4)
+    heights.guess(1, 6)
+    heights.measured[1] = heights.estimates[1] = 9  # turn 1 rendered: 9 lines without reasoning
+    assert heights.switch((113, True), 113)  # t: reasoning shown, same width
+    assert heights.estimates == {0: 4, 1: 6} and heights.measured == {}
+    heights.guess(2, 3)
+    assert heights.switch((150, True), 150)  # p: another width, nothing to start from
+    assert heights.estimates == {}
+    heights.switch((113, False), 113)  # two layouts ago: gone, but the guesses at 113 are kept
+    assert heights.estimates == {0: 4, 1: 6, 2: 3} and heights.measured == {}
+
+
+def test_guesses_of_changed_turns_are_forgotten() -> None:
+    heights = Heights()
+    heights.switch((113, False), 113)
+    heights.guess(0, 4)
+    heights.guess(5, 2)
+    heights.forget(lambda index: index >= 5)
+    heights.switch((113, True), 113)
+    assert heights.estimates == {0: 4}

@@ -210,13 +210,13 @@ class TranscriptView(ScrollView, can_focus=False):
         if estimate is None:
             estimate = estimate_height(self.turns[index], self._layout_width)
             estimate += 1 if index in self.banners else 0
-            self._heights.estimates[index] = estimate
+            self._heights.guess(index, estimate)
         return estimate
 
     def _relayout(self) -> None:
         width = self.content_width
         self._layout_width = width
-        if self._heights.switch((width, self.reasoning)):
+        if self._heights.switch((width, self.reasoning), width):
             self._warm_soon()
         self._offsets = [0, *accumulate(self._shown_heights())]
         self._set_virtual_height(width, self._offsets[-1])
