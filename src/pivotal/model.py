@@ -58,6 +58,13 @@ class TurnFlag(IntFlag):
     """Logged by the client but never sent to the model (aider's bare Enter): nothing answers it."""
 
 
+# The flags as plain ints: `IntFlag & IntFlag` runs Python code in `enum` (~0.4 us), and
+# `Turn.is_human` over 100,000 turns (the "your messages" filter) took 46 ms, with ints 8.
+_HUMAN = int(TurnFlag.HUMAN)
+_SYNTHETIC = int(TurnFlag.SYNTHETIC | TurnFlag.META)
+_COMPACTION = int(TurnFlag.COMPACTION_BOUNDARY | TurnFlag.COMPACTION_SUMMARY)
+
+
 class PartKind(StrEnum):
     TEXT = "text"
     REASONING = "reasoning"
@@ -208,15 +215,15 @@ class Turn(msgspec.Struct, eq=False):
 
     @property
     def is_human(self) -> bool:
-        return self.role is Role.USER and bool(self.flags & TurnFlag.HUMAN)
+        return self.role is Role.USER and bool(int(self.flags) & _HUMAN)
 
     @property
     def is_synthetic(self) -> bool:
-        return bool(self.flags & (TurnFlag.SYNTHETIC | TurnFlag.META))
+        return bool(int(self.flags) & _SYNTHETIC)
 
     @property
     def is_compaction(self) -> bool:
-        return bool(self.flags & (TurnFlag.COMPACTION_BOUNDARY | TurnFlag.COMPACTION_SUMMARY))
+        return bool(int(self.flags) & _COMPACTION)
 
     @property
     def text(self) -> str:

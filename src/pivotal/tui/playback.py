@@ -51,6 +51,8 @@ class Playback:
     autopause: bool = True
     filter: Filter = Filter.ALL
     _visible: list[int] | None = None
+    _human: list[int] | None = None
+    """The person's turns, found once per turn list (the filter comes back to them)."""
     _pivot_turns: list[int] = field(default_factory=list)
     _pivot_members: dict[int, int] = field(default_factory=dict)
     _span: tuple[int, float | None, float | None] = (0, None, None)
@@ -62,7 +64,7 @@ class Playback:
     # -- data ---------------------------------------------------------------
     def set_turns(self, turns: list[Turn]) -> None:
         self.turns = turns
-        self._visible = None
+        self._visible = self._human = None
         if turns:
             self.cursor = min(self.cursor, len(turns) - 1)
         else:
@@ -107,7 +109,9 @@ class Playback:
         if self.filter is Filter.ALL:
             return list(range(count))
         if self.filter is Filter.HUMAN:
-            return [t.index for t in self.turns if t.is_human]
+            if self._human is None:
+                self._human = [t.index for t in self.turns if t.is_human]
+            return list(self._human)
         if self.filter is Filter.PIVOTS:
             return sorted(i for i in self._pivot_members if i < count)
         return [i for i in self.failures if i < count]
