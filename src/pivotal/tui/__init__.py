@@ -8,7 +8,8 @@ which holds every key and owns its widgets (`transcript`, `pivot_panel`,
 `timeline`) and helpers (`panes`, `play_timer`, `jumps`, `marking`, `search`,
 which looks with `find` and marks matches with `highlight`, `handoff`, `live`,
 which reads through `live_feed`); `playback` is the cursor and play state they
-share, `keys` the one key table. Helpers never import the
+share, `keys` the one key table. The picker is `picker` (its rows drawn by
+`session_list`), filled in behind by `picker_fill`. Helpers never import the
 screen: it hands them what they need (the playback, a `say` callback) and they
 post messages back. The app's modules import each other by full name
 (`pivotal.tui.keys`), never this `__init__`, so it may import `app` lazily
