@@ -90,3 +90,17 @@ async def test_notices_fit_the_status_line_at_80_columns_and_go_at_the_next_key(
         await pilot.press("k")  # scrolling says nothing: the old notice goes
         await pilot.pause()
         assert "no later pivot" not in screen.timeline.render_line(1).text
+
+
+async def test_the_timeline_lines_fill_the_width_exactly_with_wide_text_in_a_notice() -> None:
+    app = make_app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        screen = replay(app)
+        screen.say("ファイルが見つかりません " * 8)  # two cells a character, far wider than 80
+        await pilot.pause()
+        timeline = screen.timeline
+        width = timeline.size.width
+        status = timeline.render_line(1)
+        assert status.cell_length == width and status.text.rstrip().endswith("…")
+        assert timeline.render_line(0).cell_length == width
+        assert timeline.render_line(2).cell_length == width  # past the two lines: blank

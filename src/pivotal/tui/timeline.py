@@ -9,10 +9,13 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from rich.cells import cell_len
+from rich.segment import Segment
 from rich.style import Style
-from rich.text import Text
+from rich.text import Span, Text
 from textual import events
 from textual.message import Message
+from textual.strip import Strip
 from textual.widget import Widget
 
 from pivotal.tui.contrast import readable_style
@@ -164,9 +167,28 @@ class Timeline(Widget):
                     return pivot
         return min(-(-column * self.state.total // width), self.state.total - 1)
 
-    def render(self) -> Text:
+    def render_line(self, y: int) -> Strip:
+        """The bar (line 0) or the play state (line 1), drawn straight to segments.
+
+        Going through `render()` turned the two lines into Textual content and back on
+        every cursor move: ~3-5 ms of a 12 ms key. The styles are the same.
+        """
         width = max(self.size.width, 1)
-        return Text("\n").join([self.bar(width), self.status()])
+        base = self.rich_style
+        if y == 0:
+            line = self.bar(width)
+        elif y == 1:
+            line = self.status()
+        else:
+            return Strip.blank(width, base)
+        if cell_len(line.plain) > width:
+            line.truncate(width, overflow="ellipsis")
+        segments = [
+            Segment(line.plain[span.start : span.end], base + _style(span.style))
+            for span in _runs(line)
+        ]
+        # the rest of the line as Textual pads it: the background alone
+        return Strip(segments).extend_cell_length(width, Style(bgcolor=base.bgcolor))
 
     def notify_style_update(self) -> None:
         super().notify_style_update()
@@ -243,3 +265,24 @@ class Timeline(Widget):
         column = min(max(offset.x, 0), width - 1)
         self.post_message(self.JumpRequested(self.turn_at(column, width)))
         event.stop()
+
+
+def _style(style: str | Style) -> Style:
+    return style if isinstance(style, Style) else Style.parse(style)
+
+
+def _runs(text: Text) -> list[Span]:
+    """`text` as spans that cover it end to end, in order (the gaps with no style of their own).
+
+    The bar and the status line are built from whole runs, one style each, so no
+    two spans overlap.
+    """
+    runs, at = [], 0
+    for span in sorted(text.spans, key=lambda s: s.start):
+        if span.start > at:
+            runs.append(Span(at, span.start, text.style))
+        runs.append(Span(span.start, min(span.end, len(text)), span.style))
+        at = span.end
+    if at < len(text):
+        runs.append(Span(at, len(text), text.style))
+    return [run for run in runs if run.end > run.start]
