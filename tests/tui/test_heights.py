@@ -93,3 +93,17 @@ def test_guesses_of_changed_turns_are_forgotten() -> None:
     heights.forget(lambda index: index >= 5)
     heights.switch((113, True), 113)
     assert heights.estimates == {0: 4}
+
+
+def test_the_spare_widths_guesses_outlive_switches_until_another_spare() -> None:
+    heights = Heights()
+    heights.switch((113, False), 113)
+    heights.spare(160)[0] = 5  # guessed while idle: the panel hidden would give 160
+    heights.switch((113, True), 113)
+    heights.switch((100, True), 100)  # a resize through another width
+    assert heights.switch((160, True), 160) and heights.estimates == {0: 5}
+    heights.spare(150)  # another spare: the old one's guesses go (160 is the layout now)
+    heights.switch((113, True), 113)
+    heights.switch((100, True), 100)
+    heights.switch((160, False), 160)
+    assert heights.estimates == {}

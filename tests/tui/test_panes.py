@@ -116,3 +116,30 @@ async def test_a_layout_toggled_back_is_laid_out_as_before(key: str) -> None:
         await pilot.press(key)
         await pilot.pause()
         assert (list(transcript._offsets), transcript.virtual_size, transcript.scroll_y) == before
+
+
+async def test_hiding_the_docked_panel_lays_out_at_the_width_guessed_while_idle(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    from pivotal.tui import transcript as transcript_module
+
+    app = make_app()
+    async with app.run_test(size=(160, 48)) as pilot:
+        screen = replay(app)
+        view = screen.transcript
+        await pilot.pause()
+        await wait_for(lambda: view._spare_width and view._spare_from >= len(view.turns))
+        expected = view._spare_width
+        calls: list[int] = []
+        real = transcript_module.estimate_height
+
+        def counted(turn, width):  # type: ignore[no-untyped-def]
+            calls.append(width)
+            return real(turn, width)
+
+        monkeypatch.setattr(transcript_module, "estimate_height", counted)
+        await pilot.press("p")  # the docked panel hides: the transcript takes its columns
+        await pilot.pause()
+        assert not screen.panes.panel_shown
+        assert view.content_width == expected  # the width the screen said it would be
+        assert calls == []  # every turn's guess was there already

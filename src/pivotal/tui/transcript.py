@@ -87,6 +87,9 @@ class TranscriptView(ScrollView, can_focus=False):
         """How many turns were rendered to strips (cache misses): proof of laziness."""
         self._warm_from = 0
         self._warm_timer: Timer | None = None
+        self._spare_width = 0
+        """A width `p` will lay the turns out at (the screen says): guessed for while idle."""
+        self._spare_from = 0
         self.follow_cursor = True
         """Keep the cursor turn in view on resize; off once the person scrolls by hand."""
         self.highlighter = Highlighter()
@@ -195,11 +198,32 @@ class TranscriptView(ScrollView, can_focus=False):
             if index not in estimates:
                 self._height(index)
         self._warm_from = end
-        if end < len(turns):
+        if end < len(turns) or self._warm_spare():
             self._warm_timer = self.set_timer(WARM_PAUSE, self._warm)
 
+    def _warm_spare(self) -> bool:
+        """One slice of guesses at the spare width; True while there are more to make."""
+        spare, turns = self._spare_width, self.turns
+        if not spare or spare == self._layout_width or self._spare_from >= len(turns):
+            return False
+        guesses, banners = self._heights.spare(spare), self.banners
+        start = self._spare_from
+        end = min(start + WARM_SLICE, len(turns))
+        for index in range(start, end):
+            if index not in guesses:
+                guesses[index] = estimate_height(turns[index], spare) + (index in banners)
+        self._spare_from = end
+        return end < len(turns)
+
+    def expect_width(self, width: int) -> None:
+        """The screen says a key may soon lay the turns out `width` wide (the panel hidden):
+        their guesses there are made between frames, so that key need not make them all."""
+        if width != self._spare_width:
+            self._spare_width, self._spare_from = width, 0
+            self._warm_soon()
+
     def _forget(self, which) -> None:  # type: ignore[no-untyped-def]
-        self._warm_from = 0
+        self._warm_from = self._spare_from = 0
         self._heights.forget(which)
 
     def _height(self, index: int) -> int:
