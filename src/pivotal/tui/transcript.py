@@ -208,12 +208,12 @@ class TranscriptView(ScrollView, can_focus=False):
         spare, turns = self._spare_width, self.turns
         if not spare or spare == self._layout_width or self._spare_from >= len(turns):
             return False
-        guesses, banners = self._heights.spare(spare), self.banners
+        guesses = self._heights.spare(spare)
         start = self._spare_from
         end = min(start + WARM_SLICE, len(turns))
         for index in range(start, end):
             if index not in guesses:
-                guesses[index] = estimate_height(turns[index], spare) + (index in banners)
+                guesses[index] = self._guess(index, spare)
         self._spare_from = end
         return end < len(turns)
 
@@ -234,10 +234,13 @@ class TranscriptView(ScrollView, can_focus=False):
             return height
         estimate = self._heights.estimates.get(index)
         if estimate is None:
-            estimate = estimate_height(self.turns[index], self._layout_width)
-            estimate += 1 if index in self.banners else 0
+            estimate = self._guess(index, self._layout_width)
             self._heights.guess(index, estimate)
         return estimate
+
+    def _guess(self, index: int, width: int) -> int:
+        """Turn `index`'s height at `width` before it is rendered (its banner's row included)."""
+        return estimate_height(self.turns[index], width) + (1 if index in self.banners else 0)
 
     def _relayout(self) -> None:
         width = self.content_width
