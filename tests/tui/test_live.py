@@ -327,3 +327,28 @@ def test_cli_follow_folder_follows_its_newest_session(tmp_path: Path, monkeypatc
     assert result.exit_code == 0, result.output
     assert seen["follow"] is True
     assert seen["ref"].path == newest  # type: ignore[union-attr]
+
+
+async def test_search_sees_output_that_joined_the_last_turn_while_following(
+    tmp_path: Path,
+) -> None:
+    """A tool result joins its call's turn: the turn count stays, the turn's text grows."""
+    stream = ClaudeStream()
+    writer = claude_file(tmp_path, stream)
+    call, result = stream.run("make check", "all 12 checks green, zeppelin ready").splitlines(True)
+    app = open_app(writer.path, follow=True)
+    async with app.run_test(size=SIZE) as pilot:
+        await wait_for(lambda: "● LIVE" in status(app))
+        writer.append(call)
+        await wait_for(lambda: count(app) == 2)
+        screen = replay(app)
+        await pilot.press("slash", *"zeppelin", "enter")
+        await wait_for(lambda: "not found" in status(app) and screen.search.matches == [])
+        before = screen.playback.revision
+        writer.append(result)  # the same two turns, the second one longer
+        await wait_for(lambda: screen.playback.revision != before)
+        assert count(app) == 2
+        await pilot.press("n")
+        await wait_for(lambda: screen.search.matches == [1] and "match 1/1" in status(app))
+        assert screen.playback.cursor == 1
+    writer.assert_untouched()

@@ -50,6 +50,10 @@ class Playback:
     pace: Pace = field(default_factory=Pace)
     autopause: bool = True
     filter: Filter = Filter.ALL
+    revision: int = 0
+    """Bumped by every `set_turns`: a live session changes turns without adding any (a
+    response's later lines and tool results join its turn), so caches keyed by the turn
+    count would go stale."""
     _visible: list[int] | None = None
     _human: list[int] | None = None
     """The person's turns, found once per turn list (the filter comes back to them)."""
@@ -64,6 +68,7 @@ class Playback:
     # -- data ---------------------------------------------------------------
     def set_turns(self, turns: list[Turn]) -> None:
         self.turns = turns
+        self.revision += 1
         self._visible = self._human = None
         if turns:
             self.cursor = min(self.cursor, len(turns) - 1)

@@ -112,9 +112,12 @@ class Search:
         """The last query compiled (None before the first: n and N are then off)."""
         self.matches: list[int] | None = None
         """Every matching turn, once counted (None while the thread counts)."""
-        self._counted_at = 0
-        """How many turns there were when `matches` was made (a live session grows)."""
+        self._counted_at = -1
+        """The turns' revision `matches` was made from (`Playback.revision`: a live
+        session grows, and its last turn changes without a new one)."""
         self._generation = 0
+        self._searched_at = -1
+        """The revision the newest search started from."""
         self._spans: tuple[int, SpanIndex] | None = None
 
     @property
@@ -157,15 +160,16 @@ class Search:
         self._generation += 1
         generation, query = self._generation, self.query
         pb = self.playback
-        visible, cursor, turns = pb.visible, pb.cursor, pb.turns
-        spans = self._spans[1] if self._spans and self._spans[0] == len(turns) else None
+        visible, cursor, turns, revision = pb.visible, pb.cursor, pb.turns, pb.revision
+        spans = self._spans[1] if self._spans and self._spans[0] == revision else None
+        self._searched_at = revision
         self.say(f"searching “{query.text}”…")
 
         def thread() -> None:
             worker = get_current_worker()
             cancelled = lambda: worker.is_cancelled  # noqa: E731
             index = spans or SpanIndex.of(turns)
-            self._spans = (len(turns), index)
+            self._spans = (revision, index)
             finder = Finder(turns, query, path, cancelled, index)
             order, wrap_at = search_order(visible, cursor, forward, include_current)
             found, wrapped = None, False
@@ -211,9 +215,9 @@ class Search:
             self.say(status)
 
     def visible_matches(self) -> list[int] | None:
-        """The counted matches the filter shows (None: not counted, or the session grew)."""
+        """The counted matches the filter shows (None: not counted, or the turns changed since)."""
         pb = self.playback
-        if self.matches is None or self._counted_at != len(pb.turns):
+        if self.matches is None or self._counted_at != pb.revision:
             return None
         if pb.filter.value == "all":
             return self.matches
@@ -233,7 +237,7 @@ class Search:
         """Every match is known: the status line now (None: stale or the cursor is not on one)."""
         if message.generation != self._generation:
             return None
-        self.matches, self._counted_at = message.matches, len(self.playback.turns)
+        self.matches, self._counted_at = message.matches, self._searched_at
         matches = self.visible_matches() or []
         pos = bisect_left(matches, self.playback.cursor)
         if pos < len(matches) and matches[pos] == self.playback.cursor:
