@@ -125,3 +125,24 @@ async def test_a_row_told_to_forget_is_drawn_again_with_its_new_text() -> None:
         assert "Fresh title" not in drawn(shown)[1]  # kept as drawn until told
         shown.forget(screen.row_of[1])
         await wait_for(lambda: "Fresh title" in drawn(shown)[1])
+
+
+def background(shown: SessionList, y: int):  # type: ignore[no-untyped-def]
+    return {seg.style.bgcolor for seg in shown.render_line(y) if seg.style and seg.text.strip()}
+
+
+async def test_the_row_under_the_mouse_is_drawn_lighter_and_the_cursor_wins() -> None:
+    app = OneList(5)
+    async with app.run_test(size=(40, 12)) as pilot:
+        shown = app.query_one(SessionList)
+        await pilot.pause()
+        plain = background(shown, 1)
+        await pilot.hover(SessionList, offset=(4, 3))  # border, row 0, row 1, row 2
+        await pilot.pause()
+        assert shown.hovered == 2
+        assert background(shown, 2) != plain and background(shown, 1) == plain
+        await pilot.hover(SessionList, offset=(4, 1))  # onto the cursor's row
+        await pilot.pause()
+        assert shown.hovered == 0 and background(shown, 2) == plain
+        assert background(shown, 0) not in (plain, background(shown, 2))
+        assert app.chosen == []  # hovering chooses nothing

@@ -40,7 +40,7 @@ class SessionList(ScrollView, can_focus=True):
         Binding("end", "last", show=False),
         Binding("enter", "choose", show=False),
     ]
-    COMPONENT_CLASSES = {"session-list--cursor"}
+    COMPONENT_CLASSES = {"session-list--cursor", "session-list--hover"}
     DEFAULT_CSS = """
     SessionList {
         height: 1fr;
@@ -49,6 +49,9 @@ class SessionList(ScrollView, can_focus=True):
         border: tall $border-blurred;
         padding: 0 1;
         background: $surface;
+        & > .session-list--hover {
+            background: $block-hover-background;
+        }
         & > .session-list--cursor {
             color: $foreground;
             background: $block-cursor-blurred-background;
@@ -82,12 +85,15 @@ class SessionList(ScrollView, can_focus=True):
         self._strips: dict[int, Strip] = {}
         """Rendered rows at `_width` (without the cursor's style)."""
         self._width = 0
+        self.hovered: int | None = None
+        """The row under the mouse pointer (drawn lighter, as `OptionList` draws it)."""
 
     # -- what is shown ------------------------------------------------------------------
     def set_rows(self, count: int, text: RowText, highlighted: int | None = None) -> None:
         """Show `count` rows made by `text`; the cursor goes to `highlighted` (or the top)."""
         self.count, self._text = count, text
         self._strips.clear()
+        self.hovered = None
         self.virtual_size = Size(self._width, count)
         self.highlighted = None if not count else min(highlighted or 0, count - 1)
         self.refresh()
@@ -134,6 +140,8 @@ class SessionList(ScrollView, can_focus=True):
         style = base
         if row == self.highlighted:
             style = base + self.get_component_rich_style("session-list--cursor")
+        elif row == self.hovered:
+            style = base + self.get_component_rich_style("session-list--hover")
         return strip.crop_extend(0, width, style).apply_style(style).apply_meta({"row": row})
 
     def _render_row(self, row: int, width: int) -> Strip:
@@ -172,6 +180,22 @@ class SessionList(ScrollView, can_focus=True):
     def action_choose(self) -> None:
         if self.highlighted is not None:
             self.post_message(self.Chosen(self.highlighted))
+
+    def on_mouse_move(self, event: events.MouseMove) -> None:
+        row = event.style.meta.get("row")
+        self._hover(row if isinstance(row, int) and 0 <= row < self.count else None)
+
+    def on_leave(self, event: events.Leave) -> None:
+        self._hover(None)
+
+    def _hover(self, row: int | None) -> None:
+        if row == self.hovered:
+            return
+        top = int(self.scroll_offset.y)
+        for changed in (self.hovered, row):
+            if changed is not None:
+                self.refresh_lines(changed - top, 1)
+        self.hovered = row
 
     def on_click(self, event: events.Click) -> None:
         row = event.style.meta.get("row")
