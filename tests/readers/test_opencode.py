@@ -5,6 +5,9 @@ from __future__ import annotations
 import os
 import shutil
 import sqlite3
+import subprocess
+import sys
+import time
 from pathlib import Path
 
 import pytest
@@ -15,6 +18,7 @@ from pivotal.model import PartKind, Role, TurnFlag
 from pivotal.readers import opencode, opencode_db
 from pivotal.readers.opencode_convert import build_turn
 from pivotal.readers.opencode_db import FALLBACK_NOTICE
+from pivotal.readers.opencode_private import PREFIX, remove_abandoned
 
 from .opencode_builders import (
     REAL_AUTOCOMPACT,
@@ -645,3 +649,36 @@ def test_a_read_that_fails_midway_loses_no_rows(
     update = reader.poll()
     assert update.first_changed == 0
     assert reader.session.turns[0].text == "newer\n\nolder"
+
+
+def test_folders_left_by_a_killed_pivotal_are_removed_and_nothing_else(tmp_path: Path) -> None:
+    gone = subprocess.Popen([sys.executable, "-c", "pass"])
+    gone.wait()  # a process id nobody holds now
+    old = time.time() - 2 * 3600
+    outside = tmp_path / "elsewhere"
+    outside.mkdir()
+    (outside / "keep.db").write_bytes(b"x")
+    names = {
+        "abandoned": f"{PREFIX}{gone.pid}-a1b2",
+        "recent": f"{PREFIX}{gone.pid}-c3d4",
+        "alive": f"{PREFIX}{os.getpid()}-e5f6",
+        "no pid": f"{PREFIX}g7h8i9j0",
+        "a link": f"{PREFIX}{gone.pid}-link",
+        "a file": f"{PREFIX}{gone.pid}-file",
+    }
+    for what, name in names.items():
+        path = tmp_path / name
+        if what == "a link":
+            path.symlink_to(outside, target_is_directory=True)
+        elif what == "a file":
+            path.write_bytes(b"not ours")
+        else:
+            path.mkdir()
+            (path / "opencode.db").write_bytes(b"copy")
+        if what != "recent":
+            os.utime(path, (old, old), follow_symlinks=False)
+    removed = remove_abandoned(tmp_path)
+    assert removed == [tmp_path / names["abandoned"]]
+    left = {p.name for p in tmp_path.iterdir()}
+    assert left == {"elsewhere", *(n for w, n in names.items() if w != "abandoned")}
+    assert (outside / "keep.db").read_bytes() == b"x"

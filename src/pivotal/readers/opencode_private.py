@@ -5,7 +5,10 @@ backup, a crash) is open nowhere, yet SQLite would create the `-shm` wal-index
 next to the user's file to read it, and `immutable=1` ignores the `-wal`, so
 its newest rows would be missing. Instead the two files are copied into a
 private temporary folder (0700, removed at exit) and read there. The copy is
-made again only when the originals change (size, mtime or inode).
+made again only when the originals change (size, mtime or inode). A pivotal
+killed before its exit handler ran leaves its folder behind (a copy of someone's
+sessions, maybe hundreds of MB): the folder's name holds the process id, and the
+next pivotal that needs a copy removes such folders of processes that are gone.
 """
 
 from __future__ import annotations
@@ -14,12 +17,18 @@ import atexit
 import os
 import shutil
 import tempfile
+import time
 from pathlib import Path
+from stat import S_ISDIR
 
 _Signature = tuple[tuple[int, int, int], ...]
 _copies: dict[str, tuple[_Signature, Path]] = {}
 _folder: Path | None = None
 ATTEMPTS = 3
+PREFIX = "pivotal-db-"
+ABANDONED_AFTER = 3600.0
+"""Seconds a dead process's folder must have been left alone before it is removed (a
+process in another PID namespace sharing the temporary folder may look dead)."""
 
 
 def needs_private_copy(path: Path) -> bool:
@@ -59,6 +68,41 @@ def _signature(path: Path) -> _Signature:
 def _private_folder() -> Path:
     global _folder
     if _folder is None:
-        _folder = Path(tempfile.mkdtemp(prefix="pivotal-db-"))
+        remove_abandoned(Path(tempfile.gettempdir()))
+        _folder = Path(tempfile.mkdtemp(prefix=f"{PREFIX}{os.getpid()}-"))
         atexit.register(shutil.rmtree, _folder, ignore_errors=True)
     return _folder
+
+
+def remove_abandoned(folder: Path) -> list[Path]:
+    """Remove our private folders in `folder` whose process is gone; the ones removed."""
+    removed = []
+    try:
+        entries = list(folder.glob(f"{PREFIX}*-*"))
+    except OSError:
+        return removed
+    for entry in entries:
+        pid, dash, _ = entry.name[len(PREFIX) :].partition("-")
+        if not (pid.isdigit() and dash) or _alive(int(pid)):
+            continue
+        try:
+            st = entry.lstat()
+        except OSError:
+            continue
+        if not S_ISDIR(st.st_mode) or st.st_uid != os.getuid():
+            continue  # not a folder we made (a link, another user's)
+        if time.time() - st.st_mtime < ABANDONED_AFTER:
+            continue
+        shutil.rmtree(entry, ignore_errors=True)
+        removed.append(entry)
+    return removed
+
+
+def _alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except (PermissionError, OverflowError, OSError):
+        return True  # another user's process, or a number no process can have: leave it
+    return True
