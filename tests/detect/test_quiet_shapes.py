@@ -256,3 +256,56 @@ def test_a_request_phrased_as_a_question_is_not_a_why() -> None:
 
     assert WHY.search("Why did the deploy roll back?") and WHY.search("pourquoi ça plante ?")
     assert not WHY.search("Can you make the loader stream rows?")
+
+
+def _release(b: B) -> None:
+    b.human("Cut the 2.4 release of the docs site and publish the package.")
+    b.agent("", bash("npm run build", "built 214 pages in 9.1s"))
+    b.agent("", edit("CHANGELOG.md"))
+    b.agent("", bash("npm version 2.4.0", "v2.4.0"))
+
+
+def test_a_compaction_right_after_one_failed_call_that_is_run_again_is_no_pivot() -> None:
+    b = B()
+    _release(b)
+    b.agent("", bash("npm publish", "npm ERR! code E403\nnpm ERR! one-time password required", 1))
+    anchor = b.boundary()  # the context filled before the agent answered the failure
+    b.summary("Summary:\n- 2.4.0 built and versioned\n\nOptional Next Step:\nPublish 2.4.0.")
+    b.agent(DUMP)
+    b.agent("Picking up where we were: publishing.", bash("npm publish --otp-from-env", "+ 2.4.0"))
+    b.agent("", bash("git tag v2.4.0 && git push --tags", "* [new tag] v2.4.0"))
+    b.agent("", bash("ls -la dist/", "docs-2.4.0.tgz"))
+    assert at(detect_pivots(b.turns), anchor) is None
+    assert gate_of(b, anchor) == "compaction mid-step"
+
+
+def test_a_compaction_after_a_run_of_failures_stays_a_dead_end() -> None:
+    b = B()
+    _release(b)
+    b.agent("", bash("npm publish", "npm ERR! code E403\nnpm ERR! one-time password required", 1))
+    b.agent("", bash("npm publish --access public", "npm ERR! code E403\nforbidden", 1))
+    b.agent("", bash("npm publish --registry https://registry.npmjs.org", "npm ERR! 403", 1))
+    anchor = b.boundary()
+    b.summary("Summary:\n- publishing fails with 403 three ways\n\nNext Step:\nFind out why.")
+    b.agent(DUMP)
+    b.agent("Checking the token's scope first.", bash("npm token list", "read-only token"))
+    b.agent("", edit(".npmrc"))
+    b.agent("", bash("npm publish", "+ 2.4.0"))
+    p = at(detect_pivots(b.turns), anchor)
+    assert p is not None and p.kind is PivotKind.DELEGATION_AFTER_DEAD_END
+
+
+def test_one_failed_call_then_other_work_after_a_compaction_is_not_this_gate() -> None:
+    b = B()
+    _release(b)
+    b.agent("", bash("npm publish", "npm ERR! code E403\nnpm ERR! one-time password required", 1))
+    anchor = b.boundary()
+    b.summary("Summary:\n- 2.4.0 built; publishing refused (403)\n\nNext Step:\nPublish 2.4.0.")
+    b.agent(DUMP)
+    b.agent("Leaving the publish for now; updating the site search index.", read("search.json"))
+    b.agent("", edit("scripts/index_search.py"))
+    b.agent("", bash("python scripts/index_search.py", "indexed 214 pages"))
+    tracker = PivotTracker(PivotConfig())
+    tracker.update(b.turns, 0)
+    gates = [r.gate for r in tracker.rejections() if r.turn == anchor]
+    assert gates != ["compaction mid-step"]

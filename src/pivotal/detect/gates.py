@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from pivotal.detect.config import PivotConfig
 from pivotal.detect.facts import AfterFacts, BeforeFacts
-from pivotal.detect.routine import reruns_failed_check
+from pivotal.detect.routine import reruns_failed_check, retries_cut_call
 from pivotal.detect.window import Window
 from pivotal.model import PivotKind, Signal, Silence, TurnFlag
 
@@ -72,6 +72,18 @@ def routine_veto(
     if b.next_step and not b.proposal and reruns_failed_check(w.agent_before, w.agent_after):
         # "Shall I sync the dependencies first?" - "OK" - sync, run the tests again
         return ("fix loop", "the agent applied the fix it offered and ran the failed check again")
+    if (
+        w.silence is Silence.COMPACTION
+        and b.failures == 1
+        and not b.proposal
+        and retries_cut_call(w.agent_before, w.agent_after)
+    ):
+        # one failed call, the context filled before the agent answered it, and it ran the
+        # same step again: mid-work, not the run of failures of a dead end (PIVOTS.md)
+        return (
+            "compaction mid-step",
+            "the tool compacted right after one failed call; the agent ran that step again",
+        )
     changed = (
         a.dump
         or a.shift

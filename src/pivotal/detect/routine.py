@@ -105,3 +105,22 @@ def reruns_failed_check(before: Sequence[TurnView], after: Sequence[TurnView]) -
         return []
     pairs = [(v.index, t) for v in after for t in v.tools if _counts(t)][:10]
     return sorted({i for i, t in pairs if step(t) & failed})
+
+
+def retries_cut_call(before: Sequence[TurnView], after: Sequence[TurnView]) -> list[int]:
+    """The after-turns that run again the call the agent's last message ended on, when that
+    call failed and the agent said nothing after it.
+
+    An automatic compaction can land between a call and the agent's answer to its
+    result; when the agent then runs the same step again, the work simply went on.
+    """
+    if not before or not before[-1].ends_with_tool:
+        return []
+    calls = [t for t in before[-1].tools if _counts(t)]
+    if not calls or not tool_failed(calls[-1]):
+        return []
+    cut = step(calls[-1])
+    if not cut:
+        return []
+    pairs = [(v.index, t) for v in after for t in v.tools if _counts(t)][:FIRST_AFTER]
+    return sorted({i for i, t in pairs if step(t) & cut})
