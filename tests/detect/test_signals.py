@@ -240,6 +240,29 @@ def test_topic_shift() -> None:
     assert s1 in s.turns
 
 
+def test_topic_shift_quotes_names_not_fragments_of_a_script() -> None:
+    b = B()
+    b.human("Make the CSV exporter handle unicode.")
+    b.agent("", read("src/export/csv_writer.py"), edit("src/export/csv_writer.py"))
+    b.agent("", bash("pytest tests/test_csv_writer.py -q", "7 passed"))
+    b.agent("Unicode export works; tests pass for csv_writer and encoding_utils.")
+    b.human("")
+    script = (
+        "cat > deploy/render.py << 'EOF'\n"
+        'print({"replicas": cfg.get("replicas"), "image": tag.strip()},)\n'
+        "open(out.name, 'w').write(yaml.dump(doc))\n"
+        "EOF\n"
+        "python deploy/render.py"
+    )
+    b.agent("", bash(script, "rendered"), read("deploy/helm/values.yaml"))
+    b.agent("", bash("kubectl apply -f deploy/out.yaml -n staging", "configured"))
+    shift = sig(only(detect_pivots(b.turns)), "topic shift")
+    (quote,) = shift.quotes
+    assert quote.startswith("now: ") and "kubectl" in quote and "out.yaml" in quote
+    for term in quote.removeprefix("now: ").split(", "):  # not `cfg.get("replicas"),`
+        assert term and not set(term) & set("\"'(){}[],;"), term
+
+
 def test_task_changes_start_from_the_list_as_it_stood_before_the_window() -> None:
     b = B()
     b.human("Work through the plan.")

@@ -11,7 +11,7 @@ from pivotal.detect.activity import EXECUTING, tool_kind
 from pivotal.detect.config import EARLIER_TASK_TURNS, PivotConfig
 from pivotal.detect.evidence import around, plain
 from pivotal.detect.facts import AfterFacts
-from pivotal.detect.lazyre import first
+from pivotal.detect.lazyre import first, lazy
 from pivotal.detect.lexicon import (
     API_ERROR,
     CLARIFY,
@@ -32,6 +32,10 @@ from pivotal.model import Role, Signal, Silence, TurnFlag
 _SUMMARY = int(TurnFlag.COMPACTION_SUMMARY)
 """Flags are tested as plain ints (`IntFlag &` builds an enum member each time)."""
 _HARNESS = int(TurnFlag.SYNTHETIC | TurnFlag.META)
+_NAME_LIKE = lazy(r"^(?=.*\w)[^\"'(){}\[\]\\,;`<>|$]+$")
+"""A term the topic shift may quote as what the work touches now (a file, a glob, a program,
+a task's title); not a fragment of a heredoc or a `python -c` body (`"),`, `{x.y()},`,
+`print(x`), which still counts in the overlap but names nothing a person would recognise."""
 
 
 def is_dump(view: TurnView, cfg: PivotConfig) -> bool:
@@ -246,7 +250,7 @@ def shift_signals(
         score = overlap(before_terms, after_terms)
         if score <= cfg.topic_max_overlap:
             facts.shift = True
-            new = sorted(after_terms - before_terms)[:5]
+            new = sorted(t for t in after_terms - before_terms if _NAME_LIKE.match(t))[:5]
             out.append(
                 Signal(
                     "topic shift",
@@ -254,7 +258,7 @@ def shift_signals(
                     f"the work touches different things (overlap {score:.2f})",
                     cfg.w_topic_shift,
                     "after",
-                    [plain("now: " + ", ".join(new), 90)],
+                    [plain("now: " + ", ".join(new), 90)] if new else [],
                 )
             )
     if phase_before and phase_after and phase_before != phase_after and not facts.routine:
