@@ -119,3 +119,17 @@ def test_a_corrupt_store_is_reported_and_the_export_still_made(data_dir):
     # a read-only command never moves, repairs or adds to the store
     assert [p.name for p in data_dir.iterdir()] == ["notes.sqlite3"]
     assert (data_dir / "notes.sqlite3").read_bytes() == b"not a database" * 50
+
+
+def test_a_history_of_many_runs_names_some_keys_and_where_to_see_them_all(tmp_path):
+    samples = Path(__file__).resolve().parents[2] / "sample_sessions" / "aider"
+    one = (samples / "demo.aider.chat.history.md").read_text()
+    history = tmp_path / ".aider.chat.history.md"
+    history.write_text(one * 12)
+    runs = len(find_sessions([history]).refs)
+    assert runs > 10
+    code, _, err = run("export", str(history))
+    assert code == ExitCode.USAGE and f"holds {runs} sessions" in err
+    assert "(1, 2, 3, 4, 5, 6, 7, 8, 9, 10, … " in err
+    assert f"{runs - 10} more: `pivotal sessions {history}`" in err
+    assert len(err.strip().splitlines()) == 1

@@ -70,6 +70,10 @@ def find_refs(paths: list[Path], key: str | None = None) -> tuple[list[SessionRe
     return refs, worst([code for _, code in problems])
 
 
+SHOWN_KEYS = 10
+"""How many of a container's keys the "pick one" line names (the rest: `pivotal sessions`)."""
+
+
 def one_ref(path: Path, key: str | None) -> SessionRef:
     """The single session PATH names (or `--key` picks); exits with a clear line otherwise."""
     refs, code = find_refs([path], key)
@@ -78,7 +82,9 @@ def one_ref(path: Path, key: str | None) -> SessionRef:
     if len(refs) > 1:
         from pivotal.text.safe import clean
 
-        keys = ", ".join(clean(r.key or r.path.name, max_len=60) for r in refs[:10])
+        keys = ", ".join(clean(r.key or r.path.name, max_len=60) for r in refs[:SHOWN_KEYS])
+        if len(refs) > SHOWN_KEYS:
+            keys += f", … {len(refs) - SHOWN_KEYS} more: `pivotal sessions {clean(str(path))}`"
         err(f"{path} holds {len(refs)} sessions; pick one with --key or PATH#KEY ({keys})")
         raise SystemExit(ExitCode.USAGE)
     return refs[0]
