@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import os
 import shutil
 import threading
 from collections.abc import Iterator
@@ -107,3 +108,19 @@ def test_discover_details_yields_what_discover_sessions_finds(tmp_path: Path) ->
     # the second time every file comes from the session index, with the same values
     again = [ref for refs in discovery.discover_details([tmp_path]) for ref in refs]
     assert sorted(again, key=lambda r: str(r.path)) == sorted(full, key=lambda r: str(r.path))
+
+
+def test_details_arrive_newest_first_as_the_picker_shows_them(tmp_path: Path) -> None:
+    project = tmp_path / ".claude" / "projects" / "-home-dev-work"
+    project.mkdir(parents=True)
+    names = ["a.jsonl", "b.jsonl", "c.jsonl", "d.jsonl", "e.jsonl"]
+    ages = [3, 1, 4, 0, 2]  # days old: not the order of the names, nor of creation
+    for name, age in zip(names, ages, strict=True):
+        path = project / name
+        shutil.copy2(ROOT / "sample_sessions" / "claude" / "seed_dead_end.jsonl", path)
+        stamp = 1_790_000_000 - age * 86400
+        os.utime(path, (stamp, stamp))
+    shown = [r.path.name for r in discovery.discover_sessions([tmp_path], details=False)]
+    streamed = [r.path.name for refs in discovery.discover_details([tmp_path]) for r in refs]
+    assert shown == ["d.jsonl", "b.jsonl", "e.jsonl", "a.jsonl", "c.jsonl"]
+    assert streamed == shown

@@ -168,12 +168,20 @@ def discover_details(
 ) -> Iterator[list[SessionRef]]:
     """`discover_sessions(details=True)` one file at a time, as each is known.
 
-    Cached files come first, then each file read anew: a picker shown from the
-    quick listing fills its rows in as they arrive instead of waiting for all.
+    Cached files come first, then each file read anew, newest change first: a
+    picker shown from the quick listing (newest first) fills its top rows, the
+    ones on screen, first, instead of in the order the folders were walked.
     """
-    candidates = list(_candidates(roots))
+    candidates = sorted(_candidates(roots), key=_changed_at, reverse=True)
     for _, refs in _iter_detailed(candidates, use_cache, warn or _warn_stderr):
         yield refs
+
+
+def _changed_at(path: Path) -> float:
+    try:
+        return os.stat(path).st_mtime
+    except OSError:
+        return 0.0  # gone since it was listed: read (and found missing) last
 
 
 def _detailed(
