@@ -9,6 +9,8 @@ it. Conversations are written for these tests.
 
 from __future__ import annotations
 
+import msgspec
+
 from pivotal.detect import PivotConfig, PivotTracker, detect_pivots
 from pivotal.model import Pivot, PivotKind
 
@@ -309,3 +311,24 @@ def test_one_failed_call_then_other_work_after_a_compaction_is_not_this_gate() -
     tracker.update(b.turns, 0)
     gates = [r.gate for r in tracker.rejections() if r.turn == anchor]
     assert gates != ["compaction mid-step"]
+
+
+def test_a_compaction_mid_step_is_a_candidate_until_the_step_is_run_again_live() -> None:
+    b = B()
+    _release(b)
+    b.agent("", bash("npm publish", "npm ERR! code E403\nnpm ERR! one-time password required", 1))
+    anchor = b.boundary()
+    b.summary("Summary:\n- 2.4.0 built and versioned\n\nOptional Next Step:\nPublish 2.4.0.")
+    b.agent(DUMP)
+    retry = b.agent("Publishing again.", bash("npm publish --otp-from-env", "+ 2.4.0"))
+    b.agent("", bash("git tag v2.4.0 && git push --tags", "* [new tag] v2.4.0"))
+    tracker = PivotTracker()
+    seen = []
+    for n in range(1, len(b.turns) + 1):
+        live = tracker.update(b.turns[:n], n - 1)
+        batch = detect_pivots(b.turns[:n])
+        assert msgspec.to_builtins(live) == msgspec.to_builtins(batch), n
+        seen.append(at(live, anchor) is not None)
+    assert not any(seen[: anchor + 1])
+    assert seen[retry - 1]  # before the retry is read: a candidate, as any silence at the edge
+    assert not any(seen[retry:])  # the step run again: mid-step, dropped
