@@ -11,6 +11,7 @@ import pytest
 
 import pivotal
 from cli_helpers import invoke
+from pivotal.catalog import stats as stats_mod
 from pivotal.catalog.stats import bar, collect, histogram, pivot_run, sparkline, stats_json, totals
 from pivotal.cli.exitcodes import ExitCode
 from pivotal.model import (
@@ -167,3 +168,25 @@ def test_cli_missing_path_is_reported_with_its_exit_code(tmp_path):
     assert code == ExitCode.NOT_FOUND
     assert "nope.jsonl: no such file" in err
     assert out.startswith("SESSION")  # the readable session is still reported
+
+
+def test_many_sessions_use_every_core_by_default_and_a_few_one_process(monkeypatch):
+    from pivotal.cli import stats as stats_cli
+
+    monkeypatch.setattr(stats_cli.os, "sched_getaffinity", lambda _: {0, 1}, raising=False)
+    assert stats_cli.default_jobs(stats_cli.MANY_SESSIONS) == 1
+    assert stats_cli.default_jobs(stats_cli.MANY_SESSIONS + 1) == 2
+    monkeypatch.setattr(stats_cli.os, "sched_getaffinity", lambda _: set(range(32)))
+    assert stats_cli.default_jobs(1000) == 8
+    asked: list[int] = []
+    real_collect = stats_mod.collect
+
+    def counting(refs, *, jobs=1, sensitivity="normal"):  # type: ignore[no-untyped-def]
+        asked.append(jobs)
+        return real_collect(refs, jobs=1, sensitivity=sensitivity)
+
+    monkeypatch.setattr(stats_mod, "collect", counting)
+    monkeypatch.setattr(stats_cli, "MANY_SESSIONS", 0)
+    code, _, _ = run("stats", "--json", str(DEMO))
+    code_one, _, _ = run("stats", "--json", "--jobs", "1", str(DEMO))
+    assert code == code_one == ExitCode.OK and asked == [8, 1]

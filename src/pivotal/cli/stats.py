@@ -1,11 +1,13 @@
 """`pivotal stats [PATH...]`: pivot patterns across many sessions (default: every one found).
 
-The figures are `pivotal.catalog.stats`; `--jobs N` spreads the files over processes.
+The figures are `pivotal.catalog.stats`; `--jobs N` spreads the files over processes (by
+default one per core once there are many sessions).
 """
 
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 from pathlib import Path
 
@@ -30,13 +32,31 @@ def configure(parser: argparse.ArgumentParser) -> None:
         "--jobs",
         "-j",
         type=_jobs,
-        default=1,
+        default=None,
         metavar="N",
-        help="Read this many sessions at once, 1 to 64 (default: 1).",
+        help=(
+            f"Read this many sessions at once, 1 to 64 (default: one per core when there are "
+            f"more than {MANY_SESSIONS} sessions, else 1)."
+        ),
     )
     add_sensitivity(parser)
     add_roots(parser)
     parser.set_defaults(handler=stats_cmd)
+
+
+MANY_SESSIONS = 50
+"""More sessions than this: `--jobs` defaults to the cores (starting workers costs ~0.1 s)."""
+
+
+def default_jobs(sessions: int) -> int:
+    """One worker per core (at most 8) for many sessions; one process for a few."""
+    if sessions <= MANY_SESSIONS:
+        return 1
+    try:
+        cores = len(os.sched_getaffinity(0))
+    except (AttributeError, OSError):
+        cores = os.cpu_count() or 1
+    return max(1, min(cores, 8))
 
 
 def _jobs(text: str) -> int:
@@ -67,7 +87,8 @@ def stats_cmd(args: argparse.Namespace) -> None:
         if not paths:
             err("no agent sessions found (give PATHs or --root)")
         raise SystemExit(code or ExitCode.NO_SESSIONS)
-    stats = collect(refs, jobs=args.jobs, sensitivity=args.sensitivity)
+    jobs = args.jobs or default_jobs(len(refs))
+    stats = collect(refs, jobs=jobs, sensitivity=args.sensitivity)
     if args.as_json:
         print(json.dumps(stats_json(stats), ensure_ascii=False))
     else:
