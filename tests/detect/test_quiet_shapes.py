@@ -260,6 +260,11 @@ def test_a_request_phrased_as_a_question_is_not_a_why() -> None:
     assert not WHY.search("Can you make the loader stream rows?")
 
 
+_REFUSED = "npm ERR! code E403\nnpm ERR! one-time password required"
+_TO_PUBLISH = "Summary:\n- 2.4.0 built and versioned\n\nOptional Next Step:\nPublish 2.4.0."
+_WAS_REFUSED = "Summary:\n- 2.4.0 built; publishing refused (403)\n\nNext Step:\nPublish 2.4.0."
+
+
 def _release(b: B) -> None:
     b.human("Cut the 2.4 release of the docs site and publish the package.")
     b.agent("", bash("npm run build", "built 214 pages in 9.1s"))
@@ -267,13 +272,19 @@ def _release(b: B) -> None:
     b.agent("", bash("npm version 2.4.0", "v2.4.0"))
 
 
+def _cut_after_one_refusal(b: B, summary: str) -> int:
+    """The release, one refused publish, then the compaction (its anchor) and a re-orientation."""
+    _release(b)
+    b.agent("", bash("npm publish", _REFUSED, 1))
+    anchor = b.boundary()  # the context filled before the agent answered the failure
+    b.summary(summary)
+    b.agent(DUMP)
+    return anchor
+
+
 def test_a_compaction_right_after_one_failed_call_that_is_run_again_is_no_pivot() -> None:
     b = B()
-    _release(b)
-    b.agent("", bash("npm publish", "npm ERR! code E403\nnpm ERR! one-time password required", 1))
-    anchor = b.boundary()  # the context filled before the agent answered the failure
-    b.summary("Summary:\n- 2.4.0 built and versioned\n\nOptional Next Step:\nPublish 2.4.0.")
-    b.agent(DUMP)
+    anchor = _cut_after_one_refusal(b, _TO_PUBLISH)
     b.agent("Picking up where we were: publishing.", bash("npm publish --otp-from-env", "+ 2.4.0"))
     b.agent("", bash("git tag v2.4.0 && git push --tags", "* [new tag] v2.4.0"))
     b.agent("", bash("ls -la dist/", "docs-2.4.0.tgz"))
@@ -284,7 +295,7 @@ def test_a_compaction_right_after_one_failed_call_that_is_run_again_is_no_pivot(
 def test_a_compaction_after_a_run_of_failures_stays_a_dead_end() -> None:
     b = B()
     _release(b)
-    b.agent("", bash("npm publish", "npm ERR! code E403\nnpm ERR! one-time password required", 1))
+    b.agent("", bash("npm publish", _REFUSED, 1))
     b.agent("", bash("npm publish --access public", "npm ERR! code E403\nforbidden", 1))
     b.agent("", bash("npm publish --registry https://registry.npmjs.org", "npm ERR! 403", 1))
     anchor = b.boundary()
@@ -299,11 +310,7 @@ def test_a_compaction_after_a_run_of_failures_stays_a_dead_end() -> None:
 
 def test_one_failed_call_then_other_work_after_a_compaction_is_not_this_gate() -> None:
     b = B()
-    _release(b)
-    b.agent("", bash("npm publish", "npm ERR! code E403\nnpm ERR! one-time password required", 1))
-    anchor = b.boundary()
-    b.summary("Summary:\n- 2.4.0 built; publishing refused (403)\n\nNext Step:\nPublish 2.4.0.")
-    b.agent(DUMP)
+    anchor = _cut_after_one_refusal(b, _WAS_REFUSED)
     b.agent("Leaving the publish for now; updating the site search index.", read("search.json"))
     b.agent("", edit("scripts/index_search.py"))
     b.agent("", bash("python scripts/index_search.py", "indexed 214 pages"))
@@ -315,11 +322,7 @@ def test_one_failed_call_then_other_work_after_a_compaction_is_not_this_gate() -
 
 def test_a_compaction_mid_step_is_a_candidate_until_the_step_is_run_again_live() -> None:
     b = B()
-    _release(b)
-    b.agent("", bash("npm publish", "npm ERR! code E403\nnpm ERR! one-time password required", 1))
-    anchor = b.boundary()
-    b.summary("Summary:\n- 2.4.0 built and versioned\n\nOptional Next Step:\nPublish 2.4.0.")
-    b.agent(DUMP)
+    anchor = _cut_after_one_refusal(b, _TO_PUBLISH)
     retry = b.agent("Publishing again.", bash("npm publish --otp-from-env", "+ 2.4.0"))
     b.agent("", bash("git tag v2.4.0 && git push --tags", "* [new tag] v2.4.0"))
     tracker = PivotTracker()

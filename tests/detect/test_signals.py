@@ -226,13 +226,17 @@ def test_clarification_is_a_counter_signal_and_drops_the_pivot() -> None:
     assert detect_pivots(b.turns) == []
 
 
-def test_topic_shift() -> None:
-    b = B()
+def _csv_fixed_then_silence(b: B) -> None:
     b.human("Make the CSV exporter handle unicode.")
     b.agent("", read("src/export/csv_writer.py"), edit("src/export/csv_writer.py"))
     b.agent("", bash("pytest tests/test_csv_writer.py -q", "7 passed"))
     b.agent("Unicode export works; tests pass for csv_writer and encoding_utils.")
     b.human("")
+
+
+def test_topic_shift() -> None:
+    b = B()
+    _csv_fixed_then_silence(b)
     s1 = b.agent("", read("deploy/kubernetes/ingress.yaml"), read("deploy/helm/values.yaml"))
     b.agent("", bash("kubectl get pods -n staging", "..."))
     p = only(detect_pivots(b.turns))
@@ -242,11 +246,7 @@ def test_topic_shift() -> None:
 
 def test_topic_shift_quotes_names_not_fragments_of_a_script() -> None:
     b = B()
-    b.human("Make the CSV exporter handle unicode.")
-    b.agent("", read("src/export/csv_writer.py"), edit("src/export/csv_writer.py"))
-    b.agent("", bash("pytest tests/test_csv_writer.py -q", "7 passed"))
-    b.agent("Unicode export works; tests pass for csv_writer and encoding_utils.")
-    b.human("")
+    _csv_fixed_then_silence(b)
     script = (
         "cat > deploy/render.py << 'EOF'\n"
         'print({"replicas": cfg.get("replicas"), "image": tag.strip()},)\n'
