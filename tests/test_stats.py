@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 import shutil
 from dataclasses import asdict
 from pathlib import Path
@@ -173,10 +174,10 @@ def test_cli_missing_path_is_reported_with_its_exit_code(tmp_path):
 def test_many_sessions_use_every_core_by_default_and_a_few_one_process(monkeypatch):
     from pivotal.cli import stats as stats_cli
 
-    monkeypatch.setattr(stats_cli.os, "sched_getaffinity", lambda _: {0, 1}, raising=False)
+    monkeypatch.setattr(os, "sched_getaffinity", lambda _: {0, 1}, raising=False)
     assert stats_cli.default_jobs(stats_cli.MANY_SESSIONS) == 1
     assert stats_cli.default_jobs(stats_cli.MANY_SESSIONS + 1) == 2
-    monkeypatch.setattr(stats_cli.os, "sched_getaffinity", lambda _: set(range(32)))
+    monkeypatch.setattr(os, "sched_getaffinity", lambda _: set(range(32)))
     assert stats_cli.default_jobs(1000) == 8
     asked: list[int] = []
     real_collect = stats_mod.collect

@@ -7,7 +7,6 @@ default one per core once there are many sessions).
 from __future__ import annotations
 
 import argparse
-import os
 import sys
 from pathlib import Path
 
@@ -52,11 +51,9 @@ def default_jobs(sessions: int) -> int:
     """One worker per core (at most 8) for many sessions; one process for a few."""
     if sessions <= MANY_SESSIONS:
         return 1
-    try:
-        cores = len(os.sched_getaffinity(0))
-    except (AttributeError, OSError):
-        cores = os.cpu_count() or 1
-    return max(1, min(cores, 8))
+    from pivotal.scan.cores import usable_cores
+
+    return max(1, min(usable_cores(), 8))
 
 
 def _jobs(text: str) -> int:

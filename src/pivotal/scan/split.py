@@ -37,6 +37,7 @@ from pivotal.readers import read_errors
 from pivotal.readers.claude_code import ClaudeCodeReader
 from pivotal.readers.claude_parts import read_user_content
 from pivotal.readers.claude_records import read_record
+from pivotal.scan.cores import usable_cores
 from pivotal.scan.seam import Snapshot, cited_turns, disagreement, fingerprint, merged, standin
 
 MIN_BYTES = 24 << 20
@@ -60,11 +61,7 @@ def can_split(ref: SessionRef, min_bytes: int | None = None) -> bool:
     if threading.active_count() > 1:
         return False  # forking a process with other threads running is not safe
     try:
-        cores = len(os.sched_getaffinity(0))
-    except (AttributeError, OSError):
-        cores = os.cpu_count() or 1
-    try:
-        return cores >= 2 and ref.path.stat().st_size >= min_bytes
+        return usable_cores() >= 2 and ref.path.stat().st_size >= min_bytes
     except OSError:
         return False
 
