@@ -2,11 +2,11 @@
 
 `Panes` belongs to one `ReplayScreen`, which creates it with the screen whose
 CSS classes it sets (`-panel-docked`, `-panel-drawer`; pivotal.tcss places
-the panel from them). From `WIDE` columns on the panel is docked on the right
-unless the person hid it (`p`); narrower, it opens as a drawer under the
-transcript (`p`, a click on a pivot banner, an auto-pause, `]` / `[`), which
-keeps the transcript's width and the current turn in view; playing and Esc
-close it.
+the panel from them) and shows or hides the panel itself. From `WIDE` columns
+on the panel is docked on the right unless the person hid it (`p`); narrower,
+it opens as a drawer under the transcript (`p`, a click on a pivot banner, an
+auto-pause, `]` / `[`), which keeps the transcript's width and the current turn
+in view; playing and Esc close it.
 
 It also says which pane has the keyboard (Tab / Shift+Tab, as in lnav and
 toolong): the scroll keys move the pane that has them (`scrolled`), every
@@ -46,9 +46,17 @@ class Panes:
         return (self.wide and not self.hidden) or (not self.wide and self.open)
 
     def place(self) -> None:
-        """Docked right when wide (unless hidden), a drawer under the transcript when narrow."""
-        self.owner.set_class(self.wide and not self.hidden, "-panel-docked")
-        self.owner.set_class(not self.wide and self.open, "-panel-drawer")
+        """Docked right when wide (unless hidden), a drawer under the transcript when narrow.
+
+        The screen's class says where the panel goes and changes only with the width;
+        whether it is shown is the panel's own `display`: a class change on the screen
+        restyles every widget on it, which made p and Tab miss a frame (~5 ms).
+        """
+        self.owner.set_class(self.wide, "-panel-docked")
+        self.owner.set_class(not self.wide, "-panel-drawer")
+        panel = self._pane("#panel")
+        if panel is not None:
+            panel.display = self.panel_shown
         if not self.panel_shown:
             self.keys_to("transcript")  # a pane that went away gives the keys back
 
