@@ -81,3 +81,30 @@ async def test_an_updated_pivot_keeps_the_scroll_and_another_starts_at_the_top()
         panel.show_pivot(pivot(long, turn=3), 1, 2)  # another pivot
         await pilot.pause()
         assert panel.scroll_y == 0
+
+
+def visible(panel: PivotPanel) -> str:
+    return "\n".join(panel.render_line(y).text for y in range(panel.size.height))
+
+
+async def test_going_back_to_a_pivot_draws_it_as_it_is_now() -> None:
+    """Explanations are kept wrapped for a return visit: never another pivot's, nor a stale one."""
+    app = PanelApp()
+    async with app.run_test(size=(40, 20)) as pilot:
+        panel = app.query_one(PivotPanel)
+        panel.show_pivot(pivot("alpha went quiet", turn=3), 1, 2)
+        await pilot.pause()
+        first = visible(panel)
+        assert "alpha went quiet" in first
+        panel.show_pivot(pivot("beta took over", turn=9), 2, 2)
+        await pilot.pause()
+        assert "beta took over" in visible(panel)
+        panel.show_pivot(pivot("alpha went quiet", turn=3), 1, 2)
+        await pilot.pause()
+        assert visible(panel) == first
+        panel.show_pivot(pivot("alpha went quiet", turn=3), 1, 2, note=(3, "my own words"))
+        await pilot.pause()
+        assert "my own words" in visible(panel)
+        panel.show_pivot(pivot("alpha went quiet, and more", turn=3), 1, 2)
+        await pilot.pause()
+        assert "and more" in visible(panel)

@@ -32,6 +32,8 @@ from pivotal.tui.rich_text import safe_markdown
 DIM = Style(dim=True)
 REDRAW_EVERY = 0.25
 """Seconds between two redraws the live feed asks for."""
+RECENT = 16
+"""Explanations kept wrapped, the latest shown first."""
 
 
 def _place(shown: tuple[object, ...]) -> tuple[object, ...]:
@@ -68,6 +70,8 @@ class PivotPanel(ScrollView, can_focus=False):
         self.note: RenderableType | None = None
         """The cursor turn's mark and note, shown above the pivot."""
         self._lines: list[Strip] = []
+        self._recent: list[tuple[tuple[object, ...], list[Strip]]] = []
+        """(what was shown and at which width, its lines), the latest first (`_wrapped`)."""
         self._width = 0
         self._line_style: Style | None = None
 
@@ -142,10 +146,7 @@ class PivotPanel(ScrollView, can_focus=False):
         """The text wrapped at the current width (computed once per pivot and width)."""
         width = max(self.scrollable_content_region.width, 10)
         if not self._lines or width != self._width:
-            console = self.app.console
-            options = console.options.update(width=width, highlight=False, markup=False)
-            shown = self.text if self.note is None else Group(self.note, self.text)
-            self._lines = [Strip(line, width) for line in console.render_lines(shown, options)]
+            self._lines = self._wrapped(width)
             self._width = width
             size = Size(width, len(self._lines))
             if self.virtual_size.width == width and self.is_mounted:
@@ -154,6 +155,25 @@ class PivotPanel(ScrollView, can_focus=False):
             else:
                 self.virtual_size = size
         return self._lines
+
+    def _wrapped(self, width: int) -> list[Strip]:
+        """The text wrapped at `width`: from the last few pivots shown, or wrapped now.
+
+        Wrapping one explanation costs 2-4 ms (rich), most of a key's frame when it
+        moves to another pivot; going back to one (Backspace, `[` after `]`) reuses it.
+        """
+        key = (self._shown, width)
+        for n, (seen, lines) in enumerate(self._recent):
+            if seen == key:
+                self._recent.insert(0, self._recent.pop(n))
+                return lines
+        console = self.app.console
+        options = console.options.update(width=width, highlight=False, markup=False)
+        shown = self.text if self.note is None else Group(self.note, self.text)
+        lines = [Strip(line, width) for line in console.render_lines(shown, options)]
+        self._recent.insert(0, (key, lines))
+        del self._recent[RECENT:]
+        return lines
 
     def on_click(self) -> None:
         self.add_class("-keys")  # the scroll keys follow the mouse here (Tab gives them back)
