@@ -107,3 +107,20 @@ def test_the_spare_widths_guesses_outlive_switches_until_another_spare() -> None
     heights.switch((100, True), 100)
     heights.switch((160, False), 160)
     assert heights.estimates == {}
+
+
+def test_what_the_view_keeps_with_a_layout_comes_back_with_it_and_goes_with_its_heights() -> None:
+    heights = Heights()
+    laid_out(heights, 113, {0: 3})
+    heights.kept = "offsets at 113"
+    laid_out(heights, 160, {0: 2})
+    assert heights.kept is None  # a layout not seen before: nothing kept
+    heights.kept = "offsets at 160"
+    heights.switch(113)
+    assert heights.kept == "offsets at 113"
+    heights.switch(160)
+    assert heights.kept == "offsets at 160"
+    heights.kept = "offsets at 160"
+    heights.forget(lambda index: index == 0)  # the turns changed: the other layout's go too
+    heights.switch(113)
+    assert heights.kept is None

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import pytest
 
-from .conftest import make_app, replay, wait_for
+from .conftest import make_app, replay, screen_text, wait_for
 
 NARROW = (80, 24)
 WIDE = (160, 48)
@@ -116,6 +116,25 @@ async def test_a_layout_toggled_back_is_laid_out_as_before(key: str) -> None:
         await pilot.press(key)
         await pilot.pause()
         assert (list(transcript._offsets), transcript.virtual_size, transcript.scroll_y) == before
+
+
+@pytest.mark.parametrize("step", ["right", "left", "backslash"])  # one more, one less, filtered
+async def test_a_layout_toggled_back_after_the_turns_shown_changed_is_laid_out_anew(
+    step: str,
+) -> None:
+    """The offsets a layout is left with are reused only for the same turns shown."""
+    app = make_app(at=20)
+    fresh = make_app(at=20)
+    async with app.run_test(size=WIDE) as pilot:
+        await pilot.pause()
+        await pilot.press("p", step, "p")  # panel hidden, the shown turns change, panel back
+        await pilot.pause()
+        seen = (replay(app).playback.cursor, screen_text(app))
+    async with fresh.run_test(size=WIDE) as pilot:
+        await pilot.pause()
+        await pilot.press(step)
+        await pilot.pause()
+        assert (replay(fresh).playback.cursor, screen_text(fresh)) == seen
 
 
 async def test_hiding_the_docked_panel_lays_out_at_the_width_guessed_while_idle(

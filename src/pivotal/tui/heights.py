@@ -13,6 +13,8 @@ from them with one dict copy instead of guessing 100,000 turns again (first
 `t` on 100,000 turns: the relayout 40 ms -> a few). The view may also name a
 spare width, the one the next `p` will give it, and guess there while idle:
 the first `p` then starts from those (100,000 turns: 63-70 ms -> 31-46 ms).
+The view may keep something of its own with a layout (`kept`: its line offsets),
+given back when that layout is, and dropped with its heights.
 No Textual here.
 """
 
@@ -28,7 +30,9 @@ class Heights:
         self.layout: Hashable = None
         self.measured: dict[int, int] = {}
         self.estimates: dict[int, int] = {}
-        self._other: dict[Hashable, tuple[dict[int, int], dict[int, int]]] = {}
+        self.kept: object = None
+        """What the view keeps with this layout: set before a switch, given back after one."""
+        self._other: dict[Hashable, tuple[dict[int, int], dict[int, int], object]] = {}
         self._guesses: dict[Hashable, dict[int, int]] = {}
         """Width -> the guesses made at it (this layout's width, the last other one, and the
         spare: the width the view expects next, guessed while idle)."""
@@ -43,11 +47,13 @@ class Heights:
         """
         if layout == self.layout:
             return False
-        kept = {self.layout: (self.measured, self.estimates)} if self.layout is not None else {}
+        kept = {}
+        if self.layout is not None:
+            kept = {self.layout: (self.measured, self.estimates, self.kept)}
         found = self._other.get(layout)
         if found is None:
-            found = ({}, dict(self._guesses.get(width, {})))
-        self.measured, self.estimates = found
+            found = ({}, dict(self._guesses.get(width, {})), None)
+        self.measured, self.estimates, self.kept = found
         self._other, self.layout = kept, layout
         if width != self._width:
             keep = (self._width, width, self._spare)
@@ -73,7 +79,7 @@ class Heights:
     def drop(self, turn: int) -> None:
         """`turn` looks different now (a call folded or unfolded): measure it again."""
         self.measured.pop(turn, None)
-        for measured, _ in self._other.values():
+        for measured, _, _ in self._other.values():
             measured.pop(turn, None)
 
     def forget(self, which: Callable[[int], bool]) -> None:
