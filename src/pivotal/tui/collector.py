@@ -8,10 +8,14 @@ thousand objects in reference cycles, and a full collection of them costs
 the collector runs whenever enough objects have piled up, which is in the
 middle of some key press. `IdleCollector` turns the automatic collector off
 and collects when no key has come for `QUIET` seconds, or, if `CEILING`
-objects are waiting (a key held down for long), collects the youngest
-generation alone (a full collection there cost 171 ms on 100,000 turns), so
-memory stays bounded either way. A reader that pauses the collector for its own work
-(readers/base.py) may turn it back on when done; each tick turns it off again.
+objects are waiting (keys keep coming), collects the youngest generation
+alone right after the next frame is drawn, so memory stays bounded either way.
+That collection once ran straight from the timer, which could fire between a
+key and its frame: with 200,000 objects waiting it took 50-210 ms of that key
+(a full collection there cost 171 ms on 100,000 turns); fewer waiting make it
+shorter, and after the frame the key's answer is already on screen. A reader
+that pauses the collector for its own work (readers/base.py) may turn it back
+on when done; each tick turns it off again.
 """
 
 from __future__ import annotations
@@ -27,8 +31,8 @@ QUIET = 0.3
 """No key for this long: the person is reading, a collection goes unnoticed."""
 FLOOR = 2_000
 """Fewer objects than this waiting: not worth a collection yet."""
-CEILING = 200_000
-"""This many waiting: collect even while keys keep coming."""
+CEILING = 50_000
+"""This many waiting: collect even while keys keep coming (after the next frame)."""
 
 
 class IdleCollector:
@@ -39,6 +43,7 @@ class IdleCollector:
         self.last_key = 0.0
         self.started = False
         self.collections = 0
+        self._young_pending = False
 
     def start(self) -> None:
         """The session is loaded: freeze it and take collections off the key path."""
@@ -59,9 +64,15 @@ class IdleCollector:
         if quiet and waiting >= FLOOR:
             gc.collect()
             self.collections += 1
-        elif waiting >= CEILING:  # keys keep coming: only the young objects, a few ms
-            gc.collect(0)
-            self.collections += 1
+        elif waiting >= CEILING and not self._young_pending:  # keys keep coming
+            self._young_pending = True
+            self.app.call_after_refresh(self._collect_young)
+
+    def _collect_young(self) -> None:
+        """Only the young objects, once the frame a key asked for is on screen."""
+        self._young_pending = False
+        gc.collect(0)
+        self.collections += 1
 
     def stop(self) -> None:
         if self.started:
