@@ -258,12 +258,9 @@ class TranscriptView(ScrollView, can_focus=False):
                 self._offsets, self._offsets_of = kept[1], self.shown
                 self._set_virtual_height(width, self._offsets[-1])
                 return
-        self._offsets = [0, *accumulate(self._shown_heights())]
+        self._offsets = [0, *accumulate(self._heights_of(self.shown))]
         self._offsets_of = self.shown
         self._set_virtual_height(width, self._offsets[-1])
-
-    def _shown_heights(self) -> list[int]:
-        return self._heights_of(self.shown)
 
     def _heights_of(self, indices: list[int]) -> list[int]:
         """`_height` of each turn, looked up in C (70,000 turns revealed by End: ~3 ms, not 16).
@@ -306,7 +303,7 @@ class TranscriptView(ScrollView, can_focus=False):
         height = len(self.rendered(index).strips)
         assumed = self._height(index)
         self._heights.measured[index] = height
-        self._heights.estimates[index] = height  # the best guess from now on (`_shown_heights`)
+        self._heights.estimates[index] = height  # the best guess from now on (`_heights_of`)
         if height == assumed:
             return False
         pos = self.position_of(index)
