@@ -326,7 +326,7 @@ def test_many_files_are_read_in_a_process_pool_with_the_same_result(tmp_path, ca
 
     monkeypatch.setattr(discovery, "ProcessPoolExecutor", CountingPool)
     monkeypatch.setattr(discovery, "POOL_THRESHOLD", 5)
-    monkeypatch.setattr(discovery.os, "cpu_count", lambda: 2)
+    monkeypatch.setattr(discovery, "usable_cores", lambda: 2)
     pooled = discovery.discover_sessions([home])
     assert pools == [2]
     assert pooled == serial
@@ -339,7 +339,7 @@ def test_without_a_working_pool_the_listing_is_done_in_process(home, cache, monk
 
     monkeypatch.setattr(discovery, "ProcessPoolExecutor", broken)
     monkeypatch.setattr(discovery, "POOL_THRESHOLD", 2)
-    monkeypatch.setattr(discovery.os, "cpu_count", lambda: 4)
+    monkeypatch.setattr(discovery, "usable_cores", lambda: 4)
     assert discovery.discover_sessions([home]) == discovery.discover_sessions(
         [home], use_cache=False
     )

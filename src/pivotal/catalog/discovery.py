@@ -27,6 +27,7 @@ from stat import S_ISDIR, S_ISREG
 from msgspec.structs import replace
 
 from pivotal.catalog.index import IndexUnavailable, SessionIndex, Stamp, file_stamp, open_index
+from pivotal.cores import usable_cores
 from pivotal.model import SessionRef
 from pivotal.readers import Problem, read_head, read_session, sniff_path
 from pivotal.readers.base import decode_json, parse_timestamp
@@ -253,7 +254,7 @@ def _flush(
 def _describe_all(paths: list[Path]) -> Iterator[tuple[Stamp | None, list[SessionRef]]]:
     """`describe` each path, in a process pool when there are many; results in order."""
     done = 0
-    workers = min(MAX_WORKERS, os.cpu_count() or 1)
+    workers = min(MAX_WORKERS, usable_cores())
     if len(paths) > POOL_THRESHOLD and workers > 1:
         pool = None
         try:

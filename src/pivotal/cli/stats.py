@@ -51,7 +51,7 @@ def default_jobs(sessions: int) -> int:
     """One worker per core (at most 8) for many sessions; one process for a few."""
     if sessions <= MANY_SESSIONS:
         return 1
-    from pivotal.scan.cores import usable_cores
+    from pivotal.cores import usable_cores
 
     return max(1, min(usable_cores(), 8))
 

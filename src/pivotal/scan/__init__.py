@@ -2,8 +2,8 @@
 
 `report` (the scan table, `--explain` and the stable JSON schema, reused by the
 exports), `follow` (`scan --follow`: confirmed pivots printed as they happen),
-`split` and `seam` (one big Claude Code file read and judged on two cores),
-`cores` (how many cores this process may use: the split, `stats --jobs`).
+`split` and `seam` (one big Claude Code file read and judged on two cores;
+`pivotal.cores` says how many this process may use).
 The `pivotal scan` command itself is `pivotal.cli.scan`.
 
 May import the model, readers, detector, `pivotal.live` and `pivotal.text`;

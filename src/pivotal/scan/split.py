@@ -31,13 +31,13 @@ import threading
 from collections.abc import Iterator
 from typing import Any
 
+from pivotal.cores import usable_cores
 from pivotal.detect import PivotConfig, detect_pivots
 from pivotal.model import Pivot, Session, SessionRef
 from pivotal.readers import read_errors
 from pivotal.readers.claude_code import ClaudeCodeReader
 from pivotal.readers.claude_parts import read_user_content
 from pivotal.readers.claude_records import read_record
-from pivotal.scan.cores import usable_cores
 from pivotal.scan.seam import Snapshot, cited_turns, disagreement, fingerprint, merged, standin
 
 MIN_BYTES = 24 << 20

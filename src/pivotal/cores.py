@@ -1,4 +1,5 @@
-"""How many cores this process may run on: what the split scan and `stats --jobs` size to.
+"""How many cores this process may run on: what the split scan, the session listing's
+pool and `stats --jobs` size to (below every package, so each may ask).
 
 `os.cpu_count()` counts the machine's cores; a process pinned by `taskset`, a
 container's cpuset or a batch scheduler may use fewer, and its affinity says how
