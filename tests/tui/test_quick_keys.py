@@ -27,7 +27,7 @@ from textual.app import App
 
 from pivotal.tui import keys
 
-from .conftest import make_app, replay
+from .conftest import make_app, replay, wait_for
 
 SIZE = (160, 48)
 BOUND = sorted({key for binding in keys.bindings() for key in binding.key.split(",")})
@@ -88,6 +88,20 @@ async def test_keys_typed_into_a_prompt_in_one_read_reach_it() -> None:
         burst(app, "colon", "1", "7", "enter")
         await pilot.pause()
         assert replay(app).playback.cursor == 16
+
+
+async def test_keys_typed_before_the_first_screen_are_kept_for_it(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A key that arrived while no screen was on the stack raised ScreenStackError."""
+    app = make_app()
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        with monkeypatch.context() as starting:
+            starting.setattr(type(app), "screen_stack", property(lambda self: []))
+            for name in ("colon", "1", "7", "enter"):
+                assert app._typed_too_early(events.Key(name, name if len(name) == 1 else None))
+        await wait_for(lambda: replay(app).playback.cursor == 16)
 
 
 def test_a_crash_prints_one_line_and_exits_1(tmp_path: Path) -> None:

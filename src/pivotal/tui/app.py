@@ -101,6 +101,8 @@ class ReplayerApp(App[int]):
         self.exiting = False
         self.collector = IdleCollector(self)
         self._held: list[events.Key] = []
+        self._early: list[events.Key] = []
+        """Keys typed before the first screen was on the stack (`_typed_too_early`)."""
         """Keys typed before a prompt could take them (`_typed_too_early`)."""
         """`exit()` was called: keys and clicks still queued behind it are dropped."""
 
@@ -133,6 +135,13 @@ class ReplayerApp(App[int]):
         dropped by the prompt screen. Both are held, in order, and sent again
         once the input has focus. True: this event is spent.
         """
+        if not self.screen_stack or self._early:
+            # typed while the app starts: no screen to hand them to yet (Textual raised
+            # ScreenStackError); kept, in order, for the first screen
+            if not self._early:
+                self.set_timer(0.01, self._send_early)
+            self._early.append(events.Key(event.key, event.character))
+            return True
         screen = self.screen
         if not getattr(screen, "TAKES_TYPING", False):
             if not event.is_forwarded:
@@ -147,6 +156,15 @@ class ReplayerApp(App[int]):
             screen.call_after_refresh(self._send_held, screen, 0)
         self._held.append(events.Key(event.key, event.character))
         return True
+
+    def _send_early(self) -> None:
+        """Send the keys typed during start-up again once there is a screen to take them."""
+        if not self.screen_stack:
+            self.set_timer(0.01, self._send_early)
+            return
+        early, self._early = self._early, []
+        for key in early:
+            self.post_message(key)
 
     def _send_held(self, screen: Screen, tries: int) -> None:
         """Send the held keys again, in order, once `screen`'s input has focus."""
