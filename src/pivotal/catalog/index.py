@@ -25,6 +25,7 @@ from pathlib import Path
 from typing import Any
 
 from pivotal import __version__
+from pivotal.folders import cache_dir
 from pivotal.model import SessionRef
 
 __all__ = [
@@ -78,15 +79,6 @@ _CORRUPT_CODES = {"SQLITE_CORRUPT", "SQLITE_NOTADB"}
 
 class IndexUnavailable(Exception):
     """The index cannot be used this time; the message is one line for the user."""
-
-
-def cache_dir() -> Path:
-    """Where pivotal may write: $PIVOTAL_CACHE_DIR, $XDG_CACHE_HOME/pivotal or ~/.cache/pivotal."""
-    if os.environ.get("PIVOTAL_CACHE_DIR"):
-        return Path(os.environ["PIVOTAL_CACHE_DIR"])
-    if os.environ.get("XDG_CACHE_HOME"):
-        return Path(os.environ["XDG_CACHE_HOME"]) / "pivotal"
-    return Path.home() / ".cache" / "pivotal"
 
 
 def file_stamp(path: Path) -> Stamp | None:

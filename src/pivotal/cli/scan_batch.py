@@ -21,6 +21,7 @@ import msgspec
 from pivotal.cli.exitcodes import ExitCode, worst
 from pivotal.cli.output import err
 from pivotal.cli.resolve import locate
+from pivotal.folders import cache_dir
 from pivotal.model import Pivot, Session, SessionRef
 from pivotal.readers import read_errors, read_session
 from pivotal.readers.base import gc_paused
@@ -52,7 +53,7 @@ def run_scan(
     redact: bool = False,
 ) -> int:
     """Scan `paths` once, printing each session to `out` (stdout); the worst exit code."""
-    from pivotal.detect import PivotConfig, PivotTracker, detect_pivots
+    from pivotal.detect import PivotConfig, PivotTracker, compiled, detect_pivots
 
     out = out or sys.stdout
     refs, problems = locate(paths, key)
@@ -60,6 +61,7 @@ def run_scan(
     for message, _ in problems:
         err(message)
     config = PivotConfig.for_sensitivity(sensitivity)
+    compiled.load(cache_dir())  # the detector's patterns as an earlier scan compiled them
     # A session's index is many small objects and one reference cycle (the reader and its
     # turns): the collector stays paused through each session and runs once between them,
     # so a scan of thousands of files keeps the memory of one.
@@ -91,6 +93,7 @@ def run_scan(
             else:
                 _print_text(out, ref, session, pivots, explain, redact, rejected)
             out.flush()
+    compiled.save(cache_dir())
     return int(worst(codes))
 
 

@@ -15,6 +15,7 @@ from collections.abc import Callable
 from typing import Any, cast
 
 from pivotal.detect.casefold import FoldedSearch, SplitSearch, lower_pattern
+from pivotal.detect.compiled import compile_pattern
 from pivotal.detect.syntax import alternatives, factored, whole_group
 from pivotal.detect.wordgap import FirstSpan, Part, Span, first_by_search, make_part
 
@@ -58,7 +59,7 @@ def _fast_searcher(
     parts = _parts(source, flags)
     if parts is None:
         return None
-    compiled = [re.compile(text, flags & ~re.IGNORECASE) for text, _ in parts]
+    compiled = [compile_pattern(text, flags & ~re.IGNORECASE) for text, _ in parts]
     if len(compiled) == 1:
         return FoldedSearch(compiled[0], exact)
     return SplitSearch(compiled[0], compiled[1], exact)
@@ -93,7 +94,7 @@ class _LazyPattern:
     def exact(self) -> re.Pattern[str]:
         """The (factored) pattern as written, compiled."""
         if self._exact is None:
-            self._exact = re.compile(self.source(), self.flags)
+            self._exact = compile_pattern(self.source(), self.flags)
         return self._exact
 
     def first(self, string: str, pos: int = 0) -> Span | None:

@@ -12,6 +12,7 @@ from __future__ import annotations
 import re
 
 from pivotal.detect.casefold import fold
+from pivotal.detect.compiled import compile_pattern
 
 
 class Folded:
@@ -40,10 +41,10 @@ class Folded:
         lowered = fold(text)
         if lowered is None:
             if self._exact is None:
-                self._exact = re.compile(self.source, re.IGNORECASE)
+                self._exact = compile_pattern(self.source, re.IGNORECASE)
             return self._exact.search(text)
         if self._plain is None:
-            self._plain = re.compile(self.source)
+            self._plain = compile_pattern(self.source)
         return self._plain.search(lowered)
 
 

@@ -22,6 +22,7 @@ from collections.abc import Callable
 from functools import lru_cache
 
 from pivotal.detect.casefold import fold
+from pivotal.detect.compiled import compile_pattern
 from pivotal.detect.syntax import alternatives, group_end
 
 Span = tuple[int, int]
@@ -204,14 +205,14 @@ def make_part(source: str, flags: int, folded: bool) -> Part:
     branches = alternatives(source)
     form = gap_form(branches[0], folded)
     if form is None:
-        return Part(None, re.compile(source, flags), folded)
+        return Part(None, compile_pattern(source, flags), folded)
     others = branches[1:]
     if not others:
-        return Part(re.compile(form, flags), None, folded)
+        return Part(compile_pattern(form, flags), None, folded)
     needs = tuple(_required(branch) for branch in others)
     return Part(
-        re.compile(form, flags),
-        re.compile("|".join(others), flags),
+        compile_pattern(form, flags),
+        compile_pattern("|".join(others), flags),
         folded,
         needs if all(needs) else (),
     )

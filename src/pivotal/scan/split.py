@@ -32,7 +32,7 @@ from collections.abc import Iterator
 from typing import Any
 
 from pivotal.cores import usable_cores
-from pivotal.detect import PivotConfig, detect_pivots
+from pivotal.detect import PivotConfig, compiled, detect_pivots
 from pivotal.model import Pivot, Session, SessionRef
 from pivotal.readers import read_errors
 from pivotal.readers.claude_code import ClaudeCodeReader
@@ -203,6 +203,7 @@ def _child_report(reader: ClaudeCodeReader, config: PivotConfig) -> dict[str, An
         "id": session.id,
         "title": session.title,
         "titled_by_ai": reader.titled_by_ai,
+        "codes": compiled.fresh(),  # patterns only this half needed, for the parent to keep
     }
 
 
@@ -234,6 +235,7 @@ def _parent(
         )
         if not why:
             last_outcome = "split"
+            compiled.adopt(report.get("codes", []))  # type: ignore[union-attr]
             return merged(ref, reader, at_seam, mine, report)  # type: ignore[arg-type]
     last_outcome = f"alone: {why}"
     reader.poll(final=True)  # no split after all: finish alone

@@ -1,0 +1,161 @@
+"""The detector's regular expressions, compiled once per Python build, not once per run.
+
+Why: the detector's patterns are long alternations and `re` compiles in pure
+Python, about 17 ms of every process that judges a silence: most of the
+detection of a small session, and paid by both processes of a split scan
+(`pivotal.scan.split`). What `re` compiles a pattern to (its "sre code", a list
+of numbers) depends only on the pattern, its flags and the Python build, so
+`save` keeps the codes this process compiled in the cache folder and `load`
+takes them back, as Python keeps compiled modules in `__pycache__`. A pattern
+with a kept code is built from it at once, by the same call `re` ends with;
+any other is compiled as usual. A file from another build, or one that does not
+read back, is ignored (and replaced by the next save): the cache can only make
+a compile faster, never change what a pattern matches.
+"""
+
+from __future__ import annotations
+
+import _sre
+import os
+import re
+import sys
+from pathlib import Path
+
+import msgspec
+
+__all__ = ["adopt", "compile_pattern", "fresh", "load", "save"]
+
+
+class _Code(msgspec.Struct, array_like=True):
+    """What `_sre.compile` takes for one pattern, as `re` worked it out."""
+
+    source: str
+    flags: int
+    final_flags: int
+    code: list[int]
+    groups: int
+    groupindex: dict[str, int]
+    indexgroup: list[str | None]
+
+
+class _File(msgspec.Struct):
+    build: str
+    codes: list[_Code]
+
+
+_BUILD = f"{sys.implementation.cache_tag} {_sre.MAGIC} {sys.version}"
+"""Codes are kept for exactly this Python (its version string names the build)."""
+_FILE_NAME = f"regex-{sys.implementation.cache_tag}.json"
+
+_codes: dict[tuple[str, int], _Code] = {}
+_fresh: list[_Code] = []
+"""What this process compiled that the cache did not hold (so `save` writes)."""
+
+
+def compile_pattern(source: str, flags: int = 0) -> re.Pattern[str]:
+    """`re.compile(source, flags)`, built from a kept code when there is one."""
+    flags = int(flags)
+    kept = _codes.get((source, flags))
+    if kept is not None:
+        try:
+            return _built(kept)
+        except (RuntimeError, TypeError, ValueError, OverflowError):  # not this build's code
+            del _codes[source, flags]
+    code = _code_of(source, flags)
+    if code is None:
+        return re.compile(source, flags)  # this Python's `re` is laid out otherwise
+    try:
+        pattern = _built(code)
+    except (RuntimeError, TypeError, ValueError, OverflowError):
+        return re.compile(source, flags)
+    _codes[source, flags] = code
+    _fresh.append(code)
+    return pattern
+
+
+def fresh() -> list[_Code]:
+    """The codes this process compiled since its last `load` or `save` (a split scan's child
+    hands them to the parent, which saves them)."""
+    return list(_fresh)
+
+
+def adopt(codes: list[_Code]) -> None:
+    """Take codes another process compiled (`fresh`) as if compiled here."""
+    for code in codes:
+        if isinstance(code, _Code) and (code.source, code.flags) not in _codes:
+            _codes[code.source, code.flags] = code
+            _fresh.append(code)
+
+
+def _code_of(source: str, flags: int) -> _Code | None:
+    """The code `re.compile` would give, by the steps it takes; None if they are not there."""
+    try:
+        parser, compiler = re._parser, re._compiler  # type: ignore[attr-defined]
+        parsed = parser.parse(source, flags)  # raises re.error as re.compile would
+        code = compiler._code(parsed, flags)
+        state = parsed.state
+        groupindex = dict(state.groupdict)
+        groups = state.groups
+        final_flags = int(flags | state.flags)
+    except AttributeError:
+        return None
+    indexgroup: list[str | None] = [None] * groups
+    for name, index in groupindex.items():
+        indexgroup[index] = name
+    numbers = [int(op) for op in code]  # opcodes are int subclasses: kept as plain numbers
+    return _Code(source, flags, final_flags, numbers, groups - 1, groupindex, indexgroup)
+
+
+def _built(code: _Code) -> re.Pattern[str]:
+    return _sre.compile(  # type: ignore[no-any-return]
+        code.source,
+        code.final_flags,
+        code.code,
+        code.groups,
+        code.groupindex,
+        tuple(code.indexgroup),
+    )
+
+
+_decode = msgspec.json.Decoder(_File).decode
+
+
+def load(folder: Path) -> None:
+    """Take back the codes a run of this Python kept in `folder` (nothing if there are none)."""
+    try:
+        kept = _decode((folder / _FILE_NAME).read_bytes())
+    except (OSError, msgspec.DecodeError, msgspec.ValidationError, RecursionError):
+        return
+    if kept.build != _BUILD:
+        return
+    for code in kept.codes:
+        _codes.setdefault((code.source, code.flags), code)
+
+
+def save(folder: Path) -> bool:
+    """Keep this process's codes in `folder` when it compiled new ones; whether it wrote.
+
+    Written to a temporary file and moved into place, so a reader never sees half
+    a file; a folder that cannot be written to only means compiling next time.
+    """
+    if not _fresh:
+        return False
+    temporary = folder / f".{_FILE_NAME}.{os.getpid()}.tmp"  # one writer per process
+    made = False
+    try:
+        data = msgspec.json.encode(_File(_BUILD, list(_codes.values())))
+        folder.mkdir(parents=True, exist_ok=True)
+        handle = os.open(temporary, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+        made = True
+        with os.fdopen(handle, "wb") as out:
+            out.write(data)
+        os.replace(temporary, folder / _FILE_NAME)
+    except (OSError, TypeError, ValueError):
+        if made:
+            try:
+                os.unlink(temporary)
+            except OSError:
+                pass
+        return False
+    _fresh.clear()
+    return True
