@@ -28,7 +28,9 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 GEN = ROOT.parent / "shared" / "tools" / "gen_session.py"
 REFERENCE = ROOT.parent / "shared" / "tools" / "bench_parse.py"
-PIVOTAL = [sys.executable, "-m", "pivotal"]
+_SCRIPT = Path(sys.executable).with_name("pivotal")
+PIVOTAL = [str(_SCRIPT)] if _SCRIPT.exists() else [sys.executable, "-m", "pivotal"]
+"""The `pivotal` command as installed, as users run it (`python -m` would add runpy's imports)."""
 READ_MODEL = (
     "import sys, pathlib\n"
     "from pivotal.model import SessionRef\n"
