@@ -149,17 +149,3 @@ def test_empty_session_never_moves() -> None:
     pb = Playback()
     assert pb.step(1) is None and pb.first() is None and pb.percent(5) is None
     assert pb.goto(3) is None and pb.next_pivot() is None
-
-
-def test_following_is_where_a_step_goes_without_going_there() -> None:
-    pb = playback()
-    pb.goto(10)
-    assert pb.following() == 11 and pb.cursor == 10
-    pb.set_filter(Filter.FAILURES)  # failures 1, 2, 3: nothing after 10 under this filter
-    assert pb.following() is None
-    pb.goto(1)
-    assert pb.following() == 2
-    assert pb.step(1) == 2  # the same turn
-    pb.set_filter(Filter.ALL)
-    pb.last()
-    assert pb.following() is None and pb.step(1) is None

@@ -171,12 +171,6 @@ class Playback:
             return None
         return self._set(visible[pos])
 
-    def following(self) -> int | None:
-        """The turn `step(1)` would move to (None at the end); nothing moves."""
-        visible = self.visible
-        pos = bisect_right(visible, self.cursor)
-        return visible[pos] if pos < len(visible) else None
-
     def first(self) -> int | None:
         return self._set(self.visible[0]) if self.visible else None
 

@@ -179,7 +179,6 @@ class ReplayScreen(Screen[None]):
             return
         pb = self.playback
         self.transcript.show(pb.shown(), pb.cursor, follow=follow)
-        self.transcript.render_soon(pb.following())  # a step or play's next frame, made ready
         pivot = self.jumps.panel_pivot()
         number = pb.pivots.index(pivot) + 1 if pivot is not None else 0
         self.panel.show_pivot(

@@ -40,8 +40,6 @@ WARM_SLICE = 2000
 """Turns whose height is estimated per idle step (see `_warm_soon`): ~3 ms, so a key that
 arrives during one waits no longer than that."""
 WARM_PAUSE = 0.01
-AHEAD_PAUSE = 0.02
-"""How long after a frame the turn a step would reveal is rendered (`render_soon`)."""
 
 
 class TranscriptView(ScrollView, can_focus=False):
@@ -95,8 +93,6 @@ class TranscriptView(ScrollView, can_focus=False):
         self._spare_width = 0
         """A width `p` will lay the turns out at (the screen says): guessed for while idle."""
         self._spare_from = 0
-        self._ahead: int | None = None
-        self._ahead_timer: Timer | None = None
         self.follow_cursor = True
         """Keep the cursor turn in view on resize; off once the person scrolls by hand."""
         self.highlighter = Highlighter()
@@ -379,33 +375,15 @@ class TranscriptView(ScrollView, can_focus=False):
             pivot=self.banners.get(index),
         )
 
-    def render_soon(self, index: int | None) -> None:
-        """Turn `index` is the one a step would reveal: render it between frames.
-
-        A new turn's Markdown and syntax highlighting cost 2-20 ms, most of a step's
-        frame; rendered a moment after the last frame, the step (and play) finds it
-        ready. A key pressed meanwhile renders it itself, as before.
-        """
-        self._ahead = index
-        if index is not None and self._ahead_timer is None and self.is_mounted:
-            self._ahead_timer = self.set_timer(AHEAD_PAUSE, self._render_ahead)
-
-    def _render_ahead(self) -> None:
-        self._ahead_timer = None
-        index = self._ahead
-        if index is not None and 0 <= index < len(self.turns) and self._layout_width:
-            self.rendered(index, as_cursor=True)  # what the step will draw: it becomes the cursor
-
-    def rendered(self, index: int, *, as_cursor: bool | None = None) -> RenderedTurn:
-        """The turn's strips (marked when it is the cursor, or `as_cursor`); the cursor look
-        is derived from the cached plain one."""
+    def rendered(self, index: int) -> RenderedTurn:
+        """The turn's strips; the cursor look is derived from the cached plain one."""
         key = (index, self.look(index))
         found = self._cache.get(key)
         if found is None:
             found = render_turn(self.turns[index], key[1], self.palette(), self.app.console)
             self._cache[key] = found
             self.renders += 1
-        if index == self.cursor if as_cursor is None else as_cursor:
+        if index == self.cursor:
             cursor_key = (index, replace(key[1], cursor=True))
             marked = self._cache.get(cursor_key)
             if marked is None:
