@@ -201,3 +201,15 @@ def test_a_scan_keeps_the_codes_and_answers_the_same_with_them(tmp_path):
     kept.write_bytes(b'{"build": "damaged')
     assert _scan(cache) == first  # and replaced by a whole file again
     assert json.loads(kept.read_bytes())["codes"]
+
+
+@pytest.mark.usefixtures("fresh_state")
+def test_a_temporary_file_a_killed_run_left_does_not_stop_the_next_save(tmp_path):
+    compiled.compile_pattern(*PATTERNS[0])
+    tmp_path.mkdir(exist_ok=True)
+    left = tmp_path / f".regex-{sys.implementation.cache_tag}.json.{os.getpid()}.tmp"
+    left.write_text("half a file from a run that was killed")
+    assert compiled.save(tmp_path) is True
+    assert sorted(p.name for p in tmp_path.iterdir()) == [
+        f"regex-{sys.implementation.cache_tag}.json"
+    ]

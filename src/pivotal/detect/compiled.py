@@ -74,8 +74,8 @@ def compile_pattern(source: str, flags: int = 0) -> re.Pattern[str]:
 
 
 def fresh() -> list[_Code]:
-    """The codes this process compiled since its last `load` or `save` (a split scan's child
-    hands them to the parent, which saves them)."""
+    """The codes this process compiled (or adopted) since its last `save` (a split scan's
+    child hands them to the parent, which saves them)."""
     return list(_fresh)
 
 
@@ -140,12 +140,14 @@ def save(folder: Path) -> bool:
     """
     if not _fresh:
         return False
-    temporary = folder / f".{_FILE_NAME}.{os.getpid()}.tmp"  # one writer per process
+    # one name per process: one left by a killed run with this pid is stale, so it is reused
+    temporary = folder / f".{_FILE_NAME}.{os.getpid()}.tmp"
+    flags = os.O_WRONLY | os.O_CREAT | os.O_TRUNC | getattr(os, "O_NOFOLLOW", 0)
     made = False
     try:
         data = msgspec.json.encode(_File(_BUILD, list(_codes.values())))
         folder.mkdir(parents=True, exist_ok=True)
-        handle = os.open(temporary, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+        handle = os.open(temporary, flags, 0o600)
         made = True
         with os.fdopen(handle, "wb") as out:
             out.write(data)
