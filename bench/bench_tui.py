@@ -35,7 +35,7 @@ import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))  # keytimes, beside this file
-from keytimes import load, report_tmux, tmux_keys  # noqa: E402
+from keytimes import fresh_data_dir, load, report_tmux, tmux_keys  # noqa: E402
 
 GEN = os.environ.get(
     "PIVOTAL_GEN", str(Path(__file__).resolve().parents[2] / "shared" / "tools" / "gen_session.py")
@@ -138,17 +138,17 @@ def main() -> int:
         print(json.dumps(asyncio.run(measure(args.one, args.keys))))
         return 0
     args.dir.mkdir(parents=True, exist_ok=True)
-    os.environ.setdefault("PIVOTAL_DATA_DIR", str(args.dir / "data"))  # marks stay out of ~
     small, big = args.dir / "s100k.jsonl", args.dir / "s100m.jsonl"
     generate(small, 0.1)
     generate(big, 100)
-    print(f"load average before: {load()}")
-    code = report(run_one(small, 120), run_one(big, args.keys))
-    if args.tmux and shutil.which("tmux"):
-        pivotal = str(Path(sys.executable).parent / "pivotal")
-        keys = ["l", "]", "G", "g", "e", "5", "Tab"]
-        report_tmux(tmux_keys(pivotal, big, keys), "100 MB")
-    print(f"load average after: {load()}")
+    with fresh_data_dir():
+        print(f"load average before: {load()}")
+        code = report(run_one(small, 120), run_one(big, args.keys))
+        if args.tmux and shutil.which("tmux"):
+            pivotal = str(Path(sys.executable).parent / "pivotal")
+            keys = ["l", "]", "G", "g", "e", "5", "Tab"]
+            report_tmux(tmux_keys(pivotal, big, keys), "100 MB")
+        print(f"load average after: {load()}")
     return code
 
 

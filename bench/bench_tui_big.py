@@ -38,7 +38,7 @@ from pathlib import Path
 REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO))  # for tests.tail.claude_lines (the real-format record builder)
 sys.path.insert(0, str(REPO / "bench"))  # keytimes, beside this file
-from keytimes import load, time_keys  # noqa: E402
+from keytimes import fresh_data_dir, load, time_keys  # noqa: E402
 from keytimes import report as report_keys  # noqa: E402
 
 SIZE = (160, 48)
@@ -197,12 +197,12 @@ def main() -> int:
         begin = time.perf_counter()
         generate(path, args.turns)
         print(f"wrote {path} in {time.perf_counter() - begin:.1f} s", file=sys.stderr)
-    os.environ.setdefault("PIVOTAL_DATA_DIR", str(args.dir / "data"))  # marks stay out of ~
-    print(f"load average before: {load()}")
-    report(asyncio.run(measure(path, args.keys)))
-    if args.picker:
-        asyncio.run(measure_picker(args.picker, args.dir))
-    print(f"load average after: {load()}")
+    with fresh_data_dir():
+        print(f"load average before: {load()}")
+        report(asyncio.run(measure(path, args.keys)))
+        if args.picker:
+            asyncio.run(measure_picker(args.picker, args.dir))
+        print(f"load average after: {load()}")
     return 0
 
 

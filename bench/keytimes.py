@@ -20,14 +20,16 @@ a tmux pane, a key sent with `send-keys`, polled until the pane changes.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import gc
 import os
 import random
 import statistics
 import subprocess
 import sys
+import tempfile
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 KEYS = [
@@ -193,6 +195,26 @@ def report(found: dict[str, list[tuple[float, float]]], label: str) -> int:
             f"{max(wall):8.1f}  {verdict}"
         )
     return failed
+
+
+@contextlib.contextmanager
+def fresh_data_dir() -> Iterator[str]:
+    """A new, empty notes store for one bench run (PIVOTAL_DATA_DIR), removed after it.
+
+    The runs press `m`, which marks and unmarks turns; in a store kept between runs
+    each run began with the marks the one before left, so `u` / `U` had somewhere to
+    jump every other run and the sums of medians alternated by 30-40 ms.
+    """
+    before = os.environ.get("PIVOTAL_DATA_DIR")
+    with tempfile.TemporaryDirectory(prefix="pivotal-bench-data-") as folder:
+        os.environ["PIVOTAL_DATA_DIR"] = folder
+        try:
+            yield folder
+        finally:
+            if before is None:
+                os.environ.pop("PIVOTAL_DATA_DIR", None)
+            else:
+                os.environ["PIVOTAL_DATA_DIR"] = before
 
 
 def load() -> str:
