@@ -156,3 +156,34 @@ def test_a_crash_prints_one_line_and_exits_1(tmp_path: Path) -> None:
     assert "internal error" in tail
     assert "Traceback" not in tail and "RuntimeError" not in tail
     assert len([line for line in tail.splitlines() if line.strip()]) == 1, tail
+
+
+async def test_keys_behind_a_prompts_enter_go_to_the_replay_not_the_prompt() -> None:
+    """`:17⏎q` in one read: the jump happens and q quits (q was typed into the prompt: "17q")."""
+    app = make_app(at=5)
+    async with app.run_test(size=SIZE):
+        burst(app, "colon", "1", "7", "enter", "q")
+        await wait_for(lambda: app.return_code is not None)
+        assert replay(app).playback.cursor == 16
+    assert app.return_code == 0
+
+
+async def test_enter_and_esc_in_one_read_close_the_prompt_once() -> None:
+    """Two dismissals popped the replay screen too: a blank screen with nothing to show."""
+    app = make_app(at=5)
+    async with app.run_test(size=SIZE) as pilot:
+        burst(app, "colon", "1", "7", "enter", "escape", "escape", "plus")
+        await wait_for(lambda: replay(app).playback.speed != 1)
+        assert app.screen is replay(app)
+        assert replay(app).playback.cursor == 16
+        await pilot.press("q")
+    assert app.return_code == 0
+
+
+async def test_a_search_typed_with_the_next_key_in_one_read_is_searched_then_the_key_runs() -> None:
+    app = make_app(at=0)
+    async with app.run_test(size=SIZE):
+        burst(app, "slash", *"server", "enter", "q")
+        await wait_for(lambda: app.return_code is not None)
+        assert replay(app).search.needle == "server"
+    assert app.return_code == 0

@@ -99,12 +99,14 @@ class ReplayerApp(App[int]):
         """Set once the first slice of the session is on screen."""
         self.first_paint_at: float | None = None
         self.exiting = False
+        """`exit()` was called: keys and clicks still queued behind it are dropped."""
         self.collector = IdleCollector(self)
         self._held: list[events.Key] = []
+        """Keys typed before a prompt could take them (`_typed_too_early`)."""
         self._early: list[events.Key] = []
         """Keys typed before the first screen was on the stack (`_typed_too_early`)."""
-        """Keys typed before a prompt could take them (`_typed_too_early`)."""
-        """`exit()` was called: keys and clicks still queued behind it are dropped."""
+        self._after_close: list[events.Key] = []
+        """Keys typed behind the key that closed a prompt (`_typed_too_early`)."""
 
     # -- quitting ----------------------------------------------------------------------
     def exit(self, *args: object, **kwargs: object) -> None:  # type: ignore[override]
@@ -143,6 +145,10 @@ class ReplayerApp(App[int]):
             self._early.append(events.Key(event.key, event.character))
             return True
         screen = self.screen
+        if getattr(screen, "closing", False) and not event.is_forwarded:
+            # behind the Enter / Esc that closes a prompt: for the screen below, once it is on top
+            self.after_close(screen, event)
+            return True
         if not getattr(screen, "TAKES_TYPING", False):
             if not event.is_forwarded:
                 event._pivotal_screen = screen  # type: ignore[attr-defined]
@@ -164,6 +170,21 @@ class ReplayerApp(App[int]):
             return
         early, self._early = self._early, []
         for key in early:
+            self.post_message(key)
+
+    def after_close(self, screen: Screen, event: events.Key) -> None:
+        """Keep `event` for the screen below `screen`, which is closing (`PromptInput`)."""
+        if not self._after_close:
+            self.call_after_refresh(self._send_after_close, screen, 0)
+        self._after_close.append(events.Key(event.key, event.character))
+
+    def _send_after_close(self, screen: Screen, tries: int) -> None:
+        """Send the keys typed behind a prompt's closing key again once it is off the stack."""
+        if screen in self.screen_stack and tries < 100:
+            self.call_after_refresh(self._send_after_close, screen, tries + 1)
+            return
+        keys, self._after_close = self._after_close, []
+        for key in keys:
             self.post_message(key)
 
     def _send_held(self, screen: Screen, tries: int) -> None:

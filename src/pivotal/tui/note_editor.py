@@ -13,6 +13,8 @@ from textual.containers import Vertical
 from textual.screen import ModalScreen
 from textual.widgets import Footer, Static, TextArea
 
+from pivotal.tui.screens import close_once
+
 
 class NoteScreen(ModalScreen[str | None]):
     """A small Markdown editor for one turn's note: Ctrl+S saves, Esc leaves it unchanged."""
@@ -45,7 +47,7 @@ class NoteScreen(ModalScreen[str | None]):
         return next((area.text for area in self.query(TextArea)), self.text)
 
     def action_save(self) -> None:
-        self.dismiss(self.value.strip("\n"))
+        close_once(self, self.value.strip("\n"))
 
     def action_cancel(self) -> None:
-        self.dismiss(None)
+        close_once(self, None)

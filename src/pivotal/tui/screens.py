@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from rich.table import Table
 from rich.text import Text
+from textual import events
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Vertical
@@ -96,12 +99,50 @@ def help_table() -> Table:
     return table
 
 
+def close_once(screen: ModalScreen[Any], result: object) -> None:
+    """Dismiss `screen` with `result` unless it was dismissed already.
+
+    Enter and Esc in one read (a paste, a fast typist) both reached the prompt
+    before it was gone: two dismissals popped the replay screen too, leaving a
+    blank one.
+    """
+    if not getattr(screen, "dismissed", False):
+        screen.dismissed = True  # type: ignore[attr-defined]
+        screen.closing = True  # type: ignore[attr-defined]
+        screen.dismiss(result)
+
+
+class PromptInput(Input):
+    """The prompt's input: once it has seen Enter or Esc, the keys behind them are not its own.
+
+    A terminal hands over `:17⏎q` in one read, and every key reaches the input
+    before the Enter's submit runs (Textual checks bindings when a key comes back
+    up): `q` was typed into the closing prompt ("17q": no jump, no quit). The
+    input marks its screen `closing` on the key itself, in the order the keys
+    came, and hands later ones back to the app for the screen below.
+    """
+
+    async def _on_key(self, event: events.Key) -> None:
+        screen = self.screen
+        if getattr(screen, "closing", False):
+            event.stop()
+            event.prevent_default()
+            self.app.after_close(screen, event)  # type: ignore[attr-defined]
+            return
+        if event.key in ("enter", "escape"):
+            screen.closing = True  # type: ignore[attr-defined]
+        await super()._on_key(event)
+
+
 class PromptScreen(ModalScreen[str | None]):
     """A one-line prompt docked at the bottom (go to turn, search)."""
 
     BINDINGS = [Binding("escape", "cancel", "Cancel")]
     TAKES_TYPING = True
     """Keys typed before the input has focus wait for it (`ReplayerApp.on_event`)."""
+    closing = False
+    """Enter or Esc reached it: keys behind them wait for the screen below."""
+    dismissed = False
 
     def __init__(self, label: str, placeholder: str = "", value: str = "") -> None:
         super().__init__()
@@ -112,10 +153,10 @@ class PromptScreen(ModalScreen[str | None]):
     def compose(self) -> ComposeResult:
         with Vertical(id="prompt-box"):
             yield Static(Text(self.label), id="prompt-label")
-            yield Input(value=self.value, placeholder=self.placeholder, id="prompt-input")
+            yield PromptInput(value=self.value, placeholder=self.placeholder, id="prompt-input")
 
     def on_input_submitted(self, event: Input.Submitted) -> None:
-        self.dismiss(event.value)
+        close_once(self, event.value)
 
     def action_cancel(self) -> None:
-        self.dismiss(None)
+        close_once(self, None)

@@ -31,7 +31,7 @@ from textual.worker import get_current_worker
 from pivotal.tui.find import Finder, Query, SpanIndex, tool_parts_matching
 from pivotal.tui.jumps import Jumps
 from pivotal.tui.playback import Playback
-from pivotal.tui.screens import PromptScreen
+from pivotal.tui.screens import PromptInput, PromptScreen, close_once
 from pivotal.tui.transcript import TranscriptView
 
 
@@ -47,7 +47,7 @@ class SearchPrompt(PromptScreen):
     def compose(self) -> ComposeResult:
         with Vertical(id="prompt-box"):
             yield Static(self.title_line(), id="prompt-label")
-            yield Input(value=self.value, placeholder=self.placeholder, id="prompt-input")
+            yield PromptInput(value=self.value, placeholder=self.placeholder, id="prompt-input")
 
     def title_line(self) -> Text:
         mode = "regex" if self.regex else "plain text"
@@ -60,7 +60,7 @@ class SearchPrompt(PromptScreen):
     def on_input_submitted(self, event: Input.Submitted) -> None:
         event.prevent_default()  # the plain prompt's handler would answer with the bare text
         event.stop()
-        self.dismiss(event.value and Query(event.value, self.regex))  # type: ignore[arg-type]
+        close_once(self, event.value and Query(event.value, self.regex))
 
 
 @dataclass(frozen=True, slots=True)
