@@ -9,15 +9,16 @@ from __future__ import annotations
 
 import json
 import os
-import pickle
 import re
 import subprocess
 import sys
 from pathlib import Path
 
+import msgspec
 import pytest
 
 from pivotal.detect import compiled
+from pivotal.detect.compiled import Code
 
 PATTERNS = [
     (r"\b(?:shall i|want me to|should i)\b", 0),
@@ -159,10 +160,10 @@ def test_a_folder_that_cannot_be_written_only_costs_the_cache(tmp_path):
 
 @pytest.mark.usefixtures("fresh_state")
 def test_codes_a_split_scans_child_compiled_are_kept_by_the_parent(monkeypatch, tmp_path):
-    """The child of a split scan hands over its codes pickled (`pivotal.scan.split`)."""
+    """The child of a split scan hands over its codes in its msgpack report (`scan.split`)."""
     for source, flags in PATTERNS[:2]:
         compiled.compile_pattern(source, flags)
-    handed = pickle.loads(pickle.dumps(compiled.fresh()))
+    handed = msgspec.msgpack.decode(msgspec.msgpack.encode(compiled.fresh()), type=list[Code])
     monkeypatch.setattr(compiled, "_codes", {})
     monkeypatch.setattr(compiled, "_fresh", [])
     compiled.adopt([*handed, "not a code"])  # type: ignore[list-item]

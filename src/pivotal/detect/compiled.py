@@ -23,10 +23,10 @@ from pathlib import Path
 
 import msgspec
 
-__all__ = ["adopt", "compile_pattern", "fresh", "load", "save"]
+__all__ = ["Code", "adopt", "compile_pattern", "fresh", "load", "save"]
 
 
-class _Code(msgspec.Struct, array_like=True):
+class Code(msgspec.Struct, array_like=True):
     """What `_sre.compile` takes for one pattern, as `re` worked it out."""
 
     source: str
@@ -40,15 +40,15 @@ class _Code(msgspec.Struct, array_like=True):
 
 class _File(msgspec.Struct):
     build: str
-    codes: list[_Code]
+    codes: list[Code]
 
 
 _BUILD = f"{sys.implementation.cache_tag} {_sre.MAGIC} {sys.version}"
 """Codes are kept for exactly this Python (its version string names the build)."""
 _FILE_NAME = f"regex-{sys.implementation.cache_tag}.json"
 
-_codes: dict[tuple[str, int], _Code] = {}
-_fresh: list[_Code] = []
+_codes: dict[tuple[str, int], Code] = {}
+_fresh: list[Code] = []
 """What this process compiled that the cache did not hold (so `save` writes)."""
 
 
@@ -73,21 +73,21 @@ def compile_pattern(source: str, flags: int = 0) -> re.Pattern[str]:
     return pattern
 
 
-def fresh() -> list[_Code]:
+def fresh() -> list[Code]:
     """The codes this process compiled (or adopted) since its last `save` (a split scan's
     child hands them to the parent, which saves them)."""
     return list(_fresh)
 
 
-def adopt(codes: list[_Code]) -> None:
+def adopt(codes: list[Code]) -> None:
     """Take codes another process compiled (`fresh`) as if compiled here."""
     for code in codes:
-        if isinstance(code, _Code) and (code.source, code.flags) not in _codes:
+        if isinstance(code, Code) and (code.source, code.flags) not in _codes:
             _codes[code.source, code.flags] = code
             _fresh.append(code)
 
 
-def _code_of(source: str, flags: int) -> _Code | None:
+def _code_of(source: str, flags: int) -> Code | None:
     """The code `re.compile` would give, by the steps it takes; None if they are not there."""
     try:
         parser, compiler = re._parser, re._compiler  # type: ignore[attr-defined]
@@ -103,10 +103,10 @@ def _code_of(source: str, flags: int) -> _Code | None:
     for name, index in groupindex.items():
         indexgroup[index] = name
     numbers = [int(op) for op in code]  # opcodes are int subclasses: kept as plain numbers
-    return _Code(source, flags, final_flags, numbers, groups - 1, groupindex, indexgroup)
+    return Code(source, flags, final_flags, numbers, groups - 1, groupindex, indexgroup)
 
 
-def _built(code: _Code) -> re.Pattern[str]:
+def _built(code: Code) -> re.Pattern[str]:
     return _sre.compile(  # type: ignore[no-any-return]
         code.source,
         code.final_flags,

@@ -3,9 +3,10 @@
 `scan_split` runs the processes; this module says when their halves make one
 session. The parent keeps a `Snapshot` of its reader at the cut. The child sends
 `fingerprint`s of the turns both of them read, the lookups it could not resolve,
-its pivots and a `standin` for each turn those pivots cite. `disagreement` names
-any way the part before the cut could have changed the child's turns (then the
-parent reads on alone), and `merged` joins the halves into what a scan reports.
+its pivots and a `standin` for each turn those pivots cite, all in one typed
+`ChildReport`. `disagreement` names any way the part before the cut could have
+changed the child's turns (then the parent reads on alone), and `merged` joins
+the halves into what a scan reports.
 """
 
 from __future__ import annotations
@@ -13,10 +14,47 @@ from __future__ import annotations
 from collections.abc import Iterator, Sequence
 from typing import Any
 
+import msgspec
 from msgspec.structs import replace
 
-from pivotal.model import Pivot, Role, Session, SessionRef, Signal, SourceRef, Turn, TurnFlag
+from pivotal.detect.compiled import Code
+from pivotal.model import (
+    Pivot,
+    Role,
+    Session,
+    SessionRef,
+    Signal,
+    Skipped,
+    SourceRef,
+    Turn,
+    TurnFlag,
+)
 from pivotal.readers.claude_code import ClaudeCodeReader
+
+
+class ChildReport(msgspec.Struct, array_like=True):
+    """Everything the child sends once it has read and judged its half.
+
+    Sent as msgpack: a typed decode is a fraction of what pickling costs on the
+    last stretch of the scan, when both processes are done and the user waits.
+    Turn positions and line numbers in it count from the seam.
+    """
+
+    prints: bytes
+    """`encode_prints` of the turns both sides read (the first `overlap` of the child's)."""
+    pivots: list[Pivot]
+    standins: list[tuple[Any, ...]]
+    turns: int
+    branches: int
+    outside: list[tuple[str, str | None, int]]
+    uuids: list[str]
+    message_ids: list[str]
+    skipped: list[Skipped]
+    id: str | None
+    title: str | None
+    titled_by_ai: bool
+    codes: list[Code]
+    """The detector patterns only the child compiled, for the parent to keep."""
 
 
 class Snapshot:
@@ -33,28 +71,26 @@ class Snapshot:
         self.title = session.title
 
 
-def disagreement(
-    reader: ClaudeCodeReader, at: Snapshot, report: dict[str, Any], overlap: int
-) -> str:
+def disagreement(reader: ClaudeCodeReader, at: Snapshot, report: ChildReport, overlap: int) -> str:
     """Why the child's turns could differ from the whole-file reading ("" when they cannot)."""
     turns = reader.session.turns
-    if report["branches"] or len(reader.session.branches) != at.branches:
+    if report.branches or len(reader.session.branches) != at.branches:
         return "a rewind near or after the seam"
-    theirs = report["fingerprints"]
-    mine = [fingerprint(t) for t in turns[at.offset : at.offset + overlap]]
-    if len(theirs) != overlap or mine != [_shifted_print(f, at.lines) for f in theirs]:
+    overlapping = turns[at.offset : at.offset + overlap]
+    mine = [_shifted_print(fingerprint(t), -at.lines) for t in overlapping]
+    if len(mine) != overlap or encode_prints(mine) != report.prints:
         return "the overlapping turns differ"
-    if not at.uuid_turn.keys().isdisjoint(report["uuids"]):
+    if not at.uuid_turn.keys().isdisjoint(report.uuids):
         return "a record from before the seam written again after it"
-    if not at.message_ids.isdisjoint(report["message_ids"]):
+    if not at.message_ids.isdisjoint(report.message_ids):
         return "a response continuing a message from before the seam"
-    for kind, key, seen in report["outside"]:
+    for kind, key, seen in report.outside:
         if kind == "parent":
             index = at.uuid_turn.get(key) if key is not None else None
             if index is not None and not (seen == 0 and index == at.offset - 1):
                 return "a message continuing from before the seam (a rewind)"
         elif kind == "result":
-            if key in at.uuid_turn or not _assistant_before(theirs, seen):
+            if key in at.uuid_turn or not _assistant_before(mine, seen):
                 return "a tool result for a call from before the seam"
         else:
             return "an interrupt of a response from before the seam"
@@ -66,7 +102,8 @@ def _assistant_before(prints: list[tuple[Any, ...]], seen: int) -> bool:
 
     A tool result whose call nobody has seen attaches to the latest response; if
     the child had none yet, the whole-file reader would have used one from before
-    the seam. (Only the compared turns are looked at: later ones answer "no".)
+    the seam. (Only the compared turns are looked at: later ones answer "no". They
+    are the same on both sides by then, so the parent's own prints are used.)
     """
     return any(f[0] == _ASSISTANT and not f[1] & _SIDE for f in prints[:seen])
 
@@ -80,16 +117,16 @@ def merged(
     reader: ClaudeCodeReader,
     at: Snapshot,
     mine: list[Pivot],
-    report: dict[str, Any],
+    report: ChildReport,
 ) -> tuple[Session, list[Pivot]]:
     """The whole-file session as the scan reports it, and all pivots in order."""
     own = reader.session
     shift = at.offset
-    title = report["title"] if report["titled_by_ai"] or at.title is None else at.title
+    title = report.title if report.titled_by_ai or at.title is None else at.title
     session = Session(
         format=own.format,
         path=own.path,
-        id=own.id or report["id"],
+        id=own.id or report.id,
         key=ref.key,
         title=title,
         cwd=own.cwd,
@@ -97,15 +134,14 @@ def merged(
         started=own.started,
     )
     session.skipped = own.skipped[: at.skipped] + [
-        replace(s, line=s.line + at.lines if s.line is not None else None)
-        for s in report["skipped"]
+        replace(s, line=s.line + at.lines if s.line is not None else None) for s in report.skipped
     ]
     standins = {}
-    for data in report["standins"]:
+    for data in report.standins:
         turn = _turn_from(data, shift, at.lines)
         standins[turn.index] = turn
-    session.turns = JoinedTurns(own.turns, standins, shift + report["turns"])  # type: ignore[assignment]
-    theirs = [shift_pivot(p, shift) for p in report["pivots"]]
+    session.turns = JoinedTurns(own.turns, standins, shift + report.turns)  # type: ignore[assignment]
+    theirs = [shift_pivot(p, shift) for p in report.pivots]
     return session, mine + theirs
 
 
@@ -158,6 +194,15 @@ def fingerprint(turn: Turn) -> tuple[Any, ...]:
         (usage.input, usage.output, usage.cache_read, usage.cache_write) if usage else None,
         turn.preview if turn.role is not Role.ASSISTANT else "",
     )
+
+
+_encode = msgspec.msgpack.Encoder().encode
+
+
+def encode_prints(prints: list[tuple[Any, ...]]) -> bytes:
+    """Fingerprints as bytes to compare: both sides build them alike (`fingerprint`), so
+    the bytes are equal exactly when the values are, and no decoding is needed."""
+    return _encode(prints)
 
 
 def _shifted_print(print_: tuple[Any, ...], lines: int) -> tuple[Any, ...]:

@@ -25,11 +25,12 @@ join are in `pivotal.scan.seam`.
 from __future__ import annotations
 
 import os
-import pickle
 import struct
-import threading
+import sys
 from collections.abc import Iterator
-from typing import Any
+from typing import Any, TypeVar
+
+import msgspec
 
 from pivotal.cores import usable_cores
 from pivotal.detect import PivotConfig, compiled, detect_pivots
@@ -38,7 +39,16 @@ from pivotal.readers import read_errors
 from pivotal.readers.claude_code import ClaudeCodeReader
 from pivotal.readers.claude_parts import read_user_content
 from pivotal.readers.claude_records import read_record
-from pivotal.scan.seam import Snapshot, cited_turns, disagreement, fingerprint, merged, standin
+from pivotal.scan.seam import (
+    ChildReport,
+    Snapshot,
+    cited_turns,
+    disagreement,
+    encode_prints,
+    fingerprint,
+    merged,
+    standin,
+)
 
 MIN_BYTES = 24 << 20
 """Smaller files are read by one process: forking would cost more than it saves."""
@@ -58,7 +68,8 @@ def can_split(ref: SessionRef, min_bytes: int | None = None) -> bool:
     min_bytes = MIN_BYTES if min_bytes is None else min_bytes
     if ref.format != "claude-code" or ref.key is not None or not hasattr(os, "fork"):
         return False
-    if threading.active_count() > 1:
+    threading = sys.modules.get("threading")  # not imported: no thread was started with it
+    if threading is not None and threading.active_count() > 1:
         return False  # forking a process with other threads running is not safe
     try:
         return usable_cores() >= 2 and ref.path.stat().st_size >= min_bytes
@@ -178,33 +189,33 @@ def _child(ref: SessionRef, seam: int, config: PivotConfig, fd: int) -> None:
             _send(channel, ready)  # not ready: the parent reads on alone
             if ready:
                 reader.poll(final=True)
-                _send(channel, _child_report(reader, config))
+                _send(channel, _child_report(reader, config, overlap))
     except BaseException:  # noqa: BLE001 - whatever happened, the parent reads on alone
         status = 1
     os._exit(status)
 
 
-def _child_report(reader: ClaudeCodeReader, config: PivotConfig) -> dict[str, Any]:
+def _child_report(reader: ClaudeCodeReader, config: PivotConfig, overlap: int) -> ChildReport:
     session = reader.session
     turns = session.turns
-    back, ahead = config.reach()
+    back, _ = config.reach()
     pivots = detect_pivots(turns, config, within=range(back, len(turns)))
     wanted = sorted({i for p in pivots for i in cited_turns(p)})
-    return {
-        "fingerprints": [fingerprint(t) for t in turns[: back + ahead + 1]],
-        "pivots": pivots,
-        "standins": [standin(turns[i]) for i in wanted if 0 <= i < len(turns)],
-        "turns": len(turns),
-        "branches": len(session.branches),
-        "outside": reader.outside_refs,
-        "uuids": list(reader.record_turns),
-        "message_ids": list(reader.message_turns),
-        "skipped": session.skipped,
-        "id": session.id,
-        "title": session.title,
-        "titled_by_ai": reader.titled_by_ai,
-        "codes": compiled.fresh(),  # patterns only this half needed, for the parent to keep
-    }
+    return ChildReport(
+        prints=encode_prints([fingerprint(t) for t in turns[:overlap]]),
+        pivots=pivots,
+        standins=[standin(turns[i]) for i in wanted if 0 <= i < len(turns)],
+        turns=len(turns),
+        branches=len(session.branches),
+        outside=reader.outside_refs,
+        uuids=list(reader.record_turns),
+        message_ids=list(reader.message_turns),
+        skipped=session.skipped,
+        id=session.id,
+        title=session.title,
+        titled_by_ai=reader.titled_by_ai,
+        codes=compiled.fresh(),
+    )
 
 
 # -- the parent ---------------------------------------------------------------------
@@ -219,38 +230,41 @@ def _parent(
     offset = len(session.turns)
     at_seam = Snapshot(reader)
     global last_outcome
-    child_ready = _receive(channel)
+    child_ready = _receive(channel, _READY)
     why = "the child has too few turns after the seam" if child_ready is False else "no child"
     if child_ready is True:
         size = _size(ref)
         back, ahead = config.reach()
-        while len(session.turns) < offset + back + ahead + 2 and reader.progress[0] < size:
+        overlap = back + ahead + 1
+        while len(session.turns) < offset + overlap + 1 and reader.progress[0] < size:
             reader.poll(budget=STEP)
         mine = detect_pivots(session.turns, config, within=range(0, offset + back))
-        report = _receive(channel)
-        why = (
-            disagreement(reader, at_seam, report, back + ahead + 1)
-            if isinstance(report, dict)
-            else "no report"
-        )
-        if not why:
+        report = _receive(channel, _REPORT)
+        why = disagreement(reader, at_seam, report, overlap) if report is not None else "no report"
+        if report is not None and not why:
             last_outcome = "split"
-            compiled.adopt(report.get("codes", []))  # type: ignore[union-attr]
-            return merged(ref, reader, at_seam, mine, report)  # type: ignore[arg-type]
+            compiled.adopt(report.codes)
+            return merged(ref, reader, at_seam, mine, report)
     last_outcome = f"alone: {why}"
     reader.poll(final=True)  # no split after all: finish alone
     return session, detect_pivots(session.turns, config)
 
 
-def _send(channel: Any, value: object) -> None:
-    data = pickle.dumps(value, protocol=pickle.HIGHEST_PROTOCOL)
+_encode = msgspec.msgpack.Encoder().encode
+_T = TypeVar("_T")
+_READY = msgspec.msgpack.Decoder(bool)
+_REPORT = msgspec.msgpack.Decoder(ChildReport)
+
+
+def _send(channel: Any, value: bool | ChildReport) -> None:
+    data = _encode(value)
     channel.write(_HEADER.pack(len(data)))
     channel.write(data)
     channel.flush()
 
 
-def _receive(channel: Any) -> object:
-    """The next message from the child, or None if it died or said nothing."""
+def _receive(channel: Any, decoder: msgspec.msgpack.Decoder[_T]) -> _T | None:
+    """The child's next message as `decoder` reads it; None if it died, said nothing, garbled it."""
     head = channel.read(_HEADER.size)
     if len(head) != _HEADER.size:
         return None
@@ -259,8 +273,8 @@ def _receive(channel: Any) -> object:
     if len(data) != length:
         return None
     try:
-        return pickle.loads(data)  # noqa: S301 - our own forked child wrote it
-    except Exception:  # noqa: BLE001
+        return decoder.decode(data)
+    except (msgspec.DecodeError, msgspec.ValidationError):
         return None
 
 
