@@ -25,6 +25,7 @@ import pytest
 from textual import events
 from textual.app import App
 
+from pivotal.catalog.notes import NoteStore
 from pivotal.tui import keys
 
 from .conftest import make_app, replay, wait_for
@@ -187,3 +188,34 @@ async def test_a_search_typed_with_the_next_key_in_one_read_is_searched_then_the
         await wait_for(lambda: app.return_code is not None)
         assert replay(app).search.needle == "server"
     assert app.return_code == 0
+
+
+def _notes() -> list[tuple[int, str]]:
+    with NoteStore() as store:
+        return [(m.turn_index, m.note) for m in store.marks_for(make_app().session)]  # type: ignore[arg-type]
+
+
+async def test_a_note_typed_with_its_ctrl_s_in_one_read_is_saved_whole() -> None:
+    """`a x y ctrl+s` in one read saved "x": Ctrl+S ran before the text area took the `y`."""
+    app = make_app(at=5)
+    async with app.run_test(size=SIZE):
+        burst(app, "a", *"xyz", "ctrl+s")
+        await wait_for(lambda: "note saved" in replay(app).timeline.status().plain)
+    assert _notes() == [(5, "xyz")]
+
+
+async def test_keys_behind_a_notes_ctrl_s_or_esc_go_to_the_replay() -> None:
+    """They were lost: typed into the closing editor, or waiting on a screen already gone."""
+    app = make_app(at=5)
+    async with app.run_test(size=SIZE) as pilot:
+        burst(app, "a", *"hi", "ctrl+s", "plus")
+        await wait_for(lambda: replay(app).playback.speed != 1)
+        assert app.screen is replay(app)
+        burst(app, "a", "x", "escape", "right", "right")
+        await wait_for(lambda: replay(app).playback.cursor == 7)
+        assert app.screen is replay(app)
+        burst(app, "a", "!", "ctrl+s", "q")
+        await wait_for(lambda: app.return_code is not None)
+        await pilot.pause()
+    assert app.return_code == 0
+    assert _notes() == [(5, "hi"), (7, "!")]

@@ -175,13 +175,15 @@ class ReplayerApp(App[int]):
     def after_close(self, screen: Screen, event: events.Key) -> None:
         """Keep `event` for the screen below `screen`, which is closing (`PromptInput`)."""
         if not self._after_close:
-            self.call_after_refresh(self._send_after_close, screen, 0)
+            # not `call_after_refresh`: that callback waits for the screen on top to
+            # repaint, and the closing screen can be gone first (the keys were lost)
+            self.call_later(self._send_after_close, screen, 0)
         self._after_close.append(events.Key(event.key, event.character))
 
     def _send_after_close(self, screen: Screen, tries: int) -> None:
         """Send the keys typed behind a prompt's closing key again once it is off the stack."""
-        if screen in self.screen_stack and tries < 100:
-            self.call_after_refresh(self._send_after_close, screen, tries + 1)
+        if screen in self.screen_stack and tries < 250:
+            self.set_timer(0.02, partial(self._send_after_close, screen, tries + 1))
             return
         keys, self._after_close = self._after_close, []
         for key in keys:

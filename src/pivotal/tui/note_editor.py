@@ -25,6 +25,9 @@ class NoteScreen(ModalScreen[str | None]):
     ]
     TAKES_TYPING = True
     """Keys typed before the editor has focus wait for it (`ReplayerApp.on_event`)."""
+    closing = False
+    """Ctrl+S or Esc reached it: keys behind them wait for the screen below."""
+    dismissed = False
 
     def __init__(self, title: str, text: str = "") -> None:
         super().__init__()
@@ -47,6 +50,17 @@ class NoteScreen(ModalScreen[str | None]):
         return next((area.text for area in self.query(TextArea)), self.text)
 
     def action_save(self) -> None:
+        # Ctrl+S is a priority binding: it runs as the key arrives, while keys typed
+        # just before it (a paste, `a x y ctrl+s` in one read) may still wait in the
+        # text area's queue; saving behind them keeps them ("x" was saved, not "xy")
+        area = next(iter(self.query(TextArea)), None)
+        if area is None:
+            close_once(self, self.value.strip("\n"))
+        else:
+            self.closing = True  # and keys typed after it are for the replay screen
+            area.call_later(self._save_now)
+
+    def _save_now(self) -> None:
         close_once(self, self.value.strip("\n"))
 
     def action_cancel(self) -> None:
