@@ -59,8 +59,8 @@ def test_the_persons_own_target_is_not_a_measurement_and_tasks_say_their_side() 
     context = context_for(pivot, turns, [1, 2, 3])
     assert context.targets == ("140 tok/s",)
     text = pivot_text(pivot, 1, 2, context).plain
-    measured = [line for line in text.splitlines() if line.startswith(("measured", "after:"))]
-    assert measured and not any("140 tok/s" in line for line in measured)
+    figures = [line for line in text.splitlines() if line.startswith("figures")]
+    assert figures == ["figures before: 3 failed", "figures after: 107 tok/s"]
     assert "your target: 140 tok/s (from your message, not a measurement)" in text
     assert "(before the pivot, turn #4)" in text and "(after the pivot, turn #8)" in text
 
