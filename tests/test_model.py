@@ -1,8 +1,9 @@
 """The model's value semantics that the rest of pivotal relies on.
 
 The classes are msgspec Structs; these are the behaviours the readers, the
-split scan (which pickles pivots and snapshots between processes), the picker
-(which keys on refs) and the exports (which copy with replaced fields) assume.
+worker processes (which pickle what they hand back; the split scan sends its
+pivots as typed msgpack instead), the picker (which keys on refs) and the
+exports (which copy with replaced fields) assume.
 """
 
 from __future__ import annotations
