@@ -35,9 +35,11 @@ from pivotal.readers.claude_code import ClaudeCodeReader
 class ChildReport(msgspec.Struct, array_like=True):
     """Everything the child sends once it has read and judged its half.
 
-    Sent as msgpack: a typed decode is a fraction of what pickling costs on the
-    last stretch of the scan, when both processes are done and the user waits.
-    Turn positions and line numbers in it count from the seam.
+    Sent as msgpack, decoded with its types: encoding it costs a third of pickling
+    it (0.5-0.8 ms against 2.2, on the last stretch of the scan, when both halves
+    are done and the user waits), no scan imports pickle (~2.5 ms), and a garbled
+    report is refused like a missing one. Turn positions and line numbers in it
+    count from the seam.
     """
 
     prints: bytes
