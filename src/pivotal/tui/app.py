@@ -106,7 +106,7 @@ class ReplayerApp(App[int]):
         self._early: list[events.Key] = []
         """Keys typed before the first screen was on the stack (`_typed_too_early`)."""
         self._after_close: list[events.Key] = []
-        """Keys typed behind the key that closed a prompt (`_typed_too_early`)."""
+        """Keys typed behind the key that closed a prompt or the note editor (`after_close`)."""
 
     # -- quitting ----------------------------------------------------------------------
     def exit(self, *args: object, **kwargs: object) -> None:  # type: ignore[override]
@@ -173,7 +173,8 @@ class ReplayerApp(App[int]):
             self.post_message(key)
 
     def after_close(self, screen: Screen, event: events.Key) -> None:
-        """Keep `event` for the screen below `screen`, which is closing (`PromptInput`)."""
+        """Keep `event` for the screen below `screen`, a prompt or the note editor that is
+        closing (`PromptInput`, `NoteScreen.action_save`)."""
         if not self._after_close:
             # not `call_after_refresh`: that callback waits for the screen on top to
             # repaint, and the closing screen can be gone first (the keys were lost)
@@ -181,7 +182,7 @@ class ReplayerApp(App[int]):
         self._after_close.append(events.Key(event.key, event.character))
 
     def _send_after_close(self, screen: Screen, tries: int) -> None:
-        """Send the keys typed behind a prompt's closing key again once it is off the stack."""
+        """Send the keys typed behind a closing key again once its screen is off the stack."""
         if screen in self.screen_stack and tries < 250:
             self.set_timer(0.02, partial(self._send_after_close, screen, tries + 1))
             return
