@@ -10,6 +10,7 @@ import sys
 import time
 from pathlib import Path
 
+import msgspec
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -501,6 +502,43 @@ def test_not_a_database_is_not_sniffed(tmp_path: Path) -> None:
     conn.execute("CREATE TABLE notes (x)")
     conn.close()
     assert not SPEC.sniff(other, head(other))
+
+
+def test_a_database_is_asked_of_the_database_formats_only(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A text format's sniffer would try to decode SQLite pages as JSON lines (slowly)."""
+    import pivotal.readers as registry
+    from pivotal.readers.base import FormatSpec
+
+    asked: list[str] = []
+
+    def spying(spec: FormatSpec) -> FormatSpec:
+        def sniff(path: Path, head: bytes) -> bool:
+            asked.append(spec.name)
+            return spec.sniff(path, head)
+
+        return msgspec.structs.replace(spec, sniff=sniff)
+
+    spied = [spying(spec) for spec in registry.specs()]
+    monkeypatch.setattr(registry, "_iter_specs", lambda: iter(spied))
+    db = tmp_path / "history.sqlite"
+    conn = sqlite3.connect(db)
+    conn.execute("CREATE TABLE notes (x)")
+    conn.execute('INSERT INTO notes VALUES (\'{"type":"user","uuid":"u1"}\')')
+    conn.commit()
+    conn.close()
+    assert registry.sniff_path(db) is None
+    assert sorted(asked) == ["kilo", "opencode"]
+    asked.clear()
+    sessions = tmp_path / "opencode.db"
+    shutil.copy(REAL_SHORT, sessions)
+    assert registry.sniff_path(sessions).name == "opencode"
+    assert "claude-code" not in asked
+    asked.clear()
+    text = tmp_path / "notes.jsonl"  # the same rows as text: every format may still claim it
+    text.write_text('{"type":"user","uuid":"u1","sessionId":"s","message":{"content":"hi"}}\n')
+    assert registry.sniff_path(text).name == "claude-code"
 
 
 def test_corrupt_database_reports_a_skip_and_poll_does_not_raise(tmp_path: Path) -> None:

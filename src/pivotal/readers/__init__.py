@@ -34,7 +34,7 @@ from pathlib import Path
 from typing import NamedTuple
 
 from pivotal.model import Session, SessionRef
-from pivotal.readers.base import FormatSpec, SessionReader, Update
+from pivotal.readers.base import SQLITE_MAGIC, FormatSpec, SessionReader, Update
 
 __all__ = [
     "FormatSpec",
@@ -167,7 +167,10 @@ def sniff_path(path: Path, head: bytes | None = None) -> FormatSpec | None:
     NotRegularFile among them).
     """
     head = _head_for_sniffing(read_head(path) if head is None else head)
+    database = head.startswith(SQLITE_MAGIC)
     for spec in _iter_specs():
+        if database and not spec.databases:
+            continue  # a binary page is no text format's: asking them only costs time
         try:
             if spec.sniff(path, head):
                 return spec

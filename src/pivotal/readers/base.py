@@ -298,6 +298,14 @@ class FormatSpec(msgspec.Struct, frozen=True):
     sniff: Callable[[Path, bytes], bool]
     refs: Callable[[Path], list[SessionRef]]
     open: Callable[[SessionRef], SessionReader]
+    databases: bool = False
+    """Its sessions may live in a SQLite file. A file that starts with SQLite's header is
+    asked of these formats only: the text formats' sniffers would try to decode a binary
+    page as JSON lines (~30 ms a database, most of a listing's time on a home with a few)."""
+
+
+SQLITE_MAGIC = b"SQLite format 3\x00"
+"""The first 16 bytes of every SQLite database file."""
 
 
 def single_ref(fmt: str) -> Callable[[Path], list[SessionRef]]:

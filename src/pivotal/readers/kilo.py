@@ -84,4 +84,5 @@ SPEC = FormatSpec(
     sniff=sniff,
     refs=refs,
     open=open_ref,
+    databases=True,
 )

@@ -71,4 +71,5 @@ SPEC = FormatSpec(
     sniff=sniff,
     refs=refs,
     open=open_ref,
+    databases=True,
 )

@@ -26,11 +26,10 @@ from pathlib import Path
 from typing import Any
 
 from pivotal.model import SessionRef
-from pivotal.readers.base import Update, decode_json, parse_timestamp
+from pivotal.readers.base import SQLITE_MAGIC, Update, decode_json, parse_timestamp
 from pivotal.readers.opencode_base import FORMAT, OpencodeReader
 from pivotal.readers.opencode_private import needs_private_copy, private_copy
 
-SQLITE_MAGIC = b"SQLite format 3\x00"
 BUSY_TIMEOUT_S = 2.0
 REQUIRED_TABLES = frozenset({"session", "message", "part"})
 FALLBACK_NOTICE = (
