@@ -13,10 +13,12 @@ and read a run's start time, which aider writes as local time without a zone.
 `conversations` groups a history's runs (`# aider chat started at` blocks)
 into conversations: a run whose banner says `Restored previous conversation
 history.` continues the run before it; any other run starts a new one.
+`run_header_ahead` finds a run's header without reading the lines before it.
 """
 
 from __future__ import annotations
 
+import os
 import re
 from datetime import datetime
 
@@ -204,3 +206,35 @@ def conversations(runs: list[Run]) -> list[list[Run]]:
         else:
             groups.append([run])
     return groups
+
+
+_SCAN = 1 << 20
+
+
+def run_header_ahead(fd: int, start: int, limit: int, wanted: int) -> tuple[int, int, int]:
+    """(line start, run headers before it, newlines before it) from byte `start`, a line start.
+
+    The line start is that of the `wanted`-th run header ahead, or of the last line
+    before `limit` when fewer come first (`wanted` 0: always the last line). A header
+    counts as the reader counts one: a whole line that starts with `# aider chat started at`.
+    """
+    base, rest, passed, newlines = start, b"", 0, 0
+    mark = b"\n" + HEADER
+    while base + len(rest) < limit:
+        chunk = os.pread(fd, min(_SCAN, limit - base - len(rest)), base + len(rest))
+        if not chunk:
+            break
+        buf = rest + chunk
+        end = buf.rfind(b"\n") + 1  # [0, end) are whole lines; the rest waits for its newline
+        starts = [0] if end and buf.startswith(HEADER) else []
+        found = buf.find(mark)
+        while found != -1 and found + 1 < end:
+            starts.append(found + 1)
+            found = buf.find(mark, found + 1)
+        for at in starts:
+            if passed + 1 == wanted:
+                return base + at, passed, newlines + buf.count(b"\n", 0, at)
+            passed += 1
+        newlines += buf.count(b"\n", 0, end)
+        base, rest = base + end, buf[end:]
+    return base, passed, newlines

@@ -36,6 +36,8 @@ class LineFileReader(SessionReader):
     Subclasses implement `reset()` (forget everything) and `handle_line()`.
     """
 
+    READ_SIZE: ClassVar[int] = CHUNK
+    """Bytes read (and cut into lines) at a time."""
     LINE_VIEWS: ClassVar[bool] = False
     """Lines reach `handle_lines` as memoryviews (no copy) instead of bytes."""
     WHOLE_LAST_RECORD: ClassVar[bool] = True
@@ -214,12 +216,30 @@ class LineFileReader(SessionReader):
 
     def _read_chunks(self, fd: int, size: int) -> None:
         while self._offset < size:
-            chunk = os.pread(fd, min(CHUNK, size - self._offset), self._offset)
+            chunk = os.pread(fd, min(self.READ_SIZE, size - self._offset), self._offset)
             if not chunk:
                 break
-            self._consume(chunk)
             tail = chunk[-TAIL_CHECK:]
             self._tail = tail if len(tail) == TAIL_CHECK else (self._tail + tail)[-TAIL_CHECK:]
+            self._consume(chunk)  # after the tail: a reader that resumes elsewhere sets its own
+
+    @property
+    def line_start(self) -> int:
+        """Where the first line not handled yet starts (what is held back of it included)."""
+        return self._offset - len(self._pending) - sum(map(len, self._pending_parts))
+
+    def resume_at(self, fd: int, offset: int, lines_before: int) -> None:
+        """Go on reading at byte `offset` of the file open as `fd`, the start of line
+        `lines_before + 1`.
+
+        For a reader that knows the lines up to there are not its own (another
+        session in the same file): `handle_lines` may call it, and then handles no
+        more of its batch. Lines are still numbered as the file's.
+        """
+        start = max(0, offset - TAIL_CHECK)
+        self._tail = os.pread(fd, offset - start, start)
+        self._offset, self._line_no = offset, lines_before
+        self._pending, self._pending_parts, self._read_unterminated = b"", [], None
 
     def _consume(self, chunk: bytes) -> None:
         """Split `chunk` into lines; keep the unterminated tail for later."""
