@@ -203,7 +203,7 @@ class PickerScreen(Screen[SessionRef | None]):
         rows.set_rows(
             len(shown), lambda row: ref_label(refs[shown[row]], counting), self.row_of.get(was)
         )
-        self.query_one("#picker-title", Static).update(self.title_text())
+        self.query_one("#picker-title", Static).update(self.title_text(), layout=False)
 
     def chosen_index(self) -> int | None:
         """The index into `refs` of the row under the cursor (None: no row)."""

@@ -98,7 +98,7 @@ class FillingPicker(PickerScreen):
         if message.done and not self.complete:
             self.complete = True
             self.refilter()  # rows still without counts say so (— instead of …)
-        self.query_one("#picker-title", Static).update(self.title_text())
+        self.query_one("#picker-title", Static).update(self.title_text(), layout=False)
 
     @property
     def counting(self) -> bool:
