@@ -11,6 +11,7 @@ import subprocess
 import sys
 from pathlib import Path
 
+import msgspec
 import pytest
 
 from pivotal.catalog import discovery
@@ -308,6 +309,37 @@ def test_quick_listing_reads_no_session(home, cache, monkeypatch):
     reads = Reads(monkeypatch)
     refs = discovery.discover_sessions([home], details=False)
     assert reads.paths == [] and len(refs) == SESSIONS and not cache.exists()
+
+
+def test_a_file_in_an_agents_folder_is_asked_of_that_agents_format_first(home, cache, monkeypatch):
+    """The registry's order is for files of unknown origin; a listing knows the folder."""
+    from pivotal.readers import claude_code
+
+    asked: list[str] = []
+    real = claude_code.SPEC.sniff
+
+    def spying(path: Path, head: bytes) -> bool:
+        asked.append(path.name)
+        return real(path, head)
+
+    monkeypatch.setattr("pivotal.readers._loaded", {})
+    spied = msgspec.structs.replace(claude_code.SPEC, sniff=spying)
+    monkeypatch.setattr(claude_code, "SPEC", spied)
+    quick = discovery.discover_sessions([home], details=False)
+    assert {r.format for r in quick} == {"claude-code", "codex", "gemini", "opencode", "aider"}
+    assert all(name.endswith(".jsonl") for name in asked)  # Claude's sniff: its own files only
+    assert not [name for name in asked if name.startswith(("rollout-", "session-"))]
+    detailed = discovery.discover_sessions([home], use_cache=False)
+    assert [(r.label, r.format) for r in detailed] == [(r.label, r.format) for r in quick]
+
+
+def test_a_file_its_folders_agent_refuses_is_recognised_by_its_content(home, cache):
+    codex = home / ".codex/sessions/2026/11/07"
+    shutil.copy2(SAMPLES / "claude" / "demo.jsonl", codex / "rollout-2026-11-08T10-00-00-x.jsonl")
+    found = by_label(discovery.discover_sessions([home]))
+    moved = found[str(codex / "rollout-2026-11-08T10-00-00-x.jsonl")]
+    assert moved.format == "claude-code"
+    assert moved.turns == len(read_session(SessionRef("claude-code", moved.path)).turns)
 
 
 def test_many_files_are_read_in_a_process_pool_with_the_same_result(tmp_path, cache, monkeypatch):

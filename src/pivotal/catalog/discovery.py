@@ -134,16 +134,24 @@ def discover_sessions(
     alone. `details=False` is the quick listing (a stat and a few KB per file).
     `warn` receives one line if the index cannot be used (default: stderr).
     """
-    candidates = list(_candidates(roots))
+    candidates = list(_located(roots))
     if details:
         refs = _detailed(candidates, use_cache, warn or _warn_stderr)
     else:
-        refs = [ref for path in candidates for ref in _refs_for(path)]
+        refs = [ref for path, agent in candidates for ref in _refs_for(path, agent)]
     refs.sort(key=lambda r: r.updated or 0.0, reverse=True)
     return refs
 
 
+Located = tuple[Path, str]
+"""A candidate file (or storage folder) and the agent in whose folder it was found."""
+
+
 def _candidates(roots: Iterable[Path] | None) -> Iterator[Path]:
+    return (path for path, _ in _located(roots))
+
+
+def _located(roots: Iterable[Path] | None) -> Iterator[Located]:
     """Each candidate file (or storage folder) once, even when reachable twice (links)."""
     homes: list[Path | None] = list(roots) if roots else [None]
     seen: set[tuple[int, int]] = set()
@@ -158,7 +166,7 @@ def _candidates(roots: Iterable[Path] | None) -> Iterator[Path]:
                     continue  # a FIFO named like a session would hang the listing
                 if (st.st_dev, st.st_ino) not in seen:
                     seen.add((st.st_dev, st.st_ino))
-                    yield path
+                    yield path, agent
 
 
 def discover_details(
@@ -173,27 +181,27 @@ def discover_details(
     picker shown from the quick listing (newest first) fills its top rows, the
     ones on screen, first, instead of in the order the folders were walked.
     """
-    candidates = sorted(_candidates(roots), key=_changed_at, reverse=True)
+    candidates = sorted(_located(roots), key=_changed_at, reverse=True)
     for _, refs in _iter_detailed(candidates, use_cache, warn or _warn_stderr):
         yield refs
 
 
-def _changed_at(path: Path) -> float:
+def _changed_at(candidate: Located) -> float:
     try:
-        return os.stat(path).st_mtime
+        return os.stat(candidate[0]).st_mtime
     except OSError:
         return 0.0  # gone since it was listed: read (and found missing) last
 
 
 def _detailed(
-    candidates: list[Path], use_cache: bool, warn: Callable[[str], None]
+    candidates: list[Located], use_cache: bool, warn: Callable[[str], None]
 ) -> list[SessionRef]:
     found = dict(_iter_detailed(candidates, use_cache, warn))
     return [ref for n in sorted(found) for ref in found[n]]
 
 
 def _iter_detailed(
-    candidates: list[Path], use_cache: bool, warn: Callable[[str], None]
+    candidates: list[Located], use_cache: bool, warn: Callable[[str], None]
 ) -> Iterator[tuple[int, list[SessionRef]]]:
     """(candidate number, its refs) for every candidate: cached ones first, then read ones."""
     index = None
@@ -203,8 +211,8 @@ def _iter_detailed(
         except IndexUnavailable as exc:
             warn(f"session cache off: {exc}; listing without it")
     try:
-        todo: list[tuple[int, Path]] = []
-        for n, path in enumerate(candidates):
+        todo: list[tuple[int, Located]] = []
+        for n, (path, agent) in enumerate(candidates):
             if index is not None:
                 stamp = file_stamp(path)
                 if stamp is None:
@@ -213,10 +221,10 @@ def _iter_detailed(
                 if cached is not None:
                     yield n, cached
                     continue
-            todo.append((n, path))
+            todo.append((n, (path, agent)))
         pending: list[tuple[Path, Stamp, list[SessionRef]]] = []
-        described = _describe_all([p for _, p in todo])
-        for (n, path), (stamp, refs) in zip(todo, described, strict=True):
+        described = _describe_all([c for _, c in todo])
+        for (n, (path, _)), (stamp, refs) in zip(todo, described, strict=True):
             yield n, refs
             if index is not None and stamp is not None:
                 pending.append((path, stamp, refs))
@@ -226,7 +234,7 @@ def _iter_detailed(
             index = _flush(index, pending, warn)
         if index is not None:
             try:
-                index.drop_missing({os.path.abspath(p) for p in candidates})
+                index.drop_missing({os.path.abspath(p) for p, _ in candidates})
             except IndexUnavailable as exc:
                 warn(str(exc))
     finally:
@@ -251,16 +259,18 @@ def _flush(
     return index
 
 
-def _describe_all(paths: list[Path]) -> Iterator[tuple[Stamp | None, list[SessionRef]]]:
-    """`describe` each path, in a process pool when there are many; results in order."""
+def _describe_all(candidates: list[Located]) -> Iterator[tuple[Stamp | None, list[SessionRef]]]:
+    """`describe` each candidate, in a process pool when there are many; results in order."""
     done = 0
     workers = min(MAX_WORKERS, usable_cores())
+    paths = [path for path, _ in candidates]
+    agents = [agent for _, agent in candidates]
     if len(paths) > POOL_THRESHOLD and workers > 1:
         pool = None
         try:
             pool = ProcessPoolExecutor(max_workers=workers, initializer=_worker_init)
             chunk = max(1, min(16, len(paths) // (workers * 8)))
-            for result in pool.map(describe, paths, chunksize=chunk):
+            for result in pool.map(describe, paths, agents, chunksize=chunk):
                 yield result
                 done += 1
             return
@@ -271,8 +281,8 @@ def _describe_all(paths: list[Path]) -> Iterator[tuple[Stamp | None, list[Sessio
                 # wait for the workers: a pool left running at interpreter exit writes
                 # "Exception ignored … Bad file descriptor" to stderr
                 pool.shutdown(wait=True, cancel_futures=True)
-    for path in paths[done:]:
-        yield describe(path)
+    for path, agent in candidates[done:]:
+        yield describe(path, agent)
 
 
 def _worker_init() -> None:
@@ -280,17 +290,18 @@ def _worker_init() -> None:
     signal.signal(signal.SIGINT, signal.SIG_IGN)
 
 
-def describe(path: Path) -> tuple[Stamp | None, list[SessionRef]]:
+def describe(path: Path, agent: str | None = None) -> tuple[Stamp | None, list[SessionRef]]:
     """The sessions in one candidate file with their counts, and the stamp they hold for.
 
-    The stamp is taken before reading, so a file that grows meanwhile is read
-    again next time. A None stamp means "do not cache" (an unexpected failure).
+    `agent` is the one in whose folder the file was found (see `_refs_for`). The
+    stamp is taken before reading, so a file that grows meanwhile is read again
+    next time. A None stamp means "do not cache" (an unexpected failure).
     """
     stamp = file_stamp(path)
     if stamp is None:
         return None, []
     try:
-        return stamp, [with_counts(ref) for ref in _refs_for(path)]
+        return stamp, [with_counts(ref) for ref in _refs_for(path, agent)]
     except Exception:  # a reader bug must not break the listing, nor be cached
         return None, []
 
@@ -328,10 +339,12 @@ def _warn_stderr(message: str) -> None:
 _warned: set[str] = set()
 
 
-def _refs_for(path: Path) -> list[SessionRef]:
+def _refs_for(path: Path, agent: str | None = None) -> list[SessionRef]:
+    """The sessions in `path`. Found in `agent`'s own folder, it is asked of that agent's
+    format first (the quick listing and the counts must agree on it: both pass it)."""
     try:
         head = read_head(path)  # read once: for the sniff, and for the start and the folder
-        spec = sniff_path(path, head)
+        spec = sniff_path(path, head, agent)
     except OSError:
         return []
     if spec is None:

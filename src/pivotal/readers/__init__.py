@@ -157,26 +157,48 @@ def _head_for_sniffing(head: bytes) -> bytes:
     return head[len(_BOM) :] if head.startswith(_BOM) else head
 
 
-def sniff_path(path: Path, head: bytes | None = None) -> FormatSpec | None:
+def sniff_path(
+    path: Path, head: bytes | None = None, expected: str | None = None
+) -> FormatSpec | None:
     """The first format whose `sniff` accepts `path` (file or directory), or None.
 
     `head` is `read_head(path)` when the caller has read it already (a listing
-    also takes the start time and folder from it). A sniff never raises: a record
+    also takes the start time and folder from it). `expected` names the agent in
+    whose own folder a listing found `path`: its format is asked first and, if it
+    accepts, decides; the registry's order (most specific first) is for files of
+    unknown origin, and asking the formats before Codex's about every rollout
+    was half of the quick listing of a mixed home. A sniff never raises: a record
     of an unexpected shape (`"type": [...]`) in one file must not stop the search,
     nor the other paths of a command. Only reading the head can raise (OSError,
     NotRegularFile among them).
     """
     head = _head_for_sniffing(read_head(path) if head is None else head)
     database = head.startswith(SQLITE_MAGIC)
+    asked = None
+    if expected is not None:
+        asked = _spec_named(expected)
+        if asked is not None and _accepts(asked, path, head, database):
+            return asked
     for spec in _iter_specs():
-        if database and not spec.databases:
-            continue  # a binary page is no text format's: asking them only costs time
-        try:
-            if spec.sniff(path, head):
-                return spec
-        except Exception:  # noqa: BLE001 - a sniffer bug is "not this format", never a crash
-            continue
+        if spec is not asked and _accepts(spec, path, head, database):
+            return spec
     return None
+
+
+def _spec_named(name: str) -> FormatSpec | None:
+    try:
+        return spec_for(name)
+    except KeyError:
+        return None
+
+
+def _accepts(spec: FormatSpec, path: Path, head: bytes, database: bool) -> bool:
+    if database and not spec.databases:
+        return False  # a binary page is no text format's: asking them only costs time
+    try:
+        return bool(spec.sniff(path, head))
+    except Exception:  # noqa: BLE001 - a sniffer bug is "not this format", never a crash
+        return False
 
 
 def open_reader(ref: SessionRef) -> SessionReader:
