@@ -33,6 +33,7 @@ class OneList(App[None]):
         self.count = count
         self.made: list[int] = []
         self.chosen: list[int] = []
+        self.renamed: dict[int, str] = {}
 
     def compose(self) -> ComposeResult:
         yield SessionList()
@@ -45,7 +46,7 @@ class OneList(App[None]):
         from rich.text import Text
 
         self.made.append(row)
-        return Text(f"row {row}")
+        return Text(self.renamed.get(row, f"row {row}"))
 
     def on_session_list_chosen(self, message: SessionList.Chosen) -> None:
         self.chosen.append(message.row)
@@ -146,3 +147,42 @@ async def test_the_row_under_the_mouse_is_drawn_lighter_and_the_cursor_wins() ->
         assert shown.hovered == 0 and background(shown, 2) == plain
         assert background(shown, 0) not in (plain, background(shown, 2))
         assert app.chosen == []  # hovering chooses nothing
+
+
+class Terminal:
+    """The lines a terminal was sent (what a person sees), from the app's partial updates."""
+
+    def __init__(self, app: App[None]) -> None:
+        self.lines: dict[int, str] = {}
+        display = app._display
+
+        def sent(screen, renderable) -> None:  # type: ignore[no-untyped-def]
+            display(screen, renderable)
+            if hasattr(renderable, "spans"):  # a partial update: some lines changed
+                for y, _, _ in renderable.spans:
+                    chop = renderable.chops[y]
+                    self.lines[y] = "".join(s.text for s in chop.values() if s is not None)
+            elif hasattr(renderable, "lines"):  # a whole screen
+                for y, strip in enumerate(renderable.lines):
+                    self.lines[y] = strip.text
+
+        app._display = sent  # type: ignore[method-assign]
+
+    def showing(self, text: str) -> bool:
+        return any(text in line for line in self.lines.values())
+
+
+async def test_a_changed_row_is_redrawn_when_the_list_is_scrolled() -> None:
+    """A row whose text changed (its counts arrived) reaches the screen wherever the list is
+    scrolled to; the redraw named a line as far above as the view was scrolled."""
+    app = OneList(200)
+    terminal = Terminal(app)
+    async with app.run_test(size=(60, 20)) as pilot:
+        await pilot.press("end")  # the cursor on the last row: the list scrolls to it
+        shown = app.query_one(SessionList)
+        await wait_for(lambda: shown.scroll_offset.y > 100)
+        row = int(shown.scroll_offset.y) + 3  # on screen, away from the cursor
+        await wait_for(lambda: terminal.showing(f"row {row}"))
+        app.renamed[row] = "counted now"
+        shown.forget(row)
+        await wait_for(lambda: terminal.showing("counted now"))

@@ -101,7 +101,7 @@ class SessionList(ScrollView, can_focus=True):
     def forget(self, row: int) -> None:
         """Row `row`'s text changed: make it again when it is next drawn."""
         if self._strips.pop(row, None) is not None:
-            self.refresh_lines(row - int(self.scroll_offset.y), 1)
+            self.refresh_lines(row)  # a row of the list: `refresh_lines` subtracts the scroll
 
     @property
     def rows_drawn(self) -> int:
@@ -112,10 +112,9 @@ class SessionList(ScrollView, can_focus=True):
         return self._text(row)
 
     def watch_highlighted(self, old: int | None, new: int | None) -> None:
-        top = int(self.scroll_offset.y)
         for row in (old, new):
             if row is not None:
-                self.refresh_lines(row - top, 1)
+                self.refresh_lines(row)
         if new is not None:
             self.scroll_to_region(Region(0, new, 1, 1), animate=False, force=True, immediate=True)
 
@@ -191,10 +190,9 @@ class SessionList(ScrollView, can_focus=True):
     def _hover(self, row: int | None) -> None:
         if row == self.hovered:
             return
-        top = int(self.scroll_offset.y)
         for changed in (self.hovered, row):
             if changed is not None:
-                self.refresh_lines(changed - top, 1)
+                self.refresh_lines(changed)
         self.hovered = row
 
     def on_click(self, event: events.Click) -> None:
