@@ -158,7 +158,9 @@ async def time_picker(label: str, home: Path) -> None:
         begin = time.perf_counter()
         refs = discover_sessions([home], details=False)
         listed = time.perf_counter() - begin
-        app = ReplayerApp(None, refs=refs, details=lambda: discover_details([home]))
+        app = ReplayerApp(
+            None, refs=refs, details=lambda wanted: discover_details([home], wanted=wanted)
+        )
         first_rows: list[float] = []
         screenful: list[float] = []
         display = app._display

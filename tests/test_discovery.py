@@ -14,7 +14,7 @@ from pathlib import Path
 import msgspec
 import pytest
 
-from pivotal.catalog import discovery
+from pivotal.catalog import discovery, workers
 from pivotal.catalog.index import DB_NAME, open_index
 from pivotal.detect import PivotConfig, detect_pivots
 from pivotal.model import SessionRef
@@ -349,14 +349,14 @@ def test_many_files_are_read_in_a_process_pool_with_the_same_result(tmp_path, ca
         shutil.copy2(project / "demo.jsonl", project / f"copy-{n}.jsonl")
     serial = discovery.discover_sessions([home], use_cache=False)
     pools: list[int] = []
-    real_pool = discovery.ProcessPoolExecutor
+    real_pool = workers.ProcessPoolExecutor
 
     class CountingPool(real_pool):  # type: ignore[misc, valid-type]
         def __init__(self, *args, **kwargs) -> None:  # type: ignore[no-untyped-def]
             pools.append(kwargs.get("max_workers", 0))
             super().__init__(*args, **kwargs)
 
-    monkeypatch.setattr(discovery, "ProcessPoolExecutor", CountingPool)
+    monkeypatch.setattr(workers, "ProcessPoolExecutor", CountingPool)
     monkeypatch.setattr(discovery, "POOL_THRESHOLD", 5)
     monkeypatch.setattr(discovery, "usable_cores", lambda: 2)
     pooled = discovery.discover_sessions([home])
@@ -369,12 +369,63 @@ def test_without_a_working_pool_the_listing_is_done_in_process(home, cache, monk
     def broken(*args, **kwargs):  # type: ignore[no-untyped-def]
         raise OSError("no semaphores here")
 
-    monkeypatch.setattr(discovery, "ProcessPoolExecutor", broken)
+    monkeypatch.setattr(workers, "ProcessPoolExecutor", broken)
     monkeypatch.setattr(discovery, "POOL_THRESHOLD", 2)
     monkeypatch.setattr(discovery, "usable_cores", lambda: 4)
     assert discovery.discover_sessions([home]) == discovery.discover_sessions(
         [home], use_cache=False
     )
+
+
+def test_a_pool_that_breaks_midway_leaves_the_rest_to_this_process(home, cache, monkeypatch):
+    real_pool = workers.ProcessPoolExecutor
+
+    class BreakingPool(real_pool):  # type: ignore[misc, valid-type]
+        submitted = 0
+
+        def submit(self, *args, **kwargs):  # type: ignore[no-untyped-def]
+            BreakingPool.submitted += 1
+            if BreakingPool.submitted > 1:
+                raise RuntimeError("cannot schedule new futures after shutdown")
+            return super().submit(*args, **kwargs)
+
+    monkeypatch.setattr(workers, "ProcessPoolExecutor", BreakingPool)
+    monkeypatch.setattr(discovery, "POOL_THRESHOLD", 2)
+    monkeypatch.setattr(discovery, "usable_cores", lambda: 2)
+    broken = discovery.discover_sessions([home])
+    assert BreakingPool.submitted == 2  # one batch in the pool, the rest in this process
+    monkeypatch.setattr(discovery, "POOL_THRESHOLD", 1000)
+    assert broken == discovery.discover_sessions([home], use_cache=False)
+
+
+@pytest.mark.parametrize("pooled", [True, False])
+def test_files_wanted_on_screen_are_read_before_the_others(tmp_path, cache, monkeypatch, pooled):
+    """The picker names the rows a person scrolled or filtered to: they are counted next."""
+    project = tmp_path / CLAUDE_PROJECT
+    project.mkdir(parents=True)
+    for n in range(30):
+        path = project / f"s{n:02}.jsonl"
+        shutil.copy2(SAMPLES / "claude" / "routine_acks.jsonl", path)
+        os.utime(path, (1_790_000_000 + n * 60, 1_790_000_000 + n * 60))  # s29 newest
+    oldest = project / "s00.jsonl"
+    monkeypatch.setattr(discovery, "POOL_THRESHOLD", 5 if pooled else 1000)
+    monkeypatch.setattr(discovery, "usable_cores", lambda: 2)
+    started = 2 * workers.QUEUED * workers.BATCH if pooled else 1
+    """What is handed out before a result is in: the batches queued for two workers."""
+    plain = [r.path.name for refs in discovery.discover_details([tmp_path]) for r in refs]
+    assert plain.index("s00.jsonl") >= 30 - started  # newest first, roughly when pooled
+    shutil.rmtree(cache)
+    asked: list[int] = []
+
+    def wanted() -> list[Path]:
+        asked.append(1)
+        return [oldest]
+
+    streamed = [
+        r.path.name for refs in discovery.discover_details([tmp_path], wanted=wanted) for r in refs
+    ]
+    assert sorted(streamed) == sorted(plain) and asked
+    assert streamed.index("s00.jsonl") < started  # not behind the 29 newer ones
 
 
 def test_opencode_storage_beside_a_database_lists_each_session_once(home, cache):

@@ -6,6 +6,7 @@ import asyncio
 import os
 import shutil
 import threading
+import time
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -54,7 +55,7 @@ async def wait_for(condition, timeout: float = 10.0) -> None:  # type: ignore[no
 async def test_rows_show_at_once_and_fill_in_as_details_arrive() -> None:
     first_read, second_read = threading.Event(), threading.Event()
 
-    def details() -> Iterator[list[SessionRef]]:
+    def details(wanted=None) -> Iterator[list[SessionRef]]:  # type: ignore[no-untyped-def]
         first_read.wait(10)
         yield [replace(QUICK[1], turns=40, pivots=2)]
         second_read.wait(10)
@@ -82,7 +83,7 @@ async def test_rows_show_at_once_and_fill_in_as_details_arrive() -> None:
 async def test_choosing_does_not_wait_for_the_details() -> None:
     never = threading.Event()
 
-    def details() -> Iterator[list[SessionRef]]:
+    def details(wanted=None) -> Iterator[list[SessionRef]]:  # type: ignore[no-untyped-def]
         never.wait(2)
         yield []
 
@@ -92,6 +93,32 @@ async def test_choosing_does_not_wait_for_the_details() -> None:
         await pilot.press("down", "enter")
         assert app.replay is not None and app.replay.live.ref == QUICK[1]
     never.set()
+
+
+async def test_the_rows_a_person_filters_to_are_counted_next() -> None:
+    """The counting thread is told which rows are on screen without counts."""
+    many = [
+        SessionRef("claude-code", Path(f"/h/.claude/projects/p/s{n:02}.jsonl"), updated=100.0 - n)
+        for n in range(30)
+    ]
+    target = many[25].path
+    named: list[tuple[Path, ...]] = []
+
+    def details(wanted) -> Iterator[list[SessionRef]]:  # type: ignore[no-untyped-def]
+        for _ in range(1000):  # up to 10 s
+            named.append(tuple(wanted()))
+            if target in named[-1]:
+                yield [replace(many[25], turns=7, pivots=1)]
+                return
+            time.sleep(0.01)
+
+    app = ReplayerApp(None, refs=many, details=details)
+    async with app.run_test(size=(120, 20)) as pilot:
+        await wait_for(lambda: any(named))
+        assert many[0].path in named[-1] and target not in named[-1]  # off screen
+        await pilot.press(*"s25")
+        await wait_for(lambda: counts(rows(app)[0]) == ("7", "1"))
+        assert "s25.jsonl" in rows(app)[0]
 
 
 def test_discover_details_yields_what_discover_sessions_finds(tmp_path: Path) -> None:

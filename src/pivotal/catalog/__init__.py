@@ -1,7 +1,9 @@
 """The user's sessions and what pivotal keeps about them, headless.
 
 `discovery` (where each agent keeps its sessions, and the quick listing),
-`index` (the cache of turn and pivot counts behind `pivotal sessions`),
+`workers` (reading many sessions for their counts in worker processes, the
+ones a person is looking at first), `index` (the cache of turn and pivot
+counts behind `pivotal sessions`),
 `notes` (marks and notes, a small SQLite store in the data folder), `resume`
 (the command that resumes a session in its agent), `stats` (pivot patterns
 across sessions).

@@ -17,16 +17,15 @@ from __future__ import annotations
 
 import os
 import re
-import signal
 import sys
 from collections.abc import Callable, Iterable, Iterator, Mapping
-from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 from stat import S_ISDIR, S_ISREG
 
 from msgspec.structs import replace
 
 from pivotal.catalog.index import IndexUnavailable, SessionIndex, Stamp, file_stamp, open_index
+from pivotal.catalog.workers import Located, Wanted, run_all
 from pivotal.cores import usable_cores
 from pivotal.model import SessionRef
 from pivotal.readers import Problem, read_head, read_session, sniff_path
@@ -143,10 +142,6 @@ def discover_sessions(
     return refs
 
 
-Located = tuple[Path, str]
-"""A candidate file (or storage folder) and the agent in whose folder it was found."""
-
-
 def _candidates(roots: Iterable[Path] | None) -> Iterator[Path]:
     return (path for path, _ in _located(roots))
 
@@ -174,15 +169,18 @@ def discover_details(
     *,
     use_cache: bool = True,
     warn: Callable[[str], None] | None = None,
+    wanted: Wanted | None = None,
 ) -> Iterator[list[SessionRef]]:
     """`discover_sessions(details=True)` one file at a time, as each is known.
 
     Cached files come first, then each file read anew, newest change first: a
     picker shown from the quick listing (newest first) fills its top rows, the
     ones on screen, first, instead of in the order the folders were walked.
+    `wanted()` names files to read before the others whenever more are started
+    (the picker's rows on screen once it is scrolled or filtered).
     """
     candidates = sorted(_located(roots), key=_changed_at, reverse=True)
-    for _, refs in _iter_detailed(candidates, use_cache, warn or _warn_stderr):
+    for _, refs in _iter_detailed(candidates, use_cache, warn or _warn_stderr, wanted):
         yield refs
 
 
@@ -201,7 +199,10 @@ def _detailed(
 
 
 def _iter_detailed(
-    candidates: list[Located], use_cache: bool, warn: Callable[[str], None]
+    candidates: list[Located],
+    use_cache: bool,
+    warn: Callable[[str], None],
+    wanted: Wanted | None = None,
 ) -> Iterator[tuple[int, list[SessionRef]]]:
     """(candidate number, its refs) for every candidate: cached ones first, then read ones."""
     index = None
@@ -223,8 +224,12 @@ def _iter_detailed(
                     continue
             todo.append((n, (path, agent)))
         pending: list[tuple[Path, Stamp, list[SessionRef]]] = []
-        described = _describe_all([c for _, c in todo])
-        for (n, (path, _)), (stamp, refs) in zip(todo, described, strict=True):
+        workers = min(MAX_WORKERS, usable_cores())
+        described = run_all(
+            describe, [c for _, c in todo], workers=workers, pool_from=POOL_THRESHOLD, wanted=wanted
+        )
+        for k, (stamp, refs) in described:
+            n, (path, _) = todo[k]
             yield n, refs
             if index is not None and stamp is not None:
                 pending.append((path, stamp, refs))
@@ -257,37 +262,6 @@ def _flush(
     finally:
         pending.clear()
     return index
-
-
-def _describe_all(candidates: list[Located]) -> Iterator[tuple[Stamp | None, list[SessionRef]]]:
-    """`describe` each candidate, in a process pool when there are many; results in order."""
-    done = 0
-    workers = min(MAX_WORKERS, usable_cores())
-    paths = [path for path, _ in candidates]
-    agents = [agent for _, agent in candidates]
-    if len(paths) > POOL_THRESHOLD and workers > 1:
-        pool = None
-        try:
-            pool = ProcessPoolExecutor(max_workers=workers, initializer=_worker_init)
-            chunk = max(1, min(16, len(paths) // (workers * 8)))
-            for result in pool.map(describe, paths, agents, chunksize=chunk):
-                yield result
-                done += 1
-            return
-        except (OSError, RuntimeError, NotImplementedError, ImportError):
-            pass  # no pool on this system (or it broke): finish in this process
-        finally:
-            if pool is not None:
-                # wait for the workers: a pool left running at interpreter exit writes
-                # "Exception ignored … Bad file descriptor" to stderr
-                pool.shutdown(wait=True, cancel_futures=True)
-    for path, agent in candidates[done:]:
-        yield describe(path, agent)
-
-
-def _worker_init() -> None:
-    """Ctrl-C is the parent's to handle; workers just stop with it."""
-    signal.signal(signal.SIGINT, signal.SIG_IGN)
 
 
 def describe(path: Path, agent: str | None = None) -> tuple[Stamp | None, list[SessionRef]]:

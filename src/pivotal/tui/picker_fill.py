@@ -2,15 +2,18 @@
 
 Counting turns and pivots reads every new or changed session in full; with
 hundreds of new sessions that is many seconds. `FillingPicker` shows the
-stat-only listing at once and runs `details()` (e.g. `discover_details`,
-one file's refs at a time) in a thread worker, replacing rows as their counts
-arrive. Choosing a session does not wait for it.
+stat-only listing at once and runs `details(wanted=...)` (e.g.
+`discover_details`, one file's refs at a time) in a thread worker, replacing
+rows as their counts arrive. `wanted()` names the files of the rows on screen
+that have no counts yet, so a person who scrolls or filters sees those counted
+next. Choosing a session does not wait for any of it.
 """
 
 from __future__ import annotations
 
 import threading
 from collections.abc import Callable, Iterable
+from pathlib import Path
 
 from rich.text import Text
 from textual import on
@@ -22,7 +25,10 @@ from pivotal.model import SessionRef
 from pivotal.tui.picker import PickerScreen
 from pivotal.tui.session_list import SessionList
 
-Details = Callable[[], Iterable[list[SessionRef]]]
+Details = Callable[..., Iterable[list[SessionRef]]]
+"""Called with `wanted=`, a callable naming the files to read next (see the module's docstring)."""
+ON_SCREEN_EVERY = 0.1
+"""Seconds between looks at which rows are on screen while counting."""
 
 
 class DetailsArrived(Message):
@@ -51,8 +57,11 @@ class FillingPicker(PickerScreen):
         self._inbox: list[SessionRef] = []
         """Refs the thread found and the UI has not shown yet (a burst is shown in one go)."""
         self._lock = threading.Lock()
+        self._on_screen: tuple[Path, ...] = ()
+        """Files of the rows on screen without counts (read by the counting thread)."""
 
     def on_mount(self) -> None:
+        self._looking = self.set_interval(ON_SCREEN_EVERY, self._note_on_screen)
         self.run_worker(
             self.fill,
             name="session details",
@@ -67,7 +76,7 @@ class FillingPicker(PickerScreen):
         """Thread: put each file's refs in the inbox; wake the UI when the inbox was empty."""
         worker = get_current_worker()
         try:
-            for refs in self.details():
+            for refs in self.details(wanted=lambda: self._on_screen):
                 if worker.is_cancelled:
                     return
                 with self._lock:
@@ -97,8 +106,15 @@ class FillingPicker(PickerScreen):
             self.forget_haystack()  # titles may have arrived with the counts
         if message.done and not self.complete:
             self.complete = True
+            self._looking.stop()
             self.refilter()  # rows still without counts say so (— instead of …)
         self.query_one("#picker-title", Static).update(self.title_text(), layout=False)
+
+    def _note_on_screen(self) -> None:
+        rows = self.query_one(SessionList)
+        top = int(rows.scroll_offset.y)
+        shown = self.shown[top : top + rows.scrollable_content_region.height]
+        self._on_screen = tuple(self.refs[n].path for n in shown if self.refs[n].turns is None)
 
     @property
     def counting(self) -> bool:
