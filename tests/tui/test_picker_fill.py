@@ -68,7 +68,7 @@ async def test_rows_show_at_once_and_fill_in_as_details_arrive() -> None:
         before = rows(app)
         assert [counts(row) for row in before] == [("…", "…"), ("…", "…")]  # not read yet
         assert "a.jsonl" in before[0] and "rollout-b.jsonl" in before[1]
-        assert "counting turns and pivots (0/2)" in title(app)
+        assert title(app).startswith("2 sessions found · counting turns and pivots 0/2 · Enter")
         first_read.set()
         await wait_for(lambda: counts(rows(app)[1]) == ("40", "2"))
         assert counts(rows(app)[0]) == ("…", "…")  # order kept

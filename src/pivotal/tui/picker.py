@@ -183,7 +183,14 @@ class PickerScreen(Screen[SessionRef | None]):
         if self.query_text.strip():
             found = f"{len(self.shown)} of {count} sessions match"
         leave = "goes back" if self.back else "quits"
-        return Text(f"{found} · Enter replays · Esc clears the filter / {leave}", style="bold")
+        return Text(
+            f"{found}{self.progress()} · Enter replays · Esc clears the filter / {leave}",
+            style="bold",
+        )
+
+    def progress(self) -> str:
+        """What is still being worked out, said right after the count (80 columns cut the end)."""
+        return ""
 
     def refilter(self) -> None:
         """Show the rows the filter matches (all of them for an empty filter).

@@ -15,7 +15,6 @@ import threading
 from collections.abc import Callable, Iterable
 from pathlib import Path
 
-from rich.text import Text
 from textual import on
 from textual.message import Message
 from textual.widgets import Static
@@ -120,9 +119,8 @@ class FillingPicker(PickerScreen):
     def counting(self) -> bool:
         return not self.complete
 
-    def title_text(self) -> Text:
-        text = super().title_text()
-        if not self.complete:
-            count = len(self.refs)
-            text.append(f" · counting turns and pivots ({min(self.filled, count)}/{count})")
-        return text
+    def progress(self) -> str:
+        if self.complete:
+            return ""
+        count = len(self.refs)
+        return f" · counting turns and pivots {min(self.filled, count)}/{count}"
