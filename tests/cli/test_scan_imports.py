@@ -15,7 +15,8 @@ from pathlib import Path
 from pivotal.model import SessionRef
 from pivotal.readers import _MODULES, format_names, spec_for
 
-FIXTURES = Path(__file__).resolve().parents[1] / "fixtures"
+ROOT = Path(__file__).resolve().parents[2]
+FIXTURES = ROOT / "tests" / "fixtures"
 UGLY = FIXTURES / "claude" / "ugly.jsonl"
 REAL = FIXTURES / "realclients"
 
@@ -45,6 +46,9 @@ NOT_FOR_SCAN = (
     "shutil",
     # the model is msgspec Structs: defining dataclasses would cost every scan ~5 ms
     "dataclasses",
+    # optional for msgspec, ~7 ms of imports (`pivotal/__init__.py` keeps it out)
+    "typing_extensions",
+    "inspect",
     "pivotal.cli.export",
     "pivotal.cli.notes",
     "pivotal.cli.stats",
@@ -142,3 +146,42 @@ def test_read_errors_names_sqlite3_only_once_something_loaded_it():
     )
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert done.stdout.split() == ["True", "False", "True"]
+
+
+SCAN_ALL = """
+import json, sys
+if sys.argv[1] == "with":
+    import typing_extensions  # what msgspec uses when it is loaded before pivotal
+import pivotal.cli.dispatch
+from pivotal.cli import main
+pivotal.cli.dispatch.exit_now = sys.exit  # carry on here instead of ending the process
+sys.argv = ["pivotal", "scan", "--json", "--explain", *sys.argv[2:]]
+try:
+    main()
+except SystemExit:
+    pass
+import msgspec._utils
+print(json.dumps(msgspec._utils._get_type_hints.__module__))
+import textual.app  # the replayer's imports still find typing_extensions
+"""
+
+
+def test_msgspec_reads_every_format_alike_with_or_without_typing_extensions():
+    # every format's structs decoded both ways: the same sessions, turns and pivots
+    paths = [str(ROOT / "sample_sessions"), str(REAL)]
+    outputs = {}
+    for mode in ("with", "without"):
+        done = subprocess.run(
+            [sys.executable, "-c", SCAN_ALL, mode, *paths],
+            capture_output=True,
+            text=True,
+            check=True,
+        )
+        *lines, hints_from = done.stdout.splitlines()
+        outputs[mode] = (lines, json.loads(hints_from))
+    with_lines, with_hints = outputs["with"]
+    without_lines, without_hints = outputs["without"]
+    assert (with_hints, without_hints) == ("typing_extensions", "typing")
+    assert len(with_lines) > 100 and with_lines == without_lines
+    formats = {json.loads(line)["format"] for line in with_lines}
+    assert len(formats) >= 10
