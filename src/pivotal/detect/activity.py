@@ -246,8 +246,11 @@ _TOKEN = lazy(r"'[^']*(?:'|\Z)|\"[^\"]*(?:\"|\Z)|&&|\|\||[;|\n]|[^'\";|\n&]+|&")
 _SEPARATORS = frozenset({"&&", "||", ";", "|", "\n"})
 
 
-def split_command(command: str) -> list[str]:
-    """Split on && || ; | and newlines outside quotes (a python -c body stays whole)."""
+@lru_cache(maxsize=1024)
+def split_command(command: str) -> tuple[str, ...]:
+    """Split on && || ; | and newlines outside quotes (a python -c body stays whole).
+
+    Remembered like `_segment_kind`: the same commands come back call after call."""
     pieces: list[str] = []
     buf: list[str] = []
     for match in _TOKEN.finditer(command):
@@ -258,23 +261,23 @@ def split_command(command: str) -> list[str]:
         else:
             buf.append(token)
     pieces.append("".join(buf))
-    return [p for p in pieces if p.strip()]
+    return tuple(p for p in pieces if p.strip())
 
 
 COMMAND_CAP = 4000
 """Only the first 4 KB of a command is split (a heredoc body says nothing about the call)."""
 
 
-def command_pieces(tool: ToolView) -> list[str]:
+def command_pieces(tool: ToolView) -> tuple[str, ...]:
     """The pieces of the shell command a call ran, computed once per call."""
     memo = tool.memo
     if "pieces" not in memo:
         memo["pieces"] = split_command(command_of(tool)[:COMMAND_CAP])
-    result: list[str] = memo["pieces"]
+    result: tuple[str, ...] = memo["pieces"]
     return result
 
 
-def shell_kind(command: str, pieces: list[str] | None = None) -> str:
+def shell_kind(command: str, pieces: tuple[str, ...] | None = None) -> str:
     if pieces is None:
         pieces = split_command(command[:COMMAND_CAP])
     kinds = {_segment_kind(seg) for seg in pieces}

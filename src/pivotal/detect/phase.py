@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Sequence
+from functools import lru_cache
 
 from pivotal.detect.activity import command_pieces, tool_kind
 from pivotal.detect.lazyre import first, lazy
@@ -113,8 +114,9 @@ _SKIP_PROGRAMS = frozenset(
 )
 
 
-def _command_terms(pieces: list[str]) -> set[str]:
-    """The programs a command runs and the paths it names."""
+@lru_cache(maxsize=1024)
+def _command_terms(pieces: tuple[str, ...]) -> frozenset[str]:
+    """The programs a command runs and the paths it names (remembered, as `split_command`)."""
     out: set[str] = set()
     for segment in pieces:
         words = [w for w in segment.split() if "=" not in w or w.startswith("-")]
@@ -126,7 +128,7 @@ def _command_terms(pieces: list[str]) -> set[str]:
             word = word.strip("'\"();")
             if ("/" in word or "." in word) and not word.startswith("-") and len(word) > 3:
                 out.add(word.rsplit("/", 1)[-1].lower())
-    return out
+    return frozenset(out)
 
 
 def terms(views: Sequence[TurnView], limit: int = 200) -> set[str]:
