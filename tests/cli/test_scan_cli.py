@@ -163,7 +163,25 @@ def test_corrupt_sqlite_database(tmp_path):
     path.write_bytes(real.read_bytes()[:100] + b"\x00" * 4000)
     code, _, err = run("scan", str(path))
     assert code == ExitCode.UNREADABLE
-    assert "not an opencode store, or is corrupt" in err
+    assert "holds no kilo or opencode sessions, or is corrupt" in err
+
+
+def test_an_index_database_of_another_agent_names_the_stores_pivotal_reads(tmp_path):
+    # a healthy SQLite file that is no session store (Cline keeps one beside its session files)
+    import sqlite3
+
+    path = tmp_path / "data" / "db" / "sessions.db"
+    path.parent.mkdir(parents=True)
+    with sqlite3.connect(path) as conn:
+        conn.execute("CREATE TABLE tasks (id TEXT PRIMARY KEY, updated INTEGER)")
+        conn.execute("INSERT INTO tasks VALUES ('t1', 1)")
+    conn.close()
+    code, out, err = run("scan", str(path))
+    assert code == ExitCode.UNREADABLE and out == ""
+    assert err == (
+        f"pivotal: {path}: an SQLite database that holds no kilo or opencode sessions, or is"
+        " corrupt\n"
+    )
 
 
 SEED = Path(__file__).resolve().parents[2] / "sample_sessions" / "claude" / "seed_dead_end.jsonl"

@@ -52,7 +52,8 @@ def test_a_corrupt_store_is_reported_as_such_and_the_rest_listed(opencode_home: 
     assert result.exit_code == ExitCode.UNREADABLE
     assert "opencode.db#ses_" in result.stdout
     assert result.stderr.splitlines() == [
-        f"pivotal: {broken}: an SQLite database that is not an opencode store, or is corrupt"
+        f"pivotal: {broken}: an SQLite database that holds no kilo or opencode sessions, or is"
+        " corrupt"
     ]
 
 

@@ -377,7 +377,7 @@ def listing_problems(roots: Iterable[Path] | None, refs: list[SessionRef]) -> li
     """Why candidates that list no session listed none: a database that cannot be read
     (corrupt, not the agent's, locked) or a file we may not read. Other empty candidates
     (an empty or half-written file) are not problems of a listing."""
-    from pivotal.readers import find_sessions
+    from pivotal.readers import find_sessions, not_a_store
 
     listed = {os.path.realpath(ref.path) for ref in refs}
     problems: list[Problem] = []
@@ -395,8 +395,7 @@ def listing_problems(roots: Iterable[Path] | None, refs: list[SessionRef]) -> li
                 continue
             problems.extend(found.problems)
             if not found.problems and not found.refs:
-                message = f"{path}: an SQLite database that is not a session store, or is corrupt"
-                problems.append(Problem(path, "unreadable", message))
+                problems.append(Problem(path, "unreadable", f"{path}: {not_a_store()}"))
     return problems
 
 

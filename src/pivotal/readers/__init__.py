@@ -301,12 +301,19 @@ def _find_one(path: Path, found: Found) -> None:
         return
     if not head:
         found.problems.append(Problem(path, "empty", f"{path}: empty file"))
-    elif head.startswith(b"SQLite format 3\x00"):
-        message = f"{path}: an SQLite database that is not an opencode store, or is corrupt"
-        found.problems.append(Problem(path, "unreadable", message))
+    elif head.startswith(SQLITE_MAGIC):
+        found.problems.append(Problem(path, "unreadable", f"{path}: {not_a_store()}"))
     else:
         message = f"{path}: unknown format (tried {', '.join(format_names())}){_hint(head)}"
         found.problems.append(Problem(path, "unknown", message))
+
+
+def not_a_store() -> str:
+    """Why an SQLite file gave no session: it names the only databases pivotal reads (an
+    agent that keeps an index database beside its session files, as Cline does, is read
+    from those files)."""
+    names = " or ".join(sorted(spec.name for spec in specs() if spec.databases))
+    return f"an SQLite database that holds no {names} sessions, or is corrupt"
 
 
 def _not_a_file(mode: int) -> str:
