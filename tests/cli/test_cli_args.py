@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import subprocess
 import sys
 from pathlib import Path
@@ -147,6 +148,19 @@ def test_no_arguments_opens_the_picker_or_the_demo(monkeypatch, tmp_path):
     assert result.exit_code == 7  # the replayer's own code is the process's
     assert seen["demo"] is True and seen["ref"].path == DEMO  # type: ignore[union-attr]
     assert seen["refs"] == []
+
+
+def test_a_folder_of_sessions_opens_the_picker_newest_change_first(monkeypatch, tmp_path):
+    # written oldest first and named against their order, so neither name nor write order wins
+    for name, age in (("a.jsonl", 300), ("c.jsonl", 100), ("b.jsonl", 200)):
+        path = tmp_path / name
+        path.write_bytes(UGLY.read_bytes())
+        os.utime(path, (1_700_000_000 - age, 1_700_000_000 - age))
+    seen = fake_replayer(monkeypatch)
+    result = invoke(tmp_path)
+    assert result.exit_code == 0, result.output
+    assert seen["ref"] is None
+    assert [ref.path.name for ref in seen["refs"]] == ["c.jsonl", "b.jsonl", "a.jsonl"]  # type: ignore[union-attr]
 
 
 def test_an_unexpected_exception_is_one_line_and_internal(monkeypatch):

@@ -136,7 +136,9 @@ def _resolve_for_app(
         raise SystemExit(code or ExitCode.NO_SESSIONS)
     if len(refs) == 1:
         return refs[0], None
-    return None, [with_quick_metadata(r) for r in refs]
+    # the picker lists the newest change first, as it does for the agents' own folders
+    listed = [with_quick_metadata(r) for r in refs]
+    return None, sorted(listed, key=lambda r: r.updated or 0.0, reverse=True)
 
 
 def positive_seconds(text: str) -> float:

@@ -6,7 +6,9 @@ project, title or path; rows that hold it as one piece rank first. Arrows,
 PgUp/PgDn and Home/End move in the list; Esc clears the filter, or leaves
 when it is empty. The columns (agent, project, when the session started,
 turns, pivots, title and path) have headers and fit 80 columns; counts that
-are still being read show as `…` (see `picker_fill`).
+are still being read show as `…` (see `picker_fill`). Unfiltered, the rows come
+newest change first, as the callers list them (the empty filter line says so:
+a session resumed today may have started months ago).
 """
 
 from __future__ import annotations
@@ -167,7 +169,7 @@ class PickerScreen(Screen[SessionRef | None]):
         yield Static(self.title_text(), id="picker-title")
         yield Input(
             value=self.query_text,
-            placeholder="type to filter: agent, project, title, path",
+            placeholder="type to filter: agent, project, title, path · newest change first",
             id="picker-filter",
         )
         yield Static(header(), id="picker-header")
