@@ -269,6 +269,11 @@ class SessionRef(msgspec.Struct, frozen=True):
         return f"{self.path}#{self.key}" if self.key else str(self.path)
 
 
+def last_change(ref: SessionRef) -> float:
+    """When `ref`'s file last changed (0 when unknown): what "newest" means in every listing."""
+    return ref.updated or 0.0
+
+
 class Session(msgspec.Struct, eq=False):
     """A session and its turns, as far as they have been read."""
 

@@ -27,7 +27,7 @@ from msgspec.structs import replace
 from pivotal.catalog.index import IndexUnavailable, SessionIndex, Stamp, file_stamp, open_index
 from pivotal.catalog.workers import Located, Wanted, run_all
 from pivotal.cores import usable_cores
-from pivotal.model import SessionRef
+from pivotal.model import SessionRef, last_change
 from pivotal.readers import Problem, read_head, read_session, sniff_path
 from pivotal.readers.base import decode_json, parse_timestamp
 
@@ -138,7 +138,7 @@ def discover_sessions(
         refs = _detailed(candidates, use_cache, warn or _warn_stderr)
     else:
         refs = [ref for path, agent in candidates for ref in _refs_for(path, agent)]
-    refs.sort(key=lambda r: r.updated or 0.0, reverse=True)
+    refs.sort(key=last_change, reverse=True)
     return refs
 
 

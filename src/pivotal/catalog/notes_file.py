@@ -27,6 +27,8 @@ from collections.abc import Iterator
 from pathlib import Path
 from urllib.parse import quote
 
+from pivotal.readers.base import SQLITE_MAGIC
+
 SCHEMA_VERSION = 1
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS sessions (
@@ -49,7 +51,6 @@ CREATE TABLE IF NOT EXISTS marks (
 SIDECARS = ("-journal", "-wal", "-shm")
 SESSION_COLUMNS = ("session_key", "format", "path", "title", "touched")
 MARK_COLUMNS = ("session_key", "source_id", "turn_hint", "note", "created", "updated")
-MAGIC = b"SQLite format 3\x00"
 _LEAF_TABLE = 0x0D
 
 Row = tuple[object, ...]
@@ -224,7 +225,7 @@ class _File:
     def __init__(self, data: bytes) -> None:
         self.data = data
         size, reserved, encoding = 4096, 0, "utf-8"
-        if data.startswith(MAGIC) and len(data) >= 100:
+        if data.startswith(SQLITE_MAGIC) and len(data) >= 100:
             raw = struct.unpack(">H", data[16:18])[0]
             raw = 65536 if raw == 1 else raw
             if 512 <= raw <= 65536 and raw & (raw - 1) == 0:
@@ -243,7 +244,7 @@ class _File:
     def freelist(self) -> set[int]:
         """Pages on the freelist (trunks and leaves): what they hold was deleted."""
         free: set[int] = set()
-        if not self.data.startswith(MAGIC) or len(self.data) < 100:
+        if not self.data.startswith(SQLITE_MAGIC) or len(self.data) < 100:
             return free
         trunk = struct.unpack(">I", self.data[32:36])[0]
         while 1 <= trunk <= self.pages and trunk not in free:

@@ -16,7 +16,7 @@ from pivotal.cli.arguments import SESSION_PATH, add_key, add_roots
 from pivotal.cli.exitcodes import ExitCode
 from pivotal.cli.output import err
 from pivotal.cli.resolve import find_refs
-from pivotal.model import SessionRef
+from pivotal.model import SessionRef, last_change
 
 DEMO = Path(__file__).resolve().parents[1] / "_demo" / "demo.jsonl"
 
@@ -115,7 +115,7 @@ def follow(args: argparse.Namespace) -> None:
     else:
         ref, refs = _resolve_for_app(path, args.key)
         if ref is None and refs:
-            ref = max(refs, key=lambda r: r.updated or 0.0)
+            ref = refs[0]  # listed newest change first
     # a folder (e.g. an agent's project dir): follow its newest session, switching to new ones
     live: bool | Path = path if path is not None and path.is_dir() else True
     _run_app(ref, refs=None, at=None, speed=1.0, autopause=True, demo=False, follow=live)
@@ -138,7 +138,7 @@ def _resolve_for_app(
         return refs[0], None
     # the picker lists the newest change first, as it does for the agents' own folders
     listed = [with_quick_metadata(r) for r in refs]
-    return None, sorted(listed, key=lambda r: r.updated or 0.0, reverse=True)
+    return None, sorted(listed, key=last_change, reverse=True)
 
 
 def positive_seconds(text: str) -> float:

@@ -19,6 +19,7 @@ from pivotal.cli.exitcodes import BatchDone, ExitCode, worst
 from pivotal.cli.output import err, silence_stdout
 from pivotal.cli.resolve import locate
 from pivotal.cli.scan_batch import run_scan
+from pivotal.model import last_change
 
 
 def configure(parser: argparse.ArgumentParser) -> None:
@@ -94,7 +95,7 @@ def run_follow(
         err(message)
     if not refs:
         return int(worst([code for _, code in problems]) or ExitCode.NO_SESSIONS)
-    ref = max(refs, key=lambda r: r.updated or 0.0)
+    ref = max(refs, key=last_change)
     if len(refs) > 1:
         err(
             f"{paths[0]} holds {len(refs)} sessions; following the most recently active one,"

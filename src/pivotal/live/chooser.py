@@ -15,7 +15,7 @@ from pathlib import Path
 
 from msgspec.structs import replace
 
-from pivotal.model import SessionRef
+from pivotal.model import SessionRef, last_change
 from pivotal.readers import find_sessions
 from pivotal.readers.base import Update
 
@@ -39,7 +39,7 @@ def _key(ref: SessionRef) -> tuple[str, str | None]:
 
 def newest(refs: Iterable[SessionRef]) -> SessionRef | None:
     """The most recently updated of `refs` (None if there are none)."""
-    return max(refs, key=lambda r: r.updated or 0.0, default=None)
+    return max(refs, key=last_change, default=None)
 
 
 class Chooser:
