@@ -9,11 +9,11 @@ from pathlib import Path
 
 from msgspec.structs import replace
 
-from pivotal.model import TaskChange
+from pivotal.model import Pivot, TaskChange
 from pivotal.readers import find_sessions
 from pivotal.tui.app import ReplayerApp
 from pivotal.tui.keys import PALETTE_KEYS
-from pivotal.tui.pivot_story import Context, context_for, pivot_text
+from pivotal.tui.pivot_story import Context, Stories, context_for, pivot_text
 from pivotal.tui.screens import help_table
 
 from .conftest import make_app, replay
@@ -63,6 +63,27 @@ def test_the_persons_own_target_is_not_a_measurement_and_tasks_say_their_side() 
     assert figures == ["figures before: 3 failed", "figures after: 107 tok/s"]
     assert "your target: 140 tok/s (from your message, not a measurement)" in text
     assert "(before the pivot, turn #4)" in text and "(after the pivot, turn #8)" in text
+
+
+def test_the_persons_targets_follow_the_pivots_figures_and_the_session() -> None:
+    """One `Stories` answers each pivot from what was said before it, whatever it answered
+    last (the panel asks again on every redraw, and the answer is kept)."""
+    turns = demo_turns()
+    turns[0].preview = "Make it start. Aim for 90 req/s."
+    pivot = demo_pivots()[0]
+    stories = Stories()
+
+    def with_figures(*figures: str) -> Pivot:
+        return replace(pivot, state=replace(pivot.state, figures_before=list(figures)))
+
+    assert stories.context(with_figures("90 req/s", "2 failed"), turns, []).targets == (
+        "90 req/s",
+    )
+    assert stories.context(with_figures("2 failed"), turns, []).targets == ()
+    assert stories.context(with_figures("90 req/s"), turns, []).targets == ("90 req/s",)
+    other = demo_turns()[: pivot.turn + 1]  # another, shorter session: said nothing of 90 req/s
+    other[0].preview = "Make it start."
+    assert stories.context(with_figures("90 req/s"), other, []).targets == ()
 
 
 async def test_the_panels_failed_calls_are_the_turns_e_visits() -> None:

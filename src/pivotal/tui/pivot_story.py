@@ -68,6 +68,9 @@ class Stories:
     def __init__(self) -> None:
         self._since: dict[int, int | None] = {}
         """Pivot turn -> the person's last real message before it."""
+        self._targets: dict[tuple[int, tuple[str, ...]], tuple[str, ...]] = {}
+        """(pivot turn, its figures) -> those the person wrote: a search of everything they
+        said before it (1 ms a panel redraw at the end of 100,000 turns) done once."""
         self._count = 0
         self._scanned = 0
         self._spoken = ""
@@ -78,6 +81,7 @@ class Stories:
     def context(self, pivot: Pivot, turns: Sequence[Turn], failures: Sequence[int]) -> Context:
         if len(turns) < self._count:
             self._since.clear()
+            self._targets.clear()
             self._scanned, self._spoken, self._ends = 0, "", []
         self._count = len(turns)
         if pivot.turn not in self._since:
@@ -89,11 +93,16 @@ class Stories:
         figures = [f for f in dict.fromkeys([*state.figures_before, *state.figures_after]) if f]
         targets: tuple[str, ...] = ()
         if figures:
-            end = self._spoken_before(turns, pivot.turn)
-            spoken = self._spoken
-            targets = tuple(
-                f for f in figures if spoken.find(" ".join(f.lower().split()), 0, end) >= 0
-            )
+            key = (pivot.turn, tuple(figures))
+            found = self._targets.get(key)
+            if found is None:
+                end = self._spoken_before(turns, pivot.turn)
+                spoken = self._spoken
+                found = tuple(
+                    f for f in figures if spoken.find(" ".join(f.lower().split()), 0, end) >= 0
+                )
+                self._targets[key] = found
+            targets = found
         return Context(since, tuple(failures[low:high]), targets)
 
     def _spoken_before(self, turns: Sequence[Turn], before: int) -> int:
