@@ -76,9 +76,7 @@ def test_the_persons_targets_follow_the_pivots_figures_and_the_session() -> None
     def with_figures(*figures: str) -> Pivot:
         return replace(pivot, state=replace(pivot.state, figures_before=list(figures)))
 
-    assert stories.context(with_figures("90 req/s", "2 failed"), turns, []).targets == (
-        "90 req/s",
-    )
+    assert stories.context(with_figures("90 req/s", "2 failed"), turns, []).targets == ("90 req/s",)
     assert stories.context(with_figures("2 failed"), turns, []).targets == ()
     assert stories.context(with_figures("90 req/s"), turns, []).targets == ("90 req/s",)
     other = demo_turns()[: pivot.turn + 1]  # another, shorter session: said nothing of 90 req/s
