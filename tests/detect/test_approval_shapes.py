@@ -214,3 +214,53 @@ def test_a_test_run_piped_into_tail_failed_when_its_output_says_so() -> None:
     )
     # the stated exit 0 is tail's; a plain command's stated exit 0 stands over its words
     assert tool_failed(piped) and not tool_failed(plain)
+
+
+def _greenhouse_plan(b: B) -> int:
+    b.human("Where are we with the greenhouse sensor firmware? What is left?")
+    b.agent("Checking the branch and the open items.", bash("git log --oneline -3", "f1 ota"))
+    b.agent("", read("firmware/sensors/humidity.c"))
+    b.agent(
+        "Left to do:\n\n"
+        "1. Debounce the humidity readings in `humidity.c`.\n"
+        "2. Retry the OTA download twice before giving up.\n\n"
+        "Shall I start with the debounce?"
+    )
+    return b.human("ok")
+
+
+_RECAP = (
+    "## Where things stand\n\n"
+    "**Goal:** stable greenhouse sensor firmware.\n\n"
+    "**Done:** OTA updates land; the temperature probe is calibrated.\n\n"
+    "**Current state:** humidity readings jitter by ±4 % between two polls, so the vents\n"
+    "open and close every few minutes.\n\n"
+    "**Files:** `firmware/sensors/humidity.c`, `firmware/ota/download.c`.\n\n"
+    "**Next steps:**\n"
+    "- debounce the humidity readings\n"
+    "- retry the OTA download twice\n"
+)
+
+
+def test_a_go_ahead_answered_only_in_words_before_the_person_speaks_again_is_no_pivot() -> None:
+    """PIVOTS.md: after an implicit approval the agent executes what it laid out. A recap
+    in reply, and then the person directing again, hands nothing over."""
+    b = B()
+    anchor = _greenhouse_plan(b)
+    b.agent(_RECAP)
+    b.human("Leave the OTA retry; just write the debounce, 3 samples.")
+    b.agent("", edit("firmware/sensors/humidity.c"))
+    tracker = PivotTracker(PivotConfig())
+    assert at(tracker.update(b.turns), anchor) is None
+    assert [r.gate for r in tracker.rejections() if r.turn == anchor] == ["not acted on"]
+
+
+def test_the_same_recap_followed_by_the_work_itself_is_implicit_approval() -> None:
+    b = B()
+    anchor = _greenhouse_plan(b)
+    b.agent(_RECAP)
+    b.agent("Starting with the debounce.", edit("firmware/sensors/humidity.c"))
+    b.agent("", bash("make test-sensors", "12 passed"))
+    b.human("Nice. Now the OTA retry.")
+    p = at(detect_pivots(b.turns), anchor)
+    assert p is not None and p.kind is PivotKind.IMPLICIT_APPROVAL

@@ -65,6 +65,11 @@ def routine_veto(
     # prompt), so the routine rules do not depend on which of the two the file holds
     if a.routine and not b.proposal:
         return ("same steps", "the same steps went on after the silence")
+    if kind is PivotKind.IMPLICIT_APPROVAL and not a.actions and w.next_human is not None:
+        # PIVOTS.md: after an implicit approval "the agent executes the proposal it laid
+        # out". One that only answered in words (a recap, a restated plan) before the
+        # person spoke again took nothing over: the person is still the one deciding
+        return ("not acted on", "the agent only wrote, then the person spoke again")
     if a.resumed == "error":
         return ("re-sent after an error", "an API error cut the agent off; the work resumed")
     if a.resumed == "interrupt":
