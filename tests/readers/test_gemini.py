@@ -9,6 +9,7 @@ from pathlib import Path
 
 import pytest
 
+from pivotal.catalog.resume import resume_command
 from pivotal.model import Role, Session, SessionRef, TurnFlag
 from pivotal.readers import sniff_path
 from pivotal.readers.base import parse_timestamp
@@ -161,6 +162,38 @@ def test_workspace_from_a_header_directories_list(tmp_path: Path) -> None:
     assert read(path).cwd == "/srv/app"
     assert SPEC.refs(path)[0].cwd == "/srv/app"
     assert SPEC.refs(LEGACY)[0].cwd is None  # nothing says where it ran: unknown, not guessed
+
+
+def _in_project(home: Path, folder: str, source: Path, marker: str | None) -> Path:
+    """`source` as a chat of ~/.gemini/tmp/<folder>/, with the CLI's project marker beside."""
+    project = home / ".gemini" / "tmp" / folder
+    (project / "chats").mkdir(parents=True)
+    if marker is not None:
+        (project / ".project_root").write_text(marker)
+    return Path(shutil.copy(source, project / "chats" / source.name))
+
+
+def test_a_chat_that_names_no_workspace_takes_its_projects_marker(tmp_path: Path) -> None:
+    # Gemini CLI's project registry names the folder by a slug and writes the project's root
+    # into it (`.project_root`); a legacy JSON chat names no workspace of its own
+    path = _in_project(tmp_path, "billing-api", LEGACY, "/home/ana/code/billing-api\n")
+    session = read(path)
+    assert session.cwd == "/home/ana/code/billing-api"
+    assert SPEC.refs(path)[0].cwd == "/home/ana/code/billing-api"
+    assert (
+        resume_command(session).cwd == "/home/ana/code/billing-api"
+    )  # `gemini --resume` is per project
+
+
+def test_a_workspace_the_chat_names_wins_and_a_damaged_marker_is_ignored(tmp_path: Path) -> None:
+    named = _in_project(tmp_path / "a", "gemini-short", SHORT, "/somewhere/else")
+    assert read(named).cwd == "/home/dev/work/gemini-short"
+    assert SPEC.refs(named)[0].cwd == "/home/dev/work/gemini-short"
+    hashed = _in_project(tmp_path / "b", "5f" * 32, LEGACY, None)  # before slugs: no marker
+    assert read(hashed).cwd is None
+    damaged = _in_project(tmp_path / "c", "notes", LEGACY, "/one/path\n/another/path\n")
+    assert read(damaged).cwd is None
+    assert SPEC.refs(damaged)[0].cwd is None
 
 
 # -- ugly JSONL -----------------------------------------------------------------------------

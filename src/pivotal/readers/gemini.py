@@ -28,6 +28,10 @@ Checkpoints, as Gemini 0.61 really writes them:
 synthetic turns (`error` also flagged ERROR; the "Request cancelled." notice
 and a reply with a cancelled tool call are flagged INTERRUPTED). User records that only carry
 `functionResponse` parts are tool results: they are folded into the call.
+
+Where the session ran (its cwd, which `gemini --resume` needs): the header's `directories`,
+else the `<session_context>` message, else the `.project_root` marker newer CLIs keep in
+the project's folder (older ones named that folder by a hash and kept no marker).
 """
 
 from __future__ import annotations
@@ -41,6 +45,7 @@ from pivotal.model import (
 from pivotal.readers.base import (
     FormatSpec,
     SessionReader,
+    Update,
     first_json_line,
     parse_timestamp,
 )
@@ -70,7 +75,16 @@ class GeminiJsonlReader(LineFileReader):
         super().__init__(ref)
         self.reset()
 
+    def poll(self, final: bool = False, budget: int | None = None) -> Update:
+        update = super().poll(final=final, budget=budget)
+        if self.session.cwd is None and not self._asked_marker:
+            # neither the header nor the context message named it (yet): the project's marker
+            self._asked_marker = True
+            self.session.cwd = project_root_of(self.ref.path)
+        return update
+
     def reset(self) -> None:
+        self._asked_marker = False
         self._entries: list[_Entry] = []
         self._index: dict[str, int] = {}
         self._dropped: list[list[_Entry]] = []
@@ -299,6 +313,10 @@ class GeminiJsonReader(WholeFileJsonReader):
         turns = build_turns(entries)
         models = [t.model for t in turns if t.model]
         session.model = models[-1] if models else None
+        if session.cwd is None:
+            first = next((e.rec for e in entries if e.rec.get("type") == "user"), None)
+            found = workspace_of(_plain_text(first)) if first is not None else None
+            session.cwd = found or project_root_of(self.ref.path)
         return turns
 
 
@@ -358,7 +376,7 @@ def refs(path: Path) -> list[SessionRef]:
             format=FORMAT,
             path=path,
             session_id=session_id,
-            cwd=_cwd_of(first, head),
+            cwd=_cwd_of(first, head) or project_root_of(path),
             started=started,
             size=st.st_size,
             updated=st.st_mtime,
@@ -373,6 +391,31 @@ def _cwd_of(first: object, head: bytes) -> str | None:
         if found:
             return found
     return workspace_in_head(head)
+
+
+PROJECT_ROOT = ".project_root"
+"""Gemini CLI's ownership marker (`projectRegistry.ts`): the project's folder names the
+project by a short slug, and this file in it holds the project's root path."""
+
+
+def project_root_of(path: Path) -> str | None:
+    """The project root the CLI recorded for the project a chat belongs to, if any.
+
+    Chats written before the slug folders (a sha256 folder name) and chats that carry
+    their workspace themselves need no marker; a marker that is not one short path is
+    ignored.
+    """
+    if path.parent.name != "chats":
+        return None
+    try:
+        with open(path.parent.parent / PROJECT_ROOT, "rb") as handle:
+            raw = handle.read(4097)
+    except OSError:
+        return None
+    text = raw.decode("utf-8", "replace").strip()
+    if not text or len(raw) > 4096 or "\n" in text or "\x00" in text:
+        return None
+    return text
 
 
 SPEC = FormatSpec(
