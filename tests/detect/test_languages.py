@@ -114,6 +114,38 @@ def test_the_agents_ask_in_another_language_is_found(message: str) -> None:
     assert question_to_person(message)
 
 
+@pytest.mark.parametrize(
+    "message",
+    [
+        "The staging build is up at https://staging.example.net.\n\nConfirm when it looks right"
+        " and I'll promote it!",
+        "Le correctif est déployé en recette. Confirmez-moi que tout s'affiche bien !",
+        "Las tablas ya están migradas. Confírmame cuando hayas revisado los datos.",
+        "Il branch è pronto. Confermami se posso unirlo.",
+        "A versão está no ar. Me confirme quando puder publicar.",
+    ],
+)
+def test_an_imperative_confirm_addressed_to_the_person_is_an_ask(message: str) -> None:
+    """ "Confirm when it's good to merge!" asks the person as surely as "Shall I merge?"."""
+    from pivotal.detect.asks import question_to_person
+
+    assert question_to_person(message)
+
+
+@pytest.mark.parametrize(
+    "message",
+    [
+        "I'll confirm once the nightly run is green, then tag the release.",
+        "The logs confirm that the cache was cold. Rebuilt it and reran: 240 ms.",
+        "Je confirme : le cache était froid, la seconde exécution prend 240 ms.",
+    ],
+)
+def test_confirming_something_oneself_asks_nothing(message: str) -> None:
+    from pivotal.detect.asks import question_to_person
+
+    assert question_to_person(message) == ""
+
+
 def test_plain_english_is_not_searched_for_other_languages_words() -> None:
     from pivotal.detect.lexicon_intl import ASKS, CHOICE
 

@@ -175,7 +175,7 @@ ASKS_PERSON = lazy(
     r"\b(would|do) you (like|want|prefer)\b|\bshould i\b|\bshall i\b|\bwant me to\b|"
     r"\blet me know\b|\bhow would you like\b|\bwhat would you like\b|\bwhich (one|option)\b|"
     r"\bcould you (clarify|tell|confirm)\b|\bcan you (clarify|confirm)\b|"
-    r"\bplease (confirm|advise)\b|"
+    r"\bplease (confirm|advise)\b|(?:^|[.!\n]\s*)confirm (when|once|if|that)\b|"
     r"\bready (to proceed|when you are)\b|\bproceed\?|\bgo ahead\?|\bwhat should\b|"
     r"\bwhat do you want\b|\bhow should i\b|\bwhat'?s next\b|\bwhat next\b|"
     r"\bif you('d)? (like|want)\b|\bif needed\b|\bif you need\b",

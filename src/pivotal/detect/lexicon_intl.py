@@ -79,15 +79,18 @@ ASKS = folded(
     # fr
     r"voulez-vous|veux-tu|tu veux que|souhaitez-vous|souhaites-tu|dois-je|puis-je|"
     r"je (procède|lance|continue|m'en occupe|peux)|dites-moi|dis-moi|préférez-vous|"
+    r"confirme(z)?(-moi)? (quand|si|dès que)|confirme(z)?-moi|merci de confirmer|"
     # es
     r"quieres que|quiere que|deseas que|desea que|¿(procedo|continúo|sigo|lo hago|aplico)|"
-    r"te parece|le parece|dime si|avísame|prefieres|"
+    r"te parece|le parece|dime si|avísame|prefieres|confírmame|confirma (cuando|si)|"
     # de
     r"soll ich|sollen wir|möchtest du|möchten sie|willst du|wollen sie|darf ich|"
-    r"sag mir|sagen sie mir|gib bescheid|"
+    r"sag mir|sagen sie mir|gib bescheid|gib mir bescheid|bestätige mir|bestätige, wenn|"
     # pt / it
     r"quer que eu|deseja que eu|posso (prosseguir|continuar|seguir|aplicar)|me avise|"
-    r"vuoi che|vuole che|posso procedere|procedo\?|fammi sapere|preferisci|"
+    r"me confirme|confirme (quando|se)|"
+    r"vuoi che|vuole che|posso procedere|procedo\?|fammi sapere|preferisci|confermami|"
+    r"conferma (quando|se)|"
     # ru
     r"хотите, чтобы я|хочешь, чтобы я|продолжить\?|приступить\?|сделать это\?|"
     r"дайте знать|нужно ли|стоит ли|"
