@@ -23,6 +23,7 @@ from .fuzz_support import FIXTURES
 
 CLAUDE = FIXTURES / "claude-short.jsonl"
 CODEX = FIXTURES / "codex-short.jsonl"
+REALCLIENTS = Path(__file__).parents[1] / "fixtures" / "realclients"
 CAP_S = 60  # a hang, not a slow machine, is what this catches
 
 
@@ -233,6 +234,32 @@ def test_utf16_text_gets_a_hint(tmp_path: Path) -> None:
         assert result.exit_code == 3, result.output
         assert "unknown format" in result.stderr
         assert "it is UTF-16 text; pivotal reads UTF-8" in result.stderr
+
+
+def test_a_prompt_log_passed_for_a_session_says_where_the_sessions_are(tmp_path: Path) -> None:
+    # Gemini CLI and Qwen Code keep the person's prompts in logs.json beside their chats
+    # (pretty-printed, one record per prompt, no replies); it is the file people find first
+    log = [
+        {"sessionId": "3c1f9e0a-5d2b-4e8f-9a61-0b7d2c4e8f13", "messageId": n, "type": "user",
+         "message": text, "timestamp": f"2026-02-0{n + 1}T09:00:00.000Z"}
+        for n, text in enumerate(["add a health check", "now the readiness probe"])
+    ]  # fmt: skip
+    path = tmp_path / ".gemini" / "tmp" / "shop-api" / "logs.json"
+    path.parent.mkdir(parents=True)
+    path.write_text(json.dumps(log, indent=2))
+    result = invoke("scan", path)
+    assert result.exit_code == 3, result.output
+    [line] = result.stderr.splitlines()
+    assert line.endswith(
+        "a prompt log (the person's prompts, no replies), not a session; the sessions are in"
+        " chats/ beside it (Gemini CLI) or in ~/.qwen/projects/<project>/chats/ (Qwen Code)"
+    )
+    chat = next((REALCLIENTS / "gemini-short").rglob("session-*.jsonl"))
+    (path.parent / "chats").mkdir()
+    shutil.copy(chat, path.parent / "chats" / chat.name)
+    folder = invoke("scan", path.parent)  # a folder scan reads the chat, passes over the log
+    assert folder.exit_code == 0 and folder.stderr == "", folder.output
+    assert f"chats/{chat.name}  (gemini, " in folder.stdout
 
 
 def test_unreadable_files_in_a_folder_are_counted_and_named(world_tmp: Path) -> None:

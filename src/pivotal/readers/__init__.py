@@ -27,6 +27,7 @@ from __future__ import annotations
 import errno
 import importlib
 import os
+import re
 import stat
 import sys
 from collections.abc import Iterator
@@ -338,12 +339,22 @@ def _reason(exc: OSError) -> str:
 
 
 def _hint(head: bytes) -> str:
-    """A hint for text pivotal cannot read as it is (UTF-16 from some Windows tools)."""
+    """A hint for a file pivotal cannot read as it is: UTF-16 text from some Windows tools,
+    or the prompt log Gemini CLI and Qwen Code keep beside their chats (`logs.json`: the
+    person's prompts only, which people pass by mistake for the session)."""
     if head.startswith((b"\xff\xfe", b"\xfe\xff")) or (
         len(head) >= 4 and head[1:4:2] == b"\x00\x00" and head[0:1] in (b"{", b"[")
     ):
         return ": it is UTF-16 text; pivotal reads UTF-8 (iconv -f UTF-16 -t UTF-8 converts it)"
+    if _PROMPT_LOG.match(head) and b'"messageId"' in head[:1024]:
+        return (
+            ": a prompt log (the person's prompts, no replies), not a session; the sessions are"
+            " in chats/ beside it (Gemini CLI) or in ~/.qwen/projects/<project>/chats/ (Qwen Code)"
+        )
     return ""
+
+
+_PROMPT_LOG = re.compile(rb'\s*\[\s*\{\s*"sessionId"\s*:')
 
 
 def _refs_quiet(spec: FormatSpec, path: Path) -> list[SessionRef] | None:
