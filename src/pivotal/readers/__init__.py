@@ -338,6 +338,10 @@ def _reason(exc: OSError) -> str:
     return f"cannot read ({exc.strerror or exc})"
 
 
+_PROMPT_LOG = re.compile(rb'\s*\[\s*\{\s*"sessionId"\s*:')
+"""The start of Gemini's or Qwen's `logs.json`: a list of prompt records."""
+
+
 def _hint(head: bytes) -> str:
     """A hint for a file pivotal cannot read as it is: UTF-16 text from some Windows tools,
     or the prompt log Gemini CLI and Qwen Code keep beside their chats (`logs.json`: the
@@ -352,9 +356,6 @@ def _hint(head: bytes) -> str:
             " in chats/ beside it (Gemini CLI) or in ~/.qwen/projects/<project>/chats/ (Qwen Code)"
         )
     return ""
-
-
-_PROMPT_LOG = re.compile(rb'\s*\[\s*\{\s*"sessionId"\s*:')
 
 
 def _refs_quiet(spec: FormatSpec, path: Path) -> list[SessionRef] | None:

@@ -39,6 +39,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from pivotal.model import (
+    Session,
     SessionRef,
     Turn,
 )
@@ -68,7 +69,20 @@ from pivotal.readers.lines import LineFileReader
 FORMAT = "gemini"
 
 
-class GeminiJsonlReader(LineFileReader):
+class _ProjectMarker:
+    """Both readers: a chat that names no workspace takes its project's marker, read once."""
+
+    ref: SessionRef
+    session: Session
+    _marker_read = False
+
+    def _cwd_from_marker(self) -> None:
+        if self.session.cwd is None and not self._marker_read:
+            self._marker_read = True
+            self.session.cwd = project_root_of(self.ref.path)
+
+
+class GeminiJsonlReader(_ProjectMarker, LineFileReader):
     format = FORMAT
 
     def __init__(self, ref: SessionRef) -> None:
@@ -77,14 +91,10 @@ class GeminiJsonlReader(LineFileReader):
 
     def poll(self, final: bool = False, budget: int | None = None) -> Update:
         update = super().poll(final=final, budget=budget)
-        if self.session.cwd is None and not self._asked_marker:
-            # neither the header nor the context message named it (yet): the project's marker
-            self._asked_marker = True
-            self.session.cwd = project_root_of(self.ref.path)
+        self._cwd_from_marker()  # neither the header nor the context message named it (yet)
         return update
 
     def reset(self) -> None:
-        self._asked_marker = False
         self._entries: list[_Entry] = []
         self._index: dict[str, int] = {}
         self._dropped: list[list[_Entry]] = []
@@ -283,7 +293,7 @@ class GeminiJsonlReader(LineFileReader):
         return None
 
 
-class GeminiJsonReader(WholeFileJsonReader):
+class GeminiJsonReader(_ProjectMarker, WholeFileJsonReader):
     """Gemini CLI <= 0.38: one `{sessionId, messages: [...]}` document rewritten whole."""
 
     format = FORMAT
@@ -315,8 +325,8 @@ class GeminiJsonReader(WholeFileJsonReader):
         session.model = models[-1] if models else None
         if session.cwd is None:
             first = next((e.rec for e in entries if e.rec.get("type") == "user"), None)
-            found = workspace_of(_plain_text(first)) if first is not None else None
-            session.cwd = found or project_root_of(self.ref.path)
+            session.cwd = workspace_of(_plain_text(first)) if first is not None else None
+        self._cwd_from_marker()
         return turns
 
 
