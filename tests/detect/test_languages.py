@@ -73,9 +73,7 @@ def test_a_hurried_english_go_on_is_an_ack(text: str) -> None:
         "テストを実行してください",  # "please run the tests"
         "corrige le test",
         "ajoute un bouton",
-        "fais ça",  # "do that": points at one thing to do
-        "mach das",
-        "hazlo ahora",
+        "hazlo con pytest",  # "do it with pytest": names how
         "2",  # picking option 2 of a list is a choice, not a go-on
         "２",
         "gain",  # a word, not "again" missing its first letter

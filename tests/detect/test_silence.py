@@ -118,3 +118,37 @@ def test_a_huge_message_is_judged_on_its_ends() -> None:
     pasted = Turn(index=0, role=Role.USER, flags=TurnFlag.HUMAN, preview=" " * 200)
     pasted.parts = [Part(PartKind.TEXT, " " * 300 + "Traceback ...\n" * 200_000)]
     assert classify_turn(pasted, CFG) is None
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "OK, great. Now implement the plan.",  # six words, and none names new work
+        "yes fix them all",
+        "apply all",
+        "go with the recommended approach",
+        "fais ça",  # "do that": it points back at what the agent laid out
+        "mach das",
+        "oui, exécute le plan",
+        "全部执行",  # "execute all"
+        "OK 下一步",  # "OK, next step"
+        "続けて全部やって",  # "go on and do all of it"
+    ],
+)
+def test_an_approval_that_only_points_back_is_an_ack(text: str) -> None:
+    assert classify_text(text, CFG) is Silence.ACK
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "implement the login page",  # names the work
+        "yes but fix the flaky test first",
+        "apply the patch to the staging branch",
+        "ok now implement the plan and also add a dark mode toggle",  # nine words
+        "做计划",  # "make a plan": asks for a plan, approves none
+        "全部执行然后部署到生产",
+    ],
+)
+def test_an_approval_that_names_work_is_direction(text: str) -> None:
+    assert classify_text(text, CFG) is None

@@ -6,6 +6,13 @@ is a go-on, a yes, praise, thanks, a hand-over ("your call") or filler, in Engli
 of the languages below (PIVOTS.md: at most `ack_max_words` words and no word that names
 work). Scripts written without spaces (Chinese, Japanese, Korean endings) are cut into
 known pieces instead of words. English go-on words also match with one typo.
+
+A go-on may also approve what is already on the table in a few more words: "OK, great.
+Now implement the plan.", "yes fix them all", "apply all", "全部执行", "execute la toi".
+Such a message names no new work: its verbs carry out ("implement", "apply", "do") and its
+objects point back ("the plan", "them", "all", "those") at what the agent laid out. It is
+a go-on when every word is a go-on word or one of these (`REFER_BACK`), up to
+`approval_max_words` words.
 """
 
 from __future__ import annotations
@@ -45,6 +52,39 @@ _BY_LANGUAGE = {
 WORDS = frozenset(ACK_WORDS.union(*(set(words.split()) for words in _BY_LANGUAGE.values())))
 """Every go-on word of every language (lower case)."""
 
+# Verbs that carry out what was laid out, and objects that point back at it. Neither
+# names new work: "implement the plan" and "fix them all" approve the agent's own list.
+# A noun that names a thing of the work ("tests", "login", "model") is in no list, nor a
+# verb that names one operation ("push", "deploy", "revert", "run"): that is direction.
+_REFER_BACK = {
+    "en": """implement apply execute do doing start begin make build fix wire use take adopt
+        follow handle tackle finish complete go let let's
+        lets it that this those these them all everything both rest remaining plan plans
+        changes change fixes steps step suggestions suggestion recommendations recommendation
+        proposal proposals option options one ones above same way approach idea whole thing
+        things stuff in up out too also then first now as planned suggested proposed
+        recommended described outlined written""",
+    "fr": """fais faire fait le la les ça ca tout tous toutes toi exécute execute exécuter
+        applique appliquer implémente implemente implémenter lance lancer et le plan
+        modifications changements étapes etapes""",
+    "es": """hazlo haz hacer lo la los las eso todo todos aplica aplícalo aplicalo aplicar
+        implementa impleméntalo implementalo ejecuta ejecútalo ejecutalo el plan cambios""",
+    "de": """mach machs mach's es das alles umsetzen setz um anwenden ausführen den plan
+        änderungen""",
+    "pt": """faça faz fazer isso tudo aplica aplique implementa implemente executa execute o
+        plano""",
+    "it": """fallo fai fare tutto applica implementa esegui il piano""",
+}
+REFER_BACK = frozenset(w for words in _REFER_BACK.values() for w in words.split())
+"""Words an approval may add to a go-on without naming new work (lower case)."""
+_REFER_BACK_PIECES = frozenset(
+    """全部 全部执行 全部執行 都 都执行 执行 執行 实施 實施 实现 實現 推进 推進 下一步 开始吧
+    做吧 做 修复 修復 处理 處理 应用 應用 调整 調整 帮我 幫我 这个 這個 那个 那個 这些 這些
+    全部やって やって 実行 実行して 実装 実装して 適用 適用して 全部 すべて 全て それ これ
+    進めてください 進めて""".split()
+)
+"""The same in scripts written without spaces."""
+
 # Pieces of go-ons in scripts written without spaces. A message in these scripts is a
 # go-on when it splits into nothing but these pieces ("好的继续吧" = 好的 + 继续 + 吧).
 _PIECES = {
@@ -64,7 +104,7 @@ _PIECES = {
         오케이 ㅇㅇ ㅇㅋ 맞아 맞아요 맞습니다 시작 요 이대로 그대로 바로""",
 }
 PIECES = frozenset(p for words in _PIECES.values() for p in words.split())
-_LONGEST = max(len(p) for p in PIECES)
+_LONGEST = max(len(p) for p in PIECES | _REFER_BACK_PIECES)
 
 _PUNCTUATION = ".,!?…;:\"'()[]{}<>*~_`«»¡¿。、，！？：；「」『』（）【】〜～・ー—–-"
 """Stripped from both ends of a word (a hyphen inside "vas-y" stays)."""
@@ -72,13 +112,13 @@ _BREAKS = str.maketrans(dict.fromkeys(",;:!?…。、", " "))
 """Marks that end a word even without a space after them ("ok,continue", "好的。继续")."""
 
 
-def _split_pieces(token: str) -> int:
+def _split_pieces(token: str, pieces: frozenset[str] = PIECES) -> int:
     """How many known pieces `token` is made of (0 when it is not made of them only)."""
     n = len(token)
     best = [0] + [-1] * n  # best[i]: fewest pieces covering token[:i]
     for i in range(1, n + 1):
         for j in range(max(0, i - _LONGEST), i):
-            if best[j] >= 0 and token[j:i] in PIECES:
+            if best[j] >= 0 and token[j:i] in pieces:
                 count = best[j] + 1
                 if best[i] < 0 or count < best[i]:
                     best[i] = count
@@ -165,19 +205,34 @@ def _word_count(word: str) -> int:
     return 0
 
 
-def is_go_on(core: str, max_words: int) -> bool:
-    """Every word of `core` (wrappers already stripped, not empty) is a go-on word."""
+def _refer_back_count(word: str) -> int:
+    """How many approval words `word` counts for (0 when it is none)."""
+    if word in REFER_BACK:
+        return 1
+    if any(_is_spaced_script(ch) for ch in word):
+        return _split_pieces(word, PIECES | _REFER_BACK_PIECES)
+    return 0
+
+
+def is_go_on(core: str, max_words: int, approval_max_words: int = 0) -> bool:
+    """Every word of `core` (wrappers already stripped, not empty) is a go-on word, or -
+    up to `approval_max_words` words - a go-on word or a word that points back (`REFER_BACK`)."""
     if not core.isascii():
         core = unicodedata.normalize("NFKC", core)  # full-width "ＯＫ", "！", "，"
     count = 0
+    approving = False
+    cap = max(max_words, approval_max_words)
     for raw in core.lower().translate(_BREAKS).split():
         word = raw.strip(_PUNCTUATION)
         if not word:
             continue
         pieces = _word_count(word)
         if pieces == 0:
-            return False
+            pieces = _refer_back_count(word) if approval_max_words else 0
+            if pieces == 0:
+                return False
+            approving = True
         count += pieces
-        if count > max_words:
+        if count > cap:
             return False
-    return True
+    return count <= (approval_max_words if approving else max_words)

@@ -31,6 +31,9 @@ class PivotConfig(msgspec.Struct, frozen=True):
     """How far back the hands-off streak is counted (keeps the cost bounded)."""
     ack_max_words: int = 4
     """A go-on longer than this is direction, not silence."""
+    approval_max_words: int = 8
+    """... unless it only approves what is on the table ("OK, great. Now implement the
+    plan."): then up to this many words (`acks.REFER_BACK`)."""
     min_confidence: float = 0.5
     """A silence becomes a pivot at this confidence."""
     strict: bool = True

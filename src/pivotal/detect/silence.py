@@ -58,7 +58,7 @@ def classify_text(text: str, config: PivotConfig) -> Silence | None:
         return Silence.ACK
     if core.startswith(("#", "/")):
         return None  # a slash command or a heading is direction
-    return Silence.ACK if is_go_on(core, config.ack_max_words) else None
+    return Silence.ACK if is_go_on(core, config.ack_max_words, config.approval_max_words) else None
 
 
 _BOUNDARY = int(TurnFlag.COMPACTION_BOUNDARY)
