@@ -152,3 +152,8 @@ def test_an_approval_that_only_points_back_is_an_ack(text: str) -> None:
 )
 def test_an_approval_that_names_work_is_direction(text: str) -> None:
     assert classify_text(text, CFG) is None
+
+
+@pytest.mark.parametrize("text", ["implement", "fix", "Apply.", "execute"])
+def test_a_bare_carrying_out_verb_is_an_order_not_an_ack(text: str) -> None:
+    assert classify_text(text, CFG) is None

@@ -77,6 +77,15 @@ _REFER_BACK = {
 }
 REFER_BACK = frozenset(w for words in _REFER_BACK.values() for w in words.split())
 """Words an approval may add to a go-on without naming new work (lower case)."""
+CARRY_OUT = frozenset(
+    """implement apply execute do doing start begin make build fix wire use take adopt follow
+    handle tackle finish complete fais faire fait exécute exécuter applique appliquer
+    implémente implemente implémenter lance lancer haz hacer aplica aplicar implementa
+    ejecuta umsetzen anwenden ausführen faça faz fazer aplique implemente executa fai fare
+    applica esegui""".split()
+)
+"""The verbs among them: a bare "implement" or "fix" is an order, so an approval also needs
+a word that points back or goes on ("implement it", "fix them all", "go ahead and fix")."""
 _REFER_BACK_PIECES = frozenset(
     """全部 全部执行 全部執行 都 都执行 执行 執行 实施 實施 实现 實現 推进 推進 下一步 开始吧
     做吧 做 修复 修復 处理 處理 应用 應用 调整 調整 帮我 幫我 这个 這個 那个 那個 这些 這些
@@ -221,6 +230,7 @@ def is_go_on(core: str, max_words: int, approval_max_words: int = 0) -> bool:
         core = unicodedata.normalize("NFKC", core)  # full-width "ＯＫ", "！", "，"
     count = 0
     approving = False
+    pointing = False  # a word other than a carrying-out verb
     cap = max(max_words, approval_max_words)
     for raw in core.lower().translate(_BREAKS).split():
         word = raw.strip(_PUNCTUATION)
@@ -232,7 +242,10 @@ def is_go_on(core: str, max_words: int, approval_max_words: int = 0) -> bool:
             if pieces == 0:
                 return False
             approving = True
+        pointing = pointing or word not in CARRY_OUT
         count += pieces
         if count > cap:
             return False
-    return count <= (approval_max_words if approving else max_words)
+    if not approving:
+        return count <= max_words
+    return pointing and count <= approval_max_words
