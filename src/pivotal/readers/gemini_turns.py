@@ -185,7 +185,7 @@ def _entry_turn(entry: _Entry, calls: _Calls, state: dict) -> Turn | None:
             turn.flags & TurnFlag.COMPACTION_SUMMARY
         )
         return turn
-    if kind in ("gemini", "model"):
+    if kind in ("gemini", "model", "qwen"):  # "qwen": the Qwen Code fork's older chats
         turn = _model_turn(entry, calls)
         if after_snapshot and turn.text.strip() == ACK_TEXT:
             turn.flags |= TurnFlag.SYNTHETIC
