@@ -27,6 +27,7 @@ from pivotal.readers.gemini import GeminiJsonReader
 from pivotal.readers.qwen_prompts import prompt_turns
 
 _ID = re.compile(rb'"sessionId"\s*:\s*"([^"\\]{1,200})"')
+_SHORT_ID = re.compile(r"[0-9A-Za-z-]{8}")
 
 
 class QwenJsonReader(GeminiJsonReader):
@@ -54,10 +55,9 @@ class QwenJsonReader(GeminiJsonReader):
         ident = self.session.id
         if self._siblings is not None or not ident:
             return
-        self._siblings = run_files(self.ref.path, ident)
-        if len(self._siblings) > 1:
-            names = self._siblings
-            mine = names.index(self.ref.path.name) + 1 if self.ref.path.name in names else 0
+        self._siblings = names = run_files(self.ref.path, ident)
+        if len(names) > 1 and self.ref.path.name in names:
+            mine = names.index(self.ref.path.name) + 1
             others = ", ".join(name for name in names if name != self.ref.path.name)
             self.session.notices.append(
                 f"Qwen Code saved this run (session {ident}) in {len(names)} files; this is"
@@ -77,19 +77,26 @@ def _split(turn: Turn) -> list[Turn]:
 
 
 def run_files(path: Path, ident: str) -> list[str]:
-    """Names of the chat files beside `path` that hold session `ident`, oldest first.
+    """Names of the chat files beside `path` that hold session `ident`, oldest first
+    (`path`'s among them; none when `path` is not named as the CLI names its files).
 
     The CLI names each `session-<time>-<first 8 of the id>.json`; a file is counted only
     when its own `sessionId` says so (read from its first kilobyte).
     """
+    short = ident[:8]
+    name = path.name
+    if _SHORT_ID.fullmatch(short) is None or not name.endswith(f"-{short}.json"):
+        return []
     names = []
     try:
-        candidates = sorted(path.parent.glob(f"session-*-{ident[:8]}.json"))
+        candidates = sorted(path.parent.glob(f"session-*-{short}.json"))
     except OSError:
         return []
     for candidate in candidates:
-        if candidate.name == path.name:
-            names.append(candidate.name)
+        if candidate.name == name:
+            names.append(name)
+            continue
+        if not candidate.is_file():  # never open a pipe or a device
             continue
         try:
             with open(candidate, "rb") as handle:
