@@ -16,6 +16,7 @@ from pathlib import Path
 
 from pivotal.model import SessionRef, TurnFlag
 from pivotal.readers import read_session, sniff_path
+from pivotal.readers.qwen_prompts import split_prompt
 from surfaces import in_replayer, listed, through_cli
 
 RUN = "1a2b3c4d-5e6f-4a0b-8c9d-0e1f2a3b4c5d"
@@ -181,3 +182,19 @@ def test_the_continuation_file_names_the_first(tmp_path: Path) -> None:
     later = read_session(SessionRef(format="qwen", path=second))
     assert [t.text for t in later.human_turns()] == [LATER]
     assert any("file 2 of 2" in n and first.name in n for n in later.notices)
+
+
+def test_split_prompt_keeps_what_it_cannot_place_as_typed() -> None:
+    assert split_prompt(AGENTS + "\n" + PLAN + "ok") == (AGENTS + "\n" + PLAN, "ok", "")
+    assert split_prompt("<system-reminder>never closed ok") == (
+        "",
+        "<system-reminder>never closed ok",
+        "",
+    )
+    assert split_prompt("see <system-reminder>x</system-reminder> here") == (
+        "",
+        "see <system-reminder>x</system-reminder> here",
+        "",
+    )
+    assert split_prompt(AGENTS) == (AGENTS, "", "")
+    assert split_prompt("@a.sql why" + FILES) == ("", "@a.sql why", FILES)

@@ -242,7 +242,7 @@ def _user_turn(entry: _Entry, calls: _Calls) -> Turn | None:
         flags = TurnFlag.SYNTHETIC
     elif SNAPSHOT_TAG in text:
         flags = TurnFlag.COMPACTION_SUMMARY | TurnFlag.SYNTHETIC
-    elif _COMMAND_RE.match(stripped) or _cli_nudge(rec, stripped.rstrip()):
+    elif _COMMAND_RE.match(stripped) or _cli_nudge(rec, stripped):
         flags = TurnFlag.SYNTHETIC
     else:
         flags = TurnFlag.HUMAN
@@ -254,6 +254,9 @@ def _user_turn(entry: _Entry, calls: _Calls) -> Turn | None:
 
 def _cli_nudge(rec: dict, text: str) -> bool:
     """A message the CLI sent to make the model go on (see RETRY_NUDGE): never the person."""
+    if not text.startswith(("System: P", NEXT_SPEAKER_NUDGE)):
+        return False  # every other prompt, however long, costs one comparison
+    text = text.rstrip()
     if text == RETRY_NUDGE or text.startswith(LOOP_FEEDBACK):
         return True
     return text == NEXT_SPEAKER_NUDGE and _display_differs(rec.get("displayContent"), text)

@@ -7,12 +7,15 @@ after it. Both readers split such a prompt into the person's turn and injected o
 
 from __future__ import annotations
 
+import re
+
 from pivotal.model import Part, PartKind, Role, SourceRef, Turn, TurnFlag
 from pivotal.readers.base import parse_timestamp, preview_of
 
 REMINDER_OPEN, REMINDER_CLOSE = "<system-reminder>", "</system-reminder>"
 REFERENCED_FILES = "\n--- Content from referenced files ---"
 """Where an `@path` prompt's expansion starts: the files' text, added by the CLI."""
+_LEADING_REMINDER = re.compile(r"\s*<system-reminder>")
 
 
 def split_prompt(text: str) -> tuple[str, str, str]:
@@ -24,7 +27,7 @@ def split_prompt(text: str) -> tuple[str, str, str]:
     """
     before = ""
     body = text
-    while body.lstrip().startswith(REMINDER_OPEN):
+    while _LEADING_REMINDER.match(body) is not None:
         end = body.find(REMINDER_CLOSE)
         if end < 0:
             break
