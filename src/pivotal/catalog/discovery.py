@@ -63,6 +63,7 @@ def agent_locations(home: Path | None = None) -> list[tuple[str, Path]]:
         ("kilo", data / "kilo"),
         ("gemini", gemini / ".gemini" / "tmp"),
         ("qwen", qwen / "projects"),
+        ("qwen", qwen / "tmp"),  # before 0.5: whole-file chats, as Gemini CLI kept them
         ("continue", continue_dir / "sessions"),
         ("kimi", kimi / "sessions"),
         ("vibe", vibe / "logs" / "session" / "unified"),
@@ -94,6 +95,7 @@ def _candidate_files(agent: str, folder: Path) -> Iterator[Path]:
         yield from sorted(folder.glob("kilo*.db"))
     elif agent == "qwen":
         yield from folder.glob("*/chats/*.jsonl")
+        yield from folder.glob("*/chats/session-*.json")
     elif agent == "continue":
         yield from (p for p in sorted(folder.glob("*.json")) if p.name != "sessions.json")
     elif agent == "cline":

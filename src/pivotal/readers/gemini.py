@@ -27,7 +27,10 @@ Checkpoints, as Gemini 0.61 really writes them:
 `Session.branches`. `info` / `warning` / `error` records become SYSTEM
 synthetic turns (`error` also flagged ERROR; the "Request cancelled." notice
 and a reply with a cancelled tool call are flagged INTERRUPTED). User records that only carry
-`functionResponse` parts are tool results: they are folded into the call.
+`functionResponse` parts are tool results: they are folded into the call. The CLI's own
+"go on" messages ("System: Please continue." after a malformed function call, loop-recovery
+feedback, the next-speaker check's "Please continue.") are stored as user records too: they
+are SYNTHETIC, never the person (`gemini_turns.RETRY_NUDGE`).
 
 Where the session ran (its cwd, which `gemini --resume` needs): the header's `directories`,
 else the `<session_context>` message, else the `.project_root` marker newer CLIs keep in

@@ -34,6 +34,17 @@ SNAPSHOT_TAG = "<state_snapshot>"
 # what Gemini CLI records when the person presses Esc / Ctrl+C mid-turn
 CANCEL_NOTICES = ("Request cancelled.", "Request cancelled")
 CONTEXT_TAG = "<session_context>"
+# What the CLI itself sends as a `user` message to get the model going again (client.ts):
+# after an invalid stream ("Response stopped due to malformed function call", an empty
+# reply; 0.11 to 0.40), and as loop-recovery feedback (0.33 on). Both are stored as
+# `type: "user"` like anything the person typed.
+RETRY_NUDGE = "System: Please continue."
+LOOP_FEEDBACK = "System: Potential loop detected. Details:"
+# The next-speaker check's nudge. A person may type exactly this too, so it counts as the
+# CLI's only when the record carries the query that started the exchange as its
+# `displayContent` (the person's prompt, or tool results): the CLI passes that along to
+# every request it sends on its own, while a typed "Please continue." stores none.
+NEXT_SPEAKER_NUDGE = "Please continue."
 _WORKSPACE = re.compile(
     r"\*\*Workspace Directories:\*\*\s*\n\s*- ([^\n]+)"
     r"|I'm currently working in the directory: ([^\n]+)"
@@ -174,7 +185,7 @@ def _entry_turn(entry: _Entry, calls: _Calls, state: dict) -> Turn | None:
             turn.flags & TurnFlag.COMPACTION_SUMMARY
         )
         return turn
-    if kind in ("gemini", "model"):
+    if kind in ("gemini", "model", "qwen"):  # "qwen": the Qwen Code fork's older chats
         turn = _model_turn(entry, calls)
         if after_snapshot and turn.text.strip() == ACK_TEXT:
             turn.flags |= TurnFlag.SYNTHETIC
@@ -231,7 +242,7 @@ def _user_turn(entry: _Entry, calls: _Calls) -> Turn | None:
         flags = TurnFlag.SYNTHETIC
     elif SNAPSHOT_TAG in text:
         flags = TurnFlag.COMPACTION_SUMMARY | TurnFlag.SYNTHETIC
-    elif _COMMAND_RE.match(stripped):
+    elif _COMMAND_RE.match(stripped) or _cli_nudge(rec, stripped):
         flags = TurnFlag.SYNTHETIC
     else:
         flags = TurnFlag.HUMAN
@@ -239,6 +250,27 @@ def _user_turn(entry: _Entry, calls: _Calls) -> Turn | None:
     turn.parts = [Part(PartKind.TEXT, text=text), *attachments]
     turn.preview = preview_of(text)
     return turn
+
+
+def _cli_nudge(rec: dict, text: str) -> bool:
+    """A message the CLI sent to make the model go on (see RETRY_NUDGE): never the person."""
+    if not text.startswith(("System: P", NEXT_SPEAKER_NUDGE)):
+        return False  # every other prompt, however long, costs one comparison
+    text = text.rstrip()
+    if text == RETRY_NUDGE or text.startswith(LOOP_FEEDBACK):
+        return True
+    return text == NEXT_SPEAKER_NUDGE and _display_differs(rec.get("displayContent"), text)
+
+
+def _display_differs(display: object, text: str) -> bool:
+    """A `displayContent` that is not the message itself (tool results, another prompt)."""
+    if isinstance(display, str):
+        return display.strip() != text
+    parts = _dicts(display)
+    if not parts:
+        return False
+    shown = "".join(p["text"] for p in parts if isinstance(p.get("text"), str))
+    return shown.strip() != text or any("text" not in p for p in parts)
 
 
 def _model_turn(entry: _Entry, calls: _Calls) -> Turn:
