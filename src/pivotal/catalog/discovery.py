@@ -68,6 +68,7 @@ def agent_locations(home: Path | None = None) -> list[tuple[str, Path]]:
         ("kimi", kimi / "sessions"),
         ("kimi", kimi_code / "sessions"),
         ("vibe", vibe / "logs" / "session" / "unified"),
+        ("vibe", vibe / "logs" / "session"),  # before Vibe 3: session_<time>_<id>/
         ("cline", cline),
         ("aider", home),
     ]
@@ -111,7 +112,12 @@ def _candidate_files(agent: str, folder: Path) -> Iterator[Path]:
             or (p / "agents" / "main" / "wire.jsonl").is_file()  # Kimi Code
         )
     elif agent == "vibe":
-        yield from (p for p in sorted(folder.glob("*")) if (p / "CURRENT").is_file())
+        yield from (
+            p
+            for p in sorted(folder.glob("*"))
+            if (p / "CURRENT").is_file()
+            or ((p / "messages.jsonl").is_file() and (p / "meta.json").is_file())
+        )
     elif agent == "gemini":
         yield from folder.glob("*/chats/*.jsonl")
         yield from folder.glob("*/chats/session-*.json")
