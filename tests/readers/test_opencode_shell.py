@@ -11,8 +11,13 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from pivotal.model import PartKind, Role, TurnFlag
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from pivotal.model import PartKind, Role, SessionRef, TurnFlag
 from pivotal.readers import opencode
+from pivotal.readers.base import Update
+from pivotal.readers.opencode_base import OpencodeReader
 from surfaces import in_replayer, listed, through_cli
 
 from .opencode_builders import (
@@ -248,3 +253,55 @@ def test_only_the_marker_and_a_tool_only_run_are_joined(tmp_path: Path) -> None:
     assert turns[0].text == "Continue if you have next steps" and turns[0].is_synthetic
     assert turns[2].text == MARK and turns[3].text == "I ran it."
     assert [p.kind for p in turns[3].parts] == [PartKind.TEXT, PartKind.TOOL]
+
+
+class _Fed(OpencodeReader):
+    """The shared message/part bookkeeping, fed by hand instead of from a store."""
+
+    def poll(self, final: bool = False, budget: int | None = None) -> Update:
+        return Update(first_changed=self.take_first_changed())
+
+
+def _records(kinds: list[str]) -> list[tuple[str, dict[str, Any], list[dict[str, Any]]]]:
+    """Messages in id order: a prompt, a `!command` marker, its run (parented or, as in older
+    opencode, not), a reply with words."""
+    out: list[tuple[str, dict[str, Any], list[dict[str, Any]]]] = []
+    for n, kind in enumerate(kinds):
+        mid, before = f"msg_{n:03d}", f"msg_{n - 1:03d}"
+        if kind == "prompt":
+            out.append((mid, user_info(T0 + n), [text_part(f"p{n}")]))
+        elif kind == "marker":
+            out.append((mid, user_info(T0 + n), [marker()]))
+        elif kind in ("run", "old run"):
+            parent = before if kind == "run" else None
+            out.append((mid, run_info(T0 + n, parent), [shell_part(f"c{n}", f"cmd{n}", "out\n")]))
+        else:
+            out.append((mid, assistant_info(T0 + n, before), [text_part(f"r{n}")]))
+    return out
+
+
+def _fed(batches: list[list[tuple[str, dict[str, Any], list[dict[str, Any]]]]]) -> list[str]:
+    reader = _Fed(SessionRef(format="opencode", path=Path("x"), key="ses_a"))
+    for batch in batches:
+        for mid, info, parts in batch:
+            reader.put_message(mid, info)
+            for k, part in enumerate(parts):
+                reader.put_part(mid, f"prt_{mid}_{k}", part)
+        reader.rebuild()
+    turns = reader.session.turns
+    assert [t.index for t in turns] == list(range(len(turns)))
+    return [f"{t.role.value}:{t.text}:{len(t.tool_calls)}" for t in turns]
+
+
+@settings(max_examples=150, deadline=None)
+@given(
+    kinds=st.lists(st.sampled_from(["prompt", "marker", "run", "old run", "reply"]), max_size=9),
+    data=st.data(),
+)
+def test_read_in_any_batches_the_turns_are_those_of_one_read(kinds, data) -> None:
+    records = _records(kinds)
+    whole = _fed([records])
+    order = data.draw(st.permutations(records))
+    cuts = sorted(data.draw(st.sets(st.integers(0, len(order)), max_size=4)))
+    batches = [order[a:b] for a, b in zip([0, *cuts], [*cuts, len(order)], strict=True)]
+    assert _fed(batches) == whole

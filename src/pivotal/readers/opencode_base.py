@@ -102,24 +102,26 @@ class OpencodeReader(SessionReader):
 
     def _pair_shell_runs(self, changed: set[str]) -> set[str]:
         """Settle which messages are a `!command` marker and its run; return the messages
-        whose turns that changes (a marker that got or lost its run, a run set free)."""
+        whose turns that changes (a marker that got or lost its run, a run set free).
+        Links that no longer hold are undone first, so a run can take their place."""
         touched: set[str] = set()
-        for message_id in sorted(changed):
+        todo = sorted(changed | self._runs_after(changed))
+        for message_id in todo:
+            marker = self._marker_of.get(message_id)
+            if marker is not None and self._marker_for(message_id) != marker:
+                self._unlink(marker, message_id)
+                touched |= {marker, message_id}
+            run = self._run_of.get(message_id)
+            if run is not None and not self._is_marker(message_id):
+                self._unlink(message_id, run)  # its parts changed: no longer a marker
+                touched |= {message_id, run}
+        for message_id in todo:
             if self._infos[message_id].get("role") == "assistant":
                 marker = self._marker_for(message_id)
-                before = self._marker_of.get(message_id)
-                if before is not None and before != marker:
-                    self._unlink(before, message_id)
-                    touched |= {before, message_id}
                 if marker is not None:
                     self._link(marker, message_id)
-                    touched.add(marker)
-                continue
-            run = self._run_of.get(message_id)
-            if run is not None and self._marker_for(run) != message_id:
-                self._unlink(message_id, run)  # its parts changed: no longer a marker
-                touched.add(run)
-            elif run is None and self._is_marker(message_id):
+                    touched.add(marker)  # the command's turn shows the run's parts
+            elif message_id not in self._run_of and self._is_marker(message_id):
                 ids = self._sorted_ids()
                 at = bisect.bisect_right(ids, message_id)
                 run = ids[at] if at < len(ids) else None
@@ -127,6 +129,15 @@ class OpencodeReader(SessionReader):
                     self._link(message_id, run)
                     touched.add(run)
         return touched
+
+    def _runs_after(self, changed: set[str]) -> set[str]:
+        """Runs of older opencode (no parent) right after a changed message: a message
+        that arrived between such a run and its marker means it is no run of it."""
+        if not any(not isinstance(self._infos[r].get("parentID"), str) for r in self._marker_of):
+            return set()
+        ids = self._sorted_ids()
+        after = (bisect.bisect_right(ids, m) for m in changed)
+        return {ids[at] for at in after if at < len(ids) and ids[at] in self._marker_of}
 
     def _marker_for(self, run: str) -> str | None:
         """The `!command` marker whose run the assistant message `run` is, if it is one:
