@@ -25,6 +25,10 @@ append-only over the whole session), `context.jsonl` (the model's context) and
 * With no `wire.jsonl` (older Kimi), the context files are read in rotation order
   instead, each rotation after a summary being a compaction (see `kimi_context.py`);
   those files have no timestamps.
+
+Kimi Code, the TypeScript successor, keeps `state.json` and `agents/<agent>/wire.jsonl`
+under `~/.kimi-code/sessions/`: same agent, same resume command, another journal
+(`kimi_code.py`). The sniff, the refs and `open_reader` ask it first.
 """
 
 from __future__ import annotations

@@ -31,6 +31,9 @@ makes of it:
   then rebuilt from the journal when its segments go back to the start, otherwise
   what that chunk held is said to be lost. Per-response token usage exists only in
   the journal; the model only in `meta.json`.
+
+A folder from before the unified store (`meta.json` + `messages.jsonl`) is read by
+`vibe_log.py`; the sniff, the refs and `open_reader` send it there.
 """
 
 from __future__ import annotations
