@@ -26,6 +26,7 @@ OVERRIDES = (
     "QWEN_HOME",
     "QWEN_RUNTIME_DIR",
     "KIMI_SHARE_DIR",
+    "KIMI_CODE_HOME",
     "VIBE_HOME",
     "CLINE_DIR",
     "CLINE_DATA_DIR",

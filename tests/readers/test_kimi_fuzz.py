@@ -39,3 +39,17 @@ def test_session_folders_with_wrong_types_in_any_field(data, target, left_out) -
         )
         read_everything(folder, SPEC)
         read_everything(Path(root), SPEC)
+
+
+@FUZZ_SETTINGS
+@given(st.data())
+def test_kimi_code_journals_with_wrong_types_in_any_field(data) -> None:
+    from .test_kimi_code import journal, write_home
+
+    lines = [line for line in journal() if isinstance(line, dict)]
+    with tempfile.TemporaryDirectory(prefix="pivotal-kimi-code-fuzz-") as root:
+        folder = write_home(Path(root), mutated(data, lines))
+        state = data.draw(st.sampled_from([{"title": 3, "cwd": []}, [], {"createdAt": "x"}]))
+        (folder / "state.json").write_text(json.dumps(state))
+        read_everything(folder, SPEC)
+        read_everything(folder / "agents" / "main" / "wire.jsonl", SPEC)

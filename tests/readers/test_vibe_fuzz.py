@@ -50,3 +50,17 @@ def test_store_files_with_wrong_types_in_any_field(data, which) -> None:
             data_now = path.read_bytes()
             path.write_bytes(data_now[: data.draw(st.integers(0, len(data_now)), label="at")])
         read_everything(folder, SPEC)
+
+
+@FUZZ_SETTINGS
+@given(st.data())
+def test_older_vibe_folders_with_wrong_types_in_any_field(data) -> None:
+    from .test_vibe_log import messages, meta, write_folder
+
+    lines = [line for line in messages() if isinstance(line, dict)]
+    info = data.draw(st.sampled_from([meta(), {"session_id": 3, "config": []}, []]))
+    with tempfile.TemporaryDirectory(prefix="pivotal-vibe-log-fuzz-") as root:
+        folder = write_folder(Path(root), "session_x", {"session_id": "s"}, mutated(data, lines))
+        (folder / "meta.json").write_text(json.dumps(info))
+        read_everything(folder, SPEC)
+        read_everything(folder / "messages.jsonl", SPEC)

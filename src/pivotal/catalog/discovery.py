@@ -7,8 +7,8 @@ it is done once per file version and kept in the session index; with
 thousands of sessions only the new or changed ones are read, in a process
 pool when there are many. Each agent's location honours its own environment
 variable (CLAUDE_CONFIG_DIR, CODEX_HOME, XDG_DATA_HOME for opencode and Kilo,
-GEMINI_CLI_HOME, QWEN_RUNTIME_DIR then QWEN_HOME, CONTINUE_GLOBAL_DIR, KIMI_SHARE_DIR, VIBE_HOME,
-CLINE_SESSION_DATA_DIR / CLINE_DATA_DIR / CLINE_DIR);
+GEMINI_CLI_HOME, QWEN_RUNTIME_DIR then QWEN_HOME, CONTINUE_GLOBAL_DIR, KIMI_SHARE_DIR
+and KIMI_CODE_HOME, VIBE_HOME, CLINE_SESSION_DATA_DIR / CLINE_DATA_DIR / CLINE_DIR);
 `roots` replaces the home directory (for copies of other machines' homes and
 for tests).
 """
@@ -51,6 +51,7 @@ def agent_locations(home: Path | None = None) -> list[tuple[str, Path]]:
     qwen = _first_set(env, "QWEN_RUNTIME_DIR", "QWEN_HOME") or home / ".qwen"
     continue_dir = _first_set(env, "CONTINUE_GLOBAL_DIR") or home / ".continue"
     kimi = _first_set(env, "KIMI_SHARE_DIR") or home / ".kimi"
+    kimi_code = _first_set(env, "KIMI_CODE_HOME") or home / ".kimi-code"
     vibe = _first_set(env, "VIBE_HOME") or home / ".vibe"
     cline_dir = _first_set(env, "CLINE_DIR") or home / ".cline"
     cline_data = _first_set(env, "CLINE_DATA_DIR") or cline_dir / "data"
@@ -66,7 +67,9 @@ def agent_locations(home: Path | None = None) -> list[tuple[str, Path]]:
         ("qwen", qwen / "tmp"),  # before 0.5: whole-file chats, as Gemini CLI kept them
         ("continue", continue_dir / "sessions"),
         ("kimi", kimi / "sessions"),
+        ("kimi", kimi_code / "sessions"),
         ("vibe", vibe / "logs" / "session" / "unified"),
+        ("vibe", vibe / "logs" / "session"),  # before Vibe 3: session_<time>_<id>/
         ("cline", cline),
         ("aider", home),
     ]
@@ -106,10 +109,17 @@ def _candidate_files(agent: str, folder: Path) -> Iterator[Path]:
         yield from (
             p
             for p in sorted(folder.glob("*/*"))
-            if (p / "wire.jsonl").is_file() or (p / "context.jsonl").is_file()
+            if (p / "wire.jsonl").is_file()
+            or (p / "context.jsonl").is_file()
+            or (p / "agents" / "main" / "wire.jsonl").is_file()  # Kimi Code
         )
     elif agent == "vibe":
-        yield from (p for p in sorted(folder.glob("*")) if (p / "CURRENT").is_file())
+        yield from (
+            p
+            for p in sorted(folder.glob("*"))
+            if (p / "CURRENT").is_file()
+            or ((p / "messages.jsonl").is_file() and (p / "meta.json").is_file())
+        )
     elif agent == "gemini":
         yield from folder.glob("*/chats/*.jsonl")
         yield from folder.glob("*/chats/session-*.json")

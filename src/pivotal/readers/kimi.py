@@ -25,6 +25,10 @@ append-only over the whole session), `context.jsonl` (the model's context) and
 * With no `wire.jsonl` (older Kimi), the context files are read in rotation order
   instead, each rotation after a summary being a compaction (see `kimi_context.py`);
   those files have no timestamps.
+
+Kimi Code, the TypeScript successor, keeps `state.json` and `agents/<agent>/wire.jsonl`
+under `~/.kimi-code/sessions/`: same agent, same resume command, another journal
+(`kimi_code.py`). The sniff, the refs and `open_reader` ask it first.
 """
 
 from __future__ import annotations
@@ -47,6 +51,7 @@ from pivotal.model import (
     TurnFlag,
     Usage,
 )
+from pivotal.readers import kimi_code
 from pivotal.readers.base import (
     FormatSpec,
     SessionReader,
@@ -363,11 +368,21 @@ def _session_folder(path: Path) -> Path | None:
 
 
 def sniff(path: Path, head: bytes) -> bool:
-    """A session folder (or a file of one) holding Kimi's wire log or context files."""
-    return _session_folder(path) is not None
+    """A session folder (or a file of one) holding Kimi's wire log or context files, or a
+    Kimi Code session (`agents/<agent>/wire.jsonl` beside `state.json`)."""
+    return kimi_code.session_folder(path) is not None or _session_folder(path) is not None
+
+
+def open_reader(ref: SessionRef) -> SessionReader:
+    """Kimi Code's journal when the folder holds one, else kimi-cli's wire log or contexts."""
+    if kimi_code.wire_of(ref.path) is not None:
+        return kimi_code.KimiCodeReader(ref)
+    return KimiReader(ref)
 
 
 def refs(path: Path) -> list[SessionRef]:
+    if kimi_code.session_folder(path) is not None:
+        return kimi_code.refs(path)
     folder = _session_folder(path)
     if folder is None:
         return []
@@ -391,8 +406,11 @@ def refs(path: Path) -> list[SessionRef]:
 
 SPEC = FormatSpec(
     name=FORMAT,
-    description="Kimi CLI sessions (~/.kimi/sessions/<md5(work dir)>/<session>/wire.jsonl)",
+    description=(
+        "Kimi CLI sessions (~/.kimi/sessions/<md5(work dir)>/<session>/wire.jsonl) and"
+        " Kimi Code's (~/.kimi-code/sessions/<work dir>/<session>/agents/main/wire.jsonl)"
+    ),
     sniff=sniff,
     refs=refs,
-    open=KimiReader,
+    open=open_reader,
 )

@@ -5,6 +5,11 @@ may arrive before its parts, parts are rewritten in place while they stream
 (text grows, a tool goes running -> completed). Readers feed every record they
 see into `put_message` / `put_part`; `rebuild()` then re-derives only the turns
 whose records changed and says where the session changed.
+
+A person's `!command` is two messages: a user message holding only opencode's
+marker text and, right after it, the assistant message that ran the command (no
+model call: a bash tool part, zero tokens). They become one turn, the person's
+command with its output; the run message gets no turn of its own.
 """
 
 from __future__ import annotations
@@ -14,7 +19,12 @@ from typing import Any
 
 from pivotal.model import SessionRef, Turn
 from pivotal.readers.base import SessionReader, parse_timestamp
-from pivotal.readers.opencode_convert import build_turn
+from pivotal.readers.opencode_convert import (
+    build_shell_turn,
+    build_turn,
+    is_shell_mark,
+    is_shell_run,
+)
 
 FORMAT = "opencode"
 
@@ -32,6 +42,12 @@ class OpencodeReader(SessionReader):
         """message id -> part id -> part record."""
         self._order: list[str] = []
         self._dirty: set[str] = set()
+        self._run_of: dict[str, str] = {}
+        """`!command` marker message id -> the message that ran the command."""
+        self._marker_of: dict[str, str] = {}
+        """The reverse: run message id -> its marker (a run has no turn of its own)."""
+        self._ids: list[str] | None = None
+        """Every message id in order, made when a `!command` needs its neighbour."""
 
     def forget(self) -> None:
         """Drop everything read so far (the source was replaced or rows were deleted)."""
@@ -39,11 +55,16 @@ class OpencodeReader(SessionReader):
         self._parts.clear()
         self._order.clear()
         self._dirty.clear()
+        self._run_of.clear()
+        self._marker_of.clear()
+        self._ids = None
         self.session.turns.clear()
         self.session.skipped.clear()
         self.mark_changed(0)
 
     def put_message(self, message_id: str, info: dict[str, Any]) -> None:
+        if message_id not in self._infos:
+            self._ids = None
         self._infos[message_id] = info
         self._dirty.add(message_id)
 
@@ -53,18 +74,25 @@ class OpencodeReader(SessionReader):
 
     def rebuild(self) -> None:
         """Re-derive the turns of changed messages; new messages are placed by id."""
-        dirty = sorted(m for m in self._dirty if m in self._infos)
-        self._dirty = {m for m in self._dirty if m not in self._infos}  # parts before message
-        if not dirty:
+        changed = {m for m in self._dirty if m in self._infos}
+        self._dirty -= changed  # parts whose message has not arrived yet stay dirty
+        if not changed:
             return
-        turns = self.session.turns
-        first_new = len(self._order)
-        for message_id in dirty:
-            pos = bisect.bisect_left(self._order, message_id)
-            if pos < len(self._order) and self._order[pos] == message_id:
+        changed |= self._pair_shell_runs(changed)
+        order, turns = self._order, self.session.turns
+        first_new = len(order)
+        for message_id in sorted(changed):
+            pos = bisect.bisect_left(order, message_id)
+            present = pos < len(order) and order[pos] == message_id
+            if message_id in self._marker_of:  # a `!command`'s run: shown in its marker's turn
+                if present:
+                    del order[pos], turns[pos]
+                    first_new = min(first_new, pos)
+                continue
+            if present:
                 self._replace(pos)
                 continue
-            self._order.insert(pos, message_id)
+            order.insert(pos, message_id)
             turns.insert(pos, self._make(message_id))
             first_new = min(first_new, pos)
         for index in range(first_new, len(turns)):
@@ -72,10 +100,90 @@ class OpencodeReader(SessionReader):
         if first_new < len(turns):
             self.mark_changed(first_new)
 
+    def _pair_shell_runs(self, changed: set[str]) -> set[str]:
+        """Settle which messages are a `!command` marker and its run; return the messages
+        whose turns that changes (a marker that got or lost its run, a run set free).
+        Links that no longer hold are undone first, so a run can take their place."""
+        touched: set[str] = set()
+        todo = sorted(changed | self._runs_after(changed))
+        for message_id in todo:
+            marker = self._marker_of.get(message_id)
+            if marker is not None and self._marker_for(message_id) != marker:
+                self._unlink(marker, message_id)
+                touched |= {marker, message_id}
+            run = self._run_of.get(message_id)
+            if run is not None and not self._is_marker(message_id):
+                self._unlink(message_id, run)  # its parts changed: no longer a marker
+                touched |= {message_id, run}
+        for message_id in todo:
+            if self._infos[message_id].get("role") == "assistant":
+                marker = self._marker_for(message_id)
+                if marker is not None:
+                    self._link(marker, message_id)
+                    touched.add(marker)  # the command's turn shows the run's parts
+            elif message_id not in self._run_of and self._is_marker(message_id):
+                ids = self._sorted_ids()
+                at = bisect.bisect_right(ids, message_id)
+                run = ids[at] if at < len(ids) else None
+                if run is not None and self._marker_for(run) == message_id:
+                    self._link(message_id, run)
+                    touched.add(run)
+        return touched
+
+    def _runs_after(self, changed: set[str]) -> set[str]:
+        """Runs of older opencode (no parent) right after a changed message: a message
+        that arrived between such a run and its marker means it is no run of it."""
+        if not any(not isinstance(self._infos[r].get("parentID"), str) for r in self._marker_of):
+            return set()
+        ids = self._sorted_ids()
+        after = (bisect.bisect_right(ids, m) for m in changed)
+        return {ids[at] for at in after if at < len(ids) and ids[at] in self._marker_of}
+
+    def _marker_for(self, run: str) -> str | None:
+        """The `!command` marker whose run the assistant message `run` is, if it is one:
+        its parent (older opencode names none: the message right before it), a marker not
+        run by an earlier message, and `run` holds nothing but tool parts."""
+        info = self._infos[run]
+        if info.get("role") != "assistant":
+            return None
+        marker = info.get("parentID")
+        if marker is None:
+            ids = self._sorted_ids()
+            at = bisect.bisect_left(ids, run)
+            marker = ids[at - 1] if at else None
+        if not isinstance(marker, str) or not self._is_marker(marker):
+            return None
+        if self._run_of.get(marker, run) != run:
+            return None
+        return marker if is_shell_run(list(self._parts.get(run, {}).values())) else None
+
+    def _sorted_ids(self) -> list[str]:
+        if self._ids is None:
+            self._ids = sorted(self._infos)  # near-sorted already: linear for timsort
+        return self._ids
+
+    def _is_marker(self, message_id: str) -> bool:
+        info = self._infos.get(message_id)
+        if info is None or info.get("role") != "user":
+            return False
+        return is_shell_mark(list(self._parts.get(message_id, {}).values()))
+
+    def _link(self, marker: str, run: str) -> None:
+        self._run_of[marker] = run
+        self._marker_of[run] = marker
+
+    def _unlink(self, marker: str, run: str) -> None:
+        self._run_of.pop(marker, None)
+        self._marker_of.pop(run, None)
+
     def _make(self, message_id: str) -> Turn:
+        info = self._infos[message_id]
+        run = self._run_of.get(message_id)
+        if run is not None:
+            parts = self._parts.get(run, {})
+            return build_shell_turn(message_id, info, [parts[key] for key in sorted(parts)])
         parts = self._parts.get(message_id, {})
-        ordered = [parts[key] for key in sorted(parts)]
-        return build_turn(message_id, self._infos[message_id], ordered)
+        return build_turn(message_id, info, [parts[key] for key in sorted(parts)])
 
     def _replace(self, pos: int) -> None:
         turn = self._make(self._order[pos])

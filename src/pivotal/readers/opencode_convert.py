@@ -14,6 +14,10 @@ from pivotal.model import Part, PartKind, Role, SourceRef, ToolCall, Turn, TurnF
 from pivotal.readers.base import parse_timestamp, preview_of, sane_duration
 
 ABORTED = "MessageAbortedError"
+SHELL_MARK = "The following tool was executed by the user"
+"""The only text of the user message opencode writes for a person's `!command`; the
+command and its output are the tool part of the assistant message after it."""
+SHELL_ABORTED = "User aborted the command"
 INVALID_TOOL = "invalid"
 """opencode reroutes a call to an unknown tool to this tool; the call failed."""
 
@@ -97,6 +101,49 @@ def tool_call(part: dict[str, Any]) -> ToolCall:
     if isinstance(start, int | float) and isinstance(end, int | float) and end >= start:
         call.duration_ms = sane_duration(end - start)
     return call
+
+
+def is_shell_mark(parts: list[dict[str, Any]]) -> bool:
+    """A user message's parts are opencode's marker of a person's `!command` (and nothing else)."""
+    return bool(parts) and all(
+        p.get("type") == "text" and _injected(p) and _str(p.get("text")).strip() == SHELL_MARK
+        for p in parts
+    )
+
+
+def is_shell_run(parts: list[dict[str, Any]]) -> bool:
+    """An assistant message that only ran tools (no text, no reasoning): a `!command`'s run."""
+    return all(p.get("type") in _RUN_PARTS for p in parts)
+
+
+_RUN_PARTS = frozenset({"tool", "step-start", "step-finish"})
+
+
+def build_shell_turn(message_id: str, info: dict[str, Any], run: list[dict[str, Any]]) -> Turn:
+    """The person's `!command`: a SYNTHETIC user turn (a command, like a slash command)
+    whose text is `!` and the command, carrying the shell call with its output."""
+    calls = [tool_call(p) for p in run if p.get("type") == "tool"]
+    for call in calls:
+        if call.output is not None and call.output.rstrip().endswith(
+            f"{SHELL_ABORTED}\n</metadata>"
+        ):
+            call.status = "cancelled"  # stopped by the person: opencode keeps status completed
+    command = next(
+        (c.input["command"] for c in calls if isinstance(_dict(c.input).get("command"), str)),
+        None,
+    )
+    turn = Turn(
+        index=0,
+        role=Role.USER,
+        flags=TurnFlag.SYNTHETIC,
+        timestamp=parse_timestamp(_dict(info.get("time")).get("created")),
+        message_id=message_id,
+        source=SourceRef(record_id=message_id),
+    )
+    text = f"!{command}" if command is not None else SHELL_MARK
+    turn.parts = [Part(PartKind.TEXT, text=text), *(Part(PartKind.TOOL, tool=c) for c in calls)]
+    turn.preview = preview_of(text)
+    return turn
 
 
 def _attachment(part: dict[str, Any]) -> Part:

@@ -31,6 +31,9 @@ makes of it:
   then rebuilt from the journal when its segments go back to the start, otherwise
   what that chunk held is said to be lost. Per-response token usage exists only in
   the journal; the model only in `meta.json`.
+
+A folder from before the unified store (`meta.json` + `messages.jsonl`) is read by
+`vibe_log.py`; the sniff, the refs and `open_reader` send it there.
 """
 
 from __future__ import annotations
@@ -49,6 +52,7 @@ from pivotal.model import (
     TurnFlag,
     Usage,
 )
+from pivotal.readers import vibe_log
 from pivotal.readers.base import (
     FormatSpec,
     SessionReader,
@@ -404,14 +408,22 @@ def _session_folder(path: Path) -> Path | None:
 
 
 def sniff(path: Path, head: bytes) -> bool:
-    """A unified-store session folder (or one of its files)."""
-    return _session_folder(path) is not None
+    """A unified-store session folder (or one of its files), or an older Vibe's
+    `meta.json` + `messages.jsonl` folder (`vibe_log`)."""
+    return _session_folder(path) is not None or vibe_log.session_folder(path) is not None
+
+
+def open_reader(ref: SessionRef) -> SessionReader:
+    """The unified store when the folder holds one, else an older Vibe's message log."""
+    if _session_folder(ref.path) is None and vibe_log.session_folder(ref.path) is not None:
+        return vibe_log.VibeLogReader(ref)
+    return VibeReader(ref)
 
 
 def refs(path: Path) -> list[SessionRef]:
     folder = _session_folder(path)
     if folder is None:
-        return []
+        return vibe_log.refs(path)
     meta = load_json(folder / "meta.json")
     meta = meta if isinstance(meta, dict) else {}
     env = meta.get("environment") if isinstance(meta.get("environment"), dict) else {}
@@ -430,8 +442,11 @@ def refs(path: Path) -> list[SessionRef]:
 
 SPEC = FormatSpec(
     name=FORMAT,
-    description="Mistral Vibe sessions (~/.vibe/logs/session/unified/<session>/)",
+    description=(
+        "Mistral Vibe sessions (~/.vibe/logs/session/unified/<session>/; before Vibe 3,"
+        " ~/.vibe/logs/session/session_<time>_<id>/ with meta.json and messages.jsonl)"
+    ),
     sniff=sniff,
     refs=refs,
-    open=VibeReader,
+    open=open_reader,
 )

@@ -1,0 +1,570 @@
+"""Kimi Code CLI sessions (the successor of the Python kimi-cli; wire protocol 1.x).
+
+`$KIMI_CODE_HOME/sessions/<work dir key>/<session id>/` (default `~/.kimi-code`) holds
+`state.json` (title, work directory, times) and `agents/<agent>/wire.jsonl`, one event
+journal per agent; the main agent's is `agents/main/wire.jsonl`, sub-agents' sit beside
+it. The journal opens with `{"type":"metadata","protocol_version":…}`; every other line
+is one flat record `{"type": T, …payload, "time": <epoch ms>}`. Of its ~55 record types
+only a few carry the conversation; what is ugly about them, and what this reader makes
+of it:
+
+* The transcript is `context.append_message` (whole messages) interleaved with
+  `context.append_loop_event` (one model response streamed as `step.begin`,
+  `content.part` think/text, `tool.call`, `tool.result`, `step.end` with its usage).
+  Each step is one agent turn; a result is folded into its call (`isError`, and the
+  exit code Kimi states: "Command failed with exit code: 1.").
+* A user message's `origin` says who wrote it: `user` is the person (bundled skill
+  renders before their words become attachments); `injection` (system reminders),
+  hooks, tasks, goal nudges and skill or plugin commands are SYNTHETIC. `turn.prompt`
+  and `turn.steer` repeat what the person typed and are not shown twice.
+* A person's `!command` is two user messages with origin `shell_command`: the
+  `<bash-input>` (phase input) and its `<bash-stdout>`/`<bash-stderr>` (phase output).
+  They become one SYNTHETIC turn `!command` (a command, like a slash command) carrying
+  a shell call with that output.
+* `full_compaction.begin` (source manual/auto) is a COMPACTION_BOUNDARY turn and
+  `context.apply_compaction` its summary (COMPACTION_SUMMARY); a cancelled compaction
+  is a notice. `turn.ended` with reason `failed` is an ERROR notice with its message.
+* The model is in `llm.request` (`model`), the alias the person chose in `config.update`
+  / `profile.bind` (`modelAlias`); the title and work directory in `state.json` (older
+  releases: `workDir`, ISO times; newer: `cwd`, epoch ms).
+* Every other record type (requests, tool snapshots, token counts, permissions, plan
+  mode) is bookkeeping: read past without a word. Only lines that are not JSON objects,
+  or have no type, are reported.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+from pathlib import Path
+from typing import Any
+
+from msgspec.structs import replace
+
+from pivotal.model import (
+    Part,
+    PartKind,
+    Role,
+    SessionRef,
+    SourceRef,
+    ToolCall,
+    Turn,
+    TurnFlag,
+    Usage,
+)
+from pivotal.readers.base import SessionReader, Update, decode_json, parse_timestamp, preview_of
+from pivotal.readers.lines import LineFileReader
+
+FORMAT = "kimi"
+WIRE = "wire.jsonl"
+MAIN_WIRE = Path("agents") / "main" / WIRE
+STATE = "state.json"
+_HEAD = re.compile(rb'\A\s*\{\s*"type"\s*:\s*"metadata"\s*,\s*"protocol_version"\s*:')
+_EXIT = re.compile(r"exit code:? (-?\d{1,4})")
+_BASH = re.compile(r"<(bash-input|bash-stdout|bash-stderr)>(.*?)</\1>", re.S)
+_PERSON = frozenset({"user"})
+"""Prompt origins that are the person's own words (others are the harness's)."""
+
+
+def session_folder(path: Path) -> Path | None:
+    """The session folder `path` is or lies in: the folder itself, its `state.json`, an
+    agent's folder or its `wire.jsonl` (`agents/<agent>/wire.jsonl`)."""
+    found = _locate(path)
+    return found[0] if found is not None else None
+
+
+def _locate(path: Path) -> tuple[Path, Path] | None:
+    """(session folder, the folder a ref names) for `path`: the session folder itself for
+    the main agent, a sub-agent's own folder when that was named. None when `path` is not
+    part of a Kimi Code session whose journal opens with the metadata line."""
+    is_dir = path.is_dir()
+    if not is_dir and path.name not in (WIRE, STATE):
+        return None
+    folder = path if is_dir else path.parent
+    if path.name != STATE and folder.parent.name == "agents":
+        session = folder.parent.parent
+        named = session if folder.name == "main" else folder
+    elif path.name == STATE or (folder / MAIN_WIRE).is_file():
+        session = named = folder
+    else:
+        return None
+    wire = wire_of(named)
+    return (session, named) if wire is not None and _opens_journal(wire) else None
+
+
+def wire_of(path: Path) -> Path | None:
+    """The journal a ref's path names: a session folder's main agent, or one agent's folder."""
+    if (path / MAIN_WIRE).is_file():
+        return path / MAIN_WIRE
+    if path.parent.name == "agents" and (path / WIRE).is_file():
+        return path / WIRE
+    return None
+
+
+def _opens_journal(wire: Path) -> bool:
+    try:
+        with open(wire, "rb") as handle:
+            return _HEAD.match(handle.readline(4096)) is not None
+    except OSError:
+        return False
+
+
+def refs(path: Path) -> list[SessionRef]:
+    found = _locate(path)
+    if found is None:
+        return []
+    session, named = found
+    wire = wire_of(named)
+    state = _state(session)
+    try:
+        st = os.stat(wire) if wire is not None else None
+    except OSError:
+        st = None
+    return [
+        SessionRef(
+            format=FORMAT,
+            path=named,
+            session_id=session.name if named == session else f"{session.name}/{named.name}",
+            title=_title(state),
+            cwd=_cwd(state),
+            started=_time(state.get("createdAt")),
+            updated=st.st_mtime if st is not None else _time(state.get("updatedAt")),
+            size=st.st_size if st is not None else None,
+        )
+    ]
+
+
+def _state(session: Path) -> dict[str, Any]:
+    try:
+        with open(session / STATE, "rb") as handle:
+            state = decode_json(handle.read())
+    except (OSError, ValueError):
+        return {}
+    return state if isinstance(state, dict) else {}
+
+
+def _title(state: dict[str, Any]) -> str | None:
+    title = state.get("title")
+    return title if isinstance(title, str) and title else None
+
+
+def _cwd(state: dict[str, Any]) -> str | None:
+    for key in ("cwd", "workDir"):
+        if isinstance(state.get(key), str) and state[key]:
+            return state[key]
+    return None
+
+
+def _time(value: object) -> float | None:
+    return parse_timestamp(value) if isinstance(value, int | float | str) else None
+
+
+class KimiCodeReader(SessionReader):
+    """One agent's journal of a session folder (the main agent's unless a sub-agent's
+    folder was named), with the session's facts from `state.json`."""
+
+    format = FORMAT
+
+    def __init__(self, ref: SessionRef) -> None:
+        super().__init__(ref)
+        self.folder = ref.path
+        wire = wire_of(ref.path) or ref.path / MAIN_WIRE
+        self.session_dir = ref.path if wire.parent.name == "main" else ref.path.parent.parent
+        self._journal = _Journal(replace(ref, path=wire), self)
+
+    @property
+    def progress(self) -> tuple[int, int]:
+        return self._journal.progress
+
+    def poll(self, final: bool = False, budget: int | None = None) -> Update:
+        state = _state(self.session_dir)
+        session = self.session
+        session.id = self.ref.session_id or self.session_dir.name
+        session.title = _title(state) or session.title
+        update = self._journal.poll(final=final, budget=budget)
+        if final:
+            self._journal.close_step()
+        session.cwd = _cwd(state) or self._journal.disclosed_cwd or session.cwd
+        session.model = self._journal.session_model or session.model
+        session.started = _time(state.get("createdAt")) or session.started
+        return Update(
+            first_changed=self.take_first_changed(),
+            reloaded=update.reloaded,
+            notice=update.notice,
+            new_skipped=update.new_skipped,
+            gone=update.gone,
+        )
+
+
+class _Journal(LineFileReader):
+    """`wire.jsonl`, line by line; the turns go into the owning reader's session."""
+
+    format = FORMAT
+
+    def __init__(self, ref: SessionRef, owner: KimiCodeReader) -> None:
+        super().__init__(ref)
+        self.owner = owner
+        self.session = owner.session  # one session: skipped lines and notices land there
+        self.reset()
+
+    def reset(self) -> None:
+        self._step: Turn | None = None
+        self._step_id: object = None
+        self._calls: dict[str, tuple[ToolCall, int]] = {}
+        self._shell: tuple[ToolCall, int] | None = None
+        self._compaction: Turn | None = None
+        self.model: str | None = None
+        self._alias: str | None = None
+        self.disclosed_cwd: str | None = None
+
+    def handle_line(self, line_no: int, offset: int, line: bytes) -> None:
+        obj = self.json_object(line_no, line)
+        if obj is None:
+            return
+        kind = obj.get("type")
+        if not isinstance(kind, str):
+            self.skip(line_no, "wire record without a type")
+            return
+        handler = _HANDLERS.get(kind)
+        if handler is None:
+            return  # bookkeeping: requests, snapshots, token counts, permissions …
+        stamp = obj.get("time")
+        when = parse_timestamp(stamp) if isinstance(stamp, int | float) else None
+        if when is not None:
+            if self.session.started is None:
+                self.session.started = when
+            self.session.ended = when
+        try:
+            handler(self, obj, SourceRef(line=line_no, offset=offset), when)
+        except (TypeError, ValueError, AttributeError, KeyError) as exc:
+            self.skip(line_no, f"unexpected {kind} record: {type(exc).__name__}")
+
+    # -- steps: one model response each --------------------------------------------
+
+    def _loop_event(self, obj: dict, where: SourceRef, when: float | None) -> None:
+        event = obj.get("event")
+        if not isinstance(event, dict):
+            raise ValueError("no event")
+        kind = event.get("type")
+        if kind == "step.begin":
+            self.close_step()
+            self._step_id = event.get("uuid")
+        elif kind == "content.part":
+            self._content(event.get("part"), event.get("stepUuid"), where, when)
+        elif kind == "tool.call":
+            step = self._open_step(event.get("stepUuid"), where, when)
+            name = event.get("name") if isinstance(event.get("name"), str) else "tool"
+            ident = event.get("toolCallId")
+            ident = ident if isinstance(ident, str) else f"{name}#{where.line}"
+            call = ToolCall(call_id=ident, name=name, input=event.get("args"))
+            step.parts.append(Part(PartKind.TOOL, tool=call))
+            self._calls[ident] = (call, step.index)
+            self.owner.mark_changed(step.index)
+        elif kind == "tool.result":
+            result = event.get("result")
+            answered = event.get("toolCallId")
+            if isinstance(result, dict) and isinstance(answered, str):
+                self._result(answered, result.get("output"), result.get("isError") is True)
+        elif kind == "step.end":
+            self._step_end(event)
+
+    def _open_step(self, step_id: object, where: SourceRef, when: float | None) -> Turn:
+        if self._step is None or (step_id is not None and step_id != self._step_id):
+            self.close_step()
+            turn = Turn(index=0, role=Role.ASSISTANT, timestamp=when, source=where)
+            turn.parts = []
+            turn.model = self.model or self._alias
+            self._step = self.owner.append_turn(turn)
+            self._step_id = step_id
+        return self._step
+
+    def close_step(self) -> None:
+        if self._step is not None:
+            self._step.preview = preview_of(self._step.text)
+            self._step = None
+
+    def _content(self, part: object, step_id: object, where: SourceRef, when: float | None) -> None:
+        if not isinstance(part, dict):
+            return
+        kind = part.get("type")
+        if kind == "think" and isinstance(part.get("think"), str):
+            new = Part(PartKind.REASONING, text=part["think"])
+        elif kind == "text" and isinstance(part.get("text"), str):
+            new = Part(PartKind.TEXT, text=part["text"])
+        else:
+            return
+        step = self._open_step(step_id, where, when)
+        last = step.parts[-1] if step.parts else None
+        if last is not None and last.kind is new.kind and last.tool is None:
+            last.text += new.text  # one block streamed in pieces
+        else:
+            step.parts.append(new)
+        step.preview = preview_of(step.text)
+        self.owner.mark_changed(step.index)
+
+    def _step_end(self, event: dict) -> None:
+        step = self._step
+        if step is None or (event.get("uuid") not in (None, self._step_id)):
+            return
+        usage = event.get("usage")
+        if isinstance(usage, dict):
+            step.usage = _usage(usage)
+        if isinstance(event.get("messageId"), str):
+            step.message_id = event["messageId"]
+        reason = event.get("finishReason")
+        if reason == "interrupted":
+            step.flags |= TurnFlag.INTERRUPTED
+        elif reason == "error":
+            step.flags |= TurnFlag.ERROR
+        self.owner.mark_changed(step.index)
+        self.close_step()
+
+    def _result(self, answered: str, output: object, is_error: bool) -> None:
+        found = self._calls.get(answered)
+        if found is None:
+            return
+        call, index = found
+        text = output if isinstance(output, str) else "\n".join(_texts(output))
+        call.output = text
+        call.is_error = is_error
+        call.status = "error" if is_error else "completed"
+        code = _EXIT.search(text[-200:]) if is_error else None
+        call.exit_code = int(code.group(1)) if code else None
+        self.owner.mark_changed(index)
+
+    # -- whole messages --------------------------------------------------------------
+
+    def _message(self, obj: dict, where: SourceRef, when: float | None) -> None:
+        message = obj.get("message")
+        if not isinstance(message, dict):
+            raise ValueError("no message")
+        role = message.get("role")
+        if role == "user":
+            self.close_step()
+            self._user(message, where, when)
+        elif role == "assistant":
+            self.close_step()
+            step = self._open_step(None, where, when)
+            for part in _list(message.get("content")):
+                self._content(part, None, where, when)
+            for raw in _list(message.get("toolCalls")):
+                if isinstance(raw, dict) and isinstance(raw.get("id"), str):
+                    name = raw.get("name") if isinstance(raw.get("name"), str) else "tool"
+                    call = ToolCall(call_id=raw["id"], name=name, input=_arguments(raw))
+                    step.parts.append(Part(PartKind.TOOL, tool=call))
+                    self._calls[raw["id"]] = (call, step.index)
+            if _origin(message).get("kind") is not None:
+                step.flags |= TurnFlag.SYNTHETIC  # a hook's words, not the model's
+            self.close_step()
+        elif role == "tool" and isinstance(message.get("toolCallId"), str):
+            content = message.get("content")
+            self._result(message["toolCallId"], content, message.get("isError") is True)
+
+    def _user(self, message: dict, where: SourceRef, when: float | None) -> None:
+        origin = _origin(message)
+        kind = origin.get("kind", "user")
+        content = _list(message.get("content")) or [message.get("content")]
+        if kind == "shell_command":
+            self._shell_command(origin, "".join(_texts(content)), where, when)
+            return
+        flags = TurnFlag.HUMAN if kind in _PERSON else TurnFlag.SYNTHETIC
+        if kind == "compaction_summary":
+            flags = TurnFlag.COMPACTION_SUMMARY | TurnFlag.SYNTHETIC
+        bundled = len(origin["skillActivations"]) if _is_list(origin.get("skillActivations")) else 0
+        parts: list[Part] = []
+        for number, part in enumerate(content):
+            text = part if isinstance(part, str) else None
+            if isinstance(part, dict):
+                text = part.get("text") if isinstance(part.get("text"), str) else None
+                if text is None and part.get("type") not in (None, "think"):
+                    parts.append(Part(PartKind.ATTACHMENT, text=f"[{part.get('type')}]"))
+                    continue
+            if text is None:
+                continue
+            if number < bundled:
+                parts.append(Part(PartKind.ATTACHMENT, text=f"[skill text, {len(text)} chars]"))
+            else:
+                parts.append(Part(PartKind.TEXT, text=text))
+        if not any(p.kind is PartKind.TEXT for p in parts):
+            parts.insert(0, Part(PartKind.TEXT, text=""))
+        turn = Turn(index=0, role=Role.USER, flags=flags, timestamp=when, source=where)
+        turn.parts = parts
+        turn.message_id = message["id"] if isinstance(message.get("id"), str) else None
+        turn.preview = preview_of(turn.text)
+        self.owner.append_turn(turn)
+
+    def _shell_command(self, origin: dict, text: str, where: SourceRef, when: float | None) -> None:
+        tags = {tag: _unescape(body) for tag, body in _BASH.findall(text)}
+        if origin.get("phase") == "output":
+            if self._shell is None:
+                return
+            call, index = self._shell
+            streams = [tags.get("bash-stdout", ""), tags.get("bash-stderr", "")]
+            call.output = "\n".join(s for s in streams if s) if tags else text
+            call.is_error = origin.get("isError") is True
+            call.status = "error" if call.is_error else "completed"
+            self._shell = None
+            self.owner.mark_changed(index)
+            return
+        command = tags.get("bash-input", text).strip()
+        call = ToolCall(call_id=f"shell#{where.line}", name="Bash", input={"command": command})
+        turn = Turn(index=0, role=Role.USER, flags=TurnFlag.SYNTHETIC, timestamp=when, source=where)
+        turn.parts = [Part(PartKind.TEXT, text=f"!{command}"), Part(PartKind.TOOL, tool=call)]
+        turn.preview = preview_of(f"!{command}")
+        self.owner.append_turn(turn)
+        self._shell = (call, turn.index)
+
+    # -- compaction, notices, model ---------------------------------------------------
+
+    def _compaction_begin(self, obj: dict, where: SourceRef, when: float | None) -> None:
+        self.close_step()
+        source = obj.get("source") if isinstance(obj.get("source"), str) else None
+        text = f"Context compacted ({source})" if source else "Context compacted"
+        flags = TurnFlag.COMPACTION_BOUNDARY | TurnFlag.SYNTHETIC
+        turn = self._notice(text, flags, where, when)
+        turn.extra = {"trigger": source}
+        self._compaction = turn
+
+    def _compaction_applied(self, obj: dict, where: SourceRef, when: float | None) -> None:
+        self.close_step()
+        if self._compaction is None:
+            self._compaction_begin({}, where, when)
+        summary = obj.get("summary")
+        if not isinstance(summary, str):
+            summary = obj.get("contextSummary")
+        if not isinstance(summary, str):
+            message = summary if isinstance(summary, dict) else {}
+            summary = "\n".join(_texts(message.get("content")))
+        turn = Turn(
+            index=0,
+            role=Role.USER,
+            flags=TurnFlag.COMPACTION_SUMMARY | TurnFlag.SYNTHETIC,
+            timestamp=when,
+            source=where,
+        )
+        turn.parts = [Part(PartKind.TEXT, text=summary)]
+        turn.preview = preview_of(summary)
+        self.owner.append_turn(turn)
+        self._compaction = None
+
+    def _compaction_cancelled(self, obj: dict, where: SourceRef, when: float | None) -> None:
+        turn, self._compaction = self._compaction, None
+        if turn is not None:  # nothing was compacted: the boundary becomes a notice
+            turn.flags = TurnFlag.SYNTHETIC
+            turn.parts = [Part(PartKind.TEXT, text="Compaction cancelled")]
+            turn.preview = "Compaction cancelled"
+            self.owner.mark_changed(turn.index)
+
+    def _compaction_complete(self, obj: dict, where: SourceRef, when: float | None) -> None:
+        self._compaction = None
+
+    def _turn_ended(self, obj: dict, where: SourceRef, when: float | None) -> None:
+        self.close_step()
+        error = obj.get("error")
+        if obj.get("reason") == "failed" and isinstance(error, dict):
+            message = error.get("message") if isinstance(error.get("message"), str) else ""
+            text = f"Turn failed: {message}" if message else "Turn failed"
+            self._notice(text, TurnFlag.SYNTHETIC | TurnFlag.ERROR, where, when)
+
+    def _cleared(self, obj: dict, where: SourceRef, when: float | None) -> None:
+        self.close_step()
+        self._notice("Context cleared", TurnFlag.SYNTHETIC, where, when)
+
+    def _undone(self, obj: dict, where: SourceRef, when: float | None) -> None:
+        self.close_step()
+        count = obj.get("count")
+        what = f"{count} messages" if isinstance(count, int) else "messages"
+        self._notice(f"Undid the last {what} of the context", TurnFlag.SYNTHETIC, where, when)
+
+    def _notice(self, text: str, flags: TurnFlag, where: SourceRef, when: float | None) -> Turn:
+        turn = Turn(index=0, role=Role.SYSTEM, flags=flags, timestamp=when, source=where)
+        turn.parts = [Part(PartKind.TEXT, text=text)]
+        turn.preview = preview_of(text)
+        return self.owner.append_turn(turn)
+
+    def _request(self, obj: dict, where: SourceRef, when: float | None) -> None:
+        if obj.get("kind") != "compaction" and isinstance(obj.get("model"), str):
+            self.model = obj["model"] or self.model
+
+    def _config(self, obj: dict, where: SourceRef, when: float | None) -> None:
+        if isinstance(obj.get("modelAlias"), str) and obj["modelAlias"]:
+            self._alias = obj["modelAlias"]  # stands in until a request names the model
+        disclosure = obj.get("environmentDisclosure")
+        if isinstance(disclosure, dict) and isinstance(disclosure.get("cwd"), str):
+            self.disclosed_cwd = disclosure["cwd"] or self.disclosed_cwd
+
+    @property
+    def session_model(self) -> str | None:
+        return self.model or self._alias
+
+
+_HANDLERS = {
+    "context.append_loop_event": _Journal._loop_event,
+    "context.append_message": _Journal._message,
+    "context.apply_compaction": _Journal._compaction_applied,
+    "context.clear": _Journal._cleared,
+    "context.undo": _Journal._undone,
+    "full_compaction.begin": _Journal._compaction_begin,
+    "full_compaction.cancel": _Journal._compaction_cancelled,
+    "full_compaction.complete": _Journal._compaction_complete,
+    "turn.ended": _Journal._turn_ended,
+    "llm.request": _Journal._request,
+    "config.update": _Journal._config,
+    "profile.bind": _Journal._config,
+}
+
+
+def _origin(message: dict) -> dict:
+    origin = message.get("origin")
+    return origin if isinstance(origin, dict) else {}
+
+
+def _list(value: object) -> list:
+    return value if isinstance(value, list) else []
+
+
+def _is_list(value: object) -> bool:
+    return isinstance(value, list)
+
+
+def _texts(content: object) -> list[str]:
+    """The text of a content value: a string, or parts (`text`; media as a placeholder)."""
+    if isinstance(content, str):
+        return [content]
+    out = []
+    for part in _list(content):
+        if isinstance(part, dict):
+            if isinstance(part.get("text"), str):
+                out.append(part["text"])
+            elif isinstance(part.get("type"), str) and part["type"] != "think":
+                out.append(f"[{part['type']}]")
+    return out
+
+
+def _arguments(call: dict) -> object:
+    arguments = call.get("arguments")
+    if not isinstance(arguments, str):
+        return arguments
+    try:
+        return decode_json(arguments.encode("utf-8", "surrogatepass"))
+    except ValueError:
+        return arguments
+
+
+def _unescape(text: str) -> str:
+    for escaped, plain in (("&lt;", "<"), ("&gt;", ">"), ("&quot;", '"'), ("&amp;", "&")):
+        text = text.replace(escaped, plain)
+    return text
+
+
+def _usage(tokens: dict) -> Usage:
+    def num(key: str) -> int:
+        value = tokens.get(key)
+        return value if isinstance(value, int) and not isinstance(value, bool) and value > 0 else 0
+
+    return Usage(
+        input=num("inputOther"),
+        output=num("output"),
+        cache_read=num("inputCacheRead"),
+        cache_write=num("inputCacheCreation"),
+    )
