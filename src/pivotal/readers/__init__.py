@@ -36,6 +36,7 @@ from typing import NamedTuple
 
 from pivotal.model import Session, SessionRef
 from pivotal.readers.base import SQLITE_MAGIC, FormatSpec, SessionReader, Update
+from pivotal.readers.files import SessionFiles, own_files
 
 __all__ = [
     "FormatSpec",
@@ -48,6 +49,7 @@ __all__ = [
     "open_reader",
     "read_errors",
     "read_session",
+    "session_files",
     "sniff_path",
     "specs",
 ]
@@ -204,6 +206,15 @@ def _accepts(spec: FormatSpec, path: Path, head: bytes, database: bool) -> bool:
 
 def open_reader(ref: SessionRef) -> SessionReader:
     return spec_for(ref.format).open(ref)
+
+
+def session_files(ref: SessionRef) -> SessionFiles:
+    """The files and folders `ref`'s session is read from (`pivotal.readers.files`)."""
+    try:
+        spec = spec_for(ref.format)
+    except KeyError:  # a format this build does not know: at least its own path
+        return own_files(ref)
+    return spec.files(ref)
 
 
 def read_session(ref: SessionRef) -> Session:

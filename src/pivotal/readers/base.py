@@ -26,6 +26,7 @@ from typing import ClassVar
 import msgspec
 
 from pivotal.model import Session, SessionRef, Skipped, Turn
+from pivotal.readers.files import SessionFiles, own_files
 
 MAX_REASON = 120
 
@@ -290,7 +291,8 @@ class FormatSpec(msgspec.Struct, frozen=True):
     `sniff(path, head)` says from the content (the first bytes of a file, or
     a directory's shape) whether this format can read `path`. `refs(path)`
     lists the sessions inside it (one for most files). `open(ref)` returns a
-    reader positioned at the start.
+    reader positioned at the start. `files(ref)` names every file the session is
+    read from (`pivotal.readers.files`): what `export -o` must never write over.
     """
 
     name: str
@@ -302,6 +304,8 @@ class FormatSpec(msgspec.Struct, frozen=True):
     """Its sessions may live in a SQLite file. A file that starts with SQLite's header is
     asked of these formats only: the text formats' sniffers would try to decode a binary
     page as JSON lines (~30 ms a database, most of a listing's time on a home with a few)."""
+    files: Callable[[SessionRef], SessionFiles] = own_files
+    """The files and folders a session is read from (by default: its path)."""
 
 
 SQLITE_MAGIC = b"SQLite format 3\x00"

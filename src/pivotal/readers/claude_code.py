@@ -66,6 +66,7 @@ from pivotal.readers.claude_parts import (
     user_flags,
 )
 from pivotal.readers.claude_records import Record, decode_for_parts, read_records, sniff
+from pivotal.readers.files import SessionFiles
 from pivotal.readers.lines import LineFileReader
 
 NAME = "claude-code"
@@ -423,8 +424,12 @@ def _plain(raw: bytes | msgspec.Raw) -> str:
     return value if isinstance(value, str) else ""
 
 
+def _subagents(path: Path) -> Path:
+    return path.with_suffix("") / "subagents"
+
+
 def _subagent_refs(path: Path) -> list[SessionRef]:
-    folder = path.with_suffix("") / "subagents"
+    folder = _subagents(path)
     try:
         files = sorted(folder.glob("*.jsonl"))
     except OSError:
@@ -438,4 +443,5 @@ SPEC = FormatSpec(
     sniff=sniff,
     refs=single_ref(NAME),
     open=ClaudeCodeReader,
+    files=lambda ref: SessionFiles(files=(ref.path,), folders=(_subagents(ref.path),)),
 )

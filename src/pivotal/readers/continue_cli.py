@@ -44,6 +44,7 @@ from pivotal.model import (
     Usage,
 )
 from pivotal.readers.base import FormatSpec, decode_json, parse_timestamp, preview_of
+from pivotal.readers.files import with_files
 from pivotal.readers.generic_common import WholeFileJsonReader
 
 FORMAT = "continue"
@@ -334,4 +335,5 @@ SPEC = FormatSpec(
     sniff=sniff,
     refs=refs,
     open=ContinueReader,
+    files=lambda ref: with_files(ref, [ref.path.parent / INDEX_NAME]),
 )

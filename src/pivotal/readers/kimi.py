@@ -60,6 +60,7 @@ from pivotal.readers.base import (
     parse_timestamp,
     preview_of,
 )
+from pivotal.readers.files import SessionFiles, with_files
 from pivotal.readers.generic_common import replace_turns
 from pivotal.readers.kimi_context import (
     call_input,
@@ -323,9 +324,14 @@ def _folder_facts(session, folder: Path) -> None:  # type: ignore[no-untyped-def
     session.cwd = work_dir(folder)
 
 
+def _listing(folder: Path) -> Path:
+    """The share folder's `kimi.json`, which names the work directories."""
+    return folder.parent.parent.parent / "kimi.json"
+
+
 def work_dir(folder: Path) -> str | None:
     """The work directory whose md5 names the session's parent folder (from kimi.json)."""
-    listed = _json(folder.parent.parent.parent / "kimi.json")
+    listed = _json(_listing(folder))
     dirs = listed.get("work_dirs") if isinstance(listed, dict) else None
     for entry in dirs if isinstance(dirs, list) else []:
         path = entry.get("path") if isinstance(entry, dict) else None
@@ -380,6 +386,16 @@ def open_reader(ref: SessionRef) -> SessionReader:
     return KimiReader(ref)
 
 
+def files(ref: SessionRef) -> SessionFiles:
+    """kimi-cli: the session folder and the share folder's `kimi.json` (its work folder);
+    Kimi Code: the agent's folder and its session's `state.json`."""
+    wire = kimi_code.wire_of(ref.path)
+    if wire is None:
+        return with_files(ref, [_listing(ref.path)])
+    session = ref.path if wire.parent.name == "main" else ref.path.parent.parent
+    return SessionFiles(files=(session / kimi_code.STATE,), folders=(ref.path,))
+
+
 def refs(path: Path) -> list[SessionRef]:
     if kimi_code.session_folder(path) is not None:
         return kimi_code.refs(path)
@@ -413,4 +429,5 @@ SPEC = FormatSpec(
     sniff=sniff,
     refs=refs,
     open=open_reader,
+    files=files,
 )
