@@ -12,6 +12,7 @@ Each home is a copy of what the real client wrote (`tests/fixtures/realclients`)
 from __future__ import annotations
 
 import hashlib
+import json
 import os
 import shutil
 from collections.abc import Callable, Iterator
@@ -230,3 +231,107 @@ def test_a_file_beside_the_session_is_written(name: str, tmp_path: Path) -> None
         code, err = export_to(home, target)
         assert code == ExitCode.OK, err
         assert target.read_text(encoding="utf-8").startswith("# Pivotal report")
+
+
+# -- the other files pivotal writes: notes, screenshots, the pattern cache ---------------
+
+
+def test_a_notes_store_that_is_the_session_is_left_alone_by_export(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """`PIVOTAL_DATA_DIR` at a folder whose `notes.sqlite3` is the session's own database:
+    opening it as the notes store, even read-only, created its `-wal` and `-shm`."""
+    data = tmp_path / "data"
+    data.mkdir()
+    store = data / "notes.sqlite3"
+    shutil.copyfile(REAL / "opencode-short/.local/share/opencode/opencode.db", store)
+    monkeypatch.setenv("PIVOTAL_DATA_DIR", str(data))
+    before = state(data)
+    result = invoke("export", store, "--to", "json")
+    assert result.exit_code == ExitCode.OK, result.output
+    assert f"notes left out: the notes store {store} is a file of this session" in result.stderr
+    assert state(data) == before
+
+
+def test_the_replayer_keeps_no_marks_in_a_store_that_is_the_session(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The replayer opens the store for writing: it would add its tables to the session's
+    database. It says marks are off instead."""
+    from pivotal.readers import find_sessions, read_session
+    from pivotal.tui.marks import MarkBook
+
+    data = tmp_path / "data"
+    data.mkdir()
+    store = data / "notes.sqlite3"
+    shutil.copyfile(REAL / "opencode-short/.local/share/opencode/opencode.db", store)
+    monkeypatch.setenv("PIVOTAL_DATA_DIR", str(data))
+    before = state(data)
+    [ref] = find_sessions([store]).refs
+    session = read_session(ref)
+    book = MarkBook()
+    try:
+        notice = book.attach(session)
+        assert notice == f"marks are off: the notes store {store} is a file of this session"
+        assert book.toggle(session.turns[0]) is None
+        assert book.failure == notice
+    finally:
+        book.close()
+    assert state(data) == before
+
+
+def test_a_scan_does_not_keep_its_patterns_over_the_session(tmp_path: Path) -> None:
+    """`PIVOTAL_CACHE_DIR` at the folder of a session named like the pattern cache: the
+    first scan of a Python build replaced it with the detector's compiled patterns."""
+    import subprocess
+    import sys
+
+    cache = tmp_path / "cache"
+    cache.mkdir()
+    session = cache / f"regex-{sys.implementation.cache_tag}.json"
+    messages = [
+        {"role": "user", "content": "The build fails on the date parser; can you look?"},
+        {"role": "assistant", "content": "I can rewrite the parser and add tests. Shall I?"},
+        {"role": "user", "content": "ok"},  # a silence: the detector compiles its patterns
+        {"role": "assistant", "content": "Rewrote the parser; all 41 tests pass now."},
+    ]
+    session.write_text(json.dumps(messages, indent=2), encoding="utf-8")
+    before = state(cache)
+    env = {**os.environ, "PIVOTAL_CACHE_DIR": str(cache), "PIVOTAL_ONE_CORE": "1"}
+    proc = subprocess.run(
+        [sys.executable, "-m", "pivotal", "scan", str(session)],
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert proc.returncode == 0, proc.stderr
+    assert "(generic, " in proc.stdout
+    assert state(cache) == before
+
+
+async def test_a_screenshot_is_not_saved_into_the_session_folder(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """`PIVOTAL_SCREENSHOT_DIR` at the folder of the Kimi session on screen: S refuses to
+    add a file to it and says why."""
+    from pivotal.readers import find_sessions
+    from pivotal.tui.app import ReplayerApp
+
+    home = kimi(tmp_path)
+    monkeypatch.setenv("PIVOTAL_SCREENSHOT_DIR", str(home.session))
+    before = state(home.root)
+    [ref] = find_sessions([home.session]).refs
+    app = ReplayerApp(ref)
+    async with app.run_test(size=(120, 40)) as pilot:
+        screen = app.replay
+        for _ in range(500):
+            if screen is not None and screen.playback.turns:
+                break
+            await pilot.pause(0.01)
+            screen = app.replay
+        assert screen is not None and screen.playback.turns
+        await pilot.press("S")
+        await pilot.pause()
+        assert screen.status == "screenshot not saved (see the message)"
+    assert state(home.root) == before

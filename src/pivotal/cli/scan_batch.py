@@ -93,8 +93,24 @@ def run_scan(
             else:
                 _print_text(out, ref, session, pivots, explain, redact, rejected)
             out.flush()
-    compiled.save(cache_dir())
+    _keep_compiled(refs)
     return int(worst(codes))
+
+
+def _keep_compiled(refs: list[SessionRef]) -> None:
+    """Save the detector's compiled patterns in the cache folder, unless that file would be
+    one of the sessions just read, or land in a session's folder (`PIVOTAL_CACHE_DIR` set
+    to a session's place): pivotal never writes over or beside what it reads."""
+    from pivotal.detect import compiled
+    from pivotal.readers import session_files
+
+    folder = cache_dir()
+    if not compiled.fresh():
+        return  # nothing new to keep: no file is written
+    target = compiled.cache_file(folder)
+    if any(session_files(ref).claims(target) is not None for ref in refs):
+        return
+    compiled.save(folder)
 
 
 def _split(ref: SessionRef, config: PivotConfig) -> tuple[Session, list[Pivot]] | None:

@@ -42,10 +42,13 @@ def _load_marks(data: ExportInput) -> None:
     """Marks from the notes store, if there is one (an export never creates it)."""
     import sqlite3
 
-    from pivotal.catalog.notes import FILE_NAME, NoteStore, data_dir
+    from pivotal.catalog.notes import FILE_NAME, NoteStore, data_dir, store_is_session
 
     path = data_dir() / FILE_NAME
     if not path.exists():
+        return
+    if store_is_session(path, data.ref):
+        data.notices.append(f"notes left out: the notes store {path} is a file of this session")
         return
     try:
         with NoteStore(path, readonly=True) as store:
