@@ -15,6 +15,7 @@ timestamps, previews); line-based formats also build on
 from __future__ import annotations
 
 import gc
+import os
 import re
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Iterator
@@ -73,6 +74,11 @@ class Update(msgspec.Struct, frozen=True):
     @property
     def changed(self) -> bool:
         return self.first_changed is not None or self.reloaded or self.new_skipped > 0
+
+
+def source_gone(path: Path) -> Update:
+    """What a poll says when the session's file or folder no longer exists."""
+    return Update(gone=True, notice=f"{shown_name(path)} is gone; keeping what was read")
 
 
 class SessionReader(ABC):
@@ -273,6 +279,17 @@ def _parse_iso(text: str) -> float | None:
     except (ValueError, OverflowError):  # year 1 with a +14:00 offset is before year 1
         return None
     return number if MIN_TIME <= number <= MAX_TIME else None
+
+
+def shown_name(path: Path) -> str:
+    """How a notice names a session's file or folder: by its base name.
+
+    Every follow notice (`scan --follow`, `follow`, the replayer's live mode) names it
+    this way: the session followed is one the person named or was told about
+    ("following NAME"), and on the replayer's status line a full path would push out
+    what happened. `.` and `..` are named by the folder they mean.
+    """
+    return os.path.basename(os.path.abspath(path)) or str(path)
 
 
 def preview_of(text: str, limit: int = 200) -> str:

@@ -59,6 +59,7 @@ from pivotal.readers.base import (
     decode_json,
     parse_timestamp,
     preview_of,
+    source_gone,
 )
 from pivotal.readers.files import SessionFiles, with_files
 from pivotal.readers.generic_common import replace_turns
@@ -99,13 +100,15 @@ class KimiReader(SessionReader):
         skipped_before = len(self.session.skipped)
         if not (self.folder / WIRE).exists() and not self._wire.lines_read:
             if not self.folder.is_dir():
-                return Update(gone=True, notice=f"{self.folder} is gone; keeping what was read")
+                return source_gone(self.folder)
             stamp = tuple(_stamp(p) for p in context_files(self.folder))
             if stamp != self._contexts_stamp:
                 self._contexts_stamp = stamp
                 replace_turns(self, turns_from_contexts(self.folder))
             return Update(first_changed=self.take_first_changed())
         update = self._wire.poll(final=final, budget=budget)
+        if update.gone and not self.folder.is_dir():
+            return source_gone(self.folder)  # the session is gone, not only its wire log
         if update.reloaded:
             self.mark_changed(0)
         self._wire.fill_summaries()

@@ -33,7 +33,14 @@ from pathlib import Path
 from typing import Any
 
 from pivotal.model import SessionRef
-from pivotal.readers.base import SQLITE_MAGIC, Update, decode_json, parse_timestamp
+from pivotal.readers.base import (
+    SQLITE_MAGIC,
+    Update,
+    decode_json,
+    parse_timestamp,
+    shown_name,
+    source_gone,
+)
 from pivotal.readers.opencode_base import FORMAT, OpencodeReader
 from pivotal.readers.opencode_private import needs_private_copy, private_copy
 
@@ -241,9 +248,10 @@ class DbReader(OpencodeReader):
         try:
             st = os.stat(path)
         except FileNotFoundError:
-            return Update(gone=True, notice=f"{path} is gone; keeping what was read")
+            return source_gone(path)
         except OSError as exc:
-            return self._fail(f"cannot read {path.name}: {exc.strerror or exc}", skipped_before)
+            reason = f"cannot read {shown_name(path)}: {exc.strerror or exc}"
+            return self._fail(reason, skipped_before)
         notices: list[str] = []
         ident = (st.st_dev, st.st_ino)
         replaced = self._ident is not None and ident != self._ident
@@ -254,7 +262,7 @@ class DbReader(OpencodeReader):
                     notices.append(notice)
                 if replaced:
                     reloaded = True
-                    notices.append(f"{path.name} was replaced; reloaded")
+                    notices.append(f"{shown_name(path)} was replaced; reloaded")
                     self._reset()
                 self._ident = ident
                 gone = self._read(conn)
@@ -268,10 +276,11 @@ class DbReader(OpencodeReader):
                 if final:  # a batch read would show stale or no rows as if that were all
                     raise locked_error(path) from exc
                 return Update()  # opencode holds a lock longer than our timeout: retry next poll
-            return self._fail(f"{path.name}: cannot read opencode database ({exc})", skipped_before)
+            reason = f"{shown_name(path)}: cannot read opencode database ({exc})"
+            return self._fail(reason, skipped_before)
         except (sqlite3.Error, OSError) as exc:
             return self._fail(
-                f"{path.name}: not a readable opencode database ({exc})", skipped_before
+                f"{shown_name(path)}: not a readable opencode database ({exc})", skipped_before
             )
         self._broken = None
         self.rebuild()
