@@ -335,3 +335,22 @@ async def test_a_screenshot_is_not_saved_into_the_session_folder(
         await pilot.pause()
         assert screen.status == "screenshot not saved (see the message)"
     assert state(home.root) == before
+
+
+def test_notes_on_a_session_that_is_the_notes_store_opens_nothing(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """`pivotal notes SESSION` opens the store read-only: that too created the database's
+    `-wal` and `-shm` when the store was the session's own file."""
+    data = tmp_path / "data"
+    data.mkdir()
+    store = data / "notes.sqlite3"
+    shutil.copyfile(REAL / "opencode-short/.local/share/opencode/opencode.db", store)
+    monkeypatch.setenv("PIVOTAL_DATA_DIR", str(data))
+    before = state(data)
+    result = invoke("notes", store)
+    assert result.exit_code == ExitCode.OK, result.output
+    assert result.stderr == (
+        f"pivotal: no marks on this session: the notes store {store} is a file of this session\n"
+    )
+    assert state(data) == before
