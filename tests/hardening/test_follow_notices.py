@@ -16,6 +16,7 @@ import io
 import json
 import os
 import shutil
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -89,17 +90,37 @@ def test_a_whole_document_and_a_database_are_named_by_their_names(tmp_path: Path
         assert update.notice == f"{path.name} is gone; keeping what was read"
 
 
+def _kimi_code(root: Path) -> None:
+    from readers.test_kimi_code import journal, write_home
+
+    write_home(root, journal())
+
+
+def _vibe_log(root: Path) -> None:
+    from readers.test_vibe_log import FOLDER, messages, meta, write_folder
+
+    write_folder(root / ".vibe/logs/session", FOLDER, meta(), messages())
+
+
 @pytest.mark.parametrize(
     ("client", "pattern"),
     [
         ("kimi-short", ".kimi/sessions/*/*"),
         ("vibe-short", ".vibe/logs/session/unified/*"),
         ("cline-short", ".cline/data/sessions/*"),
+        (_kimi_code, ".kimi-code/sessions/*/*"),
+        (_vibe_log, ".vibe/logs/session/session_*"),
     ],
+    ids=["kimi", "vibe", "cline", "kimi-code", "vibe-log"],
 )
-def test_a_session_folder_is_named_by_its_name(tmp_path: Path, client: str, pattern: str) -> None:
+def test_a_session_folder_is_named_by_its_name(
+    tmp_path: Path, client: str | Callable[[Path], None], pattern: str
+) -> None:
     root = tmp_path / "home"
-    shutil.copytree(REAL / client, root)
+    if isinstance(client, str):
+        shutil.copytree(REAL / client, root)
+    else:
+        client(root)
     (folder,) = root.glob(pattern)
     [ref] = find_sessions([folder]).refs
     reader = _read(ref)

@@ -134,8 +134,40 @@ def claude(tmp_path: Path) -> Home:
     return Home(root, session, (session, agent), (agent.parent / "agent-d4e5f6.jsonl",))
 
 
+def kimi_code(tmp_path: Path) -> Home:
+    from readers.test_kimi_code import journal, write_home
+
+    root = tmp_path / "kimi-code"
+    folder = write_home(root, journal())
+    parts = (folder / "agents/main/wire.jsonl", folder / "state.json")
+    return Home(root, folder, parts, (folder / "agents/main/wire.1.jsonl",))
+
+
+def kimi_code_agent(tmp_path: Path) -> Home:
+    """A sub-agent's own journal: its folder, and its session's `state.json`."""
+    home = kimi_code(tmp_path)
+    agent = home.session / "agents" / "coder"
+    agent.mkdir()
+    shutil.copyfile(home.session / "agents/main/wire.jsonl", agent / "wire.jsonl")
+    parts = (agent / "wire.jsonl", home.session / "state.json")
+    return Home(home.root, agent, parts, (agent / "notes.jsonl",))
+
+
+def vibe_log(tmp_path: Path) -> Home:
+    """A Vibe session folder from before the unified store."""
+    from readers.test_vibe_log import FOLDER, messages, meta, write_folder
+
+    root = tmp_path / "vibe-log"
+    folder = write_folder(root / ".vibe/logs/session", FOLDER, meta(), messages())
+    parts = (folder / "meta.json", folder / "messages.jsonl")
+    return Home(root, folder, parts, (folder / "messages.1.jsonl",))
+
+
 HOMES: dict[str, Callable[[Path], Home]] = {
     "kimi": kimi,
+    "kimi-code": kimi_code,
+    "kimi-code-agent": kimi_code_agent,
+    "vibe-log": vibe_log,
     "vibe": vibe,
     "cline": cline,
     "opencode": opencode,
