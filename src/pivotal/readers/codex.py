@@ -9,6 +9,10 @@ context, AGENTS.md, skills), which becomes SYNTHETIC turns instead of being
 lost. `event_msg` lines only add what the response stream lacks: token usage,
 exit codes, interrupts and errors.
 
+A custom prompt's expansion is two turns: the person's own words (the
+template's `## User Input` block, `pivotal.readers.codex_prompts`), then the
+template as injected text.
+
 One assistant turn is one model response: its reasoning, text and tool calls
 up to the first tool output, user message or token report. Tool outputs are
 folded into their call by `call_id`.
@@ -40,6 +44,7 @@ from pivotal.readers.base import (
     preview_of,
     sane_duration,
 )
+from pivotal.readers.codex_prompts import custom_prompt
 from pivotal.readers.codex_records import (
     ERROR_PREFIXES,
     FORMAT,
@@ -181,21 +186,48 @@ class CodexReader(LineFileReader):
             self.mark_changed(turn.index)
             return
         self._current = None
-        flags = TurnFlag.NONE
         if role == "developer" or role == "system":
-            new_role, flags = Role.SYSTEM, TurnFlag.SYNTHETIC
+            turn = self._new(Role.SYSTEM, TurnFlag.SYNTHETIC, ts, where, ident)
+        elif is_harness(item, text):
+            flags = TurnFlag.SYNTHETIC
+            if text.lstrip().startswith("<turn_aborted>"):
+                flags |= TurnFlag.INTERRUPTED
+            turn = self._new(Role.USER, flags, ts, where, ident)
         else:
-            new_role = Role.USER
-            if is_harness(item, text):
-                flags = TurnFlag.SYNTHETIC
-                if text.lstrip().startswith("<turn_aborted>"):
-                    flags |= TurnFlag.INTERRUPTED
-            else:
-                flags = TurnFlag.HUMAN
-        turn = self._new(new_role, flags, ts, where, item.get("id"))
+            for turn in self._person_turns(text, attachments, ts, where, ident):
+                self.append_turn(turn)
+            return
         turn.parts = [Part(PartKind.TEXT, text=text), *attachments]
         turn.preview = preview_of(text)
         self.append_turn(turn)
+
+    def _person_turns(
+        self,
+        text: str,
+        attachments: list[Part],
+        ts: float | None,
+        where: SourceRef,
+        ident: object = None,
+    ) -> list[Turn]:
+        """The person's turn; for a custom prompt, their words and then the template."""
+        words = custom_prompt(text)
+        turn = self._new(Role.USER, TurnFlag.HUMAN, ts, where, ident)
+        turn.parts = [Part(PartKind.TEXT, text=text if words is None else words), *attachments]
+        turn.preview = preview_of(text if words is None else words)
+        if words is None:
+            return [turn]
+        name = f"{ident}#prompt" if isinstance(ident, str) else f"line:{where.line}#prompt"
+        template = Turn(
+            index=0,
+            role=Role.USER,
+            flags=TurnFlag.SYNTHETIC,
+            timestamp=ts,
+            message_id=name if isinstance(ident, str) else None,
+            source=SourceRef(line=where.line, record_id=name, offset=where.offset),
+        )
+        template.parts = [Part(PartKind.TEXT, text=text)]
+        template.preview = preview_of(text)
+        return [turn, template]
 
     def _assistant(self, item: dict, ts: float | None, where: SourceRef) -> Turn:
         """The open assistant turn (this model response), started if needed."""
