@@ -3,11 +3,12 @@
 Every line is `{"timestamp", "type", "payload"}`. Codex writes user and
 assistant text twice: as `response_item` messages and as `event_msg`
 (`user_message` / `agent_message` in older builds, `item_completed` in
-0.171). This reader uses the `response_item` stream only, because it is the
-one every version writes and it holds the harness text too (environment
+0.171). This reader builds turns from the `response_item` stream, because it
+is the one every version writes and it holds the harness text too (environment
 context, AGENTS.md, skills), which becomes SYNTHETIC turns instead of being
-lost. `event_msg` lines only add what the response stream lacks: token usage,
-exit codes, interrupts and errors.
+lost. `event_msg` lines add what the response stream lacks: token usage, exit
+codes, interrupts and errors, and a person's message that has no response copy
+(`pivotal.readers.codex_inputs` pairs the two copies, in either order).
 
 A custom prompt's expansion is two turns: the person's own words (the
 template's `## User Input` block, `pivotal.readers.codex_prompts`), then the
@@ -44,10 +45,12 @@ from pivotal.readers.base import (
     preview_of,
     sane_duration,
 )
+from pivotal.readers.codex_inputs import Copy, Exchange, Held, Made, find, take
 from pivotal.readers.codex_prompts import custom_prompt
 from pivotal.readers.codex_records import (
     ERROR_PREFIXES,
     FORMAT,
+    HARNESS_PREFIXES,
     content_text,
     dicts,
     duration_ms,
@@ -63,6 +66,8 @@ from pivotal.readers.lines import LineFileReader
 _TOOL_CALL_TYPES = ("function_call", "custom_tool_call", "local_shell_call")
 _OUTPUT_TYPES = ("function_call_output", "custom_tool_call_output")
 _WRAPPER_TYPES = ("session_meta", "response_item", "event_msg", "turn_context", "compacted")
+_HARNESS_KINDS = ("environment_context", "user_instructions")
+"""`user_message` kinds of 2025 builds that carry the harness's text, not the person's."""
 
 
 class CodexReader(LineFileReader):
@@ -80,6 +85,7 @@ class CodexReader(LineFileReader):
         self._seen: set[str] = set()
         self._model: str | None = None
         self._compaction_open = False
+        self._exchange = Exchange()
 
     # -- lines ------------------------------------------------------------
     def handle_line(self, line_no: int, offset: int, line: bytes) -> None:
@@ -106,7 +112,7 @@ class CodexReader(LineFileReader):
             if kind == "response_item":
                 self._response_item(payload, ts, where, obj.get("metadata"))
             elif kind == "event_msg":
-                self._event(payload, ts, where)
+                self._event(payload, ts, where, obj.get("timestamp"))
             elif kind == "session_meta":
                 self._session_meta(payload, ts)
             elif kind == "turn_context":
@@ -118,6 +124,15 @@ class CodexReader(LineFileReader):
                 self._compacted(payload, ts, where)
         except (TypeError, ValueError, AttributeError, KeyError) as exc:
             self.skip(line_no, f"unexpected {kind} shape: {type(exc).__name__}")
+
+    def handle_lines(self, batch: list[tuple[int, int, bytes]]) -> None:
+        super().handle_lines(batch)
+        if self._exchange.held:
+            self._show_held()  # shown now; a copy in a later batch still pairs with it
+
+    def finish(self) -> None:
+        if self._exchange.held:
+            self._show_held()
 
     def _session_meta(self, payload: dict, ts: float | None) -> None:
         session = self.session
@@ -173,7 +188,7 @@ class CodexReader(LineFileReader):
             if isinstance(meta, dict) and meta.get("compaction_output"):
                 self._current = None
                 self._boundary(ts, where, "Context compacted")
-                self._summary(text, ts, where, item.get("id"))
+                self._summary(text, ts, where, ident)
                 self._compaction_open = True
                 return
             turn = self._assistant(item, ts, where)
@@ -189,17 +204,68 @@ class CodexReader(LineFileReader):
         if role == "developer" or role == "system":
             turn = self._new(Role.SYSTEM, TurnFlag.SYNTHETIC, ts, where, ident)
         elif is_harness(item, text):
+            self._exchange.harness.append(Copy(text))
             flags = TurnFlag.SYNTHETIC
             if text.lstrip().startswith("<turn_aborted>"):
                 flags |= TurnFlag.INTERRUPTED
             turn = self._new(Role.USER, flags, ts, where, ident)
         else:
-            for turn in self._person_turns(text, attachments, ts, where, ident):
-                self.append_turn(turn)
+            self._person_copy(text, attachments, ts, where, ident)
             return
         turn.parts = [Part(PartKind.TEXT, text=text), *attachments]
         turn.preview = preview_of(text)
-        self.append_turn(turn)
+        self._append(turn)
+
+    # -- the person's messages --------------------------------------------------
+    def _person_copy(
+        self, text: str, attachments: list[Part], ts: float | None, where: SourceRef, ident: object
+    ) -> None:
+        """The response copy of a person's message: one turn, unless its event made it."""
+        exchange = self._exchange
+        at = find(exchange.held, text) if exchange.held else None
+        if at is None and exchange.from_events:
+            made = take(exchange.from_events, text)
+            if made is not None:  # shown from its event when a read ended between the two
+                self._adopt(made, self._person_turns(text, attachments, ts, where, ident))
+                return
+        later: list[Held] = []
+        if at is not None:  # its event came first: events held after it still wait
+            later, exchange.held = exchange.held[at + 1 :], exchange.held[:at]
+        turns = self._person(self._person_turns(text, attachments, ts, where, ident))
+        exchange.held.extend(later)
+        if at is None:
+            exchange.answered.append(Made(text, turns))
+
+    def _user_message(self, payload: dict, ts: float | None, where: SourceRef, raw: object) -> None:
+        """The event copy of a person's message: held until its response copy comes (or not)."""
+        message = payload.get("message")
+        if not isinstance(message, str) or payload.get("kind") in _HARNESS_KINDS:
+            return
+        if message.lstrip().startswith(HARNESS_PREFIXES):
+            return
+        exchange = self._exchange
+        if isinstance(raw, str):
+            stamp = (raw, message)
+            if stamp == exchange.last_event:
+                return  # the same message written twice in the same instant (a /review request)
+            exchange.last_event = stamp
+        if take(exchange.answered, message) is not None:
+            return
+        if take(exchange.harness, message, contained=False) is not None:
+            return  # the harness's text, shown as an event too
+        attachments = [
+            Part(PartKind.ATTACHMENT, text="[image]")
+            for name in ("images", "local_images")
+            for _ in (payload.get(name) if isinstance(payload.get(name), list) else ())
+        ]
+        exchange.held.append(Held(message, attachments, ts, where))
+
+    def _show_held(self) -> None:
+        """Events whose response copy has not come: each is the person's message, in order."""
+        held, self._exchange.held = self._exchange.held, []
+        for event in held:
+            turns = self._person_turns(event.text, event.attachments, event.timestamp, event.where)
+            self._exchange.from_events.append(Made(event.text, self._person(turns)))
 
     def _person_turns(
         self,
@@ -229,6 +295,21 @@ class CodexReader(LineFileReader):
         template.preview = preview_of(text)
         return [turn, template]
 
+    def _person(self, turns: list[Turn]) -> list[Turn]:
+        self._current = None
+        for turn in turns:
+            self._append(turn)
+        return turns
+
+    def _adopt(self, made: Made, fresh: list[Turn]) -> None:
+        """Give turns made from an event what their response copy says (id, line, content)."""
+        if len(fresh) != len(made.turns):
+            fresh = []  # the copies disagree on the shape: keep what is shown
+        for turn, new in zip(made.turns, fresh, strict=False):
+            turn.flags, turn.timestamp, turn.message_id = new.flags, new.timestamp, new.message_id
+            turn.source, turn.parts, turn.preview = new.source, new.parts, new.preview
+            self.mark_changed(turn.index)
+
     def _assistant(self, item: dict, ts: float | None, where: SourceRef) -> Turn:
         """The open assistant turn (this model response), started if needed."""
         turn = self._current
@@ -236,7 +317,8 @@ class CodexReader(LineFileReader):
             turn = self._new(Role.ASSISTANT, TurnFlag.NONE, ts, where, item.get("id"))
             turn.model = self._model
             turn.parts = []
-            self.append_turn(turn)
+            self._append(turn)
+            self._exchange.over()
             self._current = turn
         elif turn.message_id is None and isinstance(item.get("id"), str):
             turn.message_id = item["id"]
@@ -325,9 +407,11 @@ class CodexReader(LineFileReader):
         self.mark_changed(self._call_turn[call_id].index)
 
     # -- events -------------------------------------------------------------
-    def _event(self, payload: dict, ts: float | None, where: SourceRef) -> None:
+    def _event(self, payload: dict, ts: float | None, where: SourceRef, raw: object) -> None:
         kind = payload.get("type")
-        if kind == "token_count":
+        if kind == "user_message":
+            self._user_message(payload, ts, where, raw)
+        elif kind == "token_count":
             self._current = None
             self._usage(payload.get("info"))
         elif kind == "turn_aborted":
@@ -352,7 +436,7 @@ class CodexReader(LineFileReader):
             turn = self._new(Role.SYSTEM, TurnFlag.SYNTHETIC | TurnFlag.ERROR, ts, where, None)
             turn.parts = [Part(PartKind.TEXT, text=text)]
             turn.preview = preview_of(text)
-            self.append_turn(turn)
+            self._append(turn)
 
     def _exec_end(self, call_id: object, data: dict) -> None:
         if not isinstance(call_id, str):
@@ -401,7 +485,7 @@ class CodexReader(LineFileReader):
         turn = self._new(Role.SYSTEM, TurnFlag.SYNTHETIC | TurnFlag.INTERRUPTED, ts, where, None)
         turn.parts = [Part(PartKind.TEXT, text=text)]
         turn.preview = text
-        self.append_turn(turn)
+        self._append(turn)
 
     # -- compaction ---------------------------------------------------------
     def _compacted(self, payload: dict, ts: float | None, where: SourceRef) -> None:
@@ -421,13 +505,19 @@ class CodexReader(LineFileReader):
         )
         turn.parts = [Part(PartKind.TEXT, text=text)]
         turn.preview = text
-        self.append_turn(turn)
+        self._append(turn)
 
     def _summary(self, text: str, ts: float | None, where: SourceRef, ident: object) -> None:
         flags = TurnFlag.COMPACTION_SUMMARY | TurnFlag.SYNTHETIC
         turn = self._new(Role.USER, flags, ts, where, ident)
         turn.parts = [Part(PartKind.TEXT, text=text)]
         turn.preview = preview_of(text)
+        self._append(turn)
+
+    def _append(self, turn: Turn) -> None:
+        """Append a turn; events still held came before it, so they go first."""
+        if self._exchange.held:
+            self._show_held()
         self.append_turn(turn)
 
     def _new(
