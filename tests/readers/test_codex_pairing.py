@@ -1,8 +1,9 @@
-"""Codex rollouts without the usual pairing: each person message once, in order.
+"""Codex rollouts without the usual pairing: each person message once, each compaction once.
 
 Codex writes a person's message as a `response_item` and as an `event_msg user_message`, in
 either order (October 2025 builds the response first), sometimes the event alone (a
-`/review` request, written twice).
+`/review` request, written twice); and a compaction as a `compacted` record with a
+`context_compacted` event next to it, lines away from it, or without it.
 """
 
 from __future__ import annotations
@@ -14,7 +15,7 @@ from pathlib import Path
 
 import pytest
 
-from pivotal.model import Session, SessionRef
+from pivotal.model import Session, SessionRef, TurnFlag
 from pivotal.readers.codex import SPEC
 from surfaces import in_replayer, listed, through_cli
 
@@ -183,6 +184,89 @@ def test_harness_text_as_an_event_is_not_the_person(tmp_path: Path) -> None:
     assert [t.text for t in session.human_turns()] == ["hello"]
 
 
+# -- compaction ---------------------------------------------------------------------------
+
+
+def _before(rollout: Rollout) -> None:
+    rollout.meta(version="0.46.0")
+    rollout.both("convert the printer list to TOML")
+    rollout.reply("Converted 12 of 40 files so far.", "python convert.py")
+
+
+def record_only(rollout: Rollout) -> None:
+    _before(rollout)
+    rollout.compacted("Converting printers to TOML; 12 of 40 done.")
+    rollout.both("continue")
+
+
+def event_three_lines_later(rollout: Rollout) -> None:
+    _before(rollout)
+    rollout.compacted("Converting printers to TOML; 12 of 40 done.")
+    rollout.turn_context()
+    rollout.tokens()
+    rollout.compacted_event()
+    rollout.both("continue")
+
+
+def event_first_then_record(rollout: Rollout) -> None:
+    _before(rollout)
+    rollout.compacted_event()
+    rollout.reply("Context trimmed; carrying on with file 13.")
+    rollout.compacted("Converting printers to TOML; 12 of 40 done.")
+    rollout.both("continue")
+
+
+def event_only(rollout: Rollout) -> None:
+    _before(rollout)
+    rollout.compacted_event()
+    rollout.turn_context()
+    rollout.both("continue")
+
+
+COMPACTIONS = {
+    "record-only": record_only,
+    "event-3-lines-later": event_three_lines_later,
+    "event-before-record": event_first_then_record,
+    "event-only": event_only,
+}
+
+
+@pytest.mark.parametrize("shape", COMPACTIONS)
+async def test_one_compaction_is_one_boundary(tmp_path: Path, shape: str) -> None:
+    rollout = Rollout(session_id=UUID4)
+    COMPACTIONS[shape](rollout)
+    path = rollout.write(tmp_path)
+    cli = through_cli(path)
+    who = [turn["who"] for turn in cli.export["transcript"]]
+    assert who.count("compaction") == 1
+    summaries = [
+        "\n".join(p["text"] for p in turn["parts"] if p["kind"] == "text")
+        for turn in cli.turns_by("compaction summary")
+    ]
+    expected = [] if shape == "event-only" else ["Converting printers to TOML; 12 of 40 done."]
+    assert summaries == expected
+    assert cli.person == ["convert the printer list to TOML", "continue"]
+    assert [p["silence"] for p in cli.scan["pivots"] if p["silence"] == "compaction"] == [
+        p["silence"] for p in cli.export["pivots"] if p["silence"] == "compaction"
+    ]
+    shown = await in_replayer(path)
+    assert sum("■ compaction" in drawn.split("\n")[0] for drawn in shown.turns) == 1
+    assert [row["turns"] for row in listed(tmp_path)] == [cli.export["turns"]]
+
+
+def test_two_compactions_in_one_run_are_two(tmp_path: Path) -> None:
+    rollout = Rollout(session_id=UUID4)
+    _before(rollout)
+    for done in (12, 30):
+        rollout.compacted(f"Converting printers to TOML; {done} of 40 done.")
+        rollout.compacted_event()
+        rollout.reply(f"Carrying on with file {done + 1}.", "python convert.py")
+    rollout.compacted("Converting printers to TOML; 40 of 40 done.")  # no event this time
+    session = read(rollout.write(tmp_path))
+    boundaries = [t for t in session.turns if t.flags & TurnFlag.COMPACTION_BOUNDARY]
+    assert len(boundaries) == 3
+
+
 # -- read while written ---------------------------------------------------------------------
 
 
@@ -193,11 +277,11 @@ def _signature(session: Session) -> list[tuple]:
     ]
 
 
-@pytest.mark.parametrize("shape", SHAPES)
+@pytest.mark.parametrize("shape", [*SHAPES, *COMPACTIONS])
 @pytest.mark.parametrize("seed", range(3))
 def test_read_in_pieces_it_ends_as_read_at_once(tmp_path: Path, shape: str, seed: int) -> None:
     rollout = Rollout(session_id=UUID4)
-    SHAPES[shape](rollout)
+    {**SHAPES, **COMPACTIONS}[shape](rollout)
     data = rollout.text.encode()
     batch = read(rollout.write(tmp_path / "home"))
     rng = random.Random(seed)

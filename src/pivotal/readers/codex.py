@@ -20,9 +20,11 @@ folded into their call by `call_id`.
 
 Compaction: 0.171 writes the model's summary as an assistant message marked
 `metadata.compaction_output`, then a `compacted` line; older builds only the
-`compacted` line. Either way the reader emits one COMPACTION_BOUNDARY system
-turn and one COMPACTION_SUMMARY user turn (what Codex puts back into the
-history), and never replays `replacement_history` as new turns.
+`compacted` line; most builds add a `context_compacted` event, before or after
+it and not always next to it. The pieces of one compaction make one
+COMPACTION_BOUNDARY system turn and one COMPACTION_SUMMARY user turn (what
+Codex puts back into the history); `replacement_history` is never replayed as
+new turns.
 """
 
 from __future__ import annotations
@@ -70,6 +72,16 @@ _HARNESS_KINDS = ("environment_context", "user_instructions")
 """`user_message` kinds of 2025 builds that carry the harness's text, not the person's."""
 
 
+class _Compaction:
+    """The pieces of one compaction seen so far ("item", "record", "event")."""
+
+    __slots__ = ("pieces", "summary")
+
+    def __init__(self) -> None:
+        self.pieces: set[str] = set()
+        self.summary = False
+
+
 class CodexReader(LineFileReader):
     format = FORMAT
 
@@ -84,7 +96,7 @@ class CodexReader(LineFileReader):
         self._early: dict[str, list[dict]] = {}
         self._seen: set[str] = set()
         self._model: str | None = None
-        self._compaction_open = False
+        self._compaction: _Compaction | None = None
         self._exchange = Exchange()
 
     # -- lines ------------------------------------------------------------
@@ -169,10 +181,8 @@ class CodexReader(LineFileReader):
         ):
             self._tool_output(item)
         elif kind in ("compaction", "compaction_summary", "context_compaction"):
-            self._current = None
-            if not self._compaction_open:
-                self._boundary(ts, where, "Context compacted (remote; the summary is encrypted)")
-                self._compaction_open = True
+            label = "Context compacted (remote; the summary is encrypted)"
+            self._compaction_piece("item", ts, where, label, None, None)
         # other item types (ghost_snapshot, ...) carry no conversation
 
     def _message(self, item: dict, ts: float | None, where: SourceRef, meta: object) -> None:
@@ -186,10 +196,7 @@ class CodexReader(LineFileReader):
         text = "\n\n".join(texts) if len(texts) > 1 else (texts[0] if texts else "")
         if role == "assistant":
             if isinstance(meta, dict) and meta.get("compaction_output"):
-                self._current = None
-                self._boundary(ts, where, "Context compacted")
-                self._summary(text, ts, where, ident)
-                self._compaction_open = True
+                self._compaction_piece("item", ts, where, "Context compacted", text, ident)
                 return
             turn = self._assistant(item, ts, where)
             if isinstance(item.get("id"), str):
@@ -297,6 +304,7 @@ class CodexReader(LineFileReader):
 
     def _person(self, turns: list[Turn]) -> list[Turn]:
         self._current = None
+        self._compaction = None  # the person spoke: a later compaction record is a new one
         for turn in turns:
             self._append(turn)
         return turns
@@ -429,6 +437,8 @@ class CodexReader(LineFileReader):
                 self._exec_end(item.get("id"), item)
         elif kind in ("task_complete", "turn_complete"):
             self._current = None
+        elif kind == "context_compacted":
+            self._compaction_piece("event", ts, where, "Context compacted", None, None)
         elif kind in ("error", "stream_error"):
             self._current = None
             message = payload.get("message")
@@ -489,15 +499,39 @@ class CodexReader(LineFileReader):
 
     # -- compaction ---------------------------------------------------------
     def _compacted(self, payload: dict, ts: float | None, where: SourceRef) -> None:
-        self._current = None
-        if self._compaction_open:
-            # the summary was already shown (compaction_output / remote item)
-            self._compaction_open = False
-            return
         message = payload.get("message")
-        text = message if isinstance(message, str) else ""
-        self._boundary(ts, where, "Context compacted")
-        self._summary(text, ts, where, None)
+        summary: str | None = message if isinstance(message, str) else ""
+        group = self._compaction
+        if group is not None and "item" in group.pieces and "record" not in group.pieces:
+            summary = None  # already shown (the compaction_output message / a remote item)
+        self._compaction_piece("record", ts, where, "Context compacted", summary, None)
+
+    def _compaction_piece(
+        self,
+        piece: str,
+        ts: float | None,
+        where: SourceRef,
+        label: str,
+        summary: str | None,
+        ident: object,
+    ) -> None:
+        """One record of a compaction: the first piece shows it, the others join it.
+
+        A piece already seen starts a new compaction (so does a model summary after
+        a record: it always comes first); the record and the event together, or the
+        person's next message, close it.
+        """
+        self._current = None
+        group = self._compaction
+        if group is None or piece in group.pieces or (piece == "item" and "record" in group.pieces):
+            self._boundary(ts, where, label)
+            group = self._compaction = _Compaction()
+        group.pieces.add(piece)
+        if summary is not None and not group.summary:
+            self._summary(summary, ts, where, ident)
+            group.summary = True
+        if "record" in group.pieces and "event" in group.pieces:
+            self._compaction = None
 
     def _boundary(self, ts: float | None, where: SourceRef, text: str) -> None:
         turn = self._new(
