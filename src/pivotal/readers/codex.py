@@ -282,8 +282,17 @@ class CodexReader(LineFileReader):
         where: SourceRef,
         ident: object = None,
     ) -> list[Turn]:
-        """The person's turn; for a custom prompt, their words and then the template."""
+        """The person's turn; for a custom prompt, their words and then the template.
+
+        A custom prompt run with nothing after the command is a command, not an empty
+        message: the template alone stands for it, injected (as Claude Code's slash-command
+        wrappers are), so it is never read as the person falling silent."""
         words = custom_prompt(text)
+        if words is not None and not words.strip() and not attachments:
+            ran = self._new(Role.USER, TurnFlag.SYNTHETIC, ts, where, ident)
+            ran.parts = [Part(PartKind.TEXT, text=text)]
+            ran.preview = preview_of(text)
+            return [ran]
         turn = self._new(Role.USER, TurnFlag.HUMAN, ts, where, ident)
         turn.parts = [Part(PartKind.TEXT, text=text if words is None else words), *attachments]
         turn.preview = preview_of(text if words is None else words)
