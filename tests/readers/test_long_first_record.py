@@ -4,7 +4,8 @@ pivotal tells a format by the first 64 KB of a file (`HEAD_BYTES`). A first prom
 pasted log, a long prompt queued before the first turn, a Codex `session_meta` carrying the
 agent's whole instructions: the first record does not end inside those 64 KB, and the file
 was "unknown format" and left out of every listing without a word. A record is now known by
-its leading keys (`decode_json_start`).
+its leading keys (`decode_json_start`), and a file that looks like a session but is in no
+known format is named where it was left out.
 """
 
 from __future__ import annotations
@@ -14,6 +15,7 @@ from pathlib import Path
 
 import pytest
 
+from cli_helpers import invoke
 from pivotal.readers import HEAD_BYTES, base, find_sessions, read_session, sniff_path
 from surfaces import in_replayer, listed, through_cli
 
@@ -185,3 +187,39 @@ def test_every_format_is_known_by_the_start_of_a_long_first_record(
     assert [ref.format for ref in found.refs] == [fmt] and not found.problems
     session = read_session(found.refs[0])
     assert session.turns and not session.skipped
+
+
+# -- never left out without a word -------------------------------------------------------
+
+
+def _unknown_session() -> list[object]:
+    """A session in a shape no reader knows (a future record type only)."""
+    return [{"kind": "turn", "by": "person", "text": "hello"}, {"kind": "turn", "by": "agent"}]
+
+
+def test_a_folder_names_the_session_files_it_could_not_read(tmp_path: Path) -> None:
+    cb.write(tmp_path / "good.jsonl", _pasted_first_prompt())
+    cb.write(tmp_path / "odd.jsonl", _unknown_session())
+    (tmp_path / "empty.jsonl").write_bytes(b"")  # nothing in it to lose
+    (tmp_path / "README.md").write_text("# notes\n")  # not a session at all
+    (tmp_path / "package.json").write_text('{"name": "x", "version": "1.0.0"}\n')
+    result = invoke("scan", "--json", tmp_path)
+    rows = [json.loads(line) for line in result.stdout.splitlines() if line.strip()]
+    assert [row["format"] for row in rows] == ["claude-code"]
+    assert f"{tmp_path}: 1 file looks like a session but is in no known format" in result.stderr
+    assert "odd.jsonl" in result.stderr
+    for quiet in ("empty.jsonl", "README.md", "package.json"):
+        assert quiet not in result.stderr
+    assert result.exit_code == 3  # as for a file in a folder that cannot be read: the rest is read
+
+
+def test_the_listing_names_a_session_file_it_could_not_read(tmp_path: Path) -> None:
+    cb.home(tmp_path, _pasted_first_prompt())
+    odd = cb.home(tmp_path, _unknown_session(), name="0f1e2d3c-0000-4000-8000-000000000009")
+    cb.home(tmp_path, [], name="0f1e2d3c-0000-4000-8000-00000000000a").write_bytes(b"")
+    result = invoke("sessions", "--json", "--root", tmp_path)
+    rows = [json.loads(line) for line in result.stdout.splitlines() if line.strip()]
+    assert len(rows) == 1 and rows[0]["agent"] == "claude-code"
+    assert f"{odd}: unknown format" in result.stderr
+    assert "00000000000a" not in result.stderr  # an empty file: a session that wrote nothing
+    assert result.exit_code == 3
