@@ -66,6 +66,8 @@ class Record(msgspec.Struct):
     aiTitle: str | None = None  # noqa: N815
     summary: str | None = None
     compactMetadata: msgspec.Raw = msgspec.Raw(b"null")  # noqa: N815 - read for boundaries only
+    attachment: msgspec.Raw = msgspec.Raw(b"null")
+    """An `attachment` record's payload (a queued prompt among others), decoded when filed."""
 
     @property
     def body(self) -> bytes | msgspec.Raw:
@@ -163,6 +165,7 @@ def _record_from_untyped(obj: object) -> Record | None:
         aiTitle=_text_or_none(obj.get("aiTitle")),
         summary=_text_or_none(obj.get("summary")),
         compactMetadata=msgspec.Raw(msgspec.json.encode(obj.get("compactMetadata"))),
+        attachment=msgspec.Raw(msgspec.json.encode(obj.get("attachment"))),
     )
 
 
