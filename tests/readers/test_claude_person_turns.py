@@ -10,17 +10,22 @@ for a person coming back. Each is checked through `scan --json`, `export --to js
 
 from __future__ import annotations
 
+import tempfile
 from pathlib import Path
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from pivotal.detect import PivotConfig
 from pivotal.detect.silence import classify_turn
 from pivotal.model import Silence
 from pivotal.readers import find_sessions, read_session
+from pivotal.readers.claude_code import SPEC
 from surfaces import CliView, in_replayer, listed, through_cli
 
 from . import claude_builders as cb
+from .fuzzing import FUZZ_SETTINGS, mutated, read_everything
 
 
 def _texts(cli: CliView, who: str) -> list[str]:
@@ -265,3 +270,21 @@ async def test_an_away_summary_is_the_agents_recap_folded(tmp_path: Path) -> Non
     assert listed(tmp_path)[0]["turns"] == 5
     shown = await in_replayer(path)
     assert "Recap: Porting the importer" in shown.turns[2]
+
+
+# -- all of the above, with any field of any type -------------------------------------------
+
+
+def _every_new_shape() -> list[object]:
+    recap = cb.system("s9", "a4", 900, "away_summary", RECAP)
+    ide = cb.user("u9", "s9", 960, cb.text_blocks(OPENED, "继续"))
+    return [*_busy_agent(), *_stopped_midway(ide)[4:], recap, *_with_malformed_records()[2:7]]
+
+
+@FUZZ_SETTINGS
+@given(st.data())
+def test_the_new_shapes_with_wrong_types_in_any_field(data) -> None:
+    records = [r for r in _every_new_shape() if isinstance(r, dict)]
+    with tempfile.TemporaryDirectory(prefix="pivotal-claude-fuzz-") as folder:
+        path = cb.write(Path(folder) / f"{cb.SESSION}.jsonl", mutated(data, records))
+        read_everything(path, SPEC)
