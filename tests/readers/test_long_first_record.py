@@ -14,9 +14,11 @@ import json
 from pathlib import Path
 
 import pytest
+from textual.widgets import Static
 
-from cli_helpers import invoke
+from cli_helpers import fake_replayer, invoke
 from pivotal.readers import HEAD_BYTES, base, find_sessions, read_session, sniff_path
+from pivotal.tui.app import ReplayerApp
 from surfaces import in_replayer, listed, through_cli
 
 from . import claude_builders as cb
@@ -223,3 +225,17 @@ def test_the_listing_names_a_session_file_it_could_not_read(tmp_path: Path) -> N
     assert f"{odd}: unknown format" in result.stderr
     assert "00000000000a" not in result.stderr  # an empty file: a session that wrote nothing
     assert result.exit_code == 3
+
+
+async def test_the_picker_says_how_many_session_files_it_could_not_read(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    cb.home(tmp_path, _pasted_first_prompt())
+    cb.home(tmp_path, _unknown_session(), name="0f1e2d3c-0000-4000-8000-000000000009")
+    seen = fake_replayer(monkeypatch)
+    assert invoke("replay", "--root", tmp_path).exit_code == 0
+    assert len(seen["refs"]) == 1 and seen["unlisted"] == 1  # type: ignore[arg-type]
+    app = ReplayerApp(None, refs=seen["refs"], unlisted=1)  # type: ignore[arg-type]
+    async with app.run_test(size=(120, 24)):
+        title = str(app.screen.query_one("#picker-title", Static).render())
+    assert "1 session found · 1 file not read (see pivotal sessions)" in title
