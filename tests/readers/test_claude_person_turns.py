@@ -258,7 +258,7 @@ async def test_an_away_summary_is_the_agents_recap_folded(tmp_path: Path) -> Non
         cb.user("u1", None, 0, "Port the importer to the new API"),
         cb.said("a1", "u1", 4, "msg_1", "Parser ported. Keep the --legacy flag or drop it?"),
         cb.system("s1", "a1", 900, "away_summary", RECAP),
-        cb.user("u2", "s1", 960, "keep it"),
+        cb.user("u2", "a1", 960, "keep it"),  # its parent the reply before the recap
         cb.said("a2", "u2", 964, "msg_2", "Kept; both flags work."),
     ]
     path = cb.home(tmp_path, records)
@@ -267,6 +267,7 @@ async def test_an_away_summary_is_the_agents_recap_folded(tmp_path: Path) -> Non
     recap = cli.export["transcript"][2]
     assert recap["who"] == "agent" and "synthetic" in recap["flags"]
     assert _texts(cli, "agent")[1] == f"Recap: {RECAP}"
+    assert not cli.export["notices"]  # the recap is no branch the person left
     assert listed(tmp_path)[0]["turns"] == 5
     shown = await in_replayer(path)
     assert "Recap: Porting the importer" in shown.turns[2]

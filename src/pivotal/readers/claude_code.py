@@ -352,7 +352,7 @@ class ClaudeCodeReader(LineFileReader):
         if not any(
             (t.role is Role.ASSISTANT or t.is_human)
             and not t.flags & TurnFlag.SIDECHAIN
-            and not (t.extra or {}).get("queued")  # taken in mid-turn: after a call, not a branch
+            and not _beside_the_chain(t)
             for t in abandoned
         ):
             return
@@ -474,6 +474,13 @@ class ClaudeCodeReader(LineFileReader):
             self._children_listed = True
             self.session.children = _subagent_refs(self.ref.path)
         return update
+
+
+def _beside_the_chain(turn: Turn) -> bool:
+    """A turn no branch is made of: a prompt taken in mid-turn (queued while a call ran, so
+    the call's result comes after it), or a recap written while the person was away."""
+    extra = turn.extra
+    return extra is not None and (extra.get("queued") is True or extra.get("recap") is True)
 
 
 def _settled(session: Session) -> bool:
