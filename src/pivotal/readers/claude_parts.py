@@ -183,6 +183,7 @@ class Queued(msgspec.Struct):
 
 
 QUEUED_TYPE = "queued_command"
+_QUEUED_MARK = re.compile(rb'"queued_command"')
 
 
 def queued_prompt(raw: bytes | msgspec.Raw) -> Queued | str | None:
@@ -194,6 +195,8 @@ def queued_prompt(raw: bytes | msgspec.Raw) -> Queued | str | None:
     (`commandMode` "task-notification", or `<task-notification>` text) is the harness
     telling the agent a background task ended: injected, never the person.
     """
+    if _QUEUED_MARK.search(memoryview(raw)) is None:
+        return None  # most attachments (hook output, file contents): not decoded at all
     try:
         found = decode_json(raw)
     except ValueError:
