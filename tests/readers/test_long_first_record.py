@@ -14,9 +14,12 @@ import json
 from pathlib import Path
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 from textual.widgets import Static
 
 from cli_helpers import fake_replayer, invoke
+from hardening.fuzz_support import FUZZ_SETTINGS, JSON_VALUES, encode
 from pivotal.readers import HEAD_BYTES, base, find_sessions, read_session, sniff_path
 from pivotal.tui.app import ReplayerApp
 from surfaces import in_replayer, listed, through_cli
@@ -60,6 +63,22 @@ def test_the_paste_is_longer_than_the_head() -> None:
 )
 def test_decode_json_start_keeps_what_is_whole(text: bytes, expected: object) -> None:
     assert base.decode_json_start(text) == expected
+
+
+@FUZZ_SETTINGS
+@given(st.dictionaries(st.text(max_size=8), JSON_VALUES, max_size=6), st.data())
+def test_decode_json_start_keeps_only_what_the_record_holds(record: dict, data) -> None:
+    """Cut anywhere, the start of a record reads as part of that record, never more."""
+    text = encode(record)
+    whole = base.decode_json(text)  # (`encode` writes infinity as 1e400, keys included)
+    assert base.decode_json_start(text) == whole
+    cut = data.draw(st.integers(0, len(text)), label="cut")
+    start = base.decode_json_start(text[:cut])
+    assert start is None or isinstance(start, dict)
+    for key, value in (start or {}).items():
+        assert isinstance(whole, dict) and key in whole
+        if not isinstance(value, dict | list | str):  # containers and strings may be cut
+            assert value == whole[key] or value != value  # (NaN is not itself)
 
 
 # -- Claude Code ---------------------------------------------------------------------
