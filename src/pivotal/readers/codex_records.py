@@ -14,7 +14,7 @@ from pathlib import Path
 import msgspec
 
 from pivotal.model import Part, PartKind, SessionRef, Usage
-from pivotal.readers.base import decode_json, parse_timestamp, sane_duration
+from pivotal.readers.base import decode_json, decode_json_start, parse_timestamp, sane_duration
 
 FORMAT = "codex"
 
@@ -216,11 +216,11 @@ def sniff(path: Path, head: bytes) -> bool:
     match = _SNIFF_RE.match(first)
     if match:
         return match.group(1) in _SNIFF_TYPES
-    line = head.split(b"\n", 1)[0]
+    line, newline, _ = head.partition(b"\n")
     try:
         obj = decode_json(line)
-    except ValueError:
-        return False
+    except ValueError:  # a first record longer than the head: known by its leading keys
+        obj = None if newline else decode_json_start(line)
     if not isinstance(obj, dict):
         return False
     if obj.get("type") in ("session_meta", "response_item", "event_msg", "turn_context"):

@@ -75,6 +75,7 @@ class ReplayerApp(App[int]):
         follow: bool | Path = False,
         details: Details | None = None,
         lister: Lister | None = None,
+        unlisted: int = 0,
     ) -> None:
         super().__init__()
         self.ref = ref
@@ -92,6 +93,8 @@ class ReplayerApp(App[int]):
         """Fills the picker's turn and pivot counts in the background (refs are the quick list)."""
         self.lister = lister or quick_listing
         """`o` in a replay opened without a picker: the sessions to pick from."""
+        self.unlisted = unlisted
+        """Files of the agents' folders that listed no session (the picker says how many)."""
         self.query = ""
         """The picker's filter as it was left."""
         self._picker: PickerScreen | None = None
@@ -266,10 +269,13 @@ class ReplayerApp(App[int]):
         from pivotal.tui.picker import PickerScreen
         from pivotal.tui.picker_fill import FillingPicker
 
+        unlisted = self.unlisted
         if self.details is not None:  # the quick listing: counts arrive behind it
-            picker: PickerScreen = FillingPicker(self.refs, self.details, self.query, back=back)
+            picker: PickerScreen = FillingPicker(
+                self.refs, self.details, self.query, back=back, unlisted=unlisted
+            )
         else:
-            picker = PickerScreen(self.refs, self.query, back=back)
+            picker = PickerScreen(self.refs, self.query, back=back, unlisted=unlisted)
         self._picker = picker
         self.push_screen(picker, self.open_picked)
 

@@ -46,9 +46,15 @@ class FillingPicker(PickerScreen):
     """`PickerScreen` over the quick listing; turn and pivot counts appear as they are known."""
 
     def __init__(
-        self, refs: list[SessionRef], details: Details, query: str = "", *, back: bool = False
+        self,
+        refs: list[SessionRef],
+        details: Details,
+        query: str = "",
+        *,
+        back: bool = False,
+        unlisted: int = 0,
     ) -> None:
-        super().__init__(list(refs), query, back=back)
+        super().__init__(list(refs), query, back=back, unlisted=unlisted)
         self.details = details
         self.rows = {ref_key(ref): n for n, ref in enumerate(self.refs)}
         self.filled = 0
