@@ -10,10 +10,14 @@ rules kept up to date by the gitleaks project. Ours (`OWN_RULES`, below) covers
 what it lacks: today's OpenAI and Anthropic key shapes (gitleaks wants markers
 that current keys do not carry), `*_PASSWORD=` / `*_SECRET=` / `*_TOKEN=` values
 and `x-api-key:` headers whatever their entropy, any `Authorization:` header
-and bearer token, credentials in URLs (`postgres://user:pass@host`), AWS key
-ids outside gitleaks' alphabet, private keys cut short or JSON-escaped,
-e-mail addresses, and home-directory paths (`/home/<user>`, `/Users/<user>`,
-`C:\\Users\\<user>`, `~user`, Claude Code's project slugs).
+and bearer token, credentials in URLs (`postgres://user:pass@host`, Redis's
+`redis://:pass@host`), passwords on command lines (`mysql -pPASS`, `docker
+login -p`, `sshpass -p`), Mailgun, New Relic and Telegram bot keys after any
+label (gitleaks knows them only after its own spellings of one), AWS key ids
+outside gitleaks' alphabet, private keys cut short or JSON-escaped, e-mail
+addresses, and home-directory paths (`/home/<user>`, `/Users/<user>`,
+`C:\\Users\\<user>`, `~user`, Claude Code's project slugs). Each of ours says
+where its shape comes from beside it.
 
 Every finding of both is collected on the original text first; overlapping
 findings are masked as one (the first one's kind names it), so one rule can
@@ -35,8 +39,12 @@ _PEM = r"-----BEGIN (?:[A-Z0-9]+ )*PRIVATE KEY(?: BLOCK)?-----"
 _PEM_END = r"-----END (?:[A-Z0-9]+ )*PRIVATE KEY(?: BLOCK)?-----"
 _SECRET_NAME = (
     r"(?i:\b[a-z0-9_.-]*(?:password|passwd|passphrase|secret|token|api[_-]?key|apikey"
-    r"|private[_-]?key|access[_-]?key|credentials?))"
+    r"|private[_-]?key|access[_-]?key|credentials?|_pwd))"  # MYSQL_PWD, DB_PWD
 )
+# A password given on a command line: quoted, or up to the next space or shell operator;
+# never a variable (`-p"$DB_PASS"` names it, it does not hold it).
+_ARGUMENT = r"""(?!['"]?\$)('[^'\n]+'|"[^"\n]+"|[^\s'"`;|&()<>]+)"""
+_SAME_COMMAND = r"[^\n;|&]{0,200}?"
 
 # (kind, pattern, group to mask (0 = the whole match), needles). A rule runs only when
 # one of its needles occurs in the (lower-cased) text: they are looked for together with
@@ -66,10 +74,10 @@ OWN_RULES: list[tuple[str, re.Pattern[str], int, tuple[str, ...]]] = [
         ("secret",),
     ),
     (
-        "url-credentials",  # scheme://user:password@host, or a token as the user name
+        "url-credentials",  # scheme://user:password@host (redis://:password@host), or a token
         re.compile(
             r"\b[A-Za-z][A-Za-z0-9+.-]{1,20}://"
-            r"([^\s:/@\"'`<>]+:[^\s/@\"'`<>]+|[A-Za-z0-9_.~-]{20,})@"
+            r"([^\s:/@\"'`<>]*:[^\s/@\"'`<>]+|[A-Za-z0-9_.~-]{20,})@"
         ),
         1,
         ("://",),
@@ -91,7 +99,62 @@ OWN_RULES: list[tuple[str, re.Pattern[str], int, tuple[str, ...]]] = [
             r"(?![$%{<(\[])([^\s\"'`,;)}\]]{4,})"
         ),
         1,
-        ("pass", "secret", "token", "key", "credential"),
+        ("pass", "secret", "token", "key", "credential", "_pwd"),
+    ),
+    # Passwords on command lines, from each tool's documented options: MySQL and MariaDB
+    # clients take `-pPASSWORD` (attached: `-p NAME` prompts, and NAME is a database),
+    # `docker login` (and podman, nerdctl, buildah, skopeo) `-p`/`--password`, sshpass `-p`.
+    (
+        "mysql-password",
+        re.compile(
+            r"\b(?:mysql(?:dump|admin|import|check|show|pump|sh|slap|binlog)?|mariadb(?:-[a-z]+)?)"
+            r"\b" + _SAME_COMMAND + r"\s-p" + _ARGUMENT
+        ),
+        1,
+        ("mysql", "mariadb"),
+    ),
+    (
+        "login-password",
+        re.compile(
+            r"\b(?:docker|podman|nerdctl|buildah|skopeo)\s+login\b"
+            + _SAME_COMMAND
+            + r"\s(?:-p(?:=|\s+)?|--password(?:=|\s+))"
+            + _ARGUMENT
+        ),
+        1,
+        ("login",),
+    ),
+    (
+        "sshpass-password",
+        re.compile(r"\bsshpass(?:\s+-(?:[fdP]\s*[^\s-]\S*|[evhV]+))*\s+-p\s*" + _ARGUMENT),
+        1,
+        ("sshpass",),
+    ),
+    # Keys gitleaks finds only after a label of its own spelling (`mailgun_key = …`,
+    # `new_relic… = …`): their shapes are gitleaks' (`key-`/`pubkey-` and 32 hex digits;
+    # `NRAK-`, `NRJS-`, `NRII-`), found after any label, or none. A Mailgun key's shape
+    # is common enough that the text must name Mailgun somewhere, as gitleaks asks.
+    (
+        "mailgun-key",
+        re.compile(r"\b((?:pub)?key-[a-f0-9]{32})(?![\w-])"),
+        1,
+        ("mailgun",),
+    ),
+    (
+        "new-relic-key",
+        re.compile(
+            r"(?i:\b(NRAK-[a-z0-9]{27}|NRJS-[a-f0-9]{19}|NRII-[a-z0-9-]{32}))(?![\w-])", re.ASCII
+        ),
+        1,
+        ("nrak-", "nrjs-", "nrii-"),
+    ),
+    # A Telegram bot token (digits, `:`, `A` and 34 more: gitleaks' shape) anywhere the
+    # text says "bot" or "telegram", the API's URL included (`…/bot<token>/sendMessage`).
+    (
+        "telegram-bot-token",
+        re.compile(r"(?:(?<=bot)|(?<![\w-]))(\d{5,16}:A[\w-]{34})(?![\w-])", re.ASCII),
+        1,
+        ("telegram", "bot"),
     ),
     (
         "email",
@@ -252,12 +315,18 @@ def _words() -> Keywords:
 
 # Rules that say only "something secret-looking": a provider's own rule names it better.
 GENERIC_KINDS = frozenset({"secret-value", "authorization", "bearer-token", "generic-api-key"})
+# Ours that find a provider's key gitleaks also knows (after its labels): its name first.
+_SHAPE_KINDS = frozenset({"mailgun-key", "new-relic-key", "telegram-bot-token"})
+
+
+def _rank(kind: str) -> int:
+    return 2 if kind in GENERIC_KINDS else 1 if kind in _SHAPE_KINDS else 0
 
 
 def _mask(text: str, spans: list[tuple[int, int, str]], counts: Counter[str] | None) -> str:
     """Mask every span; overlapping spans become one mask, named by the first of them
-    (at the same start, a provider's rule before a generic one)."""
-    order = sorted(range(len(spans)), key=lambda i: (spans[i][0], spans[i][2] in GENERIC_KINDS, i))
+    (at the same start, a provider's rule before a generic one, `_rank`)."""
+    order = sorted(range(len(spans)), key=lambda i: (spans[i][0], _rank(spans[i][2]), i))
     out: list[str] = []
     position = 0
     current: list[object] | None = None  # [start, end, kind]
