@@ -55,6 +55,7 @@ _OWN = [
         "curl https://api.telegram.org/bot{}/getMe",
         "7142385960:AAH3kZ9qLmN4pR7sT1vW8xY2bC5dF6gJ0eA",
     ),
+    ("cut-token", "the agent said: export it as {}…", "ghp_R8mN2qW5eT9yU1iO4"),
     ("email", "Author: Mara Lind <{}>", "mara.lind@ledgerly.example"),
     ("home-path", "cd {}/src/app && make", "/home/maralind"),
     ("home-path", "open {}/Desktop/notes.txt", "/Users/priyaraman"),

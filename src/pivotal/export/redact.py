@@ -45,6 +45,7 @@ _SECRET_NAME = (
 # never a variable (`-p"$DB_PASS"` names it, it does not hold it).
 _ARGUMENT = r"""(?!['"]?\$)('[^'\n]+'|"[^"\n]+"|[^\s'"`;|&()<>]+)"""
 _SAME_COMMAND = r"[^\n;|&]{0,200}?"
+_CUT_PIECE = r"(?=[A-Za-z_+/=-]*\d)(?=[\d_+/=-]*[A-Za-z])[\w+/=-]{6,}"
 
 # (kind, pattern, group to mask (0 = the whole match), needles). A rule runs only when
 # one of its needles occurs in the (lower-cased) text: they are looked for together with
@@ -155,6 +156,16 @@ OWN_RULES: list[tuple[str, re.Pattern[str], int, tuple[str, ...]]] = [
         re.compile(r"(?:(?<=bot)|(?<![\w-]))(\d{5,16}:A[\w-]{34})(?![\w-])", re.ASCII),
         1,
         ("telegram", "bot"),
+    ),
+    # Quotes the detector keeps are cut to a length first and end (or begin) with "…": a
+    # key cut there is no longer the shape any rule knows. A token-like piece of six or
+    # more characters touching the cut, with a digit and a letter in it, may be the
+    # rest of one. (A preview is cut after redaction instead: `scrubbed`.)
+    (
+        "cut-token",
+        re.compile(rf"(?<![\w+/=-]){_CUT_PIECE}(?=…)|(?<=…){_CUT_PIECE}(?![\w+/=-])", re.ASCII),
+        0,
+        ("…",),
     ),
     (
         "email",

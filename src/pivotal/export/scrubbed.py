@@ -6,6 +6,10 @@ find the key any more. Every string field of every model struct and dataclass is
 enum values (roles, kinds) are left alone. A turn's parts are redacted only when
 they are read (the renderers read one turn at a time), and the last few are kept,
 so a redacted export of a 1 GB session needs no more memory than a plain one.
+
+A turn's preview is redacted first and cut after: a reader cut it from the turn's
+text, perhaps inside a key (`ghp_R8mN2q` is no key any rule knows), so a preview
+as long as the cut is made again from the redacted text once the parts are read.
 """
 
 from __future__ import annotations
@@ -19,7 +23,8 @@ from typing import Any
 import msgspec
 
 from pivotal.export.redact import redact, redact_data
-from pivotal.model import Part, Turn
+from pivotal.model import Part, Role, Turn
+from pivotal.readers.base import PREVIEW_LIMIT, preview_of
 
 
 def scrub(
@@ -79,6 +84,8 @@ class _RedactedParts:
         if parts is None:
             original = self.originals[key]
             parts = scrub(list(original.parts), self.counts, self.users)
+            if len(original.preview) >= PREVIEW_LIMIT:  # perhaps cut inside a secret
+                turn.preview = preview_of(_text(parts))
         self.recent[key] = parts
         if len(self.recent) > self.KEEP:
             del self.recent[next(iter(self.recent))]
@@ -96,9 +103,15 @@ def _turn(turn: Turn, loader: _RedactedParts) -> Turn:
         source=scrub(turn.source, counts, users),
         model=scrub(turn.model, counts, users),
         usage=turn.usage,
-        preview=scrub(turn.preview, counts, users),
+        # a whole preview is redacted here; a cut one once the parts are (`_RedactedParts`)
+        preview=scrub(turn.preview, counts, users) if len(turn.preview) < PREVIEW_LIMIT else "",
         _loader=loader,
         extra=None,
     )
     loader.originals[id(copy)] = turn
     return copy
+
+
+def _text(parts: list[Part]) -> str:
+    """What `Turn.text` joins: the text parts."""
+    return Turn(index=0, role=Role.USER, _parts=parts).text
