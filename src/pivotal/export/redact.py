@@ -14,26 +14,29 @@ and bearer token, credentials in URLs (`postgres://user:pass@host`, Redis's
 `redis://:pass@host`), passwords on command lines (`mysql -pPASS`, `docker
 login -p`, `sshpass -p`), Mailgun, New Relic and Telegram bot keys after any
 label (gitleaks knows them only after its own spellings of one), AWS key ids
-outside gitleaks' alphabet, private keys cut short or JSON-escaped, e-mail
-addresses, and home-directory paths (`/home/<user>`, `/Users/<user>`,
-`C:\\Users\\<user>`, `~user`, Claude Code's project slugs). Each of ours says
-where its shape comes from beside it.
+outside gitleaks' alphabet, private keys cut short or JSON-escaped, a key cut
+in half where a quote was shortened ("…"), e-mail addresses, and
+home-directory paths (`/home/<user>`, `/Users/<user>`, `C:\\Users\\<user>`,
+`~user`, Claude Code's project slugs). Each of ours says where its shape comes
+from beside it.
 
 Every finding of both is collected on the original text first; overlapping
 findings are masked as one (the first one's kind names it), so one rule can
-never see another's half-masked text.
+never see another's half-masked text. A long run without separators (a base64
+blob) is examined once, not by every rule (`pivotal.export.runs`).
 """
 
 from __future__ import annotations
 
 import re
 from collections import Counter
-from functools import cache, lru_cache
+from functools import cache, lru_cache, partial
 from typing import Any
 
 from pivotal.export.anchor import Subject, finditer, plan
 from pivotal.export.keywords import Keywords, tokenish
-from pivotal.export.ruleset import findings, gitleaks
+from pivotal.export.ruleset import Rule, findings, gitleaks, secret_in
+from pivotal.export.runs import RunIndex, RunRule, examine, long_runs, run_rule, stand_in
 
 _PEM = r"-----BEGIN (?:[A-Z0-9]+ )*PRIVATE KEY(?: BLOCK)?-----"
 _PEM_END = r"-----END (?:[A-Z0-9]+ )*PRIVATE KEY(?: BLOCK)?-----"
@@ -247,16 +250,21 @@ def redact(text: str, counts: Counter[str] | None = None, users: tuple[str, ...]
 
 
 def _redact(text: str, counts: Counter[str] | None, users: tuple[str, ...]) -> str:
-    low = text.lower()
-    words = _words()
-    subject = Subject(text, low, words.present(low), words.vocabulary)
-    spans = _secret_spans(text, subject)
+    runs = long_runs(text)
+    if runs:  # examined once (`pivotal.export.runs`); any path is looked for directly
+        spans = _spans_with_runs(text, runs)
+        found: frozenset[str] | set[str] = _PATH_WORDS
+    else:
+        low = text.lower()
+        words = _words()
+        subject = Subject(text, low, words.present(low), words.vocabulary)
+        spans = _secret_spans(text, subject)
+        # The words found in the text before masking tell which paths can be in it: a
+        # mask cannot make one (`[` and `]` are in none), and "~" is the only one the
+        # masks of home paths below add.
+        found = subject.words if subject.words is not None else _PATH_WORDS
     if spans:
         text = _mask(text, spans, counts)
-    # The words found in the text before masking tell which paths can be in it: a mask
-    # cannot make one (`[` and `]` are in none), and "~" is the only one the masks of
-    # home paths below add.
-    found = subject.words if subject.words is not None else _PATH_WORDS
     changed = False
     if ("/home/" in found or "/users/" in found) and ("/home/" in text or "/Users/" in text):
         seen = {path.split("/")[2] for path in set(_HOME.findall(text))}
@@ -279,6 +287,48 @@ def _redact(text: str, counts: Counter[str] | None, users: tuple[str, ...]) -> s
 
 
 _PATH_WORDS = frozenset({"/home/", "/users/", "projects/-", "~"})
+
+
+def _spans_with_runs(text: str, runs: list[tuple[int, int]]) -> list[tuple[int, int, str]]:
+    """The secrets in a text with long runs in it: the rules see it with each run's
+    middle left out, and the rules that can match inside a run look there once."""
+    shown, back = stand_in(text, runs)
+    low = shown.lower()
+    words = _words()
+    subject = Subject(shown, low, words.present(low), words.vocabulary)
+    spans = [(*back(start, end), kind) for start, end, kind in _secret_spans(shown, subject)]
+    present = subject.words if subject.words is not None else words.present(subject.low)
+    whole = Subject(text).low  # one character for one, as `examine` needs
+
+    def has_keyword(rule: RunRule) -> bool:
+        return not present.isdisjoint(rule.keywords) or any(
+            whole.find(word) >= 0 for word in rule.keywords
+        )
+
+    return spans + examine(text, whole, runs, _run_index(), has_keyword)
+
+
+@cache
+def _run_index() -> RunIndex:
+    """Our rules and gitleaks' whose match can lie inside a long run."""
+    found = [
+        run_rule(kind, pattern, needles, partial(_group_span, group))
+        for kind, pattern, group, needles in OWN_RULES
+    ]
+    found += [
+        run_rule(rule.id, rule.pattern, rule.keywords, partial(_gitleaks_span, rule))
+        for rule in gitleaks().rules
+    ]
+    return RunIndex([rule for rule in found if rule is not None])
+
+
+def _group_span(group: int, match: re.Match[str], text: str) -> tuple[int, int] | None:
+    start, end = match.span(group)
+    return (start, end) if start < end else None
+
+
+def _gitleaks_span(rule: Rule, match: re.Match[str], text: str) -> tuple[int, int] | None:
+    return secret_in(rule, match, text)
 
 
 def _replace(

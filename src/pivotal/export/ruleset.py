@@ -294,19 +294,29 @@ def findings(
     subject = subject or Subject(text)
     for rule in rules:
         for match in finditer(rule.pattern, subject):
-            start, end = _secret_span(rule, match)
-            if start >= end:
-                continue
-            secret = text[start:end]
-            if rule.entropy and entropy(secret) <= rule.entropy:
-                continue
-            whole = match.group(0)
-            line = _line_of(text, match.start(), match.end())
-            if any(a.allows(secret, whole, line) for a in rule.allowlists):
-                continue
-            if ruleset.allowlist.allows(secret, whole, line):
-                continue
-            yield start, end, rule.id
+            span = secret_in(rule, match, text, ruleset)
+            if span is not None:
+                yield span[0], span[1], rule.id
+
+
+def secret_in(
+    rule: Rule, match: re.Match[str], text: str, ruleset: Ruleset | None = None
+) -> tuple[int, int] | None:
+    """The span of the secret in `match` (of `rule`, in `text`), or None when gitleaks
+    lets it pass: empty, its entropy at most the rule's floor, or allowed."""
+    start, end = _secret_span(rule, match)
+    if start >= end:
+        return None
+    secret = text[start:end]
+    if rule.entropy and entropy(secret) <= rule.entropy:
+        return None
+    whole = match.group(0)
+    line = _line_of(text, match.start(), match.end())
+    if any(a.allows(secret, whole, line) for a in rule.allowlists):
+        return None
+    if (ruleset or gitleaks()).allowlist.allows(secret, whole, line):
+        return None
+    return start, end
 
 
 def _secret_span(rule: Rule, match: re.Match[str]) -> tuple[int, int]:
