@@ -9,21 +9,28 @@ beside it, is masked, and what the shortcut masks beyond the whole-text search
 (a match that reached a run's left-out middle goes on to the run's end) is inside
 that run. Speed is `bench/bench_redact.py`'s business; here only that the ordinary
 search is not handed a run's middle.
+
+An HTML, Markdown or asciicast export shows at most so many characters of one text
+(`export._shown`, checked against each format): only that much and a margin is
+redacted, and what it shows is what redacting the whole text would show.
 """
 
 from __future__ import annotations
 
 import base64
+import json
 import random
+import re
 
 import pytest
 
+from cli_helpers import invoke
 from pivotal.export import redact as module
 from pivotal.export.redact import redact
 from pivotal.export.ruleset import gitleaks
 from pivotal.export.runs import EDGE, LONG, RUN_CHARS, long_runs
 
-from .planted import OWN, gitleaks_examples
+from .planted import OWN, decoded, gitleaks_examples
 
 
 def _reference_runs(text: str) -> list[tuple[int, int]]:
@@ -163,3 +170,104 @@ def test_the_ordinary_search_sees_only_the_ends_of_a_run(monkeypatch) -> None:
     assert seen and max(seen) <= 2 * EDGE + 100
     assert out.startswith("OPENAI_API_KEY=[REDACTED:openai-key] and then\n")
     assert out.endswith(f"{blob}\nand after it")
+
+
+# -- what a format never shows is not redacted -------------------------------------
+
+
+def _big_session(path, output: str, text: str) -> None:  # type: ignore[no-untyped-def]
+    def record(n: int, kind: str, message: dict) -> str:
+        return json.dumps(
+            {
+                "parentUuid": f"u{n - 1}" if n else None,
+                "isSidechain": False,
+                "userType": "external",
+                "cwd": "/srv/app",
+                "sessionId": "7c1f0c2e-4b7a-4d1e-9a55-3c1d2e4f5a6b",
+                "version": "2.1.197",
+                "type": kind,
+                "message": message,
+                "uuid": f"u{n}",
+                "timestamp": f"2026-11-30T10:00:{n:02d}.000Z",
+            }
+        )
+
+    use = {"type": "tool_use", "id": "toolu_1", "name": "Bash", "input": {"command": text}}
+    result = {"type": "tool_result", "tool_use_id": "toolu_1", "content": output}
+    ask = {"type": "text", "text": f"{text}\n\nShall I encode it now?"}
+    lines = [
+        record(0, "user", {"role": "user", "content": "Encode the screenshot, please."}),
+        record(1, "assistant", _message(1, [ask])),
+        record(2, "user", {"role": "user", "content": "go on"}),
+        record(3, "assistant", _message(3, [use])),
+        record(4, "user", {"role": "user", "content": [result]}),
+        record(5, "assistant", _message(5, [{"type": "text", "text": "Done."}])),
+    ]
+    path.write_text("\n".join(lines) + "\n", encoding="utf-8")
+
+
+def _message(n: int, content: list[dict]) -> dict:
+    return {
+        "id": f"msg_{n}",
+        "type": "message",
+        "role": "assistant",
+        "model": "m",
+        "content": content,
+    }
+
+
+def _render(path, fmt: str, whole: bool, monkeypatch) -> str:  # type: ignore[no-untyped-def]
+    from pivotal import export
+    from pivotal.readers import find_sessions, read_session
+
+    ref = find_sessions([path]).refs[0]
+    data = export.build_input(ref, read_session(ref), with_notes=False)
+    with monkeypatch.context() as patch:
+        if whole:
+            patch.setattr(export, "_shown", lambda fmt: None)
+        return export.render(fmt, data, redact=True)
+
+
+@pytest.mark.parametrize("fmt", ["md", "html", "cast"])
+def test_a_format_shows_no_more_of_a_text_than_it_says(tmp_path, fmt) -> None:
+    # `export._shown` tells how much of one text each format shows: checked here against
+    # the format itself, so that a renderer showing more cannot show unredacted text
+    from pivotal import export
+
+    counter = "".join(f"{i:07d}|" for i in range(40_000))  # every 8 characters unique
+    path = tmp_path / "big.jsonl"
+    _big_session(path, counter, counter)
+    result = invoke("export", path, "--to", fmt, "--no-notes")
+    assert result.exit_code == 0, result.output
+    shown = decoded(fmt, result.stdout).replace("\n", "")
+    longest = max((len(m.group(0)) for m in re.finditer(r"(?:\d{7}\|)+", shown)), default=0)
+    assert 0 < longest <= export._shown(fmt)  # type: ignore[operator]
+
+
+@pytest.mark.parametrize("fmt", ["md", "html", "cast"])
+def test_redacting_what_a_format_shows_shows_what_redacting_all_would(
+    tmp_path, fmt, monkeypatch
+) -> None:
+    from pivotal import export
+
+    github = "ghp_R8mN2qW5eT9yU1iO4pA7sD0fG3hJ6kL8zX2c"
+    cut = export._shown(fmt)
+    assert cut is not None
+    blob = base64.b64encode(random.Random(9).randbytes(300_000)).decode()
+    # keys before the cut, across it, and across where the redacted part ends
+    places = [10, cut - 20, cut + 65_536 - 20]
+    output = blob
+    for at in sorted(places, reverse=True):
+        output = f"{output[:at]} {github} {output[at:]}"
+    text = f"use {github} and\n" + output[:150_000]
+    path = tmp_path / "big.jsonl"
+    _big_session(path, output, text)
+    part = _render(path, fmt, whole=False, monkeypatch=monkeypatch)
+    whole = _render(path, fmt, whole=True, monkeypatch=monkeypatch)
+    assert github not in part and github[:20] not in part
+    assert "[REDACTED:github-pat]" in part
+    assert _without_counts(part) == _without_counts(whole)
+
+
+def _without_counts(text: str) -> str:
+    return re.sub(r"\(\d[\d,]* more characters\)", "(N more characters)", text)
