@@ -258,3 +258,29 @@ def test_no_form_leaks_from_scan_redact(session_file, tokens, how) -> None:
         text = decoded("json", text)
     assert _left(text, [GITHUB, *_secrets()]) == []
     assert [rule for rule, s in tokens if s in text] == []
+
+
+@pytest.mark.parametrize("how", [("--json",), ()])
+def test_scan_follow_redact_masks_what_it_prints(session_file, monkeypatch, how) -> None:
+    # `scan --follow --redact` printed every pivot unredacted: the option was not passed on
+    from pivotal.scan import follow as follow_module
+    from pivotal.scan.follow import pivot_line
+
+    async def follow(ref, *, as_json, out, config, **rest):  # type: ignore[no-untyped-def]
+        session = read_session(ref)
+        from pivotal.detect import PivotConfig, detect_pivots
+
+        for pivot in detect_pivots(session.turns, PivotConfig.for_sensitivity("high")):
+            out.write(pivot_line(session, pivot, as_json) + "\n")
+        for line in _lines():  # as the pivot's evidence would quote them
+            out.write(f"#351  2026-11-30 10:11:00  other  ack  0.50  {line}\n")
+        return 1
+
+    monkeypatch.setattr(follow_module, "scan_follow", follow)
+    plain = invoke("scan", "--follow", *how, session_file)
+    assert plain.exit_code == 0, plain.output
+    assert _left(plain.stdout, _secrets()) == _secrets()
+    redacted = invoke("scan", "--follow", "--redact", *how, session_file)
+    assert redacted.exit_code == 0, redacted.output
+    assert _left(redacted.stdout, [GITHUB, *_secrets()]) == []
+    assert "[REDACTED:" in redacted.stdout
