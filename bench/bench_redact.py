@@ -26,6 +26,7 @@ import base64
 import json
 import os
 import random
+import resource
 import statistics
 import subprocess
 import sys
@@ -54,10 +55,13 @@ def load() -> str:
     return " ".join(f"{x:.2f}" for x in os.getloadavg())
 
 
-def blob(megabytes: int, seed: int) -> str:
-    """`megabytes` MB of base64 (of random bytes: every short word turns up in it)."""
-    size = megabytes * 1_000_000
-    return base64.b64encode(random.Random(seed).randbytes(size * 3 // 4 + 3)).decode()[:size]
+def write_blob(out, megabytes: int, seed: int) -> None:  # type: ignore[no-untyped-def]
+    """`megabytes` MB of base64 (of random bytes: every short word turns up in it),
+    written a MB at a time: a child's peak RSS counts its parent's size when it was
+    started (Linux keeps the high-water mark across exec), so this process stays small."""
+    rng = random.Random(seed)
+    for _ in range(megabytes):
+        out.write(base64.b64encode(rng.randbytes(750_000)).decode())
 
 
 def token_session(folder: Path) -> Path:
@@ -85,15 +89,15 @@ def token_session(folder: Path) -> Path:
 
     use = {"type": "tool_use", "id": "toolu_1", "name": "Bash"}
     use["input"] = {"command": "base64 -w0 shot.png"}
-    result = {"type": "tool_result", "tool_use_id": "toolu_1", "content": blob(TOKEN_MB, 1)}
-    lines = [
-        record(0, "user", {"role": "user", "content": "Show me the screenshot's bytes"}),
-        assistant(1, [use]),
-        record(2, "user", {"role": "user", "content": [result]}),
-        assistant(3, [{"type": "text", "text": "That is a PNG of 15 MB."}]),
-    ]
+    result = {"type": "tool_result", "tool_use_id": "toolu_1", "content": "@BLOB@"}
+    before, after = record(2, "user", {"role": "user", "content": [result]}).split("@BLOB@")
+    first = record(0, "user", {"role": "user", "content": "Show me the screenshot's bytes"})
+    last = assistant(3, [{"type": "text", "text": "That is a PNG of 15 MB."}])
     path = folder / "token.jsonl"
-    path.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    with path.open("w", encoding="utf-8") as out:
+        out.write(f"{first}\n{assistant(1, [use])}\n{before}")
+        write_blob(out, TOKEN_MB, 1)
+        out.write(f"{after}\n{last}\n")
     return path
 
 
@@ -107,14 +111,21 @@ def aider_history(folder: Path) -> Path:
     tail = "\n\n> Tokens: 12k sent, 3.4k received. Cost: $0.05 message, $0.05 session.  \n"
     path = folder / "aider" / ".aider.chat.history.md"
     path.parent.mkdir()
-    path.write_text(head + blob(AIDER_MB, 2) + tail, encoding="utf-8")
+    with path.open("w", encoding="utf-8") as out:
+        out.write(head)
+        write_blob(out, AIDER_MB, 2)
+        out.write(tail)
     return path
 
 
 def bench(name: str, path: Path, formats: list[str], rounds: int) -> None:
     env = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
     size_mb = path.stat().st_size / 1e6
-    print(f"{name}: {path} ({size_mb:,.0f} MB), {rounds} rounds, load {load()}")
+    own = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss // 1024
+    print(
+        f"{name}: {path} ({size_mb:,.0f} MB), {rounds} rounds, load {load()}"
+        f" (a peak RSS is at least this bench's own {own} MB)"
+    )
     for fmt in formats:
         command = [sys.executable, "-m", "pivotal", "export", str(path), "--to", fmt]
         command += ["--no-notes", "-o", os.devnull]
