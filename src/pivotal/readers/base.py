@@ -387,7 +387,11 @@ def shown_name(path: Path) -> str:
     return os.path.basename(os.path.abspath(path)) or str(path)
 
 
-def preview_of(text: str, limit: int = 200) -> str:
+PREVIEW_LIMIT = 200
+"""Characters a turn's preview keeps: a preview shorter than this is the whole text."""
+
+
+def preview_of(text: str, limit: int = PREVIEW_LIMIT) -> str:
     """A short single-paragraph preview of `text`."""
     text = text.strip()
     return text[:limit]
