@@ -326,9 +326,11 @@ class Silence(StrEnum):
 class Signal(msgspec.Struct):
     """One piece of evidence, pointing at the turns that triggered it.
 
-    `weight` is what the signal added to (or, when negative, took from) the
-    pivot's confidence, so every score can be traced to listed signals.
-    `quotes` holds a short, plain-text quote per evidence turn.
+    `value` is how much of it there was, in [0, 1] (1 for a yes/no signal; "24 calls" is
+    nearer 1 than "2 calls"); `weight` is what the signal added to (or, when negative, took
+    from) the pivot's confidence: its fitted weight times its value. The confidence is the
+    sum of the listed weights, so every score can be traced to listed signals. `quotes`
+    holds a short, plain-text quote per evidence turn.
     """
 
     name: str
@@ -338,6 +340,7 @@ class Signal(msgspec.Struct):
     side: str = "before"
     """"before" or "after" the silence, or "silence" for the silent turn itself."""
     quotes: list[str] = field(default_factory=list)
+    value: float = 1.0
 
 
 class TaskChange(msgspec.Struct):
@@ -379,6 +382,9 @@ class Pivot(msgspec.Struct):
     """One line a person can read in a table: the evidence, in the detector's words."""
     candidate: bool = False
     """True while the after-window is still filling (live sessions)."""
+    possible: bool = False
+    """A possible pivot: its confidence is in the band just under the bar. Shown with its
+    own marker, never paused at, and kept apart from the pivots in every count."""
     summary: str = ""
     """What happened, in one plain sentence to the person ("You said 'yes' after the agent
     laid out a 4-step plan; it then carried it out on its own (6 calls).")."""
