@@ -27,6 +27,8 @@ class ExportInput:
     resume: ResumeCommand | None = None
     notices: list[str] = field(default_factory=list)
     """Things the person should know about how the export was made (not part of it)."""
+    possible: list[Pivot] = field(default_factory=list)
+    """The possible pivots (just under the bar): listed in the JSON, never marked as pivots."""
 
     def __post_init__(self) -> None:
         if self.resume is None:

@@ -105,7 +105,7 @@ def export_json(data: ExportInput) -> dict[str, Any]:
 def export_head(data: ExportInput) -> dict[str, Any]:
     """Everything but the transcript, with `transcript` in its place (empty)."""
     s = data.session
-    out = session_json(data.ref, s, data.pivots)
+    out = session_json(data.ref, s, data.pivots, data.possible)
     for item, pivot in zip(out["pivots"], data.pivots, strict=True):
         run = pivot_run(s, pivot)
         item["after"] = {

@@ -86,7 +86,8 @@ generated 30-100 MB sessions)."""
 def scan_split(
     ref: SessionRef, config: PivotConfig, seam_at: float = SEAM_AT
 ) -> tuple[Session, list[Pivot]] | None:
-    """The session (as far as a scan reports it) and its pivots, or None when not split.
+    """The session (as far as a scan reports it) and its pivots (the possible ones among
+    them, marked), or None when not split.
 
     None means "read it the ordinary way": no seam was found, the file could
     not be read, or the child could not be started. When the split is tried but
@@ -199,7 +200,7 @@ def _child_report(reader: ClaudeCodeReader, config: PivotConfig, overlap: int) -
     session = reader.session
     turns = session.turns
     back, _ = config.reach()
-    pivots = detect_pivots(turns, config, within=range(back, len(turns)))
+    pivots = detect_pivots(turns, config, within=range(back, len(turns)), possible=True)
     wanted = sorted({i for p in pivots for i in cited_turns(p)})
     return ChildReport(
         prints=encode_prints([fingerprint(t) for t in turns[:overlap]]),
@@ -238,7 +239,7 @@ def _parent(
         overlap = back + ahead + 1
         while len(session.turns) < offset + overlap + 1 and reader.progress[0] < size:
             reader.poll(budget=STEP)
-        mine = detect_pivots(session.turns, config, within=range(0, offset + back))
+        mine = detect_pivots(session.turns, config, within=range(0, offset + back), possible=True)
         report = _receive(channel, _REPORT)
         why = disagreement(reader, at_seam, report, overlap) if report is not None else "no report"
         if report is not None and not why:
@@ -247,7 +248,7 @@ def _parent(
             return merged(ref, reader, at_seam, mine, report)
     last_outcome = f"alone: {why}"
     reader.poll(final=True)  # no split after all: finish alone
-    return session, detect_pivots(session.turns, config)
+    return session, detect_pivots(session.turns, config, possible=True)
 
 
 _encode = msgspec.msgpack.Encoder().encode

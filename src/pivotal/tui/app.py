@@ -24,6 +24,7 @@ if TYPE_CHECKING:  # the picker loads when there is one to show (not before a pa
     from pivotal.tui.picker import PickerScreen
     from pivotal.tui.picker_fill import Details
 
+from pivotal.detect import PivotConfig
 from pivotal.model import Pivot, Session, SessionRef
 from pivotal.readers import open_reader
 from pivotal.tui.collector import IdleCollector
@@ -76,8 +77,11 @@ class ReplayerApp(App[int]):
         details: Details | None = None,
         lister: Lister | None = None,
         unlisted: int = 0,
+        sensitivity: str = "normal",
     ) -> None:
         super().__init__()
+        self.config = PivotConfig.for_sensitivity(sensitivity)
+        """How readily a silence is a pivot (`--sensitivity`), for the whole replay."""
         self.ref = ref
         self.refs = refs or []
         self.session = session
@@ -220,7 +224,7 @@ class ReplayerApp(App[int]):
             screen = self.open_screen(self.session.title or str(self.session.path))
             pivots = self.given_pivots
             if pivots is None:
-                pivots = find_pivots(self.session.turns)
+                pivots = find_pivots(self.session.turns, self.config)
             screen.set_session(self.session.turns, pivots, find_failures(self.session.turns))
             if self.at is not None:
                 screen.moved(screen.playback.goto(self.at))
@@ -334,7 +338,11 @@ class ReplayerApp(App[int]):
             if worker.is_cancelled:
                 return
             turns = reader.session.turns
-            pivots = self.given_pivots if self.given_pivots is not None else find_pivots(turns)
+            pivots = (
+                self.given_pivots
+                if self.given_pivots is not None
+                else find_pivots(turns, self.config)
+            )
             failures = find_failures(turns, lambda: worker.is_cancelled)
             self.post_message(SessionAnalysed(pivots, failures, ref))
         except Exception as exc:  # noqa: BLE001 - shown to the person, never swallowed silently

@@ -203,10 +203,11 @@ class LiveFollow:
         guard = asyncio.create_task(watchdog())
         post = partial(self._post, generation)
         try:
+            config = getattr(self.owner.app, "config", None)
             if self.folder is not None:
-                await follow_folder(post, self.folder, stop)
+                await follow_folder(post, self.folder, stop, config)
             elif self.ref is not None:
-                await follow_ref(post, self.ref, stop, initial)
+                await follow_ref(post, self.ref, stop, initial, config)
         finally:
             stop.set()
             guard.cancel()

@@ -79,9 +79,9 @@ def read_batches(
             return
 
 
-def find_pivots(turns: list[Turn]) -> list[Pivot]:
+def find_pivots(turns: list[Turn], config: PivotConfig | None = None) -> list[Pivot]:
     """The detector's pivots for `turns`."""
-    return list(detect_pivots(turns, PivotConfig()))
+    return list(detect_pivots(turns, config or PivotConfig()))
 
 
 def find_failures(turns: list[Turn], cancelled: Callable[[], bool] = lambda: False) -> list[int]:
