@@ -263,6 +263,8 @@ class SessionRef(msgspec.Struct, frozen=True):
     human_turns: int | None = None
     pivots: int | None = None
     """Pivots found at normal sensitivity (filled by listings that read the session)."""
+    parent_call: str | None = None
+    """A sub-agent's session: the id of the parent's tool call that ran it, when recorded."""
 
     @property
     def label(self) -> str:

@@ -102,7 +102,16 @@ def pivot_json(session: Session, pivot: Pivot) -> dict[str, Any]:
         "signals": [signal_json(s) for s in pivot.signals],
         "delegation": [signal_json(s) for s in pivot.delegation],
         "state": state_json(pivot.state),
+        "run": run_json(session, pivot),
     }
+
+
+def run_json(session: Session, pivot: Pivot) -> dict[str, Any] | None:
+    """What the agent did on its own after `pivot` (`pivotal.spend.run`; None: not measured)."""
+    from pivotal.spend.session import run_of
+
+    run = run_of(session, pivot)
+    return None if run is None else run.as_json(names=clean)
 
 
 def session_json(ref: SessionRef, session: Session, pivots: Sequence[Pivot]) -> dict[str, Any]:
