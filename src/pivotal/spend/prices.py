@@ -19,11 +19,11 @@ out per turn (one turn is one model response) and then summed.
 
 from __future__ import annotations
 
-import json
 import re
-from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
+
+import msgspec
 
 from pivotal.model import Usage
 
@@ -38,8 +38,7 @@ _FIELDS = {
 }
 
 
-@dataclass(frozen=True, slots=True)
-class Rates:
+class Rates(msgspec.Struct, frozen=True):
     """Dollars per token; None where the table gives no price for that kind of token."""
 
     input: float | None = None
@@ -50,8 +49,7 @@ class Rates:
     """Reasoning tokens when the table prices them apart (else at the output rate)."""
 
 
-@dataclass(frozen=True, slots=True)
-class Price:
+class Price(msgspec.Struct, frozen=True):
     """One model's rates: `tiers` is (prompt tokens above which it applies, rates), ascending."""
 
     model: str
@@ -105,7 +103,7 @@ class PriceList:
 
     @classmethod
     def load(cls, path: Path = PRICES_FILE) -> PriceList:
-        return cls(json.loads(path.read_text(encoding="utf-8")))
+        return cls(msgspec.json.decode(path.read_bytes()))
 
     def find(self, model: str | None) -> Price | None:
         """The price of `model` as an agent recorded it, or None (no price)."""

@@ -1,14 +1,15 @@
 """What the agent did on its own after a pivot, until the person typed again.
 
 A pivot's run is every turn from the pivot's anchor to the next message the
-person typed (or the end of the session): whole, not the detector's capped
-window. Measured there: wall time (the anchor to the run's last turn with a
-time), the agent's turns, its tool calls and how many failed, the files its
-edit tools changed, and the tokens and dollars of its responses, the
-sub-agents its calls ran included once (a sub-agent tied to no call counts in
-the run it started during). A sub-agent's turns and calls are counted apart
-(`sub_turns`, `sub_calls`; sidechain turns written into the session too), its
-tokens and dollars both in the run's total and in `sub_tally`.
+person typed, the next pivot (a compaction in the middle of the work hands over
+again) or the end of the session: whole, not the detector's capped window, and
+never two runs over the same turn. Measured there: wall time (the anchor to the
+run's last turn with a time), the agent's turns, its tool calls and how many
+failed, the files its edit tools changed, and the tokens and dollars of its
+responses, the sub-agents its calls ran included once (a sub-agent tied to no
+call counts in the run it started during). A sub-agent's turns and calls are
+counted apart (`sub_turns`, `sub_calls`; sidechain turns written into the
+session too), its tokens and dollars both in the run's total and in `sub_tally`.
 
 "Files" are the distinct paths the edit tools named (Edit, Write, apply_patch
 … and aider's "Applied edit to"); files a shell command changed are not
@@ -23,7 +24,9 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
+
+import msgspec
+from msgspec import field
 
 from pivotal.detect.activity import EDIT_TOOLS
 from pivotal.model import Pivot, Role, ToolCall, Turn, TurnFlag
@@ -38,8 +41,7 @@ _PATCH_FILE = re.compile(r"^\*\*\* (?:Add|Update|Delete) File: (.+?)\s*$", re.MU
 _AIDER_EDIT = re.compile(r"^Applied edit to (\S+)", re.MULTILINE)
 
 
-@dataclass(slots=True)
-class Run:
+class Run(msgspec.Struct):
     """One pivot's autonomous run (or a stretch of one, before `join`)."""
 
     start: int
@@ -47,7 +49,8 @@ class Run:
     end: int
     """The turn after the run: the person's next message, or the number of turns."""
     ended_by: str = "end"
-    """"person" when the person typed again, "end" when the session (so far) ends."""
+    """"person" when the person typed again, "pivot" at the next pivot (a compaction),
+    "end" when the session (so far) ends."""
     first: float | None = None
     """When it started: the anchor's time (else its first turn's)."""
     last: float | None = None
@@ -160,8 +163,8 @@ def measure(
             run.paths.update(edited_paths(call))
     if stop < len(turns):
         following = turns[stop]
-        if following.role is user and int(following.flags) & HUMAN:
-            run.ended_by = "person"
+        human = following.role is user and int(following.flags) & HUMAN
+        run.ended_by = "person" if human else "pivot"
     return run
 
 
@@ -208,14 +211,46 @@ def pivot_run(
     model: str | None = None,
     subagents: Sequence[Subagent] = (),
     prices: PriceList | None = None,
+    stop: int | None = None,
 ) -> Run:
-    """Measure `pivot`'s run; `model` prices turns that name none (the session's model)."""
+    """Measure `pivot`'s run, up to `stop` at most (the next pivot's anchor); `model` prices
+    turns that name none (the session's model)."""
     start = max(0, min(pivot.turn, len(turns)))
-    run = measure(turns, start, run_end(turns, pivot), model=model, prices=prices)
+    run = measure(turns, start, run_end(turns, pivot, stop), model=model, prices=prices)
     if start < len(turns) and turns[start].timestamp is not None:
         run.first = turns[start].timestamp
     add_subagents(run, subagents)
     return run
+
+
+def pivot_runs(
+    turns: Sequence[Turn],
+    pivots: Sequence[Pivot],
+    *,
+    model: str | None = None,
+    subagents: Sequence[Subagent] = (),
+    prices: PriceList | None = None,
+) -> dict[int, Run]:
+    """Every pivot's run by its anchor, each ending at the next pivot at the latest."""
+    anchors = sorted({p.turn for p in pivots})
+    following: dict[int, int | None] = dict(zip(anchors, anchors[1:], strict=False))
+    return {
+        pivot.turn: pivot_run(
+            turns,
+            pivot,
+            model=model,
+            subagents=subagents,
+            prices=prices,
+            stop=following.get(pivot.turn),
+        )
+        for pivot in pivots
+    }
+
+
+def next_anchor(pivots: Sequence[Pivot], turn: int) -> int | None:
+    """The anchor of the first pivot after `turn` (where its run stops at the latest)."""
+    later = [p.turn for p in pivots if p.turn > turn]
+    return min(later) if later else None
 
 
 def _in_run(sub: Subagent, run: Run) -> bool:
@@ -226,7 +261,7 @@ def _in_run(sub: Subagent, run: Run) -> bool:
     # tied to no call: the run it started during (runs never overlap, so at most one)
     if sub.started is None or run.first is None:
         return False
-    until = run.last if run.ended_by == "person" and run.last is not None else float("inf")
+    until = run.last if run.ended_by != "end" and run.last is not None else float("inf")
     return run.first <= sub.started <= until
 
 

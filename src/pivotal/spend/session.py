@@ -8,17 +8,19 @@ one by one (a scan prints one session at a time).
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from collections.abc import Sequence
+
+import msgspec
+from msgspec import field
 
 from pivotal.model import Pivot, Session
 from pivotal.spend.prices import PriceList, price_list
-from pivotal.spend.run import Run, pivot_run
+from pivotal.spend.run import Run, pivot_run, pivot_runs
 from pivotal.spend.subagents import Subagent, read_subagents
 from pivotal.spend.tally import Tally, tally_turns
 
 
-@dataclass(slots=True)
-class SessionSpend:
+class SessionSpend(msgspec.Struct):
     own: Tally
     """The session's own responses (abandoned branches included: they were paid for)."""
     subagents: list[Subagent] = field(default_factory=list)
@@ -63,12 +65,30 @@ def subagents_of(session: Session, prices: PriceList | None = None) -> list[Suba
     return subs
 
 
+_runs: list[tuple[Session, int, dict[int, Run]]] = []
+"""(session, its turn count, its pivots' runs) for the session last measured."""
+
+
+def measure_runs(session: Session, pivots: Sequence[Pivot]) -> dict[int, Run]:
+    """Every pivot's run, each ending at the next pivot at the latest; kept for `run_of`."""
+    measured = getattr(session.turns, "runs", None)
+    if measured is not None:  # a scan split in two measured them where it read them
+        return measured
+    runs = pivot_runs(session.turns, pivots, model=session.model, subagents=subagents_of(session))
+    _runs[:] = [(session, len(session.turns), runs)]
+    return runs
+
+
 def run_of(session: Session, pivot: Pivot) -> Run | None:
-    """`pivot`'s run: as measured where it was read (a scan split in two), or now.
+    """`pivot`'s run: as `measure_runs` found it for the session's pivots, or on its own
+    (to the person's next message: the other pivots are not known here).
 
     None when the turns it needs are not at hand (a split scan that measured none).
     """
     measured = getattr(session.turns, "runs", None)
     if measured is not None:
         return measured.get(pivot.turn)
+    for known, count, runs in _runs:
+        if known is session and count == len(session.turns) and pivot.turn in runs:
+            return runs[pivot.turn]
     return pivot_run(session.turns, pivot, model=session.model, subagents=subagents_of(session))

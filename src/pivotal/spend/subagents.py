@@ -18,7 +18,9 @@ always, to a pivot's run through its call (or, tied to none, by when it ran).
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+
+import msgspec
+from msgspec import field
 
 from pivotal.model import Role, Session, SessionRef, ToolCall, Turn
 from pivotal.spend.prices import PriceList, price_list
@@ -32,8 +34,7 @@ _MIN_ID = 6
 """A child id shorter than this is not looked for in a call's result (too easy to meet)."""
 
 
-@dataclass(slots=True)
-class Subagent:
+class Subagent(msgspec.Struct):
     """One sub-session and what it did."""
 
     ref: SessionRef
@@ -71,12 +72,20 @@ def read_subagents(
     session: Session, prices: PriceList | None = None, *, depth: int = DEPTH
 ) -> list[Subagent]:
     """Every child of `session`, read and measured, tied to the calls that ran them."""
-    if not session.children or depth <= 0:
+    subs = read_children(session.children, prices, depth=depth)
+    if subs:
+        tie(call_sites(session.turns), subs)
+    return subs
+
+
+def read_children(
+    refs: Sequence[SessionRef], prices: PriceList | None = None, *, depth: int = DEPTH
+) -> list[Subagent]:
+    """`refs` read and measured, tied to nothing yet (`tie`)."""
+    if not refs or depth <= 0:
         return []
     prices = prices or price_list()
-    subs = [_read(ref, prices, depth) for ref in session.children]
-    tie(session.turns, subs)
-    return subs
+    return [_read(ref, prices, depth) for ref in refs]
 
 
 def _read(ref: SessionRef, prices: PriceList, depth: int) -> Subagent:
@@ -112,18 +121,25 @@ def _read(ref: SessionRef, prices: PriceList, depth: int) -> Subagent:
     return sub
 
 
-def tie(turns: Sequence[Turn], subs: list[Subagent]) -> None:
-    """Tie each sub-agent to the parent's call that ran it (see the module docstring)."""
+def call_sites(
+    turns: Sequence[Turn], start: int = 0, stop: int | None = None
+) -> list[tuple[int, ToolCall]]:
+    """(turn index, call) of every call in `turns[start:stop]` that ran a sub-agent."""
+    stop = len(turns) if stop is None else stop
+    return [
+        (index, call)
+        for index in range(start, stop)
+        if turns[index].role is Role.ASSISTANT
+        for call in turns[index].tool_calls
+        if is_subagent_call(call)
+    ]
+
+
+def tie(calls: Sequence[tuple[int, ToolCall]], subs: list[Subagent]) -> None:
+    """Tie each sub-agent to the call (of `call_sites`) that ran it (see the module docstring)."""
     loose = [s for s in subs if not s.error]
     if not loose:
         return
-    calls = [
-        (turn.index, call)
-        for turn in turns
-        if turn.role is Role.ASSISTANT
-        for call in turn.tool_calls
-        if is_subagent_call(call)
-    ]
     taken: set[str] = set()
     for rule in (_by_reader, _by_result, _by_prompt):
         for sub in loose:

@@ -11,14 +11,15 @@ counted in `unpriced`, so a total never passes a partial sum off as whole.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable
-from dataclasses import dataclass, field
+
+import msgspec
+from msgspec import field
 
 from pivotal.model import Turn, Usage
 from pivotal.spend.prices import PriceList, price_list
 
 
-@dataclass(slots=True)
-class Tally:
+class Tally(msgspec.Struct):
     """What some responses used and cost."""
 
     input: int = 0
@@ -28,13 +29,19 @@ class Tally:
     cache_read: int = 0
     cache_write: int = 0
     reasoning: int = 0
-    cost: float = 0.0
-    """Dollars of the priced responses."""
+    nanos: int = 0
+    """Billionths of a dollar of the priced responses: whole numbers, so sums taken in any
+    order (two halves of a file, then joined) come out the same to the last digit."""
     responses: int = 0
     """Turns that recorded a usage."""
     unpriced: int = 0
     """Of those, the ones whose model has no price."""
     unpriced_models: set[str] = field(default_factory=set)
+
+    @property
+    def cost(self) -> float:
+        """Dollars of the priced responses."""
+        return self.nanos / 1e9
 
     @property
     def tokens(self) -> int:
@@ -59,7 +66,7 @@ class Tally:
                 self.unpriced += 1
                 self.unpriced_models.add(model or "an unnamed model")
         else:
-            self.cost += cost
+            self.nanos += round(cost * 1e9)
 
     def add(self, other: Tally) -> None:
         self.input += other.input
@@ -67,7 +74,7 @@ class Tally:
         self.cache_read += other.cache_read
         self.cache_write += other.cache_write
         self.reasoning += other.reasoning
-        self.cost += other.cost
+        self.nanos += other.nanos
         self.responses += other.responses
         self.unpriced += other.unpriced
         self.unpriced_models |= other.unpriced_models
