@@ -29,6 +29,12 @@ class SessionSpend(msgspec.Struct):
     def total(self) -> Tally:
         total = Tally()
         total.add(self.own)
+        total.add(self.total_of_subagents)
+        return total
+
+    @property
+    def total_of_subagents(self) -> Tally:
+        total = Tally()
         for sub in self.subagents:
             total.add(sub.tally)
         return total
