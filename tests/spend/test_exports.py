@@ -29,7 +29,7 @@ def _data(tmp_path: Path) -> ExportInput:
 
 SENTENCE = re.compile(
     r"after you said 'ok' the agent worked 2 min on its own: 3 turns, 4 calls, 1 file, "
-    r"[\d.]+ k tokens, ≈ \$[\d.]+; 4 sub-agents ran \(10 turns, 0 calls, [^)]*\) — mostly "
+    r"[\d.]+ k tokens, ≈ \$[\d.]+; 4 sub-agents ran \(6 turns, 0 calls, [^)]*\) — mostly "
     r"sub-agents \(\d+% of the tokens\)"
 )
 
@@ -43,7 +43,8 @@ def test_markdown_says_what_the_agent_did_on_its_own_and_the_sessions_spend(tmp_
     assert f"{(own + subs) / 1000:.0f} k tokens, ≈ $" in row and "4 sub-agents" in row
     # the turns around the pivot carry their own tokens and dollars
     assert re.search(
-        r"\*\*Turn #\d+\*\* · agent · [^\n]* · in 1\.2 k · out 300 · cache 4\.0 k write · \$", text
+        r"\*\*Turn #\d+\*\* · agent · [^\n]* · \$0\.04 · in 1\.2 k · out 300 · cache 4\.0 k write",
+        text,
     )
 
 

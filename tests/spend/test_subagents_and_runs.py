@@ -87,7 +87,7 @@ def test_the_run_after_ok_holds_its_subagents_once_and_says_it_handed_the_work_o
     assert run.ended_by == "person" and session.turns[run.end].preview == "Now add a test for it."
     assert (run.agent_turns, run.calls, run.failed, run.files) == (3, 4, 0, 1)
     assert run.seconds == pytest.approx(110.0)  # "ok" at 0:30, the last reply at 2:20
-    assert run.subagents == 4 and run.sub_turns == 3 + 2 + 3 + 2
+    assert run.subagents == 4 and run.sub_turns == 2 + 1 + 2 + 1  # the sub-agents' replies
     assert run.sub_tally.tokens == _tokens(sub_rows)
     assert run.tally.tokens == _tokens(OWN[m] for m in after) + _tokens(sub_rows)
     assert run.tally.cost == pytest.approx(

@@ -14,10 +14,8 @@ from pivotal.catalog.notes import Mark
 from pivotal.catalog.resume import ResumeCommand, resume_command
 from pivotal.model import Pivot, Role, Session, SessionRef, ToolCall, Turn, TurnFlag
 from pivotal.spend import words
-from pivotal.spend.prices import price_list
 from pivotal.spend.run import Run
 from pivotal.spend.session import SessionSpend, measure_runs, session_spend
-from pivotal.spend.tally import turn_cost
 from pivotal.spend.words import run_sentence
 from pivotal.text.safe import clean
 
@@ -94,12 +92,7 @@ class ExportInput:
 
     def usage_line(self, turn: Turn) -> str:
         """A turn's tokens and dollars for its header ("" when it recorded none)."""
-        if turn.usage is None:
-            return ""
-        model = turn.model or self.session.model
-        return words.usage_line(
-            turn.usage, turn_cost(turn, model), price_list().find(model) is not None
-        )
+        return words.turn_usage(turn, self.session.model)
 
 
 def role_label(turn: Turn) -> str:

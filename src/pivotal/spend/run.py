@@ -197,7 +197,7 @@ def add_subagents(run: Run, subagents: Sequence[Subagent]) -> None:
     for sub in subagents:
         if _in_run(sub, run):
             run.subagents += 1
-            run.sub_turns += sub.turns
+            run.sub_turns += sub.agent_turns
             run.sub_calls += sub.calls
             run.sub_seconds += sub.seconds or 0.0
             run.tally.add(sub.tally)

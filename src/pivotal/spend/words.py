@@ -7,7 +7,9 @@ price: the sum is a floor), "no price" (none had one); "47 min".
 from __future__ import annotations
 
 from pivotal.model import Pivot, Silence, Turn, Usage
+from pivotal.spend.prices import price_list
 from pivotal.spend.run import Run
+from pivotal.spend.subagents import Subagent
 from pivotal.spend.tally import Tally
 
 
@@ -39,6 +41,8 @@ def cost(tally: Tally) -> str:
     if tally.unpriced >= tally.responses:
         return "no price"
     sign = "≈" if tally.unpriced == 0 else "≥"
+    if tally.cost < 0.005:
+        return "< $0.01" if sign == "≈" else "≥ $0"
     return f"{sign} {dollars(tally.cost)}"
 
 
@@ -62,9 +66,15 @@ def duration(seconds: float | None) -> str:
     return f"{hours} h {minutes} min" if minutes else f"{hours} h"
 
 
-def usage_line(usage: Usage, price: float | None, priced_model: bool) -> str:
-    """A turn header's tokens: "in 1.2 k · out 340 · cache 45 k read, 2 k write · $0.02"."""
-    parts = [f"in {count(usage.input)}", f"out {count(usage.output)}"]
+def usage_line(usage: Usage, price: float | None) -> str:
+    """A turn header's tokens, dollars first (a narrow header keeps them):
+    "$0.02 · in 1.2 k · out 340 · cache 45 k read, 2 k write"."""
+    parts = []
+    if price is not None:
+        parts.append(dollars(price))
+    elif usage.total:
+        parts.append("no price")
+    parts += [f"in {count(usage.input)}", f"out {count(usage.output)}"]
     cache = []
     if usage.cache_read:
         cache.append(f"{count(usage.cache_read)} read")
@@ -72,11 +82,33 @@ def usage_line(usage: Usage, price: float | None, priced_model: bool) -> str:
         cache.append(f"{count(usage.cache_write)} write")
     if cache:
         parts.append("cache " + ", ".join(cache))
-    if price is not None:
-        parts.append(dollars(price))
-    elif not priced_model and usage.total:
-        parts.append("no price")
     return " · ".join(parts)
+
+
+def turn_usage(turn: Turn, model: str | None = None) -> str:
+    """`usage_line` of a turn, priced at its model (`model`, the session's, when it names none)."""
+    usage = turn.usage
+    if usage is None:
+        return ""
+    price = price_list().find(turn.model or model)
+    cost = price.cost(usage) if price is not None else None
+    return usage_line(usage, cost)
+
+
+def subagent_note(sub: Subagent) -> str:
+    """ "sub-agent: 3 turns · 2 calls · 10 s · 5.4 k tokens, ≈ $0.01" (its own included)."""
+    if sub.error:
+        return "sub-agent: could not be read"
+    parts = [f"{sub.agent_turns} turn{'s' * (sub.agent_turns != 1)}"]
+    parts.append(f"{sub.calls} call{'s' * (sub.calls != 1)}")
+    if sub.failed:
+        parts.append(f"{sub.failed} failed")
+    if sub.seconds is not None:
+        parts.append(duration(sub.seconds))
+    money = spend(sub.tally)
+    if money:
+        parts.append(money)
+    return "sub-agent: " + " · ".join(parts)
 
 
 def handover(pivot: Pivot, anchor: Turn | None) -> str:
