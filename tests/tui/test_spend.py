@@ -134,3 +134,24 @@ async def test_enter_on_a_turn_without_subagents_still_folds_its_calls(tmp_path)
         await pilot.press("enter")
         await pilot.pause()
         assert app.replay is screen and screen.transcript.expanded.get(screen.playback.cursor)
+
+
+def test_the_picker_lists_what_each_session_cost_with_its_subagents(tmp_path) -> None:
+    from pivotal.catalog.discovery import with_counts
+    from pivotal.tui.picker import header, ref_label
+
+    ref = with_counts(_home(tmp_path))
+    own = 12800  # claude_home.OWN, by hand
+    subs = sum(sum(row) for rows in SUBS.values() for row in rows)
+    assert ref.tokens == own + subs and ref.cost_whole is True
+    assert ref.cost is not None and round(ref.cost, 2) == 0.09
+    assert "cost" in header().plain
+    assert "$0.09" in ref_label(ref).plain
+    unpriced = ref.__class__(format="codex", path=ref.path, turns=3, tokens=9400)
+    assert "9.4k tk" in ref_label(unpriced).plain  # tokens, never a guessed price
+    partial = ref.__class__(
+        format="x", path=ref.path, turns=3, tokens=9, cost=1.5, cost_whole=False
+    )
+    assert "≥$1.50" in ref_label(partial).plain
+    nothing = ref.__class__(format="aider", path=ref.path, turns=3)
+    assert "—" in ref_label(nothing).plain and "…" in ref_label(ref.__class__("x", ref.path)).plain
