@@ -74,21 +74,24 @@ class ExportInput:
         return clean(run_sentence(run, pivot, anchor)) if run is not None else ""
 
     def spend_line(self) -> str:
-        """The session's total: "1.2 M tokens, ≈ $3.40 (own 0.8 M; 3 sub-agents 0.4 M)"."""
+        """The session's total: "1.2 M tokens, ≈ $3.40 (the session 0.8 M …; 3 sub-agents …)";
+        what has no price says which model it was."""
         spend = self.spend()
-        total = words.spend(spend.total)
-        if not total:
+        total = spend.total
+        line = words.spend(total)
+        if not line:
             return "not recorded"
+        if total.unpriced_models:
+            names = ", ".join(sorted(total.unpriced_models)[:3])
+            whole = total.unpriced >= total.responses  # "…, no price" ends the line then
+            line += f" for {names}" if whole else f" (no price for {names})"
         if spend.subagents:
             count = len(spend.subagents)
-            total += (
-                f" (the session {words.spend(spend.own) or '0 tokens'}; {count} sub-agent"
-                f"{'s' * (count != 1)} {words.spend(spend.total_of_subagents) or '0 tokens'})"
+            line += (
+                f"; the session {words.spend(spend.own) or '0 tokens'}, {count} sub-agent"
+                f"{'s' * (count != 1)} {words.spend(spend.total_of_subagents) or '0 tokens'}"
             )
-        unpriced = spend.total.unpriced_models
-        if unpriced:
-            total += "; no price for " + ", ".join(sorted(unpriced)[:3])
-        return clean(total)
+        return clean(line)
 
     def usage_line(self, turn: Turn) -> str:
         """A turn's tokens and dollars for its header ("" when it recorded none)."""

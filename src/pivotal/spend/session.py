@@ -77,9 +77,9 @@ _runs: list[tuple[Session, int, dict[int, Run]]] = []
 
 def measure_runs(session: Session, pivots: Sequence[Pivot]) -> dict[int, Run]:
     """Every pivot's run, each ending at the next pivot at the latest; kept for `run_of`."""
-    measured = getattr(session.turns, "runs", None)
-    if measured is not None:  # a scan split in two measured them where it read them
-        return measured
+    measured = getattr(session.turns, "runs", False)
+    if measured is not False:  # a scan split in two measured them where it read them
+        return measured or {}
     runs = pivot_runs(session.turns, pivots, model=session.model, subagents=subagents_of(session))
     _runs[:] = [(session, len(session.turns), runs)]
     return runs
@@ -91,9 +91,9 @@ def run_of(session: Session, pivot: Pivot) -> Run | None:
 
     None when the turns it needs are not at hand (a split scan that measured none).
     """
-    measured = getattr(session.turns, "runs", None)
-    if measured is not None:
-        return measured.get(pivot.turn)
+    measured = getattr(session.turns, "runs", False)
+    if measured is not False:  # only what the two halves of a split scan measured
+        return (measured or {}).get(pivot.turn)
     for known, count, runs in _runs:
         if known is session and count == len(session.turns) and pivot.turn in runs:
             return runs[pivot.turn]

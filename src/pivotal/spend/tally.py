@@ -64,7 +64,7 @@ class Tally(msgspec.Struct):
         if cost is None:
             if usage.total:
                 self.unpriced += 1
-                self.unpriced_models.add(model or "an unnamed model")
+                self.unpriced_models.add(model or "a model the session does not name")
         else:
             self.nanos += round(cost * 1e9)
 
