@@ -36,15 +36,20 @@ class ChildRuns(msgspec.Struct, array_like=True):
 
 
 def child_runs(
-    turns: Sequence[Turn], pivots: Sequence[Pivot], overlap: int, model: str | None
+    turns: Sequence[Turn],
+    pivots: Sequence[Pivot],
+    overlap: int,
+    model: str | None,
+    children: bool = True,
 ) -> ChildRuns:
+    """`children`: the session has sub-agents (else no call is decoded to look for theirs)."""
     measured = pivot_runs(turns, pivots, model=model)
     runs = [measured[pivot.turn] for pivot in pivots]
     start = min(overlap, len(turns))
     stop = next_anchor(pivots, start - 1) or len(turns)
     stop = next((i for i in range(start, stop) if turns[i].is_human), stop)
     head = measure(turns, start, stop, model=model)
-    calls = [(index, _trimmed(call)) for index, call in call_sites(turns, start)]
+    calls = [(i, _trimmed(call)) for i, call in call_sites(turns, start)] if children else []
     return ChildRuns(runs, head, calls)
 
 

@@ -216,7 +216,7 @@ def _child_report(reader: ClaudeCodeReader, config: PivotConfig, overlap: int) -
         title=session.title,
         titled_by_ai=reader.titled_by_ai,
         codes=compiled.fresh(),
-        runs=child_runs(turns, pivots, overlap, session.model),
+        runs=child_runs(turns, pivots, overlap, session.model, bool(session.children)),
     )
 
 
