@@ -263,6 +263,14 @@ class SessionRef(msgspec.Struct, frozen=True):
     human_turns: int | None = None
     pivots: int | None = None
     """Pivots found at normal sensitivity (filled by listings that read the session)."""
+    parent_call: str | None = None
+    """A sub-agent's session: the id of the parent's tool call that ran it, when recorded."""
+    tokens: int | None = None
+    """Tokens the session used, its sub-agents' included (filled with the counts)."""
+    cost: float | None = None
+    """Dollars of its priced responses (None: none had a price, or not counted)."""
+    cost_whole: bool | None = None
+    """Every response had a price (else `cost` is a floor)."""
 
     @property
     def label(self) -> str:

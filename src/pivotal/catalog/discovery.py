@@ -27,7 +27,7 @@ from msgspec.structs import replace
 from pivotal.catalog.index import IndexUnavailable, SessionIndex, Stamp, file_stamp, open_index
 from pivotal.catalog.workers import Located, Wanted, run_all
 from pivotal.cores import usable_cores
-from pivotal.model import SessionRef, last_change
+from pivotal.model import Session, SessionRef, last_change
 from pivotal.readers import Problem, read_head, read_session, sniff_path
 from pivotal.readers.base import decode_json, parse_timestamp
 
@@ -313,6 +313,7 @@ def with_counts(ref: SessionRef) -> SessionRef:
         pivots: int | None = len(detect_pivots(session.turns, PivotConfig()))
     except Exception:
         pivots = None
+    tokens, cost, whole = _spend_of(session)
     return replace(
         ref,
         session_id=ref.session_id or session.id,
@@ -322,7 +323,25 @@ def with_counts(ref: SessionRef) -> SessionRef:
         turns=len(session.turns),
         human_turns=sum(1 for turn in session.turns if turn.is_human),
         pivots=pivots,
+        tokens=tokens,
+        cost=cost,
+        cost_whole=whole,
     )
+
+
+def _spend_of(session: Session) -> tuple[int | None, float | None, bool | None]:
+    """(tokens, dollars of the priced part, all priced) with its sub-agents; Nones when the
+    format records no usage."""
+    from pivotal.spend.session import session_spend
+
+    try:
+        total = session_spend(session).total
+    except Exception:  # a listing must survive a sub-agent it cannot read
+        return None, None, None
+    if not total.responses:
+        return None, None, None
+    priced = total.responses > total.unpriced
+    return total.tokens, round(total.cost, 6) if priced else None, total.priced
 
 
 def _warn_stderr(message: str) -> None:

@@ -39,7 +39,7 @@ __all__ = [
 ]
 
 DB_NAME = "sessions.sqlite3"
-SCHEMA_VERSION = 1
+SCHEMA_VERSION = 2
 BUSY_TIMEOUT_S = 5.0
 
 Stamp = tuple[int, int]
@@ -66,12 +66,15 @@ CREATE TABLE IF NOT EXISTS sessions (
     turns INTEGER,
     human_turns INTEGER,
     pivots INTEGER,
+    tokens INTEGER,
+    cost REAL,
+    cost_whole INTEGER,
     PRIMARY KEY (path, key)
 );
 """
 _SESSION_COLS = (
     "path, key, ord, format, session_id, title, cwd, started, updated, size, turns,"
-    " human_turns, pivots"
+    " human_turns, pivots, tokens, cost, cost_whole"
 )
 # SQLite result codes that mean the file itself is damaged (not busy, not read-only).
 _CORRUPT_CODES = {"SQLITE_CORRUPT", "SQLITE_NOTADB"}
@@ -133,7 +136,8 @@ def code_stamp() -> str:
     package = Path(__file__).resolve().parents[1]
     digest = hashlib.sha256(f"{__version__}/{SCHEMA_VERSION}".encode())
     files = [package / "model.py", package / "catalog" / "discovery.py"]
-    for sub in ("readers", "detect"):
+    files.append(package / "spend" / "prices.json")  # cached costs follow the price list
+    for sub in ("readers", "detect", "spend"):
         files.extend(sorted((package / sub).glob("*.py")))
     for file in files:
         try:
@@ -205,7 +209,7 @@ class SessionIndex:
                 )
                 self._conn.executemany(
                     f"INSERT OR REPLACE INTO sessions ({_SESSION_COLS})"
-                    " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                    " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
                     [tuple(_to_db(value) for value in row) for row in rows],
                 )
         for path, stamp, rows in items:
@@ -411,11 +415,15 @@ def _row(path: str, ordinal: int, ref: SessionRef) -> tuple[object, ...]:
         ref.turns,
         ref.human_turns,
         ref.pivots,
+        ref.tokens,
+        ref.cost,
+        None if ref.cost_whole is None else int(ref.cost_whole),
     )
 
 
 def _ref_from_row(row: tuple[Any, ...], path: Path) -> SessionRef:
-    _, key, _, fmt, sid, title, cwd, started, updated, size, turns, humans, pivots = row
+    _, key, _, fmt, sid, title, cwd, started, updated, size, turns, humans, pivots = row[:13]
+    tokens, cost, whole = row[13:16]
     return SessionRef(
         format=fmt,
         path=path,
@@ -429,4 +437,7 @@ def _ref_from_row(row: tuple[Any, ...], path: Path) -> SessionRef:
         turns=turns,
         human_turns=humans,
         pivots=pivots,
+        tokens=tokens,
+        cost=cost,
+        cost_whole=None if whole is None else bool(whole),
     )

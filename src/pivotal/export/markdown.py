@@ -73,6 +73,7 @@ def _header(data: ExportInput) -> list[str]:
         ("Ended", iso(s.ended) or "-"),
         ("Turns", f"{len(s.turns)} ({humans} from the person)"),
         ("Silent pivots", str(len(data.pivots))),
+        ("Tokens and cost", inline(data.spend_line(), None)),
     ]
     if s.skipped:
         rows.append(("Unreadable records", f"{len(s.skipped)} skipped"))
@@ -111,8 +112,11 @@ def _pivot(data: ExportInput, number: int, p: Pivot) -> list[str]:
         f"- **Confidence:** {p.confidence:.2f}",
         f"- **When:** {when or '-'}{where}",
         f"- **Reason:** {inline(p.reason)}",
-        "",
     ]
+    sentence = data.run_sentence(p)
+    if sentence:
+        out.append(f"- **On its own:** {inline(sentence, None)}")
+    out.append("")
     out += _signals("Signals", p.signals, weighted=True)
     out += _signals("Delegation", p.delegation, weighted=False)
     out += _state(p.state)
@@ -174,6 +178,8 @@ def _excerpt_turn(data: ExportInput, index: int, silent: bool) -> list[str]:
     turn = data.session.turns[index]
     when = iso(turn.timestamp)
     tag = " · **silent**" if silent else ""
+    usage = data.usage_line(turn)
+    tag += f" · {inline(usage, None)}" if usage else ""
     out = [f"**Turn #{index + 1}** · {role_label(turn)}" + (f" · {when}" if when else "") + tag, ""]
     body = turn_body(turn, EXCERPT_CHARS)
     if body.strip():

@@ -104,12 +104,29 @@ def pivot_json(session: Session, pivot: Pivot) -> dict[str, Any]:
         "signals": [signal_json(s) for s in pivot.signals],
         "delegation": [signal_json(s) for s in pivot.delegation],
         "state": state_json(pivot.state),
+        "run": run_json(session, pivot),
     }
+
+
+def measure_runs(session: Session, pivots: Sequence[Pivot]) -> None:
+    """Measure the pivots' runs together (`run_json` then prints each)."""
+    from pivotal.spend.session import measure_runs as measure
+
+    measure(session, pivots)
+
+
+def run_json(session: Session, pivot: Pivot) -> dict[str, Any] | None:
+    """What the agent did on its own after `pivot` (`pivotal.spend.run`; None: not measured)."""
+    from pivotal.spend.session import run_of
+
+    run = run_of(session, pivot)
+    return None if run is None else run.as_json(names=clean)
 
 
 def session_json(
     ref: SessionRef, session: Session, pivots: Sequence[Pivot], possible: Sequence[Pivot] = ()
 ) -> dict[str, Any]:
+    measure_runs(session, pivots)  # each pivot's run ends at the next pivot at the latest
     return {
         "path": clean(str(ref.path)),
         "key": _maybe(ref.key),

@@ -39,6 +39,7 @@ from pivotal.readers import read_errors
 from pivotal.readers.claude_code import ClaudeCodeReader
 from pivotal.readers.claude_parts import read_user_content
 from pivotal.readers.claude_records import read_record
+from pivotal.scan.runs import child_runs
 from pivotal.scan.seam import (
     ChildReport,
     Snapshot,
@@ -216,6 +217,7 @@ def _child_report(reader: ClaudeCodeReader, config: PivotConfig, overlap: int) -
         title=session.title,
         titled_by_ai=reader.titled_by_ai,
         codes=compiled.fresh(),
+        runs=child_runs(turns, pivots, overlap, session.model, bool(session.children)),
     )
 
 
@@ -245,7 +247,7 @@ def _parent(
         if report is not None and not why:
             last_outcome = "split"
             compiled.adopt(report.codes)
-            return merged(ref, reader, at_seam, mine, report)
+            return merged(ref, reader, at_seam, mine, report, overlap)
     last_outcome = f"alone: {why}"
     reader.poll(final=True)  # no split after all: finish alone
     return session, detect_pivots(session.turns, config, possible=True)

@@ -248,6 +248,9 @@ class LiveFollow:
         if snap.first_changed is not None or snap.reset:
             pb.set_turns(snap.turns)
             transcript.set_turns(snap.turns, 0 if snap.reset else snap.first_changed)
+            ledger = getattr(self.owner, "ledger", None)  # the status line's spend
+            if ledger is not None:
+                ledger.update(snap.turns, 0 if snap.reset else snap.first_changed)
         if snap.reading:
             share = snap.done * 100 // max(snap.total, 1)
             shown.loading = f"reading {share}% ({snap.done >> 20}/{snap.total >> 20} MB)"

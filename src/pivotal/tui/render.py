@@ -75,6 +75,10 @@ class TurnLook:
     expanded: frozenset[int] = frozenset()
     pivot: str | None = None
     """Banner text when a pivot is anchored at this turn."""
+    spend: str = ""
+    """The turn's tokens and dollars, at the end of its header ("" when not recorded)."""
+    subagents: tuple[tuple[str, str], ...] = ()
+    """(call id, what its sub-agent did) for the calls of this turn that ran one."""
 
 
 @dataclass(slots=True)
@@ -124,6 +128,8 @@ def header_text(turn: Turn, look: TurnLook, palette: Palette) -> Text:
         text.append("  error", palette.failed)
     if turn.flags & TurnFlag.SIDECHAIN:
         text.append("  sidechain", palette.dim)
+    if look.spend:
+        text.append(f"  {look.spend}", palette.dim)
     return text
 
 
@@ -256,6 +262,10 @@ def part_blocks(
         blocks: list[tuple[RenderableType, int | None]] = [
             (tool_header(part.tool, open_, palette), number)
         ]
+        note = dict(look.subagents).get(part.tool.call_id)
+        if note:
+            line = f"  ↳ {note} · Enter opens it (⌫ back)"
+            blocks.append((Text(line, palette.tool, no_wrap=True, overflow="ellipsis"), None))
         if open_:
             blocks += [(block, None) for block in tool_blocks(part.tool, palette)]
         return blocks
