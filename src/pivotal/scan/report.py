@@ -104,7 +104,7 @@ def pivot_json(session: Session, pivot: Pivot) -> dict[str, Any]:
         "signals": [signal_json(s) for s in pivot.signals],
         "delegation": [signal_json(s) for s in pivot.delegation],
         "state": state_json(pivot.state),
-        "run": run_json(session, pivot),
+        "run": None if pivot.possible else run_json(session, pivot),
     }
 
 
