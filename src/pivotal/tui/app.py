@@ -366,7 +366,7 @@ class ReplayerApp(App[int]):
                     pending, last_post = None, now
                 if not warm:
                     # let the UI paint the first screen before parsing the rest competes
-                    # with it for the GIL, then warm Markdown up while the person reads
+                    # with it for the GIL, then warm the code highlighter up while the person reads
                     warm = True
                     self.first_paint.wait(timeout=FIRST_PAINT_WAIT)
                     warm_up()

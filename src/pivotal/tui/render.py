@@ -3,8 +3,9 @@
 The transcript caches what this returns by everything that changes the look
 (`TurnLook`), so a turn is rendered once per width / fold state, and only when
 it is on screen. Session text is cleaned (`safe.clean`) and handed to Rich as
-`Text` or Markdown source, never as markup. Long bodies are cut so one huge
-message or tool output cannot stall a frame.
+`Text`, never as markup; an agent's Markdown is shown as written, styled
+(`markdown_source`). Long bodies are cut so one huge message or tool output
+cannot stall a frame.
 """
 
 from __future__ import annotations
@@ -23,11 +24,11 @@ from textual.strip import Strip
 
 from pivotal.model import Part, PartKind, Pivot, Role, ToolCall, Turn, TurnFlag
 from pivotal.tui.contrast import readable_style
-from pivotal.tui.rich_text import literal_html_markdown
+from pivotal.tui.markdown_source import markdown_text
 from pivotal.tui.safe import clean, one_line
 
 MARKDOWN_LIMIT = 6_000
-"""Longer texts are shown as plain text: Rich Markdown costs ~1 ms per KB."""
+"""Longer texts are shown without Markdown styles (highlighting their code costs)."""
 TEXT_LIMIT = 4_000
 EXPANDED_LIMIT = 60_000
 OUTPUT_LINES = 200
@@ -197,7 +198,7 @@ def more_note(count: int, unit: str, palette: Palette) -> Text:
 
 
 def text_blocks(body: str, turn: Turn, expanded: bool, palette: Palette) -> list[RenderableType]:
-    """A text part: Markdown for the agent, literal text for people and injections."""
+    """A text part, as written: the agent's styled as Markdown, people's and injections' plain."""
     body = clean(body)
     if turn.is_synthetic and not turn.is_human and not expanded:
         shown, hidden = cut_lines(body, FOLDED_LINES)
@@ -207,7 +208,7 @@ def text_blocks(body: str, turn: Turn, expanded: bool, palette: Palette) -> list
         return blocks
     shown, hidden = cut(body, EXPANDED_LIMIT if expanded else TEXT_LIMIT)
     if turn.role is Role.ASSISTANT and len(shown) <= MARKDOWN_LIMIT:
-        blocks = [literal_html_markdown(shown, code_theme="monokai", hyperlinks=False)]
+        blocks = [markdown_text(shown, code_theme="monokai")]
     else:
         style = palette.synthetic if turn.is_synthetic else Style()
         blocks = [Text(shown, style)]
@@ -337,11 +338,9 @@ def with_cursor(rendered: RenderedTurn, palette: Palette) -> RenderedTurn:
 
 
 def warm_up() -> None:
-    """Pay Rich Markdown's and Pygments' first-use costs (~60 ms) off the UI thread."""
+    """Pay Pygments' first-use costs (~60 ms: its lexers and styles) off the UI thread."""
     console = Console(width=80, file=None, force_terminal=False)
-    sample = literal_html_markdown(
-        "# w\n\n- *a* `b`\n\n```python\nx = 1\n```\n", code_theme="monokai"
-    )
+    sample = markdown_text("# w\n\n- *a* `b`\n\n```python\nx = 1\n```\n", code_theme="monokai")
     console.render_lines(sample, console.options)
 
 
