@@ -236,7 +236,7 @@ def rejected_lines(session: Session, rejections: Sequence[Rejection]) -> list[st
         where = f", line {anchor.source.line}" if anchor and anchor.source.line else ""
         out.append(
             f"  #{r.turn + 1}{where} {r.silence}, confidence {r.confidence:.2f}"
-            f" — {r.gate}: {clean_line(r.reason, max_len=160)}"
+            f" — {r.gate}: {clean_line(r.reason, max_len=240)}"
         )
     return out
 
