@@ -124,16 +124,19 @@ def _tree_stamp(root: Path, mtime: int) -> Stamp:
     return size, mtime
 
 
-def code_stamp() -> str:
+def code_stamp(
+    packages: tuple[str, ...] = ("readers", "detect"), extra: Iterable[Path] = (), salt: str = ""
+) -> str:
     """A fingerprint of the code that computes a listing (readers, detector, model).
 
     Cached turn and pivot counts are only as good as the code that counted them,
-    so an upgrade (or an edit in a development checkout) empties the index.
+    so an upgrade (or an edit in a development checkout) empties the index. The
+    search index asks the same of its own code (`packages`, `extra` files, `salt`).
     """
     package = Path(__file__).resolve().parents[1]
-    digest = hashlib.sha256(f"{__version__}/{SCHEMA_VERSION}".encode())
-    files = [package / "model.py", package / "catalog" / "discovery.py"]
-    for sub in ("readers", "detect"):
+    digest = hashlib.sha256(f"{__version__}/{SCHEMA_VERSION}{salt}".encode())
+    files = [package / "model.py", package / "catalog" / "discovery.py", *extra]
+    for sub in packages:
         files.extend(sorted((package / sub).glob("*.py")))
     for file in files:
         try:
