@@ -18,6 +18,7 @@ is passed in, and what happens later comes back as a message
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import replace
 
 from rich.text import Text
@@ -88,6 +89,10 @@ class ReplayScreen(Screen[None]):
         self.handoff = Handoff(self, say=self.say)
         self.live = LiveFollow(self, self.playback)
         self.search.path = lambda: None if self.live.ref is None else str(self.live.ref.path)
+        self.landing: Callable[[ReplayScreen], None] | None = None
+        """Runs once the pivots are known: a hit of the search across sessions (`search_hit`)."""
+        self.from_results = False
+        """Opened from the picker's search results: Esc goes back to them."""
 
     # -- widgets -----------------------------------------------------------------
     def compose(self) -> ComposeResult:
@@ -130,6 +135,7 @@ class ReplayScreen(Screen[None]):
         self.transcript.set_banners({p.turn: pivot_banner(p) for p in self.playback.pivots})
         self.marking.open(getattr(self.app, "session", None), self.live.ref)
         self.sync()
+        self.land()
 
     def on_unmount(self) -> None:
         self.marking.close()
@@ -163,6 +169,13 @@ class ReplayScreen(Screen[None]):
         if self.ready:
             self.transcript.set_banners({p.turn: pivot_banner(p) for p in self.playback.pivots})
         self.sync()
+        self.land()
+
+    def land(self) -> None:
+        """Once the pivots are known and the widgets exist: the pending landing, if any."""
+        if self.landing is not None and self.ready and self.analysed:
+            landing, self.landing = self.landing, None
+            landing(self)
 
     def set_session(self, turns: list[Turn], pivots: list[Pivot], failures: list[int]) -> None:
         """Everything at once (tests, small in-memory sessions)."""
@@ -393,9 +406,15 @@ class ReplayScreen(Screen[None]):
             return
         if self.playback.playing:
             self.action_toggle_play()
+        elif self.from_results:
+            self.app.back_to_results()  # type: ignore[attr-defined]
 
     def action_open_picker(self) -> None:
         self.app.open_picker()  # type: ignore[attr-defined]
+
+    def action_search_sessions(self) -> None:
+        """*: search every session's text for this search's text (the picker's search mode)."""
+        self.app.search_sessions(self.search.needle)  # type: ignore[attr-defined]
 
     def action_help(self) -> None:
         self.app.push_screen(HelpScreen())
