@@ -192,6 +192,34 @@ class SearchIndex:
             self._stamps[os.path.abspath(item.path)] = item.stamp
         return written
 
+    def store_session(self, ref: SessionRef, docs: list[Doc], first: int | None = None) -> int:
+        """Write one session's texts as a live follow read them (`search_live`): all of them
+        (kept where unchanged), or from turn `first` on. The other sessions of its file are
+        left alone, and the file is marked `PARTIAL` for the next listing pass."""
+        key = os.path.abspath(ref.path)
+        with self._transaction():
+            self._change = [0, 0]
+            session = self._session_id(key, ref)
+            if first is None:
+                next_id = self.conn.execute("SELECT COALESCE(MAX(id), 0) + 1 FROM docs")
+                _, written = self._replace_docs(session, docs, next_id.fetchone()[0])
+            else:
+                stale = self.conn.execute(
+                    "SELECT id, length FROM docs WHERE session = ? AND turn >= ?", (session, first)
+                ).fetchall()
+                self._delete_docs(stale)
+                next_id = self.conn.execute("SELECT COALESCE(MAX(id), 0) + 1 FROM docs")
+                _, written = self._replace_docs(
+                    session, [d for d in docs if d.turn >= first], next_id.fetchone()[0], False
+                )
+            self.conn.execute(
+                "INSERT OR REPLACE INTO files (path, size, mtime_ns) VALUES (?, ?, ?)",
+                (_to_db(key), *PARTIAL),
+            )
+            self._count_change()
+        self._stamps[key] = PARTIAL
+        return written
+
     def _session_id(self, path: str, ref: SessionRef) -> int:
         values = (
             ref.format,
@@ -219,12 +247,19 @@ class SearchIndex:
         )
         return int(cursor.lastrowid)  # type: ignore[arg-type]
 
-    def _replace_docs(self, session: int, docs: list[Doc], next_id: int) -> tuple[int, int]:
-        """Make the session's stored texts `docs`, touching only those that differ."""
+    def _replace_docs(
+        self, session: int, docs: list[Doc], next_id: int, compare: bool = True
+    ) -> tuple[int, int]:
+        """Make the session's stored texts `docs`, touching only those that differ
+        (`compare=False`: none are stored, add them all)."""
         stored = {
             (turn, who): (doc_id, digest, length)
-            for doc_id, turn, who, digest, length in self.conn.execute(
-                "SELECT id, turn, who, hash, length FROM docs WHERE session = ?", (session,)
+            for doc_id, turn, who, digest, length in (
+                self.conn.execute(
+                    "SELECT id, turn, who, hash, length FROM docs WHERE session = ?", (session,)
+                )
+                if compare
+                else ()
             )
         }
         fresh: list[tuple[int, Doc, int]] = []

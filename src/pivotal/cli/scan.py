@@ -102,8 +102,11 @@ def run_follow(
             f" {ref.label} (pick another with PATH#KEY or --key)"
         )
     config = PivotConfig.for_sensitivity(sensitivity)
+    from pivotal.catalog.search_live import LiveIndexer
+
     try:
-        asyncio.run(scan_follow(ref, as_json=as_json, out=sys.stdout, config=config))
+        with LiveIndexer(ref):  # `pivotal search` finds what it prints as it is written
+            asyncio.run(scan_follow(ref, as_json=as_json, out=sys.stdout, config=config))
     except KeyboardInterrupt:
         return int(ExitCode.INTERRUPTED)
     return int(ExitCode.OK)
