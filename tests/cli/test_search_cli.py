@@ -192,3 +192,26 @@ def test_the_index_is_kept_in_the_cache_folder_only(home: Path, tmp_path: Path) 
         "search.sqlite3"
     )
     assert START  # the sessions' clock (used by the table's times above)
+
+
+def test_an_index_found_damaged_by_a_query_is_rebuilt_and_answers(
+    home: Path, tmp_path: Path
+) -> None:
+    import sqlite3
+
+    from pivotal.catalog.search_index import SEARCH_DB
+
+    assert invoke("search", "nccl", "--root", home).exit_code == 0
+    db = tmp_path / "cache" / SEARCH_DB
+    conn = sqlite3.connect(db)
+    (page_size,) = conn.execute("PRAGMA page_size").fetchone()
+    (root,) = conn.execute("SELECT rootpage FROM sqlite_master WHERE name = 'text_data'").fetchone()
+    conn.close()
+    with open(db, "r+b") as handle:  # the FTS index's pages: only a look-up finds it out
+        handle.seek((root - 1) * page_size)
+        handle.write(b"\xff" * page_size)
+    result = invoke("search", "超时", "--root", home, "--json")
+    assert result.exit_code == 0, result.output
+    assert "damaged" in result.stderr and (tmp_path / "cache" / f"{SEARCH_DB}.corrupt").exists()
+    rows = [json.loads(x) for x in result.stdout.splitlines()]
+    assert [(r["turn"], r["who"]) for r in rows] == [(4, "you")]

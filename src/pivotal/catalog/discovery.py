@@ -220,33 +220,49 @@ def refresh_index(
     warn: Callable[[str], None] | None = None,
     progress: Progress | None = None,
     stamps: dict[Path, Stamp] | None = None,
+    search: SearchIndex | None = None,
 ) -> None:
     """Bring the search index up to date for `candidates` (what `pivotal search` runs first).
 
     Files it holds as they are now are not looked at again (`stamps`: those `located`
     knows already); the others are read by the listing pass, which updates the listing
-    index with them too.
+    index with them too. `search`: the index, open already (left open).
     """
     progress = progress if progress is not None else Progress()
-    search = _open_search(progress)
+    opened = search is None
+    search = _open_search(progress) if search is None else search
     if search is not None:
         try:
-            stamps = stamps or {}
-            stale = [
-                (path, agent)
-                for path, agent in candidates
-                if not search.fresh(path, stamps.get(path) or file_stamp(path) or (0, 0))
-            ]
-            _tidy_search(search, {os.path.abspath(p) for p, _ in candidates}, 0, progress)
+            candidates = stale_for_search(search, candidates, stamps, progress)
         finally:
-            search.close()
-        if not stale:
+            if opened:
+                search.close()
+        if not candidates:
             progress.finished = True
             progress.tell()
             return
-        candidates = stale
     for _ in _iter_detailed(candidates, True, warn or _warn_stderr, None, progress):
         pass
+
+
+def stale_for_search(
+    search: SearchIndex,
+    candidates: list[Located],
+    stamps: dict[Path, Stamp] | None = None,
+    progress: Progress | None = None,
+) -> list[Located]:
+    """The candidates whose text the index lacks as they are now; indexed files that are
+    gone (and were not found) are forgotten on the way."""
+    stamps = stamps or {}
+    stale = []
+    seen = set()
+    for path, agent in candidates:
+        key = os.path.abspath(path)
+        seen.add(key)
+        if not search.fresh_key(key, stamps.get(path) or file_stamp(path) or (0, 0)):
+            stale.append((path, agent))
+    _tidy_search(search, seen, 0, progress if progress is not None else Progress())
+    return stale
 
 
 def located(
@@ -271,6 +287,8 @@ class Progress:
         self.finished = False
         self.searchable = True
         self.problem = ""
+        self.error: SearchUnavailable | None = None
+        """What stopped the search index being used or written (SearchDamaged: set aside)."""
         self.report = report
 
     def tell(self) -> None:
@@ -385,7 +403,7 @@ def _open_search(progress: Progress) -> SearchIndex | None:
     try:
         return open_search_index()
     except SearchUnavailable as exc:
-        progress.searchable, progress.problem = False, str(exc)
+        progress.searchable, progress.problem, progress.error = False, str(exc), exc
         return None
 
 
@@ -414,7 +432,7 @@ def _tidy_search(search: SearchIndex, seen: set[str], written: int, progress: Pr
 
 def _search_failed(search: SearchIndex, exc: SearchUnavailable, progress: Progress) -> None:
     """Stop writing texts this pass; a damaged index is set aside (the next pass rebuilds it)."""
-    progress.searchable, progress.problem = False, str(exc)
+    progress.searchable, progress.problem, progress.error = False, str(exc), exc
     if isinstance(exc, SearchDamaged):
         search.close()
         try:

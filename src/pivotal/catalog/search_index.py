@@ -154,6 +154,10 @@ class SearchIndex:
         """Whether the texts of `path` as it is now (`stamp`) are all in the index."""
         return self._stamps.get(os.path.abspath(path)) == stamp
 
+    def fresh_key(self, key: str, stamp: Stamp) -> bool:
+        """`fresh` for a path made absolute already."""
+        return self._stamps.get(key) == stamp
+
     def paths(self) -> list[str]:
         return list(self._stamps)
 

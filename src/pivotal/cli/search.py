@@ -167,23 +167,48 @@ def _where(
 
 def _find(candidates, keys, query, filters, limit, stamps):  # type: ignore[no-untyped-def]
     """The hits, from the index brought up to date (or, without one, from reading everything),
-    and the candidate files in which no session was found (to say why, if there is a reason)."""
-    from pivotal.catalog.discovery import Progress, refresh_index
-    from pivotal.catalog.search_index import SearchUnavailable, open_search_index
+    and the candidate files in which no session was found (to say why, if there is a reason).
+
+    A damaged index is set aside and built again from the sessions, once.
+    """
+    from pivotal.catalog.search_index import SearchDamaged, SearchUnavailable, reset
+
+    for attempt in (1, 2):
+        try:
+            return _find_indexed(candidates, keys, query, filters, limit, stamps)
+        except SearchDamaged as exc:
+            if attempt == 2:
+                return _without_index(str(exc), candidates, keys, query, filters, limit), []
+            err(str(exc))
+            try:
+                reset()
+            except SearchUnavailable as again:
+                return _without_index(str(again), candidates, keys, query, filters, limit), []
+        except SearchUnavailable as exc:
+            return _without_index(str(exc), candidates, keys, query, filters, limit), []
+    raise AssertionError("unreachable")
+
+
+def _find_indexed(candidates, keys, query, filters, limit, stamps):  # type: ignore[no-untyped-def]
+    from pivotal.catalog.discovery import Progress, refresh_index, stale_for_search
+    from pivotal.catalog.search_index import open_search_index
     from pivotal.catalog.search_query import search
 
-    shown = StderrProgress()
-    for attempt in (1, 2):
-        progress = Progress(shown.update)
-        refresh_index(candidates, progress=progress, warn=err, stamps=stamps)
-        shown.done()
-        if progress.searchable or attempt == 2:
-            break  # a damaged index was set aside: the second pass builds it again
+    index = open_search_index()
     try:
-        index = open_search_index()
-    except SearchUnavailable as exc:
-        return _without_index(str(exc), candidates, keys, query, filters, limit), []
-    try:
+        checked = Progress()
+        stale = stale_for_search(index, candidates, stamps, checked)
+        if checked.error is not None:
+            raise checked.error
+        if stale:  # read by the listing pass, which writes them (the index is reopened after)
+            index.close()
+            shown = StderrProgress()
+            progress = Progress(shown.update)
+            refresh_index(stale, progress=progress, warn=err, stamps=stamps)
+            shown.done()
+            if progress.error is not None:
+                raise progress.error
+            index = open_search_index()
         files = {os.path.abspath(path): path for path, _ in candidates}
         wanted = index.sessions_of(files)
         unlisted = [files[p] for p in files.keys() - {p for p, _ in wanted}]
@@ -192,8 +217,6 @@ def _find(candidates, keys, query, filters, limit, stamps):  # type: ignore[no-u
         every = len(wanted) == index.session_count()
         filters.sessions = None if every else set(wanted.values())
         return search(index, query, filters, limit), unlisted
-    except SearchUnavailable as exc:
-        return _without_index(str(exc), candidates, keys, query, filters, limit), []
     finally:
         index.close()
 
