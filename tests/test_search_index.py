@@ -50,6 +50,7 @@ def home(tmp_path: Path) -> Path:
         [
             ("you", "Write the release notes for 2.4"),
             ("agent", "Here are the notes; nothing about timeouts changed."),
+            ("agent", "The timeout is fine; set rank 2 later."),  # every trigram of one, apart
         ],
     )
     return home
@@ -76,7 +77,8 @@ def test_words_phrases_and_substrings(home: Path, cache: Path) -> None:
     refresh(home)
     # two words anywhere in one text; a phrase only where it is whole
     assert ("train", 0, YOU) in find("timeout rank")
-    assert find('"timeout rank"') == []
+    assert find('"timeout rank"') == []  # its trigrams are all in the docs' turn #3, apart
+    assert ("docs", 2, 2) in find("timeout rank")
     assert [h[:2] for h in find('"all-reduce hangs"')] == [("train", 0)]
     # any part of a word, any case
     assert ("train", 0, YOU) in find("eout")
@@ -250,12 +252,30 @@ def test_an_index_another_version_wrote_is_emptied_and_filled_again(
     refresh(home)
     conn = sqlite3.connect(cache / SEARCH_DB)
     conn.execute("UPDATE meta SET value = 'written-by-another-version' WHERE name = 'code'")
+    (session,) = conn.execute("SELECT id FROM sessions LIMIT 1").fetchone()
+    conn.execute("INSERT INTO docs VALUES (999999, ?, 99, 0, NULL, 22, 0)", (session,))
     conn.execute("INSERT INTO text (rowid, body) VALUES (999999, 'stale text from before')")
     conn.commit()
     conn.close()
-    refresh(home)
+    refresh(home)  # its files look fresh: only the version says the texts must go
     assert find("stale text from before") == []
     assert find("超时") == [("train", 3, YOU)]
+
+
+def test_sessions_counted_before_search_existed_are_read_for_their_text(
+    home: Path, cache: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from pivotal.catalog.search_index import SearchUnavailable
+
+    def unavailable() -> None:
+        raise SearchUnavailable("not yet")
+
+    with monkeypatch.context() as patch:  # a listing by a pivotal without the search index
+        patch.setattr(discovery, "open_search_index", unavailable)
+        listed = discovery.discover_sessions([home])
+    assert listed and all(ref.turns for ref in listed)
+    refresh(home)
+    assert find("超时") == [("train", 3, YOU)]  # the counts were cached, the text was not
 
 
 TWO_WRITERS = textwrap.dedent(
