@@ -9,6 +9,8 @@ import shutil
 from functools import partial
 from pathlib import Path
 
+from msgspec.structs import replace
+
 from pivotal.catalog.discovery import discover_details, discover_sessions
 from pivotal.tui.app import ReplayerApp
 from pivotal.tui.picker import PickerScreen
@@ -109,3 +111,29 @@ async def test_cjk_as_you_type_and_star_from_the_replay(tmp_path: Path, monkeypa
         await wait_for(lambda: any("EAGLE-3" in r for r in rows(app)))
         await pilot.press("escape", "escape", "escape")  # clear, filter mode, back to the replay
         assert app.screen is screen
+
+
+async def test_the_title_says_when_counts_are_known_and_text_is_being_indexed(
+    tmp_path: Path, monkeypatch
+) -> None:  # type: ignore[no-untyped-def]
+    import threading
+
+    home = make_home(tmp_path, monkeypatch)
+    refs = discover_sessions([home], details=True)
+    release = threading.Event()
+
+    def details(wanted, progress):  # type: ignore[no-untyped-def]
+        yield refs  # every count known at once (cached) ...
+        progress.reading, progress.read = 5, 2  # ... and five files read again for their text
+        progress.tell()
+        release.wait(20)
+        progress.read, progress.finished = 5, True  # as the pass says at its end
+
+    app = ReplayerApp(None, refs=[replace(r, turns=None) for r in refs], details=details)
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        await wait_for(lambda: "indexing text for search 2/5" in title(app))
+        await pilot.press("ctrl+f")
+        await wait_for(lambda: "indexing 2/5" in title(app))
+        release.set()
+        await wait_for(lambda: "indexing" not in title(app))

@@ -9,6 +9,7 @@ sessions are read in worker processes as the listing pass reads them.
 
 from __future__ import annotations
 
+import itertools
 import os
 import re
 from collections.abc import Callable
@@ -45,10 +46,11 @@ def scan_search(
     workers = min(8, usable_cores())
     items = [(path, agent, query.terms) for path, agent in candidates]
     done = 0
+    numbers = itertools.count(1)
     for _, sessions in run_all(_matching, items, workers=workers, pool_from=POOL_FROM):
         for ref, docs, count, length in sessions:
             texts, chars = texts + count, chars + length
-            row = _row(ref, len(found) + done * 1_000_000)
+            row = _row(ref, next(numbers))
             if keys is not None and (row.path, row.key or "") not in keys:
                 continue
             if filters.agents and not any(agent_matches(a, row.format) for a in filters.agents):

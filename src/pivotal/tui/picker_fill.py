@@ -139,4 +139,8 @@ class FillingPicker(PickerScreen):
         if self.complete:
             return ""
         count = len(self.refs)
+        text = self.text_search.progress
+        if self.filled >= count and text is not None and text.reading:
+            # every count was known: the pass reads the files again for their text only
+            return f" · indexing text for search {text.read}/{text.reading}"
         return f" · counting turns and pivots {min(self.filled, count)}/{count}"
