@@ -20,9 +20,8 @@ import os
 import sqlite3
 import time
 from collections.abc import Iterable
-from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
 from pivotal import __version__
 from pivotal.folders import cache_dir
@@ -147,8 +146,7 @@ def code_stamp(
     return digest.hexdigest()[:32]
 
 
-@dataclass(frozen=True)
-class _Entry:
+class _Entry(NamedTuple):
     stamp: Stamp
     rows: tuple[tuple[object, ...], ...]
     """Database rows (path first); refs are built on lookup with the path as given."""

@@ -25,8 +25,8 @@ import os
 import sqlite3
 import time
 from collections.abc import Iterable, Iterator
-from dataclasses import dataclass, field
 from pathlib import Path
+from typing import NamedTuple
 
 from pivotal.catalog.index import Stamp, code_stamp
 from pivotal.catalog.search_text import Doc, fingerprint
@@ -109,17 +109,15 @@ def search_code_stamp() -> str:
     return code_stamp(("readers",), extra, f"search/{SCHEMA_VERSION}")
 
 
-@dataclass(slots=True)
-class FileText:
+class FileText(NamedTuple):
     """What one read of a session file gives the index: its stamp and each session's texts."""
 
     path: Path
     stamp: Stamp
-    sessions: list[tuple[SessionRef, list[Doc]]] = field(default_factory=list)
+    sessions: list[tuple[SessionRef, list[Doc]]]
 
 
-@dataclass(slots=True)
-class SessionRow:
+class SessionRow(NamedTuple):
     """A session as the index knows it (what a hit says about where it is)."""
 
     id: int

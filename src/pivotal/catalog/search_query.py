@@ -21,7 +21,7 @@ from __future__ import annotations
 import re
 import sqlite3
 from collections.abc import Callable, Iterable
-from dataclasses import dataclass, field
+from typing import NamedTuple
 
 from pivotal.catalog.search_index import SearchIndex, SessionRow, failure
 from pivotal.catalog.search_text import AGENT, COMMAND, OUTPUT, YOU
@@ -39,8 +39,7 @@ SNIPPET_WIDTH = 100
 ELLIPSIS = "…"
 
 
-@dataclass(frozen=True, slots=True)
-class SearchQuery:
+class SearchQuery(NamedTuple):
     """The person's words and phrases, each to be found as a substring, case ignored."""
 
     text: str
@@ -79,8 +78,7 @@ def parse_query(text: str) -> SearchQuery:
     return SearchQuery(text, tuple(terms))
 
 
-@dataclass(slots=True)
-class Hit:
+class Hit(NamedTuple):
     """One turn that matches: where it is, who wrote the text that matched, its score."""
 
     session: SessionRow
@@ -89,17 +87,24 @@ class Hit:
     who: int
     time: float | None
     score: float
-    body: str = field(repr=False)
+    body: str
 
 
-@dataclass(slots=True)
 class Filters:
     """What narrows a search: agents (format names or their first word), a time, sessions."""
 
-    agents: tuple[str, ...] = ()
-    since: float | None = None
-    sessions: set[int] | None = None
-    """Only these session ids (None: every session in the index)."""
+    __slots__ = ("agents", "since", "sessions")
+
+    def __init__(
+        self,
+        agents: tuple[str, ...] = (),
+        since: float | None = None,
+        sessions: set[int] | None = None,
+    ) -> None:
+        self.agents = agents
+        self.since = since
+        self.sessions = sessions
+        """Only these session ids (None: every session in the index)."""
 
 
 def agent_matches(agent: str, fmt: str) -> bool:
@@ -242,8 +247,7 @@ def score(
 # -- snippets ----------------------------------------------------------------------
 
 
-@dataclass(frozen=True, slots=True)
-class Snippet:
+class Snippet(NamedTuple):
     """One line around the first match, safe to print, and where the matches are in it."""
 
     text: str

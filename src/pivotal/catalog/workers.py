@@ -15,9 +15,11 @@ from __future__ import annotations
 import signal
 from collections import deque
 from collections.abc import Callable, Iterable, Iterator, Sequence
-from concurrent.futures import FIRST_COMPLETED, Future, wait
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
+
+if TYPE_CHECKING:
+    from concurrent.futures import Future
 
 Located = tuple[Path, str]
 """A session file (or folder) and the agent in whose folder it was found."""
@@ -96,6 +98,8 @@ def _pooled(
     workers: int,
     done: set[int],
 ) -> Iterator[tuple[int, R]]:
+    from concurrent.futures import FIRST_COMPLETED, wait
+
     pool = _executor()(max_workers=workers, initializer=_worker_init)
     try:
         busy: dict[Future[list[R]], list[int]] = {}
@@ -116,9 +120,10 @@ def _pooled(
 
 
 def _executor() -> type:
-    """ProcessPoolExecutor, imported when a pool is started: `concurrent.futures.process`
-    and multiprocessing cost ~10 ms that a warm listing or search, which reads no file,
-    does not need. A test may set `workers.ProcessPoolExecutor` to another class."""
+    """ProcessPoolExecutor, imported when a pool is started: `concurrent.futures` (with
+    `logging`), its process module and multiprocessing cost ~15 ms that a warm listing or
+    search, which reads no file, does not need. A test may set `workers.ProcessPoolExecutor`
+    to another class."""
     found = globals().get("ProcessPoolExecutor")
     if found is None:
         from concurrent.futures import ProcessPoolExecutor as found
