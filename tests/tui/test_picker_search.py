@@ -31,6 +31,8 @@ def make_home(tmp_path: Path, monkeypatch) -> Path:  # type: ignore[no-untyped-d
     folder.mkdir(parents=True)
     shutil.copy(DEMO, folder / "demo.jsonl")  # pivots at turns #17, #31 and #57
     write_claude(home, "cjk", [("you", "连接超时了，请重试一下"), ("agent", "好的，我再试一次。")])
+    long = "a long preamble of words before it " * 3 + "then the hugepages-setting, at last"
+    write_claude(home, "long", [("you", long)])
     return home
 
 
@@ -67,6 +69,8 @@ async def test_ctrl_f_searches_text_and_enter_lands_on_the_hit(tmp_path: Path, m
         await wait_for(lambda: any("n-gram speculation gives" in r for r in rows(app)))
         first = rows(app)[0]
         assert "#27" in first and "agent" in first and "claude" in first
+        assert "Filter sessions" in footer(app) and "Search text" not in footer(app)
+        assert len(first) <= SIZE[0] and "n-gram speculation gives" in first  # match in view
         assert "hit" in title(app) and "^F filters sessions" in title(app)
         await pilot.press("enter")
         await wait_for(lambda: app.replay is not None and app.replay.landing is None)
@@ -97,6 +101,10 @@ async def test_cjk_as_you_type_and_star_from_the_replay(tmp_path: Path, monkeypa
         await pilot.press("ctrl+f", *"超时")
         await wait_for(lambda: any("超时" in r for r in rows(app)))
         assert len(rows(app)) == 1 and "#1" in rows(app)[0] and "you" in rows(app)[0]
+        await pilot.press(*["backspace"] * 2, *"hugepages-setting")
+        await wait_for(lambda: any("hugepages-setting" in r for r in rows(app)))  # in view
+        await pilot.press(*["backspace"] * 17, *"超时")
+        await wait_for(lambda: any("超时" in r for r in rows(app)))
         await pilot.press("ctrl+f")  # back to filtering: the text is the filter now
         await pilot.press(*["backspace"] * 2, *"qwen")
         await wait_for(lambda: len(rows(app)) == 1 and "qwen" in rows(app)[0])

@@ -158,7 +158,8 @@ class PickerScreen(Screen[SessionRef | Picked | None]):
 
     BINDINGS = [
         Binding("escape", "clear_or_quit", "Clear / quit"),
-        Binding("ctrl+f", "toggle_search", "Search text"),
+        Binding("ctrl+f", "search_mode", "Search text"),
+        Binding("ctrl+f", "filter_mode", "Filter sessions"),
         Binding("down", "move(1)", show=False),
         Binding("up", "move(-1)", show=False),
         Binding("pagedown", "page(1)", show=False),
@@ -283,6 +284,20 @@ class PickerScreen(Screen[SessionRef | Picked | None]):
             self.dismiss(self.refs[self.shown[event.row]])
 
     # -- search mode (picker_search) ------------------------------------------------------
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        """Ctrl+F's two meanings: the footer shows the one it has now."""
+        if action == "search_mode":
+            return not self.text_search.active
+        if action == "filter_mode":
+            return self.text_search.active
+        return True
+
+    def action_search_mode(self) -> None:
+        self.action_toggle_search()
+
+    def action_filter_mode(self) -> None:
+        self.action_toggle_search()
+
     def action_toggle_search(self) -> None:
         """Ctrl+F: search the sessions' text for what is typed, or go back to filtering."""
         field = self.query_one(Input)
@@ -293,11 +308,13 @@ class PickerScreen(Screen[SessionRef | Picked | None]):
             self.query_one("#picker-header", Static).update(header())
             self.query_text = field.value
             self.refilter()
+            self.refresh_bindings()
             return
         field.placeholder = PLACEHOLDER
         self.query_one("#picker-header", Static).update(hit_header())
         search.start(field.value)
         self.show_hits()
+        self.refresh_bindings()
 
     @on(HitsFound)
     def found_hits(self, message: HitsFound) -> None:
@@ -307,7 +324,12 @@ class PickerScreen(Screen[SessionRef | Picked | None]):
     def show_hits(self) -> None:
         search = self.text_search
         hits, query = search.hits, search.query
-        self.query_one(SessionList).set_rows(len(hits), lambda row: hit_label(hits[row], query))
+        rows = self.query_one(SessionList)
+
+        def row_text(row: int) -> Text:  # the snippet fits what the columns leave of a row
+            return hit_label(hits[row], query, width=rows.scrollable_content_region.width)
+
+        rows.set_rows(len(hits), row_text)
         self.query_one("#picker-title", Static).update(self.title_text(), layout=False)
 
     def choose_hit(self, row: int | None) -> None:
