@@ -215,3 +215,16 @@ def test_an_index_found_damaged_by_a_query_is_rebuilt_and_answers(
     assert "damaged" in result.stderr and (tmp_path / "cache" / f"{SEARCH_DB}.corrupt").exists()
     rows = [json.loads(x) for x in result.stdout.splitlines()]
     assert [(r["turn"], r["who"]) for r in rows] == [(4, "you")]
+
+
+def test_no_copy_of_session_text_is_kept_when_asked(
+    home: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from pivotal.catalog.search_index import SEARCH_DB
+
+    monkeypatch.setenv("PIVOTAL_NO_SEARCH_INDEX", "1")
+    assert invoke("sessions", "--root", home).exit_code == 0  # a listing fills no index
+    result = invoke("search", "超时", "--root", home, "--json")
+    assert result.exit_code == 0 and "PIVOTAL_NO_SEARCH_INDEX is set" in result.stderr
+    assert [json.loads(x)["turn"] for x in result.stdout.splitlines()] == [4]
+    assert not list((tmp_path / "cache").glob(f"{SEARCH_DB}*"))

@@ -38,6 +38,9 @@ SCHEMA_VERSION = 1
 BUSY_TIMEOUT_S = 10.0
 PARTIAL: Stamp = (-1, -1)
 """The stamp of a file indexed as far as a live follow read it: the next pass reads it again."""
+OFF = "PIVOTAL_NO_SEARCH_INDEX"
+"""Set (to anything but ""): no search index is written or read (`pivotal search` reads
+every session instead)."""
 MIN_SQLITE = (3, 34, 0)
 """The first SQLite with FTS5's trigram tokenizer."""
 _CORRUPT_CODES = {"SQLITE_CORRUPT", "SQLITE_NOTADB"}
@@ -467,6 +470,8 @@ def open_search_index(directory: Path | None = None) -> SearchIndex:
 
     Raises SearchUnavailable with a one-line reason when it cannot be used.
     """
+    if os.environ.get(OFF):
+        raise SearchUnavailable(f"{OFF} is set: no copy of session text is kept")
     reason = unavailable_reason()
     if reason is not None:
         raise SearchUnavailable(reason)
