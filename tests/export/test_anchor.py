@@ -22,7 +22,7 @@ from pivotal.export.anchor import Plan, Subject, finditer, plan
 from pivotal.export.redact import OWN_RULES
 from pivotal.export.ruleset import gitleaks
 
-from .planted import example_for
+from .planted import OWN, example_for
 
 GLUE = [
     " ",
@@ -60,6 +60,7 @@ def _texts(rng: random.Random) -> list[str]:
         "Authorization: Bearer abcdefghijklmnop1234",
         "mailto:mara@ledgerly.example and x@y.io",
         "postgres://mara:pa55@db:5432/app",
+        *(text for _, text, _ in OWN),
     ]
     texts = list(examples)
     texts += [e.upper() for e in examples] + [e.swapcase() for e in examples]

@@ -276,3 +276,52 @@ def encode(value: object) -> bytes:
     text = json.dumps(value, ensure_ascii=False, separators=(",", ":"))
     text = text.replace("-Infinity", "-1e400").replace("Infinity", "1e400")
     return text.encode("utf-8", "surrogatepass")
+
+
+# -- first records longer than the sniff head ------------------------------------------
+
+SNIFF_HEAD = 64 * 1024
+"""What pivotal reads of a file to tell its format (`pivotal.readers.HEAD_BYTES`)."""
+FILLER = st.text(
+    alphabet=st.one_of(
+        st.sampled_from(list(' "\\/\n\t{}[]:,<>`é中🎉')), st.characters(codec="utf-8")
+    ),
+    min_size=1,
+    max_size=24,
+)
+"""What a pasted log or an inlined prompt repeats: quotes, backslashes, escapes, non-ASCII
+(so the head's cut falls inside an escape or a character as often as not)."""
+
+
+def _text_leaves(record: object) -> list[tuple]:
+    """Paths of the string values in `record` that are text (they hold a space), not an
+    id, a type or a time."""
+    leaves = []
+    for path in json_paths(record):
+        value = record
+        for key in path:
+            value = value[key]  # type: ignore[index]
+        if isinstance(value, str) and " " in value:
+            leaves.append(path)
+    return leaves
+
+
+def lengthened(data: st.DataObject, records: list[object]) -> tuple[list[object], int]:
+    """A copy of `records` whose first record holding text has one of its texts made longer
+    than the sniff head (the cut lands anywhere in it, and sometimes past it), and the
+    index of that record. A first prompt with a pasted log, an agent's inlined
+    instructions, a long queued prompt are all this."""
+    out = json.loads(json.dumps(records))
+    index = next(n for n, record in enumerate(out) if _text_leaves(record))
+    path = data.draw(st.sampled_from(_text_leaves(out[index])), label="text")
+    piece = data.draw(FILLER, label="filler")
+    size = data.draw(st.integers(SNIFF_HEAD - 2048, 3 * SNIFF_HEAD), label="size")
+    repeats = size // max(len(piece.encode("utf-8", "surrogatepass")), 1) + 1
+    if not path:  # the record is a text itself (a line of a Markdown log)
+        out[index] += piece * repeats
+        return out, index
+    parent = out[index]
+    for key in path[:-1]:
+        parent = parent[key]
+    parent[path[-1]] += piece * repeats
+    return out, index

@@ -13,6 +13,8 @@ import sqlite3
 import sys
 from pathlib import Path
 
+import pytest
+
 from cli_helpers import invoke
 from pivotal.readers import find_sessions, open_reader, read_session
 from privilege import as_nobody
@@ -196,3 +198,121 @@ def test_an_unreadable_database_in_a_data_folder_says_permission_denied(world_tm
         assert "permission denied" in err, err
         assert "no sessions found" not in err and "internal error" not in err
         assert len(err.splitlines()) == 1
+
+
+# -- nothing beside the database, whatever the -wal (issue 34: 2) ---------------------
+
+
+def _database_with_frames(tmp_path: Path) -> tuple[Path, bytes]:
+    """A WAL database (its last rows only in its -wal) and the bytes of that -wal."""
+    live = tmp_path / "live"
+    live.mkdir()
+    writer = create_db(live / "opencode.db")
+    writer.execute("PRAGMA wal_autocheckpoint = 0")
+    add_session(writer, "ses_w")
+    put_message(writer, "msg_001", "ses_w", user_info(T0), T0)
+    put_part(writer, "prt_001", "msg_001", "ses_w", text_part("in the main file"), T0)
+    writer.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+    put_message(writer, "msg_002", "ses_w", user_info(T0 + 1), T0 + 1)
+    put_part(writer, "prt_002", "msg_002", "ses_w", text_part("only in the wal"), T0 + 1)
+    frames = (live / "opencode.db-wal").read_bytes()
+    shutil.copyfile(live / "opencode.db", tmp_path / "main")
+    writer.close()
+    return tmp_path / "main", frames
+
+
+def _files_beside(folder: Path) -> dict[str, bytes]:
+    return {p.name: p.read_bytes() for p in sorted(folder.iterdir())}
+
+
+@pytest.mark.parametrize("journal", ["wal", "rollback"])
+@pytest.mark.parametrize("wal", ["none", "empty", "frames"])
+def test_no_file_appears_beside_a_database_whatever_its_wal(
+    tmp_path: Path, journal: str, wal: str
+) -> None:
+    """A 0-byte `-wal` with no `-shm` (a copy, a `sqlite3` probe) made SQLite create the
+    `-shm` beside it; every -wal state, in either journal mode's header, now leaves the
+    folder as it was and reads every committed row."""
+    main, frames = _database_with_frames(tmp_path)
+    folder = tmp_path / "copy"
+    folder.mkdir()
+    db = folder / "opencode.db"
+    data = bytearray(main.read_bytes())
+    if journal == "rollback":
+        data[18:20] = b"\x01\x01"  # the header of a rollback-journal database
+    db.write_bytes(bytes(data))
+    if wal != "none":
+        Path(f"{db}-wal").write_bytes(frames if wal == "frames" else b"")
+    before = _files_beside(folder)
+    [ref] = find_sessions([db]).refs
+    texts = [t.text for t in read_session(ref).turns]
+    expected = ["in the main file"] + (["only in the wal"] if wal == "frames" else [])
+    assert texts == expected
+    for command in (("scan", db), ("export", db, "--to", "json")):
+        result = invoke(*command)
+        assert result.exit_code == 0, result.output
+    assert _files_beside(folder) == before
+
+
+# -- a writer in exclusive locking mode (issue 34: 7) ----------------------------------
+
+_HOLDER = """
+import sqlite3, sys
+conn = sqlite3.connect(sys.argv[1], isolation_level=None)
+if sys.argv[2] == "wal-first":
+    conn.execute("PRAGMA journal_mode=WAL")
+    conn.execute("PRAGMA locking_mode=EXCLUSIVE")
+else:
+    conn.execute("PRAGMA locking_mode=EXCLUSIVE")
+    conn.execute("PRAGMA journal_mode=WAL")
+conn.execute("PRAGMA wal_autocheckpoint=0")
+if sys.argv[3] == "write":
+    conn.execute("UPDATE session SET title = 'renamed by the holder'")
+else:
+    conn.execute("SELECT count(*) FROM session").fetchone()
+print("held", flush=True)
+sys.stdin.read()  # hold the database until the test closes our stdin
+"""
+
+_DATABASES = {
+    "opencode": "opencode-short/.local/share/opencode/opencode.db",
+    "kilo": "kilo-short/.local/share/kilo/kilo.db",
+}
+
+
+@pytest.mark.parametrize("action", ["write", "read"])
+@pytest.mark.parametrize("order", ["wal-first", "exclusive-first"])
+@pytest.mark.parametrize("fmt", list(_DATABASES))
+def test_a_database_held_in_exclusive_locking_mode_is_read_anyway(
+    tmp_path: Path, fmt: str, order: str, action: str
+) -> None:
+    """The README's promise for a WAL database locked by a writer: read anyway, exit 0.
+
+    A writer in `locking_mode=EXCLUSIVE` keeps every other connection out for as long as
+    it runs; its database is read from a private copy, and what it committed is shown."""
+    import subprocess
+
+    source = Path(__file__).resolve().parents[1] / "fixtures" / "realclients" / _DATABASES[fmt]
+    db = tmp_path / source.name
+    shutil.copyfile(source, db)
+    holder = subprocess.Popen(
+        [sys.executable, "-c", _HOLDER, str(db), order, action],
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        text=True,
+    )
+    try:
+        assert holder.stdout is not None and holder.stdout.readline().strip() == "held"
+        before = _files_beside(tmp_path)
+        scanned = invoke("scan", db)
+        exported = invoke("export", db, "--to", "json")
+        after = _files_beside(tmp_path)
+    finally:
+        assert holder.stdin is not None
+        holder.stdin.close()
+        holder.wait(timeout=30)
+    assert scanned.exit_code == 0, scanned.output
+    assert exported.exit_code == 0, exported.output
+    assert f"({fmt}, " in scanned.stdout and " turns" in scanned.stdout
+    assert ("renamed by the holder" in exported.stdout) == (action == "write")
+    assert sorted(after) == sorted(before)  # nothing created beside it

@@ -15,7 +15,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from pivotal.readers import find_sessions, specs
+from pivotal.readers import find_sessions, sniff_path, specs
 from pivotal.readers.base import FormatSpec
 
 from .fuzz_support import (
@@ -29,6 +29,7 @@ from .fuzz_support import (
     encode,
     garbage_line,
     json_paths,
+    lengthened,
     materialize,
     mutate,
     read,
@@ -186,6 +187,48 @@ def test_reading_in_appended_pieces_ends_like_one_batch_read(fmt: LineFormat) ->
             assert signature([reader.session]) == batch
 
     check()
+
+
+@pytest.mark.parametrize("fmt", LINE_FORMATS, ids=IDS)
+def test_a_first_record_longer_than_the_sniff_head(fmt: LineFormat) -> None:
+    """The format is still told from the file, and the file reads as the short one does."""
+    spec = fmt.spec()
+    for fixture in fmt.fixtures:
+        valid = fmt.lines(fixture)
+        _check_long_first_record(spec, fmt, valid, read_bytes(spec, fmt, b"\n".join(valid) + b"\n"))
+
+
+def _check_long_first_record(
+    spec: FormatSpec, fmt: LineFormat, valid: list[bytes], clean: tuple
+) -> None:
+    @FUZZ_SETTINGS
+    @given(st.data())
+    def check(data: st.DataObject) -> None:
+        if fmt.json_lines:
+            records, _ = lengthened(data, [json.loads(line) for line in valid])
+            lines = [encode(record) for record in records]
+        else:  # aider: the first message the person typed is the long one
+            (line,) = [n for n, text in enumerate(valid) if text.startswith(b"#### ")][:1]
+            [filler], _ = lengthened(data, [valid[line].decode()])
+            lines = list(valid)
+            lines[line] = filler.replace("\n", " ").replace("\r", " ").encode()
+        with session_file(b"\n".join(lines) + b"\n", fmt) as path:
+            assert sniff_path(path) is spec
+            sessions = read(spec, path)
+        assert [_shape(s) for s in sessions] == [_shape_of(s) for s in clean]
+        assert not any(s.skipped for s in sessions)
+
+    check()
+
+
+def _shape(session) -> tuple:  # type: ignore[no-untyped-def]
+    """Who spoke, in order, with the turn's flags: what a long text must not change."""
+    return tuple((str(t.role), int(t.flags)) for t in session.turns)
+
+
+def _shape_of(signed: tuple) -> tuple:
+    _id, _cwd, turns, _branches, _skipped = signed
+    return tuple((role, flags) for role, flags, *_rest in turns)
 
 
 @FUZZ_SETTINGS

@@ -4,6 +4,7 @@ Each test mutates the records of a real client's files (any field replaced by a
 value of any JSON type, or removed), then sniffs, lists and reads them the way the
 app does. The property is always the same: sniffing never raises, and reading
 raises nothing but `read_errors()` (bad files are reported as skipped records).
+`lengthened` makes a first record longer than the sniff head (test_long_first_record_fuzz.py).
 """
 
 from __future__ import annotations
@@ -13,11 +14,18 @@ from pathlib import Path
 
 from hypothesis import strategies as st
 
-from hardening.fuzz_support import FUZZ_SETTINGS, JSON_VALUES, json_paths, mutate, read
+from hardening.fuzz_support import (
+    FUZZ_SETTINGS,
+    JSON_VALUES,
+    json_paths,
+    lengthened,
+    mutate,
+    read,
+)
 from pivotal.readers import find_sessions, read_errors, sniff_path
 from pivotal.readers.base import FormatSpec
 
-__all__ = ["FUZZ_SETTINGS", "JSON_VALUES", "mutated", "read_everything"]
+__all__ = ["FUZZ_SETTINGS", "JSON_VALUES", "lengthened", "mutated", "read_everything"]
 
 
 def mutated(data: st.DataObject, records: list[object], rounds: int = 6) -> list[object]:

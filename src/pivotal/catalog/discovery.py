@@ -144,6 +144,7 @@ def discover_sessions(
     details: bool = True,
     use_cache: bool = True,
     warn: Callable[[str], None] | None = None,
+    unlisted: list[Path] | None = None,
 ) -> list[SessionRef]:
     """Every session in the agents' default locations, newest change first.
 
@@ -152,13 +153,21 @@ def discover_sessions(
     them per file version, so only new or changed files are read and a warm
     listing only stats; `use_cache=False` reads everything and leaves the index
     alone. `details=False` is the quick listing (a stat and a few KB per file).
-    `warn` receives one line if the index cannot be used (default: stderr).
+    `warn` receives one line if the index cannot be used (default: stderr). `unlisted`,
+    when given, receives the quick listing's candidate files that hold something but
+    listed no session (a shape pivotal does not know, a database it cannot read), so a
+    caller can say so: `listing_problems` says why.
     """
     candidates = list(_located(roots))
     if details:
         refs = _detailed(candidates, use_cache, warn or _warn_stderr)
     else:
-        refs = [ref for path, agent in candidates for ref in _refs_for(path, agent)]
+        refs = []
+        for path, agent in candidates:
+            found = _refs_for(path, agent)
+            refs.extend(found)
+            if not found and unlisted is not None and _holds_something(path):
+                unlisted.append(path)
     refs.sort(key=last_change, reverse=True)
     return refs
 
@@ -602,31 +611,46 @@ def with_quick_metadata(ref: SessionRef, head: bytes | None = None) -> SessionRe
 
 def listing_problems(roots: Iterable[Path] | None, refs: list[SessionRef]) -> list[Problem]:
     """Why candidates that list no session listed none: a database that cannot be read
-    (corrupt, not the agent's, locked) or a file we may not read. Other empty candidates
-    (an empty or half-written file) are not problems of a listing."""
+    (corrupt, not the agent's, locked), a file we may not read, or a session file in no
+    shape pivotal knows (a file in an agent's own folder is never left out without a
+    word). Only an empty file is passed over: it holds nothing to lose."""
     listed = {os.path.realpath(ref.path) for ref in refs}
     return problems_of(p for p in _candidates(roots) if os.path.realpath(p) not in listed)
 
 
 def problems_of(paths: Iterable[Path]) -> list[Problem]:
     """Why these candidates, which list no session, list none (see `listing_problems`)."""
-    from pivotal.readers import find_sessions, not_a_store
-
     problems: list[Problem] = []
     for path in paths:
         if not os.access(path, os.R_OK):
             problems.append(Problem(path, "permission", f"{path}: permission denied"))
-        elif path.suffix == ".db":
-            try:
-                found = find_sessions([path])
-            except Exception as exc:  # a damaged database can fail in any of its readers
-                reason = f"{path}: cannot read ({type(exc).__name__}: {exc})"
-                problems.append(Problem(path, "unreadable", reason))
-                continue
-            problems.extend(found.problems)
-            if not found.problems and not found.refs:
-                problems.append(Problem(path, "unreadable", f"{path}: {not_a_store()}"))
+        elif path.suffix == ".db" or _holds_something(path):
+            problems.extend(unlisted_problems(path))
     return problems
+
+
+def _holds_something(path: Path) -> bool:
+    """A regular file that is not empty (a folder candidate lists nothing when it has none)."""
+    try:
+        st = os.stat(path)
+    except OSError:
+        return False  # gone since the folder was listed
+    return S_ISREG(st.st_mode) and st.st_size > 0
+
+
+def unlisted_problems(path: Path) -> list[Problem]:
+    """Why `path`, a candidate that listed no session, could not be listed (one line each)."""
+    from pivotal.readers import find_sessions, not_a_store
+
+    try:
+        found = find_sessions([path])
+    except Exception as exc:  # a damaged database can fail in any of its readers
+        return [Problem(path, "unreadable", f"{path}: cannot read ({type(exc).__name__}: {exc})")]
+    if found.problems:
+        return list(found.problems)
+    if not found.refs and path.suffix == ".db":
+        return [Problem(path, "unreadable", f"{path}: {not_a_store()}")]
+    return []  # readable now: it appeared, or changed, since it was listed
 
 
 def _json_string(escaped: bytes) -> str:

@@ -35,7 +35,7 @@ from pivotal.catalog.notes_file import (
     rebuild_in_place,
     salvage,
 )
-from pivotal.model import Session, Turn
+from pivotal.model import Session, SessionRef, Turn
 
 FILE_NAME = "notes.sqlite3"
 BUSY_TIMEOUT_S = 5.0
@@ -51,6 +51,15 @@ def data_dir() -> Path:
     if xdg:
         return Path(xdg).expanduser() / "pivotal"
     return Path.home() / ".local" / "share" / "pivotal"
+
+
+def store_is_session(store: Path, ref: SessionRef) -> bool:
+    """The notes store is a file of the session itself (`PIVOTAL_DATA_DIR` pointed at the
+    session's folder, a database named like the store): opening it, even read-only, would
+    create SQLite's `-wal` and `-shm` beside it, and for writing would add tables to it."""
+    from pivotal.readers import session_files
+
+    return session_files(ref).claims(store) is not None
 
 
 def session_key(session: Session) -> str:

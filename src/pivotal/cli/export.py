@@ -21,22 +21,40 @@ from pivotal.model import SessionRef
 EXPORT_FORMATS = ("md", "html", "json", "cast")
 
 
-def _write_output(target: Path, chunks: Iterable[str], ref: SessionRef) -> None:
-    """Write to `-o FILE` (`pivotal.cli.outfile`), and never over the session being exported."""
+def _refuse_session_files(target: Path, ref: SessionRef) -> None:
+    """Exit 2 when `-o` names a file of the session being exported (before reading it)."""
+    refusal = _session_refusal(target, ref)
+    if refusal is not None:
+        err(f"{target}: {refusal}")
+        raise SystemExit(ExitCode.USAGE)
+
+
+def _write_output(target: Path, chunks: Iterable[str]) -> None:
+    """Write to `-o FILE` (`pivotal.cli.outfile`): one line and its exit code on failure."""
     from pivotal.cli.outfile import OutputFileError, write_chunks
 
-    try:
-        same = os.path.samefile(target, ref.path)
-    except OSError:
-        same = False
-    if same:
-        err(f"{target}: refusing to overwrite the session file itself")
-        raise SystemExit(ExitCode.USAGE)
     try:
         write_chunks(target, chunks)
     except OutputFileError as exc:
         err(exc.message)
         raise SystemExit(exc.code) from None
+
+
+def _session_refusal(target: Path, ref: SessionRef) -> str | None:
+    """Why `target` is part of the session being exported (any file it is read from, by
+    any path to it: `pivotal.readers.files`), or None when it is not."""
+    from pivotal.readers import session_files
+
+    claimed = session_files(ref).claims(target)
+    if claimed is None:
+        return None
+    if claimed == ref.path and not claimed.is_dir():
+        return "refusing to overwrite the session file itself"
+    if not claimed.is_dir():
+        return f"refusing to overwrite {claimed.name}, a file of the session being exported"
+    if os.path.exists(target):
+        return f"refusing to overwrite a file of the session being exported (in {claimed})"
+    return f"refusing to write into the folder of the session being exported ({claimed})"
 
 
 def configure(parser: argparse.ArgumentParser) -> None:
@@ -91,6 +109,8 @@ def export_cmd(args: argparse.Namespace) -> None:
         by_suffix = {v: k for k, v in SUFFIX.items()}
         fmt = by_suffix.get(output.suffix.lower(), "md") if output else "md"
     ref = one_ref(args.session, args.key)
+    if output is not None:
+        _refuse_session_files(output, ref)
     data = build_input(
         ref, read_or_exit(ref), sensitivity=args.sensitivity, with_notes=not args.no_notes
     )
@@ -103,5 +123,5 @@ def export_cmd(args: argparse.Namespace) -> None:
             sys.stdout.write(chunk)
         sys.stdout.flush()
     else:
-        _write_output(output, chunks, ref)
+        _write_output(output, chunks)
         err(f"wrote {output} ({fmt}, {len(data.pivots)} pivots{', redacted' if redact else ''})")

@@ -29,20 +29,25 @@ def notes_cmd(args: argparse.Namespace) -> None:
     """`pivotal notes`: the marks on one session, or the sessions that have any."""
     import sqlite3
 
-    from pivotal.catalog.notes import NoteStore
+    from pivotal.catalog.notes import FILE_NAME, NoteStore, data_dir, store_is_session
 
+    ref = one_ref(args.session, args.key) if args.session is not None else None
+    path = data_dir() / FILE_NAME
+    if ref is not None and store_is_session(path, ref):
+        # opening it, even read-only, would create SQLite's -wal and -shm beside the session
+        err(f"no marks on this session: the notes store {path} is a file of this session")
+        return
     try:
-        store = NoteStore(readonly=True)
+        store = NoteStore(path, readonly=True)
     except (OSError, sqlite3.Error) as exc:
         err(f"cannot open the notes store ({exc})")
         raise SystemExit(ExitCode.UNREADABLE) from None
     with store:
         if store.notice:
             err(store.notice)
-        if args.session is None:
+        if ref is None:
             _print_noted_sessions(store, args.as_json)
         else:
-            ref = one_ref(args.session, args.key)
             _print_marks(store, read_or_exit(ref), args.as_json)
 
 

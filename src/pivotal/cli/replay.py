@@ -80,11 +80,12 @@ def replay(args: argparse.Namespace) -> None:
     ref = None
     refs = None
     details = None
+    unlisted: list[Path] = []
     if args.path is not None:
         ref, refs = _resolve_for_app(args.path, args.key)
     else:
         # the quick listing shows the picker at once; turn and pivot counts fill in behind it
-        refs = discover_sessions(roots, details=False)
+        refs = discover_sessions(roots, details=False, unlisted=unlisted)
         details = partial(discover_details, roots, warn=lambda _: None)
         if not refs:
             ref, demo = demo_ref(), True
@@ -98,6 +99,7 @@ def replay(args: argparse.Namespace) -> None:
         autopause=not args.no_autopause,
         demo=demo,
         details=details,
+        unlisted=len(unlisted),
     )
 
 

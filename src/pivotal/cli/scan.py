@@ -11,15 +11,17 @@ from __future__ import annotations
 
 import argparse
 import gc
+import io
 import sys
 from pathlib import Path
+from typing import TextIO
 
 from pivotal.cli.arguments import SESSION_PATH, add_key, add_sensitivity
 from pivotal.cli.exitcodes import BatchDone, ExitCode, worst
 from pivotal.cli.output import err, silence_stdout
 from pivotal.cli.resolve import locate
 from pivotal.cli.scan_batch import run_scan
-from pivotal.model import last_change
+from pivotal.model import SessionRef, last_change
 
 
 def configure(parser: argparse.ArgumentParser) -> None:
@@ -54,7 +56,13 @@ def scan(args: argparse.Namespace) -> None:
     paths: list[Path] = args.paths
     if args.follow_live:
         raise SystemExit(
-            run_follow(paths, as_json=args.as_json, sensitivity=args.sensitivity, key=args.key)
+            run_follow(
+                paths,
+                as_json=args.as_json,
+                sensitivity=args.sensitivity,
+                key=args.key,
+                redact=args.redact,
+            )
         )
     if args.ends_process:
         gc.disable()  # the process ends right after: a last collection would only cost time
@@ -74,13 +82,19 @@ def scan(args: argparse.Namespace) -> None:
 
 
 def run_follow(
-    paths: list[Path], *, as_json: bool, sensitivity: str = "normal", key: str | None = None
+    paths: list[Path],
+    *,
+    as_json: bool,
+    sensitivity: str = "normal",
+    key: str | None = None,
+    redact: bool = False,
 ) -> int:
     """`scan --follow PATH`: print each pivot once it is confirmed, until Ctrl+C.
 
     PATH names one session (a file, `CONTAINER#KEY`, or a container with `--key`); a
     container of several is followed in its most recently active session, and a line
-    says which one, why, and how to pick another.
+    says which one, why, and how to pick another. With `redact` each line printed is
+    redacted, as `scan --redact` does.
     """
     import asyncio
 
@@ -102,11 +116,31 @@ def run_follow(
             f" {ref.label} (pick another with PATH#KEY or --key)"
         )
     config = PivotConfig.for_sensitivity(sensitivity)
+    out: TextIO = _Redacting(sys.stdout, ref) if redact else sys.stdout  # type: ignore[assignment]
     from pivotal.catalog.search_live import LiveIndexer
 
     try:
         with LiveIndexer(ref):  # `pivotal search` finds what it prints as it is written
-            asyncio.run(scan_follow(ref, as_json=as_json, out=sys.stdout, config=config))
+            asyncio.run(scan_follow(ref, as_json=as_json, out=out, config=config))
     except KeyboardInterrupt:
         return int(ExitCode.INTERRUPTED)
     return int(ExitCode.OK)
+
+
+class _Redacting(io.TextIOBase):
+    """A stream that masks secrets and home paths in each line written to it
+    (`scan --follow --redact`: the follower writes one pivot a line)."""
+
+    def __init__(self, out: TextIO, ref: SessionRef) -> None:
+        from pivotal.export.redact import users_in
+
+        self._out = out
+        self._users = users_in(str(ref.path), ref.cwd, str(Path.home()))
+
+    def write(self, text: str) -> int:  # type: ignore[override]
+        from pivotal.export.redact import redact
+
+        return self._out.write(redact(text, users=self._users))
+
+    def flush(self) -> None:
+        self._out.flush()

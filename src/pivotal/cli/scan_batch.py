@@ -85,16 +85,35 @@ def run_scan(
                     rejected = tracker.rejections()
                 else:
                     pivots = detect_pivots(session.turns, config)
+            users = _users(ref, session) if redact else None
+            if users is not None:
+                session, pivots, rejected = _redacted_first(session, pivots, rejected, users)
             if as_json:
                 data = session_json(ref, session, pivots)
-                if redact:
-                    data = _redacted(data, ref, session)
+                if users is not None:
+                    data = _redacted(data, users)
                 out.write(json_inert(_encode(data).decode()) + "\n")
             else:
-                _print_text(out, ref, session, pivots, explain, redact, rejected)
+                _print_text(out, ref, session, pivots, explain, users, rejected)
             out.flush()
-    compiled.save(cache_dir())
+    _keep_compiled(refs)
     return int(worst(codes))
+
+
+def _keep_compiled(refs: list[SessionRef]) -> None:
+    """Save the detector's compiled patterns in the cache folder, unless that file would be
+    one of the sessions just read, or land in a session's folder (`PIVOTAL_CACHE_DIR` set
+    to a session's place): pivotal never writes over or beside what it reads."""
+    from pivotal.detect import compiled
+    from pivotal.readers import session_files
+
+    folder = cache_dir()
+    if not compiled.fresh():
+        return  # nothing new to keep: no file is written
+    target = compiled.cache_file(folder)
+    if any(session_files(ref).claims(target) is not None for ref in refs):
+        return
+    compiled.save(folder)
 
 
 def _split(ref: SessionRef, config: PivotConfig) -> tuple[Session, list[Pivot]] | None:
@@ -114,11 +133,39 @@ def _read(ref: SessionRef) -> Session | None:
         return None
 
 
-def _redacted(value, ref: SessionRef, session: Session):  # type: ignore[no-untyped-def]
-    """`value` (JSON-like data or text) with secrets and home paths masked."""
-    from pivotal.export.redact import redact, redact_data, users_in
+def _users(ref: SessionRef, session: Session) -> tuple[str, ...]:
+    """The user names whose home paths are masked (`pivotal.export.redact.users_in`)."""
+    from pivotal.export.redact import users_in
 
-    users = users_in(str(ref.path), session.cwd, str(Path.home()))
+    return users_in(str(ref.path), session.cwd, str(Path.home()))
+
+
+def _redacted_first(
+    session: Session,
+    pivots: list[Pivot],
+    rejected: list[Rejection],
+    users: tuple[str, ...],
+) -> tuple[Session, list[Pivot], list[Rejection]]:
+    """The session's own words that the report cuts to a length (title, id, skipped
+    reasons), the pivots and the rejected silences' reasons, redacted before they are
+    cut: a key cut in half is no longer one a rule can find. The turns are shared."""
+    from pivotal.detect.evaluate import Rejection
+    from pivotal.export.redact import redact
+    from pivotal.export.scrubbed import scrub
+
+    fields = ("id", "title", "cwd", "skipped", "notices")
+    changes = {name: scrub(getattr(session, name), users=users) for name in fields}
+    rejected = [
+        Rejection(r.turn, r.silence, r.confidence, r.gate, redact(r.reason, users=users))
+        for r in rejected
+    ]
+    return msgspec.structs.replace(session, **changes), scrub(pivots, users=users), rejected
+
+
+def _redacted(value, users: tuple[str, ...]):  # type: ignore[no-untyped-def]
+    """`value` (JSON-like data or text) with secrets and home paths masked."""
+    from pivotal.export.redact import redact, redact_data
+
     return redact(value, users=users) if isinstance(value, str) else redact_data(value, users=users)
 
 
@@ -128,9 +175,10 @@ def _print_text(
     session: Session,
     pivots: list,  # type: ignore[type-arg]
     with_explain: bool,
-    redact: bool = False,
+    users: tuple[str, ...] | None = None,
     rejected: Sequence[Rejection] = (),
 ) -> None:
+    """The text report; `users` (a tuple) when it is redacted, with those home paths."""
     lines = [session_header(ref, session)]
     skipped = skipped_line(session)
     if skipped:
@@ -144,4 +192,4 @@ def _print_text(
             lines.append("")
             lines.extend("  " + line for line in rejected_lines(session, rejected))
     text = "\n".join(lines) + "\n\n"
-    out.write(_redacted(text, ref, session) if redact else text)
+    out.write(_redacted(text, users) if users is not None else text)

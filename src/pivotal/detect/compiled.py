@@ -23,7 +23,7 @@ from pathlib import Path
 
 import msgspec
 
-__all__ = ["Code", "adopt", "compile_pattern", "fresh", "load", "save"]
+__all__ = ["Code", "adopt", "cache_file", "compile_pattern", "fresh", "load", "save"]
 
 
 class Code(msgspec.Struct, array_like=True):
@@ -71,6 +71,11 @@ def compile_pattern(source: str, flags: int = 0) -> re.Pattern[str]:
     _codes[source, flags] = code
     _fresh.append(code)
     return pattern
+
+
+def cache_file(folder: Path) -> Path:
+    """The file `save` writes in `folder` (and `load` reads)."""
+    return folder / _FILE_NAME
 
 
 def fresh() -> list[Code]:

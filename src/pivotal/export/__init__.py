@@ -42,10 +42,13 @@ def _load_marks(data: ExportInput) -> None:
     """Marks from the notes store, if there is one (an export never creates it)."""
     import sqlite3
 
-    from pivotal.catalog.notes import FILE_NAME, NoteStore, data_dir
+    from pivotal.catalog.notes import FILE_NAME, NoteStore, data_dir, store_is_session
 
     path = data_dir() / FILE_NAME
     if not path.exists():
+        return
+    if store_is_session(path, data.ref):
+        data.notices.append(f"notes left out: the notes store {path} is a file of this session")
         return
     try:
         with NoteStore(path, readonly=True) as store:
@@ -79,6 +82,25 @@ def _chunker(fmt: str, cast_version: int = 2) -> Callable[[ExportInput], Iterato
     raise ValueError(f"unknown export format {fmt!r} (choose from {', '.join(FORMATS)})")
 
 
+def _shown(fmt: str) -> int | None:
+    """The most characters of one text of a turn (a part's text, a tool's input or
+    output) the format shows; None: all of it. What it never shows is not redacted."""
+    if fmt == "html":
+        from pivotal.export.html import TOOL_CHARS, TURN_CHARS
+
+        return max(TURN_CHARS, TOOL_CHARS)
+    if fmt == "md":
+        from pivotal.export.markdown import EXCERPT_CHARS
+
+        return EXCERPT_CHARS
+    if fmt == "cast":
+        from pivotal.export.cast import COLS
+        from pivotal.export.cast import TURN_CHARS as CAST_CHARS
+
+        return max(CAST_CHARS, 2 * COLS)
+    return None
+
+
 def render_chunks(
     fmt: str,
     data: ExportInput,
@@ -106,7 +128,7 @@ def render_chunks(
     session = data.session
     home = str(Path.home())
     users = users_in(str(data.ref.path), str(session.path), session.cwd, home)
-    pieces = chunks(scrub(data, counts, users))
+    pieces = chunks(scrub(data, counts, users, shown=_shown(fmt)))
     if fmt == "json":
         yield from pieces
         return

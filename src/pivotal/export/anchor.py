@@ -93,19 +93,59 @@ class Subject:
 
 
 @cache
+def parsed(pattern: re.Pattern[str]) -> _parser.SubPattern | None:
+    """The parse tree of `pattern` (`re`'s own parser), None if it cannot be read."""
+    try:
+        return _parser.parse(pattern.pattern, pattern.flags)
+    except Exception:  # noqa: BLE001 - the parser's internals: no plan, plain finditer
+        return None
+
+
+@cache
 def plan(pattern: re.Pattern[str]) -> Plan | None:
     """The anchor of `pattern`, or None when it has none worth using."""
-    try:
-        tree = _parser.parse(pattern.pattern, pattern.flags)
-    except Exception:  # noqa: BLE001 - the parser's internals: no plan, plain finditer
+    tree = parsed(pattern)
+    if tree is None:
         return None
     if tree.getwidth()[0] == 0:  # an empty match would change finditer's stepping
         return None
+    items = _flatten(list(tree.data), tree.state.flags)
+    if len(items) == 1 and items[0][0] is C.BRANCH:
+        return _either(items[0], tree.state)
+    return plan_of(items, tree.state)
+
+
+def _either(branch: tuple, state: _parser.State) -> Plan | None:  # type: ignore[type-arg]
+    """One plan for a pattern that is an alternation (Atlassian's: a label and its value,
+    or a token that names itself): every branch's literals (a branch that begins with
+    one starts at it), and a window wide enough for each branch's."""
+    _, (_, branches), flags = branch
+    plans = []
+    for alternative in branches:
+        items = _flatten(list(alternative.data), flags)
+        how = plan_of(items, state)
+        if how is None:
+            first = _starts(items, _LONGEST)
+            if not all(len(w) >= 2 for w in first):
+                return None
+            how = Plan(tuple(sorted(first)), 0, 0, None)
+        plans.append(how)
+    runs = {how.run.pattern if how.run is not None else None for how in plans}
+    run = plans[0].run if len(runs) == 1 else None
+    longest = [how.longest for how in plans]
+    if run is None and None in longest:
+        return None
+    literals = tuple(sorted({w for how in plans for w in how.literals}))
+    shortest = min(how.shortest for how in plans)
+    return Plan(literals, shortest, None if None in longest else max(longest), run)  # type: ignore[type-var]
+
+
+def plan_of(items: list[tuple], state: _parser.State) -> Plan | None:  # type: ignore[type-arg]
+    """`plan` for a sequence of flattened items (`_flatten`) of a pattern parsed with `state`."""
 
     def width(items: list[tuple]) -> tuple[int, int]:  # type: ignore[type-arg]
-        return _parser.SubPattern(tree.state, [(op, av) for op, av, _ in items]).getwidth()
+        return _parser.SubPattern(state, [(op, av) for op, av, _ in items]).getwidth()
 
-    items = _flatten(list(tree.data), tree.state.flags)
     for k in range(len(items)):
         op, _, flags = items[k]
         if k == 0 and op is C.LITERAL and not flags & re.IGNORECASE:

@@ -10,33 +10,45 @@ rules kept up to date by the gitleaks project. Ours (`OWN_RULES`, below) covers
 what it lacks: today's OpenAI and Anthropic key shapes (gitleaks wants markers
 that current keys do not carry), `*_PASSWORD=` / `*_SECRET=` / `*_TOKEN=` values
 and `x-api-key:` headers whatever their entropy, any `Authorization:` header
-and bearer token, credentials in URLs (`postgres://user:pass@host`), AWS key
-ids outside gitleaks' alphabet, private keys cut short or JSON-escaped,
-e-mail addresses, and home-directory paths (`/home/<user>`, `/Users/<user>`,
-`C:\\Users\\<user>`, `~user`, Claude Code's project slugs).
+and bearer token, credentials in URLs (`postgres://user:pass@host`, Redis's
+`redis://:pass@host`), passwords on command lines (`mysql -pPASS`, `docker
+login -p`, `sshpass -p`), Mailgun, New Relic and Telegram bot keys after any
+label (gitleaks knows them only after its own spellings of one), AWS key ids
+outside gitleaks' alphabet, private keys cut short or JSON-escaped, a key cut
+in half where a quote was shortened ("…"), e-mail addresses, and
+home-directory paths (`/home/<user>`, `/Users/<user>`, `C:\\Users\\<user>`,
+`~user`, Claude Code's project slugs). Each of ours says where its shape comes
+from beside it.
 
 Every finding of both is collected on the original text first; overlapping
 findings are masked as one (the first one's kind names it), so one rule can
-never see another's half-masked text.
+never see another's half-masked text. A long run without separators (a base64
+blob) is examined once, not by every rule (`pivotal.export.runs`).
 """
 
 from __future__ import annotations
 
 import re
 from collections import Counter
-from functools import cache, lru_cache
+from functools import cache, lru_cache, partial
 from typing import Any
 
 from pivotal.export.anchor import Subject, finditer, plan
 from pivotal.export.keywords import Keywords, tokenish
-from pivotal.export.ruleset import findings, gitleaks
+from pivotal.export.ruleset import Rule, findings, gitleaks, secret_in
+from pivotal.export.runs import RunIndex, RunRule, examine, long_runs, run_rule, stand_in
 
 _PEM = r"-----BEGIN (?:[A-Z0-9]+ )*PRIVATE KEY(?: BLOCK)?-----"
 _PEM_END = r"-----END (?:[A-Z0-9]+ )*PRIVATE KEY(?: BLOCK)?-----"
 _SECRET_NAME = (
     r"(?i:\b[a-z0-9_.-]*(?:password|passwd|passphrase|secret|token|api[_-]?key|apikey"
-    r"|private[_-]?key|access[_-]?key|credentials?))"
+    r"|private[_-]?key|access[_-]?key|credentials?|_pwd))"  # MYSQL_PWD, DB_PWD
 )
+# A password given on a command line: quoted, or up to the next space or shell operator;
+# never a variable (`-p"$DB_PASS"` names it, it does not hold it).
+_ARGUMENT = r"""(?!['"]?\$)('[^'\n]+'|"[^"\n]+"|[^\s'"`;|&()<>]+)"""
+_SAME_COMMAND = r"[^\n;|&]{0,200}?"
+_CUT_PIECE = r"(?=[A-Za-z_+/=-]*\d)(?=[\d_+/=-]*[A-Za-z])[\w+/=-]{6,}"
 
 # (kind, pattern, group to mask (0 = the whole match), needles). A rule runs only when
 # one of its needles occurs in the (lower-cased) text: they are looked for together with
@@ -66,10 +78,10 @@ OWN_RULES: list[tuple[str, re.Pattern[str], int, tuple[str, ...]]] = [
         ("secret",),
     ),
     (
-        "url-credentials",  # scheme://user:password@host, or a token as the user name
+        "url-credentials",  # scheme://user:password@host (redis://:password@host), or a token
         re.compile(
             r"\b[A-Za-z][A-Za-z0-9+.-]{1,20}://"
-            r"([^\s:/@\"'`<>]+:[^\s/@\"'`<>]+|[A-Za-z0-9_.~-]{20,})@"
+            r"([^\s:/@\"'`<>]*:[^\s/@\"'`<>]+|[A-Za-z0-9_.~-]{20,})@"
         ),
         1,
         ("://",),
@@ -91,7 +103,72 @@ OWN_RULES: list[tuple[str, re.Pattern[str], int, tuple[str, ...]]] = [
             r"(?![$%{<(\[])([^\s\"'`,;)}\]]{4,})"
         ),
         1,
-        ("pass", "secret", "token", "key", "credential"),
+        ("pass", "secret", "token", "key", "credential", "_pwd"),
+    ),
+    # Passwords on command lines, from each tool's documented options: MySQL and MariaDB
+    # clients take `-pPASSWORD` (attached: `-p NAME` prompts, and NAME is a database),
+    # `docker login` (and podman, nerdctl, buildah, skopeo) `-p`/`--password`, sshpass `-p`.
+    (
+        "mysql-password",
+        re.compile(
+            r"\b(?:mysql(?:dump|admin|import|check|show|pump|sh|slap|binlog)?|mariadb(?:-[a-z]+)?)"
+            r"\b" + _SAME_COMMAND + r"\s-p" + _ARGUMENT
+        ),
+        1,
+        ("mysql", "mariadb"),
+    ),
+    (
+        "login-password",
+        re.compile(
+            r"\b(?:docker|podman|nerdctl|buildah|skopeo)\s+login\b"
+            + _SAME_COMMAND
+            + r"\s(?:-p(?:=|\s+)?|--password(?:=|\s+))"
+            + _ARGUMENT
+        ),
+        1,
+        ("login",),
+    ),
+    (
+        "sshpass-password",
+        re.compile(r"\bsshpass(?:\s+-(?:[fdP]\s*[^\s-]\S*|[evhV]+))*\s+-p\s*" + _ARGUMENT),
+        1,
+        ("sshpass",),
+    ),
+    # Keys gitleaks finds only after a label of its own spelling (`mailgun_key = …`,
+    # `new_relic… = …`): their shapes are gitleaks' (`key-`/`pubkey-` and 32 hex digits;
+    # `NRAK-`, `NRJS-`, `NRII-`), found after any label, or none. A Mailgun key's shape
+    # is common enough that the text must name Mailgun somewhere, as gitleaks asks.
+    (
+        "mailgun-key",
+        re.compile(r"\b((?:pub)?key-[a-f0-9]{32})(?![\w-])"),
+        1,
+        ("mailgun",),
+    ),
+    (
+        "new-relic-key",
+        re.compile(
+            r"(?i:\b(NRAK-[a-z0-9]{27}|NRJS-[a-f0-9]{19}|NRII-[a-z0-9-]{32}))(?![\w-])", re.ASCII
+        ),
+        1,
+        ("nrak-", "nrjs-", "nrii-"),
+    ),
+    # A Telegram bot token (digits, `:`, `A` and 34 more: gitleaks' shape) anywhere the
+    # text says "bot" or "telegram", the API's URL included (`…/bot<token>/sendMessage`).
+    (
+        "telegram-bot-token",
+        re.compile(r"(?:(?<=bot)|(?<![\w-]))(\d{5,16}:A[\w-]{34})(?![\w-])", re.ASCII),
+        1,
+        ("telegram", "bot"),
+    ),
+    # Quotes the detector keeps are cut to a length first and end (or begin) with "…": a
+    # key cut there is no longer the shape any rule knows. A token-like piece of six or
+    # more characters touching the cut, with a digit and a letter in it, may be the
+    # rest of one. (A preview is cut after redaction instead: `scrubbed`.)
+    (
+        "cut-token",
+        re.compile(rf"(?<![\w+/=-]){_CUT_PIECE}(?=…)|(?<=…){_CUT_PIECE}(?![\w+/=-])", re.ASCII),
+        0,
+        ("…",),
     ),
     (
         "email",
@@ -173,16 +250,21 @@ def redact(text: str, counts: Counter[str] | None = None, users: tuple[str, ...]
 
 
 def _redact(text: str, counts: Counter[str] | None, users: tuple[str, ...]) -> str:
-    low = text.lower()
-    words = _words()
-    subject = Subject(text, low, words.present(low), words.vocabulary)
-    spans = _secret_spans(text, subject)
+    runs = long_runs(text)
+    if runs:  # examined once (`pivotal.export.runs`); any path is looked for directly
+        spans = _spans_with_runs(text, runs)
+        found: frozenset[str] | set[str] = _PATH_WORDS
+    else:
+        low = text.lower()
+        words = _words()
+        subject = Subject(text, low, words.present(low), words.vocabulary)
+        spans = _secret_spans(text, subject)
+        # The words found in the text before masking tell which paths can be in it: a
+        # mask cannot make one (`[` and `]` are in none), and "~" is the only one the
+        # masks of home paths below add.
+        found = subject.words if subject.words is not None else _PATH_WORDS
     if spans:
         text = _mask(text, spans, counts)
-    # The words found in the text before masking tell which paths can be in it: a mask
-    # cannot make one (`[` and `]` are in none), and "~" is the only one the masks of
-    # home paths below add.
-    found = subject.words if subject.words is not None else _PATH_WORDS
     changed = False
     if ("/home/" in found or "/users/" in found) and ("/home/" in text or "/Users/" in text):
         seen = {path.split("/")[2] for path in set(_HOME.findall(text))}
@@ -205,6 +287,48 @@ def _redact(text: str, counts: Counter[str] | None, users: tuple[str, ...]) -> s
 
 
 _PATH_WORDS = frozenset({"/home/", "/users/", "projects/-", "~"})
+
+
+def _spans_with_runs(text: str, runs: list[tuple[int, int]]) -> list[tuple[int, int, str]]:
+    """The secrets in a text with long runs in it: the rules see it with each run's
+    middle left out, and the rules that can match inside a run look there once."""
+    shown, back = stand_in(text, runs)
+    low = shown.lower()
+    words = _words()
+    subject = Subject(shown, low, words.present(low), words.vocabulary)
+    spans = [(*back(start, end), kind) for start, end, kind in _secret_spans(shown, subject)]
+    present = subject.words if subject.words is not None else words.present(subject.low)
+    whole = Subject(text).low  # one character for one, as `examine` needs
+
+    def has_keyword(rule: RunRule) -> bool:
+        return not present.isdisjoint(rule.keywords) or any(
+            whole.find(word) >= 0 for word in rule.keywords
+        )
+
+    return spans + examine(text, whole, runs, _run_index(), has_keyword)
+
+
+@cache
+def _run_index() -> RunIndex:
+    """Our rules and gitleaks' whose match can lie inside a long run."""
+    found = [
+        run_rule(kind, pattern, needles, partial(_group_span, group))
+        for kind, pattern, group, needles in OWN_RULES
+    ]
+    found += [
+        run_rule(rule.id, rule.pattern, rule.keywords, partial(_gitleaks_span, rule))
+        for rule in gitleaks().rules
+    ]
+    return RunIndex([rule for rule in found if rule is not None])
+
+
+def _group_span(group: int, match: re.Match[str], text: str) -> tuple[int, int] | None:
+    start, end = match.span(group)
+    return (start, end) if start < end else None
+
+
+def _gitleaks_span(rule: Rule, match: re.Match[str], text: str) -> tuple[int, int] | None:
+    return secret_in(rule, match, text)
 
 
 def _replace(
@@ -252,12 +376,18 @@ def _words() -> Keywords:
 
 # Rules that say only "something secret-looking": a provider's own rule names it better.
 GENERIC_KINDS = frozenset({"secret-value", "authorization", "bearer-token", "generic-api-key"})
+# Ours that find a provider's key gitleaks also knows (after its labels): its name first.
+_SHAPE_KINDS = frozenset({"mailgun-key", "new-relic-key", "telegram-bot-token"})
+
+
+def _rank(kind: str) -> int:
+    return 2 if kind in GENERIC_KINDS else 1 if kind in _SHAPE_KINDS else 0
 
 
 def _mask(text: str, spans: list[tuple[int, int, str]], counts: Counter[str] | None) -> str:
     """Mask every span; overlapping spans become one mask, named by the first of them
-    (at the same start, a provider's rule before a generic one)."""
-    order = sorted(range(len(spans)), key=lambda i: (spans[i][0], spans[i][2] in GENERIC_KINDS, i))
+    (at the same start, a provider's rule before a generic one, `_rank`)."""
+    order = sorted(range(len(spans)), key=lambda i: (spans[i][0], _rank(spans[i][2]), i))
     out: list[str] = []
     position = 0
     current: list[object] | None = None  # [start, end, kind]

@@ -7,6 +7,10 @@ must occur before it is tried, an entropy floor and allowlists. Its patterns
 are Go RE2 syntax; `go_regex` translates the few constructs Python's `re` reads
 differently (a `(?i)` in mid-pattern, `\\z`, `$`, POSIX classes) and every rule
 is compiled with `re.ASCII`, as RE2's `\\w`, `\\d`, `\\s` and `\\b` are ASCII.
+The file stays as gitleaks publishes it; one change is made as it is read
+(`compile_rule`): gitleaks' usual ending, a quote or a space after the secret,
+also accepts any place no word character follows, since a key inside a path
+(`…/npm_….env`) has neither after it.
 
 A rule is compiled only when one of its keywords occurs in the text, so most
 strings cost one search for the keywords (`pivotal.export.keywords`); it is then
@@ -119,6 +123,32 @@ def compile_go(pattern: str) -> re.Pattern[str]:
     return re.compile(go_regex(pattern), re.ASCII)
 
 
+# Where a secret may end and begin. gitleaks ends most rules (151) with `_END`: the
+# secret must be followed by a quote, a space, `;`, an escaped newline or the end of the
+# text. A path or a URL has none of these after a secret (`…/npm_….env`, `…/ghp_…/x`,
+# `<ApiKey>…</ApiKey>`, `"…"!`), so the ending also accepts any place no word
+# character follows, as gitleaks' own newer rule for Perplexity keys does with `|\b`.
+# Azure's client secret rule wants one of its own separators on both sides: `/` and any
+# non-word character are accepted too. Each widening keeps the original alternatives
+# first, so a match the original accepts is kept exactly as it was.
+_END = r"""(?:[\x60'"\s;]|\\[nr]|\Z)"""
+_WIDER = (
+    (_END, _END[:-1] + r"|(?!\w))"),
+    (r"""(?:^|[\\'"\x60\s>=:(,)])""", r"""(?:^|[\\'"\x60\s>=:(,)/])"""),
+    (r"""(?:\Z|[\\'"\x60\s<),])""", r"""(?:\Z|[\\'"\x60\s<),]|(?!\w))"""),
+)
+
+
+def compile_rule(pattern: str) -> re.Pattern[str]:
+    """A rule's Go pattern as Python's `re`, with gitleaks' separators around a secret
+    widened to what a path has (`_WIDER`)."""
+    source = go_regex(pattern)
+    for old, new in _WIDER:
+        if old in source:
+            source = source.replace(old, new)
+    return re.compile(source, re.ASCII)
+
+
 def entropy(text: str) -> float:
     """Shannon entropy in bits per character (gitleaks' `shannonEntropy`)."""
     if not text:
@@ -175,7 +205,7 @@ class Rule:
     @property
     def pattern(self) -> re.Pattern[str]:
         if self._compiled is None:
-            self._compiled = compile_go(self.regex)
+            self._compiled = compile_rule(self.regex)
         return self._compiled
 
 
@@ -264,19 +294,29 @@ def findings(
     subject = subject or Subject(text)
     for rule in rules:
         for match in finditer(rule.pattern, subject):
-            start, end = _secret_span(rule, match)
-            if start >= end:
-                continue
-            secret = text[start:end]
-            if rule.entropy and entropy(secret) <= rule.entropy:
-                continue
-            whole = match.group(0)
-            line = _line_of(text, match.start(), match.end())
-            if any(a.allows(secret, whole, line) for a in rule.allowlists):
-                continue
-            if ruleset.allowlist.allows(secret, whole, line):
-                continue
-            yield start, end, rule.id
+            span = secret_in(rule, match, text, ruleset)
+            if span is not None:
+                yield span[0], span[1], rule.id
+
+
+def secret_in(
+    rule: Rule, match: re.Match[str], text: str, ruleset: Ruleset | None = None
+) -> tuple[int, int] | None:
+    """The span of the secret in `match` (of `rule`, in `text`), or None when gitleaks
+    lets it pass: empty, its entropy at most the rule's floor, or allowed."""
+    start, end = _secret_span(rule, match)
+    if start >= end:
+        return None
+    secret = text[start:end]
+    if rule.entropy and entropy(secret) <= rule.entropy:
+        return None
+    whole = match.group(0)
+    line = _line_of(text, match.start(), match.end())
+    if any(a.allows(secret, whole, line) for a in rule.allowlists):
+        return None
+    if (ruleset or gitleaks()).allowlist.allows(secret, whole, line):
+        return None
+    return start, end
 
 
 def _secret_span(rule: Rule, match: re.Match[str]) -> tuple[int, int]:

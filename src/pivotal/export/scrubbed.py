@@ -6,6 +6,14 @@ find the key any more. Every string field of every model struct and dataclass is
 enum values (roles, kinds) are left alone. A turn's parts are redacted only when
 they are read (the renderers read one turn at a time), and the last few are kept,
 so a redacted export of a 1 GB session needs no more memory than a plain one.
+
+A format that shows at most so many characters of one text (HTML, Markdown,
+asciicast) has each text of a turn redacted that far and a margin on (`_shown`):
+a 20 MB tool output shown as its first 8,000 characters is not redacted whole.
+
+A turn's preview is redacted first and cut after: a reader cut it from the turn's
+text, perhaps inside a key (`ghp_R8mN2q` is no key any rule knows), so a preview
+as long as the cut is made again from the redacted text once the parts are read.
 """
 
 from __future__ import annotations
@@ -19,7 +27,8 @@ from typing import Any
 import msgspec
 
 from pivotal.export.redact import redact, redact_data
-from pivotal.model import Part, Turn
+from pivotal.model import Part, Role, Turn
+from pivotal.readers.base import PREVIEW_LIMIT, preview_of
 
 
 def scrub(
@@ -27,37 +36,80 @@ def scrub(
     counts: Counter[str] | None = None,
     users: tuple[str, ...] = (),
     _loader: _RedactedParts | None = None,
+    *,
+    shown: int | None = None,
+    _cut: int | None = None,
 ) -> Any:
     """`value` with every string inside it redacted (structs, dataclasses, lists, dicts, paths).
 
+    `shown` is the most characters of one text of a turn's parts the format shows
+    (None: all of it): a longer one is redacted that far and a margin on (`_shown`).
     The turns of one call share one `_RedactedParts` (it lives as long as they do)."""
     if _loader is None:
-        _loader = _RedactedParts(counts, users)
+        _loader = _RedactedParts(counts, users, shown)
     if isinstance(value, Enum) or value is None or isinstance(value, bool | int | float):
         return value
     if isinstance(value, str):
-        return redact(value, counts, users)
+        return _shown(value, counts, users, _cut)
     if isinstance(value, Path):
         return Path(redact(str(value), counts, users))
     if isinstance(value, Turn):
         return _turn(value, _loader)
     if isinstance(value, msgspec.Struct):
         changes = {
-            name: scrub(getattr(value, name), counts, users, _loader)
+            name: scrub(getattr(value, name), counts, users, _loader, _cut=_cut)
             for name in value.__struct_fields__
         }
         return msgspec.structs.replace(value, **changes)
     if dataclasses.is_dataclass(value) and not isinstance(value, type):
         changes = {
-            f.name: scrub(getattr(value, f.name), counts, users, _loader)
+            f.name: scrub(getattr(value, f.name), counts, users, _loader, _cut=_cut)
             for f in dataclasses.fields(value)
             if f.init
         }
         return dataclasses.replace(value, **changes)
     if isinstance(value, list | tuple):
-        return type(value)(scrub(v, counts, users, _loader) for v in value)
+        return type(value)(scrub(v, counts, users, _loader, _cut=_cut) for v in value)
     if isinstance(value, dict):
+        return _data(value, counts, users, _cut)
+    return value
+
+
+MARGIN = 1 << 16
+"""Characters redacted past what a format shows: more than any secret is long."""
+
+
+def _shown(text: str, counts: Counter[str] | None, users: tuple[str, ...], cut: int | None) -> str:
+    """`text` redacted, or as much of it as a format showing `cut` characters can show.
+
+    Redaction costs per character and a 20 MB tool output shown as its first 8,000
+    would cost nearly all of an HTML export. So a text longer than `cut` and a margin
+    is redacted that far (a key across the end is cut off with the margin's last
+    half, not shown), and spaces stand for the rest: the text keeps its length, which
+    the format reports ("… (N more characters)"). Should masks have shortened what
+    was redacted by half the margin, the whole text is redacted."""
+    if cut is None or len(text) <= cut + MARGIN:
+        return redact(text, counts, users)
+    head = text[: cut + MARGIN]
+    done = redact(head, counts, users)
+    if len(done) < cut + MARGIN // 2:
+        return redact(text, counts, users)
+    return done[: len(done) - MARGIN // 2] + " " * (len(text) - len(head) + MARGIN // 2)
+
+
+def _data(value: Any, counts: Counter[str] | None, users: tuple[str, ...], cut: int | None) -> Any:
+    """`redact_data`, with `_shown` for its strings."""
+    if cut is None:
         return redact_data(value, counts, users)
+    if isinstance(value, str):
+        return _shown(value, counts, users, cut)
+    if isinstance(value, dict):
+        return {
+            (redact(k, counts, users) if isinstance(k, str) else k): _data(v, counts, users, cut)
+            for k, v in value.items()
+        }
+    if isinstance(value, list | tuple):
+        return [_data(v, counts, users, cut) for v in value]
     return value
 
 
@@ -67,9 +119,12 @@ class _RedactedParts:
 
     KEEP = 8
 
-    def __init__(self, counts: Counter[str] | None, users: tuple[str, ...]) -> None:
+    def __init__(
+        self, counts: Counter[str] | None, users: tuple[str, ...], shown: int | None = None
+    ) -> None:
         self.counts = counts
         self.users = users
+        self.shown = shown
         self.originals: dict[int, Turn] = {}
         self.recent: dict[int, list[Part]] = {}
 
@@ -78,7 +133,9 @@ class _RedactedParts:
         parts = self.recent.pop(key, None)
         if parts is None:
             original = self.originals[key]
-            parts = scrub(list(original.parts), self.counts, self.users)
+            parts = scrub(list(original.parts), self.counts, self.users, _cut=self.shown)
+            if len(original.preview) >= PREVIEW_LIMIT:  # perhaps cut inside a secret
+                turn.preview = preview_of(_text(parts))
         self.recent[key] = parts
         if len(self.recent) > self.KEEP:
             del self.recent[next(iter(self.recent))]
@@ -96,9 +153,15 @@ def _turn(turn: Turn, loader: _RedactedParts) -> Turn:
         source=scrub(turn.source, counts, users),
         model=scrub(turn.model, counts, users),
         usage=turn.usage,
-        preview=scrub(turn.preview, counts, users),
+        # a whole preview is redacted here; a cut one once the parts are (`_RedactedParts`)
+        preview=scrub(turn.preview, counts, users) if len(turn.preview) < PREVIEW_LIMIT else "",
         _loader=loader,
         extra=None,
     )
     loader.originals[id(copy)] = turn
     return copy
+
+
+def _text(parts: list[Part]) -> str:
+    """What `Turn.text` joins: the text parts."""
+    return Turn(index=0, role=Role.USER, _parts=parts).text

@@ -17,7 +17,7 @@ from msgspec.structs import replace
 
 from pivotal.model import SessionRef, last_change
 from pivotal.readers import find_sessions
-from pivotal.readers.base import Update
+from pivotal.readers.base import Update, shown_name
 
 __all__ = ["Chooser", "ListRefs", "newest", "refs_in", "switch_notice"]
 
@@ -68,10 +68,10 @@ class Chooser:
 
 def switch_notice(update: Update, ref: SessionRef, previous: SessionRef | None) -> Update:
     """`update` with a notice saying which session is now followed (and which it replaced)."""
-    name = ref.path.name + (f"#{ref.key}" if ref.key else "")
+    name = shown_name(ref.path) + (f"#{ref.key}" if ref.key else "")
     if previous is None:
         text = f"following {name}"
     else:
-        text = f"new session {name}: switched from {previous.path.name}"
+        text = f"new session {name}: switched from {shown_name(previous.path)}"
     notice = f"{text}; {update.notice}" if update.notice else text
     return replace(update, notice=notice)

@@ -34,7 +34,7 @@ from pivotal.live.target import (
     fingerprint,
     target_for,
 )
-from pivotal.readers.base import SessionReader, Update
+from pivotal.readers.base import SessionReader, Update, shown_name
 
 __all__ = [
     "DEFAULT_BUDGET",
@@ -114,7 +114,7 @@ class Tail:
                 update = self.reader.poll(budget=self.budget)
             except OSError as exc:
                 reason = exc.strerror or str(exc)
-                update = Update(notice=f"cannot read {self.reader.ref.label}: {reason}")
+                update = Update(notice=f"cannot read {shown_name(self.reader.ref.path)}: {reason}")
             total = merge_updates(total, update)
             done, size = self.reader.progress
             if update.gone or done >= size or done <= before:
@@ -138,7 +138,7 @@ class Tail:
             return update
         if self.gone:
             self.gone = False
-            name = self.reader.ref.path.name
+            name = shown_name(self.reader.ref.path)
             notice = update.notice or f"{name} is back; following it again"
             return replace(update, notice=notice)
         if update.notice and not update.changed:

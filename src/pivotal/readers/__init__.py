@@ -36,6 +36,7 @@ from typing import NamedTuple
 
 from pivotal.model import Session, SessionRef
 from pivotal.readers.base import SQLITE_MAGIC, FormatSpec, SessionReader, Update
+from pivotal.readers.files import SessionFiles, own_files
 
 __all__ = [
     "FormatSpec",
@@ -48,6 +49,7 @@ __all__ = [
     "open_reader",
     "read_errors",
     "read_session",
+    "session_files",
     "sniff_path",
     "specs",
 ]
@@ -204,6 +206,15 @@ def _accepts(spec: FormatSpec, path: Path, head: bytes, database: bool) -> bool:
 
 def open_reader(ref: SessionRef) -> SessionReader:
     return spec_for(ref.format).open(ref)
+
+
+def session_files(ref: SessionRef) -> SessionFiles:
+    """The files and folders `ref`'s session is read from (`pivotal.readers.files`)."""
+    try:
+        spec = spec_for(ref.format)
+    except KeyError:  # a format this build does not know: at least its own path
+        return own_files(ref)
+    return spec.files(ref)
 
 
 def read_session(ref: SessionRef) -> Session:
@@ -368,12 +379,14 @@ def _refs_quiet(spec: FormatSpec, path: Path) -> list[SessionRef] | None:
 
 def _find_in_dir(path: Path, found: Found) -> None:
     before = len(found.refs)
-    failed = _walk_dir(path, found)
+    failed, unknown = _walk_dir(path, found)
     if failed:
         kinds = {kind for _name, kind, _why in failed}
         kind = "permission" if kinds == {"permission"} else "unreadable"
         found.problems.append(Problem(path, kind, f"{path}: {_failed_line(failed)}"))
-    elif len(found.refs) == before:
+    if unknown:
+        found.problems.append(Problem(path, "unknown", f"{path}: {_unknown_line(unknown)}"))
+    elif not failed and len(found.refs) == before:
         message = f"{path}: no sessions found (looked for {', '.join(format_names())})"
         found.problems.append(Problem(path, "empty", message))
 
@@ -386,15 +399,57 @@ def _failed_line(failed: list[tuple[str, str, str]]) -> str:
     return f"skipped {len(failed)} {files} that cannot be read: {shown}{more}"
 
 
-def _walk_dir(root: Path, found: Found) -> list[tuple[str, str, str]]:
+def _unknown_line(unknown: list[str]) -> str:
+    """'2 files look like sessions but are in no known format (tried …): a.jsonl, b.json'.
+
+    Named in the folder's line, as files that cannot be read are: a folder of sessions
+    with one in a shape pivotal does not know must not look like a folder without it."""
+    shown = ", ".join(unknown[:3])
+    more = f" and {len(unknown) - 3} more" if len(unknown) > 3 else ""
+    tried = ", ".join(format_names())
+    if len(unknown) == 1:
+        return f"1 file looks like a session but is in no known format (tried {tried}): {shown}"
+    what = f"{len(unknown)} files look like sessions but are in no known format"
+    return f"{what} (tried {tried}): {shown}{more}"
+
+
+_SESSION_KEYS = (b'"sessionId"', b'"session_id"', b'"messages"')
+_AGENT_INDEXES = frozenset({"sessions.json", "history.jsonl", "logs.json"})
+"""What agents keep beside their sessions: Continue's index, Claude Code's and Codex's prompt
+history, Gemini CLI's and Qwen Code's prompt log (the person's prompts only)."""
+_AGENT_DATABASE = re.compile(r"(?:opencode|kilo).*\.db$")
+
+
+def looks_like_session(name: str, head: bytes) -> bool:
+    """A file no format took that still looks like a session, so a folder's listing names it
+    instead of leaving it out: JSON lines of objects (what every agent writes), a JSON
+    document that names a session or holds messages, an aider chat history, an agent's
+    database. An empty file is no session (nothing is lost), nor is an agent's index or
+    prompt history, a project's README or package.json."""
+    start = _head_for_sniffing(head).lstrip()[:4096]
+    if not start or name in _AGENT_INDEXES or _PROMPT_LOG.match(start):
+        return False
+    if name.endswith(".jsonl"):
+        return start.startswith(b"{")
+    if name.endswith(".json"):
+        return start.startswith((b"{", b"[")) and any(key in start for key in _SESSION_KEYS)
+    if name.endswith(".md"):
+        return name.endswith(".chat.history.md")
+    return name.endswith(".db") and _AGENT_DATABASE.match(name) is not None
+
+
+def _walk_dir(root: Path, found: Found) -> tuple[list[tuple[str, str, str]], list[str]]:
     """Look inside a directory: sub-directories that are sessions, and candidate files.
 
     Returns the candidates that could not be read, as (path under root, kind, reason):
     a FIFO, socket or device is never opened; an unreadable file is counted, not
-    silently dropped.
+    silently dropped. Also returns the files no format took that look like sessions
+    (`looks_like_session`), so a session in a shape pivotal does not know is named,
+    not lost.
     """
     seen: set[str] = set()
     failed: list[tuple[str, str, str]] = []
+    unknown: list[str] = []
     for dirpath, dirnames, filenames in os.walk(root, followlinks=False):
         current = Path(dirpath)
         if current != root:
@@ -413,7 +468,8 @@ def _walk_dir(root: Path, found: Found) -> list[tuple[str, str, str]]:
                 continue
             seen.add(key)
             try:
-                spec = sniff_path(full)
+                head = read_head(full)
+                spec = sniff_path(full, head)
             except OSError as exc:
                 if os.path.lexists(full):  # not just gone since the listing
                     why = "not a regular file" if isinstance(exc, NotRegularFile) else None
@@ -424,7 +480,9 @@ def _walk_dir(root: Path, found: Found) -> list[tuple[str, str, str]]:
                 if refs is None:
                     failed.append((str(full.relative_to(root)), "unreadable", "cannot list"))
                 found.refs.extend(refs or ())
-    return failed
+            elif looks_like_session(name, head):
+                unknown.append(str(full.relative_to(root)))
+    return failed, unknown
 
 
 def _sniff_quiet(path: Path) -> FormatSpec | None:

@@ -15,6 +15,7 @@ timestamps, previews); line-based formats also build on
 from __future__ import annotations
 
 import gc
+import os
 import re
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Iterator
@@ -26,6 +27,7 @@ from typing import ClassVar
 import msgspec
 
 from pivotal.model import Session, SessionRef, Skipped, Turn
+from pivotal.readers.files import SessionFiles, own_files
 
 MAX_REASON = 120
 
@@ -72,6 +74,11 @@ class Update(msgspec.Struct, frozen=True):
     @property
     def changed(self) -> bool:
         return self.first_changed is not None or self.reloaded or self.new_skipped > 0
+
+
+def source_gone(path: Path) -> Update:
+    """What a poll says when the session's file or folder no longer exists."""
+    return Update(gone=True, notice=f"{shown_name(path)} is gone; keeping what was read")
 
 
 class SessionReader(ABC):
@@ -206,18 +213,113 @@ def first_json_line(head: bytes, skip: int = 3) -> object:
 
     Up to `skip` unreadable lines before it are passed over, so one garbage or
     half-written first line does not make a whole session unrecognisable (the
-    reader then reports that line as skipped).
+    reader then reports that line as skipped). The head's last line, which has
+    no newline after it, may be a record longer than the head: it is read by
+    its start (`decode_json_start`).
     """
-    for line in head.split(b"\n"):
+    lines = head.split(b"\n")
+    last = len(lines) - 1
+    for number, line in enumerate(lines):
         if not line.strip():
             continue
         try:
             return decode_json(line)
         except ValueError:
+            if number == last:
+                return decode_json_start(line)
             if skip <= 0:
                 return None
             skip -= 1
     return None
+
+
+# A JSON token after optional white space: a whole string (possessive, so an unterminated
+# one fails at once instead of backtracking), one structural character, or a bare word
+# (a number, true, false, null).
+_TOKEN = re.compile(rb'\s*+(?:("(?:[^"\\]++|\\.)*+")|([{}\[\]:,])|([^\s{}\[\]:,"]++))')
+_OPEN_STRING = re.compile(rb'\s*+"')
+_TRAILING_ESCAPE = re.compile(rb"(\\+)(u[0-9a-fA-F]{0,3})?\Z")
+_CLOSER = {ord("{"): b"}", ord("["): b"]"}
+_KEY, _COLON, _VALUE, _AFTER = range(4)
+"""Where the innermost open container is: before a key, after a key, before a value, after one."""
+
+
+def decode_json_start(data: bytes | memoryview) -> object:
+    """What is whole of a JSON object or array cut short; None when not even its start is.
+
+    A session's first record can be longer than the part of the file read to recognise
+    it (a pasted log, an inlined image, an agent's whole system prompt). The members and
+    elements that end before the cut are kept, a string value cut midway keeps the part
+    that was read, and the containers still open are closed; a member whose key or number
+    was cut is left out. Sniffers use it to tell a format by a record's leading keys
+    without reading the whole record. Text that is not JSON gives None.
+    """
+    raw = bytes(data)
+    raw = raw[len(_BOM) :] if raw.startswith(_BOM) else raw
+    stack: list[int] = []  # the opening byte of each open container
+    state = _VALUE
+    good, good_depth = 0, 0  # raw[:good] + the first good_depth closers is whole JSON
+    pos, size = 0, len(raw)
+    while pos < size:
+        match = _TOKEN.match(raw, pos)
+        if match is None:
+            break
+        string, mark = match.group(1, 2)
+        if not stack and mark not in (b"{", b"["):
+            return None  # not an object or array
+        if mark in (b"{", b"["):
+            if state != _VALUE:
+                return None
+            stack.append(raw[match.end() - 1])
+            state = _KEY if mark == b"{" else _VALUE
+            good, good_depth = match.end(), len(stack)
+        elif mark in (b"}", b"]"):
+            stack.pop()
+            state = _AFTER
+            good, good_depth = match.end(), len(stack)
+            if not stack:
+                break
+        elif mark == b",":
+            if state != _AFTER:
+                return None
+            good, good_depth = match.start(), len(stack)
+            state = _KEY if stack[-1] == ord("{") else _VALUE
+        elif mark == b":":
+            if state != _COLON:
+                return None
+            state = _VALUE
+        elif state == _KEY and string is not None:
+            state = _COLON
+        elif state == _VALUE:
+            if string is not None:
+                good, good_depth = match.end(), len(stack)  # a bare word may be cut: wait
+            state = _AFTER
+        else:
+            return None
+        pos = match.end()
+    if not stack:
+        text = raw[:good]
+    elif state == _VALUE and _OPEN_STRING.match(raw, pos):
+        # a string value cut midway: keep what was read (without a half escape)
+        text = _without_half_escape(raw) + b'"' + _closing(stack)
+    else:
+        text = raw[:good] + _closing(stack[:good_depth])
+    try:
+        return decode_json(text)
+    except ValueError:
+        return None
+
+
+def _without_half_escape(text: bytes) -> bytes:
+    """`text` without an escape sequence cut midway at its end (`\\`, `\\u00`)."""
+    match = _TRAILING_ESCAPE.search(text)
+    if match is None or len(match.group(1)) % 2 == 0:
+        return text  # no backslash, or only escaped ones
+    return text[: match.end(1) - 1]
+
+
+def _closing(stack: list[int]) -> bytes:
+    return b"".join(_CLOSER[opener] for opener in reversed(stack))
 
 
 def describe_decode_error(exc: Exception) -> str:
@@ -274,7 +376,22 @@ def _parse_iso(text: str) -> float | None:
     return number if MIN_TIME <= number <= MAX_TIME else None
 
 
-def preview_of(text: str, limit: int = 200) -> str:
+def shown_name(path: Path) -> str:
+    """How a notice names a session's file or folder: by its base name.
+
+    Every follow notice (`scan --follow`, `follow`, the replayer's live mode) names it
+    this way: the session followed is one the person named or was told about
+    ("following NAME"), and on the replayer's status line a full path would push out
+    what happened. `.` and `..` are named by the folder they mean.
+    """
+    return os.path.basename(os.path.abspath(path)) or str(path)
+
+
+PREVIEW_LIMIT = 200
+"""Characters a turn's preview keeps: a preview shorter than this is the whole text."""
+
+
+def preview_of(text: str, limit: int = PREVIEW_LIMIT) -> str:
     """A short single-paragraph preview of `text`."""
     text = text.strip()
     return text[:limit]
@@ -290,7 +407,8 @@ class FormatSpec(msgspec.Struct, frozen=True):
     `sniff(path, head)` says from the content (the first bytes of a file, or
     a directory's shape) whether this format can read `path`. `refs(path)`
     lists the sessions inside it (one for most files). `open(ref)` returns a
-    reader positioned at the start.
+    reader positioned at the start. `files(ref)` names every file the session is
+    read from (`pivotal.readers.files`): what `export -o` must never write over.
     """
 
     name: str
@@ -302,6 +420,8 @@ class FormatSpec(msgspec.Struct, frozen=True):
     """Its sessions may live in a SQLite file. A file that starts with SQLite's header is
     asked of these formats only: the text formats' sniffers would try to decode a binary
     page as JSON lines (~30 ms a database, most of a listing's time on a home with a few)."""
+    files: Callable[[SessionRef], SessionFiles] = own_files
+    """The files and folders a session is read from (by default: its path)."""
 
 
 SQLITE_MAGIC = b"SQLite format 3\x00"

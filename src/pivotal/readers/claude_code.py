@@ -56,16 +56,20 @@ from pivotal.readers.base import (
     single_ref,
 )
 from pivotal.readers.claude_parts import (
+    AWAY_SUMMARY,
     COMPACT_COMMAND,
+    RECAP,
     SYNTHETIC_MODEL,
     compaction_facts,
     harness_reply,
     is_tool_result,
     parts_from_records,
+    queued_prompt,
     read_user_content,
     user_flags,
 )
 from pivotal.readers.claude_records import Record, decode_for_parts, read_records, sniff
+from pivotal.readers.files import SessionFiles
 from pivotal.readers.lines import LineFileReader
 
 NAME = "claude-code"
@@ -152,9 +156,12 @@ class ClaudeCodeReader(LineFileReader):
         if kind == "assistant":
             self._assistant(rec, line_no, offset, length)
         elif kind == "user":
-            self._user(rec, line_no, offset, length)
+            if not self._user(rec, line_no, offset, length):
+                return  # malformed: its uuid stays free for a valid record written after it
         elif kind == "system":
             self._system(rec, line_no, offset)
+        elif kind == "attachment":
+            self._attachment(rec, line_no, offset)
         elif kind in ("ai-title", "summary"):
             title = rec.aiTitle or rec.summary
             if title and (kind == "ai-title" or not self.session.title):
@@ -253,17 +260,26 @@ class ClaudeCodeReader(LineFileReader):
         turn.extra = extra
         self.mark_changed(turn.index)
 
-    def _user(self, rec: Record, line_no: int, offset: int, length: int) -> None:
+    def _user(self, rec: Record, line_no: int, offset: int, length: int) -> bool:
+        """File a user record; False when it is malformed (skipped and counted instead)."""
         content = read_user_content(rec.body)
         if content.tool_results_only:
             self._tool_result(rec, offset, length)
-            return
+            return True
+        if rec.message is None or content.malformed:
+            self.skip(line_no, content.malformed or "user record without a message object")
+            return False
         text = content.text
         flags = user_flags(rec, text)
         if not rec.isSidechain:
             self._maybe_rewind(rec.parentUuid)
+        parts = content.parts
+        if content.context and flags & TurnFlag.HUMAN:
+            self._context_turn(rec, line_no, offset, content.context)
+        elif content.context:  # all of it injected anyway (a command, a meta record): one turn
+            parts = content.context + parts
         turn = self._new_turn(rec, Role.USER, flags, line_no, offset, rec.uuid)
-        turn.parts = content.parts
+        turn.parts = parts
         turn.preview = preview_of(text)
         if text.startswith(COMPACT_COMMAND):
             self._before_its_boundary(turn)
@@ -273,6 +289,39 @@ class ClaudeCodeReader(LineFileReader):
             last = self.session.turns[self._last_assistant]
             last.flags |= TurnFlag.INTERRUPTED
             self.mark_changed(last.index)
+        return True
+
+    def _attachment(self, rec: Record, line_no: int, offset: int) -> None:
+        """A prompt the person queued while the agent was busy, which the agent took in
+        mid-turn: no user record is written for it, only this attachment. It is the person
+        speaking, at the time they queued it, where the agent read it (a queued task
+        notification is harness text). Other attachments stay out of the conversation."""
+        queued = queued_prompt(rec.attachment)
+        if queued is None:
+            return
+        if isinstance(queued, str):
+            self.skip(line_no, queued)
+            return
+        content = queued.content
+        if content.context and queued.flags & TurnFlag.HUMAN:
+            self._context_turn(rec, line_no, offset, content.context)
+        parts = content.parts if queued.flags & TurnFlag.HUMAN else content.context + content.parts
+        turn = self._new_turn(rec, Role.USER, queued.flags, line_no, offset, rec.uuid)
+        turn.timestamp = parse_timestamp(queued.queued_at) or turn.timestamp
+        turn.parts = parts
+        turn.preview = preview_of(content.text)
+        turn.extra = {"queued": True}
+
+    def _context_turn(self, rec: Record, line_no: int, offset: int, notes: list[Part]) -> None:
+        """The notes Claude Code wrote into a person's message (a system reminder, the file
+        open in the IDE): injected context, shown folded before the person's own words."""
+        text = "\n\n".join(note.text for note in notes)
+        turn = self._new_turn(rec, Role.USER, TurnFlag.SYNTHETIC, line_no, offset, None)
+        if rec.uuid is not None:
+            turn.source = SourceRef(line_no, f"{rec.uuid}:context", offset)
+        turn.model, turn.usage = None, None
+        turn.parts = notes
+        turn.preview = preview_of(text)
 
     def _tool_result(self, rec: Record, offset: int, length: int) -> None:
         index = self._uuid_turn.get(rec.parentUuid) if rec.parentUuid else None
@@ -301,7 +350,9 @@ class ClaudeCodeReader(LineFileReader):
             return
         abandoned = turns[index + 1 :]
         if not any(
-            (t.role is Role.ASSISTANT or t.is_human) and not t.flags & TurnFlag.SIDECHAIN
+            (t.role is Role.ASSISTANT or t.is_human)
+            and not t.flags & TurnFlag.SIDECHAIN
+            and not _beside_the_chain(t)
             for t in abandoned
         ):
             return
@@ -322,6 +373,9 @@ class ClaudeCodeReader(LineFileReader):
             facts = compaction_facts(rec.compactMetadata)
         elif rec.subtype == "api_error":
             flags = TurnFlag.ERROR | TurnFlag.SYNTHETIC
+        elif rec.subtype == AWAY_SUMMARY:
+            self._recap(rec, line_no, offset)
+            return
         else:
             return
         text = _plain(rec.body) or "Conversation compacted"
@@ -332,6 +386,18 @@ class ClaudeCodeReader(LineFileReader):
         turn.preview = preview_of(text)
         if facts:
             turn.extra = facts
+
+    def _recap(self, rec: Record, line_no: int, offset: int) -> None:
+        """An `away_summary`: the agent's recap for a person coming back, folded like other
+        text the harness adds (it answers nothing, and nothing answers it)."""
+        text = _plain(rec.body).strip()
+        if not text:
+            return
+        turn = self._new_turn(rec, Role.ASSISTANT, TurnFlag.SYNTHETIC, line_no, offset, rec.uuid)
+        turn.model, turn.usage = None, None
+        turn.parts = [Part(PartKind.TEXT, RECAP + text)]
+        turn.preview = preview_of(RECAP + text)
+        turn.extra = {"recap": True}
 
     def _harness_reply(self, rec: Record, line_no: int, offset: int) -> None:
         """A reply Claude Code wrote itself (model `<synthetic>`): not the agent speaking."""
@@ -410,6 +476,13 @@ class ClaudeCodeReader(LineFileReader):
         return update
 
 
+def _beside_the_chain(turn: Turn) -> bool:
+    """A turn no branch is made of: a prompt taken in mid-turn (queued while a call ran, so
+    the call's result comes after it), or a recap written while the person was away."""
+    extra = turn.extra
+    return extra is not None and (extra.get("queued") is True or extra.get("recap") is True)
+
+
 def _settled(session: Session) -> bool:
     """The session's own fields, which its first records fill, are all known."""
     return session.id is not None and session.cwd is not None and session.started is not None
@@ -423,8 +496,12 @@ def _plain(raw: bytes | msgspec.Raw) -> str:
     return value if isinstance(value, str) else ""
 
 
+def _subagents(path: Path) -> Path:
+    return path.with_suffix("") / "subagents"
+
+
 def _subagent_refs(path: Path) -> list[SessionRef]:
-    folder = path.with_suffix("") / "subagents"
+    folder = _subagents(path)
     try:
         files = sorted(folder.glob("*.jsonl"))
     except OSError:
@@ -438,4 +515,5 @@ SPEC = FormatSpec(
     sniff=sniff,
     refs=single_ref(NAME),
     open=ClaudeCodeReader,
+    files=lambda ref: SessionFiles(files=(ref.path,), folders=(_subagents(ref.path),)),
 )

@@ -8,6 +8,8 @@ text, reasoning and tool-call parts, each call filled from its result.
 
 from __future__ import annotations
 
+import re
+
 import msgspec
 
 from pivotal.model import Part, PartKind, ToolCall, TurnFlag
@@ -23,6 +25,8 @@ SYNTHETIC_PREFIXES = (
     "<local-command-stderr>",
     "<local-command-caveat>",
     "<system-reminder>",
+    "<ide_opened_file>",
+    "<ide_selection>",
     "<task-notification>",
     "<bash-input>",
     "<bash-stdout>",
@@ -36,11 +40,26 @@ SUMMARY_PREFIX = "This session is being continued from a previous conversation"
 
 
 class UserContent(msgspec.Struct):
-    """What a user record's message.content holds."""
+    """What a user record's message.content holds.
+
+    `context` is what Claude Code put around the person's words in the same record
+    (`CONTEXT_NOTES`: a system reminder, the file open in the IDE); `text` and `parts`
+    are then the person's words alone. A record of notes only keeps them as its text,
+    with no context split off. `malformed` says why the content is no message at all
+    (missing, of another type, a list of no blocks), or is empty.
+    """
 
     tool_results_only: bool
     text: str
     parts: list[Part]
+    context: list[Part] = msgspec.field(default_factory=list)
+    malformed: str = ""
+
+
+CONTEXT_NOTES = ("system-reminder", "ide_opened_file", "ide_selection")
+"""Notes Claude Code writes into a person's message: a reminder for the model, and the file
+or lines the person has open in the IDE (the VS Code extension). Not the person's words."""
+_NOTE = re.compile(r"\s*<(" + "|".join(CONTEXT_NOTES) + r")>.*?</\1>\s*", re.DOTALL)
 
 
 def read_user_content(raw: bytes | msgspec.Raw) -> UserContent:
@@ -50,17 +69,24 @@ def read_user_content(raw: bytes | msgspec.Raw) -> UserContent:
     try:
         content = decode_json(raw)
     except ValueError:
-        return UserContent(False, "", [])
+        return UserContent(False, "", [], malformed="message content is not JSON")
+    return user_content(content)
+
+
+def user_content(content: object) -> UserContent:
+    """A person's message as Claude Code stores it (text, or blocks), already decoded."""
     if isinstance(content, str):
-        return UserContent(False, content, [Part(PartKind.TEXT, content)])
+        return _split_notes(content, [Part(PartKind.TEXT, content)])
     if not isinstance(content, list):
-        return UserContent(False, "", [])
+        return UserContent(False, "", [], malformed=_no_content(content))
     parts: list[Part] = []
     texts: list[str] = []
     results = 0
+    blocks = 0
     for block in content:
         if not isinstance(block, dict):
             continue
+        blocks += 1
         kind = block.get("type")
         if kind == "tool_result":
             results += 1
@@ -69,7 +95,61 @@ def read_user_content(raw: bytes | msgspec.Raw) -> UserContent:
             parts.append(Part(PartKind.TEXT, block["text"]))
         elif kind in ("image", "document"):
             parts.append(Part(PartKind.ATTACHMENT, attachment_label(block)))
-    return UserContent(results > 0 and not texts, "\n\n".join(texts), parts)
+    if content and not blocks:
+        return UserContent(False, "", [], malformed="message content holds no block")
+    if results and not texts:
+        return UserContent(True, "", [])
+    return _split_notes("\n\n".join(texts), parts)
+
+
+def _no_content(content: object) -> str:
+    if content is None:
+        return "user record without message content"
+    return f"message content is {type(content).__name__}, not text or blocks"
+
+
+def _note_at_end(body: str) -> int | None:
+    """Where a note that ends `body` starts (None: none does, or it is all of `body`)."""
+    tail = body.rstrip()
+    for name in CONTEXT_NOTES:
+        if tail.endswith(f"</{name}>"):
+            start = tail.rfind(f"<{name}>")
+            return start if start > 0 else None
+    return None
+
+
+def _split_notes(text: str, parts: list[Part]) -> UserContent:
+    """The person's words apart from the notes Claude Code wrote around them.
+
+    A note is a whole text block, or opens or closes one (`<ide_opened_file>…
+    </ide_opened_file>继续`); an unclosed tag is left as it is. When nothing but notes
+    is there, the record is all context and keeps its text (flagged as injected).
+    """
+    if "<" not in text:  # the common case: no tag at all
+        return UserContent(False, text, parts)
+    words: list[Part] = []
+    context: list[Part] = []
+    for part in parts:
+        if part.kind is not PartKind.TEXT:
+            words.append(part)
+            continue
+        body = part.text
+        notes = []
+        while (found := _NOTE.match(body)) is not None:
+            notes.append(body[found.start(1) - 1 : found.end()].strip())
+            body = body[found.end() :]
+        last: list[str] = []
+        while (start := _note_at_end(body)) is not None:
+            last.append(body[start:].strip())
+            body = body[:start]
+        notes.extend(reversed(last))
+        context.extend(Part(PartKind.TEXT, note) for note in notes)
+        if body.strip() or not notes:
+            words.append(Part(PartKind.TEXT, body.strip() if notes else body))
+    if not context or not words:
+        return UserContent(False, text, parts)
+    said = "\n\n".join(p.text for p in words if p.kind is PartKind.TEXT)
+    return UserContent(False, said, words, context)
 
 
 def is_tool_result(rec: Record) -> bool:
@@ -91,6 +171,60 @@ def user_flags(rec: Record, text: str) -> TurnFlag:
     if stripped.startswith(SYNTHETIC_PREFIXES):
         return TurnFlag.SYNTHETIC
     return TurnFlag.HUMAN
+
+
+class Queued(msgspec.Struct):
+    """A prompt queued while the agent was busy (an `attachment` of type `queued_command`)."""
+
+    content: UserContent
+    flags: TurnFlag
+    queued_at: object
+    """When it was queued (the attachment's own time; the record's is when the agent took it)."""
+
+
+QUEUED_TYPE = "queued_command"
+_QUEUED_MARK = re.compile(rb'"queued_command"')
+
+
+def queued_prompt(raw: bytes | msgspec.Raw) -> Queued | str | None:
+    """An attachment record's queued prompt; a reason when it is one but malformed; None
+    for every other attachment (hook output, reminders, file contents: context the harness
+    adds, kept out of the conversation as before) and for an empty prompt.
+
+    What the person typed is theirs, said when they queued it. A queued task notification
+    (`commandMode` "task-notification", or `<task-notification>` text) is the harness
+    telling the agent a background task ended: injected, never the person.
+    """
+    if _QUEUED_MARK.search(memoryview(raw)) is None:
+        return None  # most attachments (hook output, file contents): not decoded at all
+    try:
+        found = decode_json(raw)
+    except ValueError:
+        return None
+    if not isinstance(found, dict) or found.get("type") != QUEUED_TYPE:
+        return None
+    prompt = found.get("prompt")
+    if not isinstance(prompt, str | list):
+        return "queued prompt without text"
+    content = user_content(prompt)
+    if content.malformed or content.tool_results_only:
+        return content.malformed or "queued prompt of tool results"
+    if not content.text.strip() and not content.parts:
+        return None  # nothing was queued: Claude Code does not send an empty prompt
+    text = content.text.lstrip()
+    if found.get("commandMode") == "task-notification" or text.startswith(SYNTHETIC_PREFIXES):
+        flags = TurnFlag.SYNTHETIC
+    elif found.get("isMeta") is True:
+        flags = TurnFlag.META | TurnFlag.SYNTHETIC
+    else:
+        flags = TurnFlag.HUMAN
+    return Queued(content, flags, found.get("timestamp"))
+
+
+AWAY_SUMMARY = "away_summary"
+RECAP = "Recap: "
+"""How an `away_summary` record reads: the agent's recap of the session for a person coming
+back to it (Claude Code writes it while they were away; it is no reply to anything)."""
 
 
 COMPACT_COMMAND = "<command-name>/compact</command-name>"

@@ -20,7 +20,7 @@ from pathlib import Path
 import msgspec
 
 from pivotal.model import Usage
-from pivotal.readers.base import decode_json
+from pivotal.readers.base import decode_json, decode_json_start
 
 BIG_LINE = 16 * 1024
 """Lines above this size take the head/tail path in the index pass."""
@@ -66,6 +66,8 @@ class Record(msgspec.Struct):
     aiTitle: str | None = None  # noqa: N815
     summary: str | None = None
     compactMetadata: msgspec.Raw = msgspec.Raw(b"null")  # noqa: N815 - read for boundaries only
+    attachment: msgspec.Raw = msgspec.Raw(b"null")
+    """An `attachment` record's payload (a queued prompt among others), decoded when filed."""
 
     @property
     def body(self) -> bytes | msgspec.Raw:
@@ -163,6 +165,7 @@ def _record_from_untyped(obj: object) -> Record | None:
         aiTitle=_text_or_none(obj.get("aiTitle")),
         summary=_text_or_none(obj.get("summary")),
         compactMetadata=msgspec.Raw(msgspec.json.encode(obj.get("compactMetadata"))),
+        attachment=msgspec.Raw(msgspec.json.encode(obj.get("attachment"))),
     )
 
 
@@ -356,38 +359,61 @@ _KNOWN_TYPES = {
     "attachment",
     "last-prompt",
     "progress",
+    "permission-mode",
+    "custom-title",
+    "agent-name",
+    "agent-setting",
+    "pr-link",
+    "worktree-state",
 }
+"""Record types Claude Code writes; one of them with an id key (`_ID_KEYS`) tells its file."""
 _ID_KEYS = ("uuid", "parentUuid", "leafUuid", "sessionId")
+_TYPE_NEAR_START = re.compile(
+    rb'"type":"(?:' + b"|".join(re.escape(t.encode()) for t in sorted(_KNOWN_TYPES)) + rb')"'
+)
+"""One of those types in a record's first 4 KB, where Claude Code writes it."""
 
 
-def _first_lines(head: bytes, count: int) -> Iterator[bytes]:
-    """`head.split(b"\n")[:count]`, cut one line at a time: most files are known by their first."""
+def _first_lines(head: bytes, count: int) -> Iterator[tuple[bytes, bool]]:
+    """`head.split(b"\n")[:count]`, cut one line at a time (most files are known by their
+    first), each with whether a newline ends it (the last one may be cut by the head)."""
     start = 0
     for _ in range(count):
         end = head.find(b"\n", start)
         if end < 0:
-            yield head[start:]
+            yield head[start:], False
             return
-        yield head[start:end]
+        yield head[start:end], True
         start = end + 1
 
 
 def sniff(path: Path, head: bytes) -> bool:
+    """One of the first 40 records is one only Claude Code writes.
+
+    A record longer than the head (a pasted log in the first prompt, a long queued
+    prompt) is known by its leading keys (`decode_json_start`): the type and ids come
+    before the message in every record Claude Code writes.
+    """
     if not head:
         return False
-    for line in _first_lines(head, 40):
+    for line, whole in _first_lines(head, 40):
         if not line.strip():
             continue
         try:
             obj = decode_json(line)
         except ValueError:
-            continue
-        if (
-            isinstance(obj, dict)
-            and isinstance(obj.get("type"), str)  # a list or object is not hashable
-            and obj["type"] in _KNOWN_TYPES
-            and any(key in obj for key in _ID_KEYS)
-            and "payload" not in obj
-        ):
+            if whole or _TYPE_NEAR_START.search(line, 0, 4096) is None:
+                continue  # malformed, or a cut record of another agent's (cheaply told)
+            obj = decode_json_start(line)
+        if isinstance(obj, dict) and _is_claude_record(obj):
             return True
     return False
+
+
+def _is_claude_record(obj: dict) -> bool:
+    kind = obj.get("type")
+    if not isinstance(kind, str) or kind not in _KNOWN_TYPES or "payload" in obj:
+        return False  # (a list or object is not hashable: checked for a string first)
+    if kind == "file-history-snapshot":  # no id key, but a shape of its own
+        return "messageId" in obj and "snapshot" in obj
+    return any(key in obj for key in _ID_KEYS)

@@ -51,6 +51,7 @@ from pivotal.readers.base import (
     describe_decode_error,
     parse_timestamp,
     preview_of,
+    source_gone,
 )
 from pivotal.readers.generic_common import replace_turns
 
@@ -91,7 +92,7 @@ class ClineReader(SessionReader):
         manifest, messages, compaction = _files(folder)
         stamps = tuple(_stamp(p) for p in (manifest, messages, compaction))
         if stamps[1] is None and not folder.is_dir():
-            return Update(gone=True, notice=f"{folder} is gone; keeping what was read")
+            return source_gone(folder)
         if stamps != self._stamps or final:
             self._reload(manifest, messages, compaction, stamps, final)
         return Update(

@@ -3,11 +3,16 @@
 Every line is `{"timestamp", "type", "payload"}`. Codex writes user and
 assistant text twice: as `response_item` messages and as `event_msg`
 (`user_message` / `agent_message` in older builds, `item_completed` in
-0.171). This reader uses the `response_item` stream only, because it is the
-one every version writes and it holds the harness text too (environment
+0.171). This reader builds turns from the `response_item` stream, because it
+is the one every version writes and it holds the harness text too (environment
 context, AGENTS.md, skills), which becomes SYNTHETIC turns instead of being
-lost. `event_msg` lines only add what the response stream lacks: token usage,
-exit codes, interrupts and errors.
+lost. `event_msg` lines add what the response stream lacks: token usage, exit
+codes, interrupts and errors, and a person's message that has no response copy
+(`pivotal.readers.codex_inputs` pairs the two copies, in either order).
+
+A custom prompt's expansion is two turns: the person's own words (the
+template's `## User Input` block, `pivotal.readers.codex_prompts`), then the
+template as injected text.
 
 One assistant turn is one model response: its reasoning, text and tool calls
 up to the first tool output, user message or token report. Tool outputs are
@@ -15,9 +20,11 @@ folded into their call by `call_id`.
 
 Compaction: 0.171 writes the model's summary as an assistant message marked
 `metadata.compaction_output`, then a `compacted` line; older builds only the
-`compacted` line. Either way the reader emits one COMPACTION_BOUNDARY system
-turn and one COMPACTION_SUMMARY user turn (what Codex puts back into the
-history), and never replays `replacement_history` as new turns.
+`compacted` line; most builds add a `context_compacted` event, before or after
+it and not always next to it. The pieces of one compaction make one
+COMPACTION_BOUNDARY system turn and one COMPACTION_SUMMARY user turn (what
+Codex puts back into the history); `replacement_history` is never replayed as
+new turns.
 """
 
 from __future__ import annotations
@@ -40,9 +47,12 @@ from pivotal.readers.base import (
     preview_of,
     sane_duration,
 )
+from pivotal.readers.codex_inputs import Copy, Exchange, Held, Made, find, take
+from pivotal.readers.codex_prompts import custom_prompt
 from pivotal.readers.codex_records import (
     ERROR_PREFIXES,
     FORMAT,
+    HARNESS_PREFIXES,
     content_text,
     dicts,
     duration_ms,
@@ -58,6 +68,18 @@ from pivotal.readers.lines import LineFileReader
 _TOOL_CALL_TYPES = ("function_call", "custom_tool_call", "local_shell_call")
 _OUTPUT_TYPES = ("function_call_output", "custom_tool_call_output")
 _WRAPPER_TYPES = ("session_meta", "response_item", "event_msg", "turn_context", "compacted")
+_HARNESS_KINDS = ("environment_context", "user_instructions")
+"""`user_message` kinds of 2025 builds that carry the harness's text, not the person's."""
+
+
+class _Compaction:
+    """The pieces of one compaction seen so far ("item", "record", "event")."""
+
+    __slots__ = ("pieces", "summary")
+
+    def __init__(self) -> None:
+        self.pieces: set[str] = set()
+        self.summary = False
 
 
 class CodexReader(LineFileReader):
@@ -74,7 +96,8 @@ class CodexReader(LineFileReader):
         self._early: dict[str, list[dict]] = {}
         self._seen: set[str] = set()
         self._model: str | None = None
-        self._compaction_open = False
+        self._compaction: _Compaction | None = None
+        self._exchange = Exchange()
 
     # -- lines ------------------------------------------------------------
     def handle_line(self, line_no: int, offset: int, line: bytes) -> None:
@@ -101,7 +124,7 @@ class CodexReader(LineFileReader):
             if kind == "response_item":
                 self._response_item(payload, ts, where, obj.get("metadata"))
             elif kind == "event_msg":
-                self._event(payload, ts, where)
+                self._event(payload, ts, where, obj.get("timestamp"))
             elif kind == "session_meta":
                 self._session_meta(payload, ts)
             elif kind == "turn_context":
@@ -113,6 +136,15 @@ class CodexReader(LineFileReader):
                 self._compacted(payload, ts, where)
         except (TypeError, ValueError, AttributeError, KeyError) as exc:
             self.skip(line_no, f"unexpected {kind} shape: {type(exc).__name__}")
+
+    def handle_lines(self, batch: list[tuple[int, int, bytes]]) -> None:
+        super().handle_lines(batch)
+        if self._exchange.held:
+            self._show_held()  # shown now; a copy in a later batch still pairs with it
+
+    def finish(self) -> None:
+        if self._exchange.held:
+            self._show_held()
 
     def _session_meta(self, payload: dict, ts: float | None) -> None:
         session = self.session
@@ -149,10 +181,8 @@ class CodexReader(LineFileReader):
         ):
             self._tool_output(item)
         elif kind in ("compaction", "compaction_summary", "context_compaction"):
-            self._current = None
-            if not self._compaction_open:
-                self._boundary(ts, where, "Context compacted (remote; the summary is encrypted)")
-                self._compaction_open = True
+            label = "Context compacted (remote; the summary is encrypted)"
+            self._compaction_piece("item", ts, where, label, None, None)
         # other item types (ghost_snapshot, ...) carry no conversation
 
     def _message(self, item: dict, ts: float | None, where: SourceRef, meta: object) -> None:
@@ -166,10 +196,7 @@ class CodexReader(LineFileReader):
         text = "\n\n".join(texts) if len(texts) > 1 else (texts[0] if texts else "")
         if role == "assistant":
             if isinstance(meta, dict) and meta.get("compaction_output"):
-                self._current = None
-                self._boundary(ts, where, "Context compacted")
-                self._summary(text, ts, where, item.get("id"))
-                self._compaction_open = True
+                self._compaction_piece("item", ts, where, "Context compacted", text, ident)
                 return
             turn = self._assistant(item, ts, where)
             if isinstance(item.get("id"), str):
@@ -181,21 +208,124 @@ class CodexReader(LineFileReader):
             self.mark_changed(turn.index)
             return
         self._current = None
-        flags = TurnFlag.NONE
         if role == "developer" or role == "system":
-            new_role, flags = Role.SYSTEM, TurnFlag.SYNTHETIC
+            turn = self._new(Role.SYSTEM, TurnFlag.SYNTHETIC, ts, where, ident)
+        elif is_harness(item, text):
+            self._exchange.harness.append(Copy(text))
+            flags = TurnFlag.SYNTHETIC
+            if text.lstrip().startswith("<turn_aborted>"):
+                flags |= TurnFlag.INTERRUPTED
+            turn = self._new(Role.USER, flags, ts, where, ident)
         else:
-            new_role = Role.USER
-            if is_harness(item, text):
-                flags = TurnFlag.SYNTHETIC
-                if text.lstrip().startswith("<turn_aborted>"):
-                    flags |= TurnFlag.INTERRUPTED
-            else:
-                flags = TurnFlag.HUMAN
-        turn = self._new(new_role, flags, ts, where, item.get("id"))
+            self._person_copy(text, attachments, ts, where, ident)
+            return
         turn.parts = [Part(PartKind.TEXT, text=text), *attachments]
         turn.preview = preview_of(text)
-        self.append_turn(turn)
+        self._append(turn)
+
+    # -- the person's messages --------------------------------------------------
+    def _person_copy(
+        self, text: str, attachments: list[Part], ts: float | None, where: SourceRef, ident: object
+    ) -> None:
+        """The response copy of a person's message: one turn, unless its event made it."""
+        exchange = self._exchange
+        at = find(exchange.held, text) if exchange.held else None
+        if at is None and exchange.from_events:
+            made = take(exchange.from_events, text)
+            if made is not None:  # shown from its event when a read ended between the two
+                self._adopt(made, self._person_turns(text, attachments, ts, where, ident))
+                return
+        later: list[Held] = []
+        if at is not None:  # its event came first: events held after it still wait
+            later, exchange.held = exchange.held[at + 1 :], exchange.held[:at]
+        turns = self._person(self._person_turns(text, attachments, ts, where, ident))
+        exchange.held.extend(later)
+        if at is None:
+            exchange.answered.append(Made(text, turns))
+
+    def _user_message(self, payload: dict, ts: float | None, where: SourceRef, raw: object) -> None:
+        """The event copy of a person's message: held until its response copy comes (or not)."""
+        message = payload.get("message")
+        if not isinstance(message, str) or payload.get("kind") in _HARNESS_KINDS:
+            return
+        if message.lstrip().startswith(HARNESS_PREFIXES):
+            return
+        exchange = self._exchange
+        if isinstance(raw, str):
+            stamp = (raw, message)
+            if stamp == exchange.last_event:
+                return  # the same message written twice in the same instant (a /review request)
+            exchange.last_event = stamp
+        if take(exchange.answered, message) is not None:
+            return
+        if take(exchange.harness, message, contained=False) is not None:
+            return  # the harness's text, shown as an event too
+        attachments = [
+            Part(PartKind.ATTACHMENT, text="[image]")
+            for name in ("images", "local_images")
+            for _ in (payload.get(name) if isinstance(payload.get(name), list) else ())
+        ]
+        exchange.held.append(Held(message, attachments, ts, where))
+
+    def _show_held(self) -> None:
+        """Events whose response copy has not come: each is the person's message, in order."""
+        held, self._exchange.held = self._exchange.held, []
+        for event in held:
+            turns = self._person_turns(event.text, event.attachments, event.timestamp, event.where)
+            self._exchange.from_events.append(Made(event.text, self._person(turns)))
+
+    def _person_turns(
+        self,
+        text: str,
+        attachments: list[Part],
+        ts: float | None,
+        where: SourceRef,
+        ident: object = None,
+    ) -> list[Turn]:
+        """The person's turn; for a custom prompt, their words and then the template.
+
+        A custom prompt run with nothing after the command is a command, not an empty
+        message: the template alone stands for it, injected (as Claude Code's slash-command
+        wrappers are), so it is never read as the person falling silent."""
+        words = custom_prompt(text)
+        if words is not None and not words.strip() and not attachments:
+            ran = self._new(Role.USER, TurnFlag.SYNTHETIC, ts, where, ident)
+            ran.parts = [Part(PartKind.TEXT, text=text)]
+            ran.preview = preview_of(text)
+            return [ran]
+        turn = self._new(Role.USER, TurnFlag.HUMAN, ts, where, ident)
+        turn.parts = [Part(PartKind.TEXT, text=text if words is None else words), *attachments]
+        turn.preview = preview_of(text if words is None else words)
+        if words is None:
+            return [turn]
+        name = f"{ident}#prompt" if isinstance(ident, str) else f"line:{where.line}#prompt"
+        template = Turn(
+            index=0,
+            role=Role.USER,
+            flags=TurnFlag.SYNTHETIC,
+            timestamp=ts,
+            message_id=name if isinstance(ident, str) else None,
+            source=SourceRef(line=where.line, record_id=name, offset=where.offset),
+        )
+        template.parts = [Part(PartKind.TEXT, text=text)]
+        template.preview = preview_of(text)
+        return [turn, template]
+
+    def _person(self, turns: list[Turn]) -> list[Turn]:
+        self._current = None
+        self._compaction = None  # the person spoke: a later compaction record is a new one
+        for turn in turns:
+            self._append(turn)
+        return turns
+
+    def _adopt(self, made: Made, fresh: list[Turn]) -> None:
+        """Give turns made from an event what their response copy says (id, line, content)."""
+        if len(fresh) != len(made.turns):
+            fresh = []  # the copies disagree on the shape: keep what is shown
+        for turn, new in zip(made.turns, fresh, strict=False):
+            turn.flags, turn.timestamp, turn.message_id = new.flags, new.timestamp, new.message_id
+            turn.source, turn.parts, turn.preview = new.source, new.parts, new.preview
+            self.mark_changed(turn.index)
 
     def _assistant(self, item: dict, ts: float | None, where: SourceRef) -> Turn:
         """The open assistant turn (this model response), started if needed."""
@@ -204,7 +334,8 @@ class CodexReader(LineFileReader):
             turn = self._new(Role.ASSISTANT, TurnFlag.NONE, ts, where, item.get("id"))
             turn.model = self._model
             turn.parts = []
-            self.append_turn(turn)
+            self._append(turn)
+            self._exchange.over()
             self._current = turn
         elif turn.message_id is None and isinstance(item.get("id"), str):
             turn.message_id = item["id"]
@@ -293,9 +424,11 @@ class CodexReader(LineFileReader):
         self.mark_changed(self._call_turn[call_id].index)
 
     # -- events -------------------------------------------------------------
-    def _event(self, payload: dict, ts: float | None, where: SourceRef) -> None:
+    def _event(self, payload: dict, ts: float | None, where: SourceRef, raw: object) -> None:
         kind = payload.get("type")
-        if kind == "token_count":
+        if kind == "user_message":
+            self._user_message(payload, ts, where, raw)
+        elif kind == "token_count":
             self._current = None
             self._usage(payload.get("info"))
         elif kind == "turn_aborted":
@@ -313,6 +446,8 @@ class CodexReader(LineFileReader):
                 self._exec_end(item.get("id"), item)
         elif kind in ("task_complete", "turn_complete"):
             self._current = None
+        elif kind == "context_compacted":
+            self._compaction_piece("event", ts, where, "Context compacted", None, None)
         elif kind in ("error", "stream_error"):
             self._current = None
             message = payload.get("message")
@@ -320,7 +455,7 @@ class CodexReader(LineFileReader):
             turn = self._new(Role.SYSTEM, TurnFlag.SYNTHETIC | TurnFlag.ERROR, ts, where, None)
             turn.parts = [Part(PartKind.TEXT, text=text)]
             turn.preview = preview_of(text)
-            self.append_turn(turn)
+            self._append(turn)
 
     def _exec_end(self, call_id: object, data: dict) -> None:
         if not isinstance(call_id, str):
@@ -369,19 +504,43 @@ class CodexReader(LineFileReader):
         turn = self._new(Role.SYSTEM, TurnFlag.SYNTHETIC | TurnFlag.INTERRUPTED, ts, where, None)
         turn.parts = [Part(PartKind.TEXT, text=text)]
         turn.preview = text
-        self.append_turn(turn)
+        self._append(turn)
 
     # -- compaction ---------------------------------------------------------
     def _compacted(self, payload: dict, ts: float | None, where: SourceRef) -> None:
-        self._current = None
-        if self._compaction_open:
-            # the summary was already shown (compaction_output / remote item)
-            self._compaction_open = False
-            return
         message = payload.get("message")
-        text = message if isinstance(message, str) else ""
-        self._boundary(ts, where, "Context compacted")
-        self._summary(text, ts, where, None)
+        summary: str | None = message if isinstance(message, str) else ""
+        group = self._compaction
+        if group is not None and "item" in group.pieces and "record" not in group.pieces:
+            summary = None  # already shown (the compaction_output message / a remote item)
+        self._compaction_piece("record", ts, where, "Context compacted", summary, None)
+
+    def _compaction_piece(
+        self,
+        piece: str,
+        ts: float | None,
+        where: SourceRef,
+        label: str,
+        summary: str | None,
+        ident: object,
+    ) -> None:
+        """One record of a compaction: the first piece shows it, the others join it.
+
+        A piece already seen starts a new compaction (so does a model summary after
+        a record: it always comes first); the record and the event together, or the
+        person's next message, close it.
+        """
+        self._current = None
+        group = self._compaction
+        if group is None or piece in group.pieces or (piece == "item" and "record" in group.pieces):
+            self._boundary(ts, where, label)
+            group = self._compaction = _Compaction()
+        group.pieces.add(piece)
+        if summary is not None and not group.summary:
+            self._summary(summary, ts, where, ident)
+            group.summary = True
+        if "record" in group.pieces and "event" in group.pieces:
+            self._compaction = None
 
     def _boundary(self, ts: float | None, where: SourceRef, text: str) -> None:
         turn = self._new(
@@ -389,13 +548,19 @@ class CodexReader(LineFileReader):
         )
         turn.parts = [Part(PartKind.TEXT, text=text)]
         turn.preview = text
-        self.append_turn(turn)
+        self._append(turn)
 
     def _summary(self, text: str, ts: float | None, where: SourceRef, ident: object) -> None:
         flags = TurnFlag.COMPACTION_SUMMARY | TurnFlag.SYNTHETIC
         turn = self._new(Role.USER, flags, ts, where, ident)
         turn.parts = [Part(PartKind.TEXT, text=text)]
         turn.preview = preview_of(text)
+        self._append(turn)
+
+    def _append(self, turn: Turn) -> None:
+        """Append a turn; events still held came before it, so they go first."""
+        if self._exchange.held:
+            self._show_held()
         self.append_turn(turn)
 
     def _new(

@@ -14,7 +14,7 @@ from pathlib import Path
 import msgspec
 
 from pivotal.model import Part, PartKind, SessionRef, Usage
-from pivotal.readers.base import decode_json, parse_timestamp, sane_duration
+from pivotal.readers.base import decode_json, decode_json_start, parse_timestamp, sane_duration
 
 FORMAT = "codex"
 
@@ -31,10 +31,13 @@ HARNESS_PREFIXES = (
     "<permissions instructions>",
     "<collaboration_mode>",
     "<apps_instructions>",
+    "<user_action>",  # a /review's findings, handed back to the model after the review
     "Another language model started to solve this problem",
 )
 _SNIFF_TYPES = (b"session_meta", b"response_item", b"event_msg", b"turn_context")
 _SNIFF_RE = re.compile(rb'^\s*\{"timestamp":"[^"]{0,40}",(?:"ordinal":\d+,)?"type":"([a-z_]+)"')
+_IMAGE_FRAME = re.compile(r"\s*</?image\b[^<>]*>\s*")
+"""A text block that only frames an image: the image is the attachment, not words."""
 SUMMARY_PREFIX = "Another language model started to solve this problem"
 
 # Tool outputs that report a failure without an exit code.
@@ -53,7 +56,11 @@ def dicts(value: object) -> list[dict]:
 
 
 def content_text(content: object) -> tuple[list[str], list[Part]]:
-    """Texts (kept verbatim: an empty prompt stays "") and attachment placeholders."""
+    """Texts (kept verbatim: an empty prompt stays "") and attachment placeholders.
+
+    The text blocks Codex writes around an attached image (`<image name=[Image #1]>`,
+    `</image>`) are not the person's words: the image itself is the attachment.
+    """
     if isinstance(content, str):
         return [content], []
     texts: list[str] = []
@@ -62,6 +69,12 @@ def content_text(content: object) -> tuple[list[str], list[Part]]:
         kind = block.get("type")
         if kind in ("input_text", "output_text", "text"):
             text = block.get("text")
+            if (
+                isinstance(text, str)
+                and text[:9].lstrip().startswith(("<image", "</image"))
+                and _IMAGE_FRAME.fullmatch(text)
+            ):
+                continue  # the `<image name=[Image #1]>` … `</image>` around an attached image
             texts.append(text if isinstance(text, str) else "")
         elif kind in ("input_image", "image"):
             attachments.append(Part(PartKind.ATTACHMENT, text="[image]"))
@@ -203,11 +216,11 @@ def sniff(path: Path, head: bytes) -> bool:
     match = _SNIFF_RE.match(first)
     if match:
         return match.group(1) in _SNIFF_TYPES
-    line = head.split(b"\n", 1)[0]
+    line, newline, _ = head.partition(b"\n")
     try:
         obj = decode_json(line)
-    except ValueError:
-        return False
+    except ValueError:  # a first record longer than the head: known by its leading keys
+        obj = None if newline else decode_json_start(line)
     if not isinstance(obj, dict):
         return False
     if obj.get("type") in ("session_meta", "response_item", "event_msg", "turn_context"):

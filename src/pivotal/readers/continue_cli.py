@@ -43,7 +43,14 @@ from pivotal.model import (
     TurnFlag,
     Usage,
 )
-from pivotal.readers.base import FormatSpec, decode_json, parse_timestamp, preview_of
+from pivotal.readers.base import (
+    FormatSpec,
+    decode_json,
+    decode_json_start,
+    parse_timestamp,
+    preview_of,
+)
+from pivotal.readers.files import with_files
 from pivotal.readers.generic_common import WholeFileJsonReader
 
 FORMAT = "continue"
@@ -302,12 +309,12 @@ def sniff(path: Path, head: bytes) -> bool:
     if path.is_dir():
         return False
     start = head.lstrip()[:4096]
-    return (
-        start.startswith(b"{")
-        and b'"sessionId"' in start
-        and b'"history"' in start
-        and b'"workspaceDirectory"' in start
-    )
+    if not start.startswith(b"{") or b'"sessionId"' not in start:
+        return False
+    if b'"history"' in start and b'"workspaceDirectory"' in start:
+        return True
+    doc = decode_json_start(head)  # a long title first: the document's keys as far as read
+    return isinstance(doc, dict) and "history" in doc and "workspaceDirectory" in doc
 
 
 def refs(path: Path) -> list[SessionRef]:
@@ -334,4 +341,5 @@ SPEC = FormatSpec(
     sniff=sniff,
     refs=refs,
     open=ContinueReader,
+    files=lambda ref: with_files(ref, [ref.path.parent / INDEX_NAME]),
 )

@@ -53,6 +53,7 @@ from pivotal.readers.base import (
     first_json_line,
     parse_timestamp,
 )
+from pivotal.readers.files import with_files
 from pivotal.readers.gemini_turns import (
     ACK_TEXT,
     SNAPSHOT_TAG,
@@ -411,6 +412,10 @@ PROJECT_ROOT = ".project_root"
 project by a short slug, and this file in it holds the project's root path."""
 
 
+def _marker(path: Path) -> Path:
+    return path.parent.parent / PROJECT_ROOT
+
+
 def project_root_of(path: Path) -> str | None:
     """The project root the CLI recorded for the project a chat belongs to, if any.
 
@@ -421,7 +426,7 @@ def project_root_of(path: Path) -> str | None:
     if path.parent.name != "chats":
         return None
     try:
-        with open(path.parent.parent / PROJECT_ROOT, "rb") as handle:
+        with open(_marker(path), "rb") as handle:
             raw = handle.read(4097)
     except OSError:
         return None
@@ -437,4 +442,7 @@ SPEC = FormatSpec(
     sniff=sniff,
     refs=refs,
     open=open_reader,
+    files=lambda ref: with_files(
+        ref, [_marker(ref.path)] if ref.path.parent.name == "chats" else []
+    ),
 )

@@ -12,7 +12,14 @@ import os
 from abc import abstractmethod
 
 from pivotal.model import Part, PartKind, SessionRef, Turn
-from pivotal.readers.base import SessionReader, Update, decode_json, describe_decode_error
+from pivotal.readers.base import (
+    SessionReader,
+    Update,
+    decode_json,
+    describe_decode_error,
+    shown_name,
+    source_gone,
+)
 
 
 def turn_signature(turn: Turn) -> tuple:
@@ -98,7 +105,7 @@ class WholeFileJsonReader(SessionReader):
         try:
             st = os.stat(path)
         except FileNotFoundError:
-            return Update(gone=True, notice=f"{path} is gone; keeping what was read")
+            return source_gone(path)
         stamp = (st.st_dev, st.st_ino, st.st_size, st.st_mtime_ns)
         self._size = st.st_size
         notice = None
@@ -117,7 +124,7 @@ class WholeFileJsonReader(SessionReader):
             with open(self.ref.path, "rb") as handle:
                 data = handle.read()
         except OSError as exc:
-            return f"{self.ref.path.name}: cannot read ({exc.strerror or exc})"
+            return f"{shown_name(self.ref.path)}: cannot read ({exc.strerror or exc})"
         try:
             doc = decode_json(data) if data.strip() else None
         except ValueError as exc:

@@ -29,6 +29,7 @@ from pathlib import Path
 
 from pivotal.model import SessionRef
 from pivotal.readers.base import FormatSpec, SessionReader
+from pivotal.readers.files import database_files
 from pivotal.readers.opencode_db import (
     REQUIRED_TABLES,
     SQLITE_MAGIC,
@@ -85,4 +86,5 @@ SPEC = FormatSpec(
     refs=refs,
     open=open_ref,
     databases=True,
+    files=lambda ref: database_files(ref.path),
 )

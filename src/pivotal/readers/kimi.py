@@ -59,7 +59,9 @@ from pivotal.readers.base import (
     decode_json,
     parse_timestamp,
     preview_of,
+    source_gone,
 )
+from pivotal.readers.files import SessionFiles, with_files
 from pivotal.readers.generic_common import replace_turns
 from pivotal.readers.kimi_context import (
     call_input,
@@ -98,13 +100,15 @@ class KimiReader(SessionReader):
         skipped_before = len(self.session.skipped)
         if not (self.folder / WIRE).exists() and not self._wire.lines_read:
             if not self.folder.is_dir():
-                return Update(gone=True, notice=f"{self.folder} is gone; keeping what was read")
+                return source_gone(self.folder)
             stamp = tuple(_stamp(p) for p in context_files(self.folder))
             if stamp != self._contexts_stamp:
                 self._contexts_stamp = stamp
                 replace_turns(self, turns_from_contexts(self.folder))
             return Update(first_changed=self.take_first_changed())
         update = self._wire.poll(final=final, budget=budget)
+        if update.gone and not self.folder.is_dir():
+            return source_gone(self.folder)  # the session is gone, not only its wire log
         if update.reloaded:
             self.mark_changed(0)
         self._wire.fill_summaries()
@@ -323,9 +327,14 @@ def _folder_facts(session, folder: Path) -> None:  # type: ignore[no-untyped-def
     session.cwd = work_dir(folder)
 
 
+def _listing(folder: Path) -> Path:
+    """The share folder's `kimi.json`, which names the work directories."""
+    return folder.parent.parent.parent / "kimi.json"
+
+
 def work_dir(folder: Path) -> str | None:
     """The work directory whose md5 names the session's parent folder (from kimi.json)."""
-    listed = _json(folder.parent.parent.parent / "kimi.json")
+    listed = _json(_listing(folder))
     dirs = listed.get("work_dirs") if isinstance(listed, dict) else None
     for entry in dirs if isinstance(dirs, list) else []:
         path = entry.get("path") if isinstance(entry, dict) else None
@@ -380,6 +389,16 @@ def open_reader(ref: SessionRef) -> SessionReader:
     return KimiReader(ref)
 
 
+def files(ref: SessionRef) -> SessionFiles:
+    """kimi-cli: the session folder and the share folder's `kimi.json` (its work folder);
+    Kimi Code: the agent's folder and its session's `state.json`."""
+    wire = kimi_code.wire_of(ref.path)
+    if wire is None:
+        return with_files(ref, [_listing(ref.path)])
+    session = ref.path if wire.parent.name == "main" else ref.path.parent.parent
+    return SessionFiles(files=(session / kimi_code.STATE,), folders=(ref.path,))
+
+
 def refs(path: Path) -> list[SessionRef]:
     if kimi_code.session_folder(path) is not None:
         return kimi_code.refs(path)
@@ -413,4 +432,5 @@ SPEC = FormatSpec(
     sniff=sniff,
     refs=refs,
     open=open_reader,
+    files=files,
 )

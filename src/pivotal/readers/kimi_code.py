@@ -52,7 +52,14 @@ from pivotal.model import (
     TurnFlag,
     Usage,
 )
-from pivotal.readers.base import SessionReader, Update, decode_json, parse_timestamp, preview_of
+from pivotal.readers.base import (
+    SessionReader,
+    Update,
+    decode_json,
+    parse_timestamp,
+    preview_of,
+    source_gone,
+)
 from pivotal.readers.lines import LineFileReader
 
 FORMAT = "kimi"
@@ -182,6 +189,8 @@ class KimiCodeReader(SessionReader):
         session.id = self.ref.session_id or self.session_dir.name
         session.title = _title(state) or session.title
         update = self._journal.poll(final=final, budget=budget)
+        if update.gone and not self.folder.is_dir():
+            return source_gone(self.folder)  # the session is gone, not only its journal
         if final:
             self._journal.close_step()
         session.cwd = _cwd(state) or self._journal.disclosed_cwd or session.cwd

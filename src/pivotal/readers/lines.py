@@ -21,6 +21,8 @@ from pivotal.readers.base import (
     decode_json,
     describe_decode_error,
     gc_paused,
+    shown_name,
+    source_gone,
 )
 
 CHUNK = 1 << 20
@@ -131,16 +133,16 @@ class LineFileReader(SessionReader):
         try:
             fd = os.open(path, os.O_RDONLY)
         except FileNotFoundError:
-            return Update(gone=True, notice=f"{path} is gone; keeping what was read")
+            return source_gone(path)
         try:
             st = os.fstat(fd)
             ident = (st.st_dev, st.st_ino)
             if self._inode is not None and ident != self._inode:
-                reloaded, notice = True, f"{path.name} was replaced; reloaded"
+                reloaded, notice = True, f"{shown_name(path)} was replaced; reloaded"
             elif st.st_size < self._offset or not self._same_tail(fd):
-                reloaded, notice = True, f"{path.name} was truncated; reloaded"
+                reloaded, notice = True, f"{shown_name(path)} was truncated; reloaded"
             elif self._rewritten(st):
-                reloaded, notice = True, f"{path.name} was rewritten in place; reloaded"
+                reloaded, notice = True, f"{shown_name(path)} was rewritten in place; reloaded"
             if reloaded:
                 self._restart()
             self._inode = ident
@@ -148,7 +150,7 @@ class LineFileReader(SessionReader):
             try:
                 self._read_from(fd, st.st_size, budget)
             except _LastLineChanged:
-                reloaded, notice = True, f"{path.name} changed its last line; reloaded"
+                reloaded, notice = True, f"{shown_name(path)} changed its last line; reloaded"
                 self._restart()
                 self._read_from(fd, st.st_size, budget)
             at_end = self._offset >= self._size

@@ -14,6 +14,7 @@ from pathlib import Path
 
 from pivotal.model import SessionRef
 from pivotal.readers.base import FormatSpec, SessionReader
+from pivotal.readers.files import SessionFiles, database_files, own_files
 from pivotal.readers.opencode_base import FORMAT
 from pivotal.readers.opencode_db import DbReader, db_refs, sniff_db
 from pivotal.readers.opencode_legacy import LegacyReader, legacy_refs, storage_root
@@ -65,6 +66,11 @@ def open_ref(ref: SessionRef) -> SessionReader:
     return DbReader(ref)
 
 
+def files(ref: SessionRef) -> SessionFiles:
+    """A database with its SQLite files; a legacy session is spread over its whole store."""
+    return own_files(ref) if ref.path.is_dir() else database_files(ref.path)
+
+
 SPEC = FormatSpec(
     name=FORMAT,
     description="opencode sessions: SQLite opencode.db (>= 1.2) or the legacy storage/ JSON tree",
@@ -72,4 +78,5 @@ SPEC = FormatSpec(
     refs=refs,
     open=open_ref,
     databases=True,
+    files=files,
 )

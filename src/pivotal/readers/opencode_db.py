@@ -4,12 +4,19 @@ The database is in WAL mode and opencode may be writing it while we read, so
 every poll opens a short read-only connection, reads inside one transaction
 and closes it. Nothing here writes, locks for writing or checkpoints:
 
-* a WAL database with no `-wal` file next to it is not open anywhere, so the
-  main file holds every row: it is opened `immutable=1`, which creates no
-  `-wal`/`-shm` files in the user's directory;
+* a WAL database with no `-wal` file next to it, or an empty one and no `-shm`
+  (what a copy or a `sqlite3` probe leaves), has every committed row in the main
+  file: it is opened `immutable=1`, which creates no `-wal`/`-shm` files in the
+  user's directory (`mode=ro` would create the `-shm`);
+* a `-wal` holding rows with no `-shm`, and a WAL database that a writer in
+  `locking_mode=EXCLUSIVE` keeps to itself, are read from a private copy
+  (`opencode_private`);
 * otherwise `mode=ro` (it shares opencode's `-shm` and sees fresh rows); if that
   cannot open (e.g. no `-shm` and a read-only directory) it falls back to
   `immutable=1` and says that live updates may be missed.
+
+A rollback-journal database locked by a writer is not read: `immutable=1` would
+read it mid-write. That is "locked; try again".
 
 Parts are upserted in place while they stream, so each poll re-reads the rows
 whose `time_updated` is at or after the newest one seen and re-derives only
@@ -26,11 +33,21 @@ from pathlib import Path
 from typing import Any
 
 from pivotal.model import SessionRef
-from pivotal.readers.base import SQLITE_MAGIC, Update, decode_json, parse_timestamp
+from pivotal.readers.base import (
+    SQLITE_MAGIC,
+    Update,
+    decode_json,
+    parse_timestamp,
+    shown_name,
+    source_gone,
+)
 from pivotal.readers.opencode_base import FORMAT, OpencodeReader
 from pivotal.readers.opencode_private import needs_private_copy, private_copy
 
 BUSY_TIMEOUT_S = 2.0
+WAL_LOCK_WAIT_S = 0.25
+"""A WAL reader is kept out only by a recovery (milliseconds) or by a writer in exclusive
+locking mode (for as long as it runs): this long tells the two apart."""
 REQUIRED_TABLES = frozenset({"session", "message", "part"})
 FALLBACK_NOTICE = (
     "opened the opencode database immutable (read-only directory?): live updates may be missed"
@@ -59,33 +76,54 @@ def _connect(uri: str) -> sqlite3.Connection:
 def open_readonly(
     path: Path, wait: float = BUSY_TIMEOUT_S
 ) -> tuple[sqlite3.Connection, str | None]:
-    """A read-only connection that creates no files where none exist, plus a notice.
+    """A read-only connection that creates no files beside `path`, plus a notice.
 
-    "database is locked" is raised, not worked around: `immutable=1` would read a
-    rollback-journal database mid-write, and show stale or half-written rows.
-    `wait` is how long a lock is waited for (sniffing waits for none).
+    A rollback-journal database's "database is locked" is raised, not worked around:
+    `immutable=1` would read it mid-write, and show stale or half-written rows.
+    `wait` is how long such a lock is waited for (sniffing waits for none). A WAL
+    database is read from a private copy when it is locked: only a writer in
+    exclusive locking mode keeps WAL readers out for longer than a recovery.
     """
     if needs_private_copy(path):
-        return _connect(_uri(private_copy(path), "mode=ro")), None
-    wal_missing = not os.path.exists(f"{path}-wal")
-    if wal_missing and _is_wal(path):
+        return _private(path), None
+    wal_db = _is_wal(path)
+    if wal_db and _main_file_holds_all(path):
         return _connect(_uri(path, "immutable=1")), None
     try:
         conn = _connect(_uri(path, "mode=ro"))
     except sqlite3.OperationalError:
         return _connect(_uri(path, "immutable=1")), FALLBACK_NOTICE
+    timeout = min(wait, WAL_LOCK_WAIT_S) if wal_db else wait
     try:
-        if wait != BUSY_TIMEOUT_S:
-            conn.execute(f"PRAGMA busy_timeout = {int(wait * 1000)}")
+        if timeout != BUSY_TIMEOUT_S:
+            conn.execute(f"PRAGMA busy_timeout = {int(timeout * 1000)}")
         conn.execute("SELECT 1 FROM sqlite_master LIMIT 1").fetchall()
-        if wait != BUSY_TIMEOUT_S:
+        if timeout != BUSY_TIMEOUT_S:
             conn.execute(f"PRAGMA busy_timeout = {int(BUSY_TIMEOUT_S * 1000)}")
         return conn, None
     except sqlite3.OperationalError as exc:
         conn.close()
         if is_locked(exc):
+            if wal_db:
+                return _private(path), None
             raise locked_error(path) from exc
         return _connect(_uri(path, "immutable=1")), FALLBACK_NOTICE
+
+
+def _main_file_holds_all(path: Path) -> bool:
+    """A WAL database with no frames beside it: no `-wal`, or an empty one and no `-shm`.
+
+    With a `-shm` an empty `-wal` may be opencode's own, about to grow: that is read
+    in place (`mode=ro`) to see its rows as they come."""
+    try:
+        wal = os.stat(f"{path}-wal").st_size
+    except FileNotFoundError:
+        return True
+    return wal == 0 and not os.path.lexists(f"{path}-shm")
+
+
+def _private(path: Path) -> sqlite3.Connection:
+    return _connect(_uri(private_copy(path), "mode=ro"))
 
 
 def is_locked(exc: sqlite3.Error) -> bool:
@@ -210,9 +248,10 @@ class DbReader(OpencodeReader):
         try:
             st = os.stat(path)
         except FileNotFoundError:
-            return Update(gone=True, notice=f"{path} is gone; keeping what was read")
+            return source_gone(path)
         except OSError as exc:
-            return self._fail(f"cannot read {path.name}: {exc.strerror or exc}", skipped_before)
+            reason = f"cannot read {shown_name(path)}: {exc.strerror or exc}"
+            return self._fail(reason, skipped_before)
         notices: list[str] = []
         ident = (st.st_dev, st.st_ino)
         replaced = self._ident is not None and ident != self._ident
@@ -223,7 +262,7 @@ class DbReader(OpencodeReader):
                     notices.append(notice)
                 if replaced:
                     reloaded = True
-                    notices.append(f"{path.name} was replaced; reloaded")
+                    notices.append(f"{shown_name(path)} was replaced; reloaded")
                     self._reset()
                 self._ident = ident
                 gone = self._read(conn)
@@ -237,10 +276,11 @@ class DbReader(OpencodeReader):
                 if final:  # a batch read would show stale or no rows as if that were all
                     raise locked_error(path) from exc
                 return Update()  # opencode holds a lock longer than our timeout: retry next poll
-            return self._fail(f"{path.name}: cannot read opencode database ({exc})", skipped_before)
+            reason = f"{shown_name(path)}: cannot read opencode database ({exc})"
+            return self._fail(reason, skipped_before)
         except (sqlite3.Error, OSError) as exc:
             return self._fail(
-                f"{path.name}: not a readable opencode database ({exc})", skipped_before
+                f"{shown_name(path)}: not a readable opencode database ({exc})", skipped_before
             )
         self._broken = None
         self.rebuild()

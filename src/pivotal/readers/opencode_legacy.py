@@ -18,7 +18,7 @@ from pathlib import Path
 from typing import Any
 
 from pivotal.model import SessionRef
-from pivotal.readers.base import Update, decode_json, parse_timestamp
+from pivotal.readers.base import Update, decode_json, parse_timestamp, source_gone
 from pivotal.readers.opencode_base import FORMAT, OpencodeReader
 
 Stamp = tuple[int, int]
@@ -125,7 +125,7 @@ class LegacyReader(OpencodeReader):
     def poll(self, final: bool = False, budget: int | None = None) -> Update:
         sid = self.ref.key or ""
         if not (self._root / "message").is_dir():
-            return Update(gone=True, notice=f"{self._root} is gone; keeping what was read")
+            return source_gone(self._root)
         reloaded = self._messages_deleted(self._root / "message" / sid)
         if reloaded:
             self.forget()

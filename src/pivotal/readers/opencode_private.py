@@ -1,11 +1,18 @@
 """A private copy of an opencode database that cannot be read in place without a trace.
 
-A WAL database whose `-wal` holds rows but has no `-shm` beside it (a copy, a
-backup, a crash) is open nowhere, yet SQLite would create the `-shm` wal-index
-next to the user's file to read it, and `immutable=1` ignores the `-wal`, so
-its newest rows would be missing. Instead the two files are copied into a
-private temporary folder (0700, removed at exit) and read there. The copy is
-made again only when the originals change (size, mtime or inode). A pivotal
+Two cases need one:
+
+* a `-wal` that holds rows with no `-shm` beside it (a copy, a backup, a crash):
+  SQLite would create the `-shm` wal-index next to the user's file to read it,
+  and `immutable=1` ignores the `-wal`, so its newest rows would be missing;
+* a WAL database held by a writer in `locking_mode=EXCLUSIVE`: no other
+  connection may read it in place, however long it waits.
+
+Instead the database and its `-wal` (when it has one with frames) are copied
+into a private temporary folder (0700, removed at exit) and read there: SQLite
+builds the copy's wal-index from the `-wal`, and keeps only whole committed
+transactions, so a copy taken while a writer appends is a consistent one. The
+copy is made again only when the originals change (size, mtime or inode). A pivotal
 killed before its exit handler ran leaves its folder behind (a copy of someone's
 sessions, maybe hundreds of MB): the folder's name holds the process id, and the
 next pivotal that needs a copy removes such folders of processes that are gone.
@@ -50,7 +57,8 @@ def private_copy(path: Path) -> Path:
             return cached[1]
         target = Path(tempfile.mkdtemp(dir=_private_folder())) / path.name
         shutil.copyfile(path, target)
-        shutil.copyfile(f"{path}-wal", f"{target}-wal")
+        if len(before) > 1:
+            shutil.copyfile(f"{path}-wal", f"{target}-wal")
         if _signature(path) == before:  # nothing wrote meanwhile: a consistent pair
             if cached is not None:
                 shutil.rmtree(cached[1].parent, ignore_errors=True)
@@ -61,7 +69,14 @@ def private_copy(path: Path) -> Path:
 
 
 def _signature(path: Path) -> _Signature:
-    stats = (os.stat(path), os.stat(f"{path}-wal"))
+    """Size, mtime and inode of the database, and of its `-wal` when that holds frames."""
+    stats = [os.stat(path)]
+    try:
+        wal = os.stat(f"{path}-wal")
+    except FileNotFoundError:
+        wal = None
+    if wal is not None and wal.st_size > 0:
+        stats.append(wal)
     return tuple((st.st_size, st.st_mtime_ns, st.st_ino) for st in stats)
 
 

@@ -70,6 +70,7 @@ from pivotal.readers.base import (
     FormatSpec,
     SessionReader,
     decode_json,
+    decode_json_start,
     parse_timestamp,
     single_ref,
 )
@@ -499,8 +500,8 @@ def sniff(path: Path, head: bytes) -> bool:
                 return False  # most likely Claude Code's: no need to decode it
             try:
                 obj = decode_json(line)
-            except ValueError:
-                obj = None
+            except ValueError:  # the head's last line may be a long record cut short
+                obj = decode_json_start(line) if end < 0 else None
             if isinstance(obj, dict) and "sessionId" in obj:
                 return _looks_qwen(obj)
         if end < 0:

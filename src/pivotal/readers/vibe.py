@@ -59,6 +59,7 @@ from pivotal.readers.base import (
     Update,
     parse_timestamp,
     preview_of,
+    source_gone,
 )
 from pivotal.readers.generic_common import replace_turns
 from pivotal.readers.vibe_store import (
@@ -93,7 +94,7 @@ class VibeReader(SessionReader):
 
     def poll(self, final: bool = False, budget: int | None = None) -> Update:
         if not self.folder.is_dir():
-            return Update(gone=True, notice=f"{self.folder} is gone; keeping what was read")
+            return source_gone(self.folder)
         skipped_before = len(self.session.skipped)
         self._meta()
         loaded = self.store.load()

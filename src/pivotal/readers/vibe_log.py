@@ -28,7 +28,14 @@ from typing import Any
 from msgspec.structs import replace
 
 from pivotal.model import Part, PartKind, Role, SessionRef, SourceRef, ToolCall, Turn, TurnFlag
-from pivotal.readers.base import SessionReader, Update, decode_json, parse_timestamp, preview_of
+from pivotal.readers.base import (
+    SessionReader,
+    Update,
+    decode_json,
+    parse_timestamp,
+    preview_of,
+    source_gone,
+)
 from pivotal.readers.lines import LineFileReader
 
 FORMAT = "vibe"
@@ -135,6 +142,8 @@ class VibeLogReader(SessionReader):
         session.ended = parse_timestamp(meta.get("end_time")) or session.ended
         self._messages.model = session.model
         update = self._messages.poll(final=final, budget=budget)
+        if update.gone and not self.ref.path.is_dir():
+            return source_gone(self.ref.path)  # the session is gone, not only its messages
         return Update(
             first_changed=self.take_first_changed(),
             reloaded=update.reloaded,

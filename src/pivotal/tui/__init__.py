@@ -42,6 +42,7 @@ def run_replayer(
     demo: bool = False,
     follow: bool | Path = False,
     details: Callable[[], Iterable[list[SessionRef]]] | None = None,
+    unlisted: int = 0,
 ) -> int:
     """Run the replayer until the person quits; returns the exit code.
 
@@ -58,6 +59,7 @@ def run_replayer(
             in it and switches when a new one starts.
         details: with `refs` from the quick listing, yields the detailed refs (turn and
             pivot counts) file by file; the picker shows at once and fills them in.
+        unlisted: files of the agents' folders that listed no session (the picker says so).
     """
     from pivotal.tui.app import ReplayerApp
 
@@ -73,6 +75,7 @@ def run_replayer(
         demo=demo,
         follow=follow,
         details=details,
+        unlisted=unlisted,
     )
     result = app.run()
     if app.return_code:  # a crash: Textual sets 1 (the traceback only with PIVOTAL_DEBUG)

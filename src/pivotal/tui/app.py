@@ -76,6 +76,7 @@ class ReplayerApp(App[int]):
         follow: bool | Path = False,
         details: Details | None = None,
         lister: Lister | None = None,
+        unlisted: int = 0,
     ) -> None:
         super().__init__()
         self.ref = ref
@@ -93,6 +94,8 @@ class ReplayerApp(App[int]):
         """Fills the picker's turn and pivot counts in the background (refs are the quick list)."""
         self.lister = lister or quick_listing
         """`o` in a replay opened without a picker: the sessions to pick from."""
+        self.unlisted = unlisted
+        """Files of the agents' folders that listed no session (the picker says how many)."""
         self.query = ""
         """The picker's filter as it was left."""
         self.search_text: str | None = None
@@ -271,12 +274,15 @@ class ReplayerApp(App[int]):
         from pivotal.tui.picker_fill import FillingPicker
 
         search = search if search is not None else self.search_text
+        unlisted = self.unlisted
         if self.details is not None:  # the quick listing: counts arrive behind it
             picker: PickerScreen = FillingPicker(
-                self.refs, self.details, self.query, back=back, search=search
+                self.refs, self.details, self.query, back=back, unlisted=unlisted, search=search
             )
         else:
-            picker = PickerScreen(self.refs, self.query, back=back, search=search)
+            picker = PickerScreen(
+                self.refs, self.query, back=back, unlisted=unlisted, search=search
+            )
         self._picker = picker
         self.push_screen(picker, self.open_picked)
 

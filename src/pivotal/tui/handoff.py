@@ -20,6 +20,7 @@ from textual.widget import Widget
 from pivotal.catalog.notes import data_dir
 from pivotal.catalog.resume import ResumeCommand, resume_command
 from pivotal.model import Session
+from pivotal.readers.files import SessionFiles
 from pivotal.tui.safe import clean
 
 SCREENSHOT_DIR_ENV = "PIVOTAL_SCREENSHOT_DIR"
@@ -96,12 +97,23 @@ class Handoff:
             else "cannot resume"
         )
 
-    def screenshot(self, turn: int | None) -> None:
-        """Save the screen as SVG, named for `turn` (the cursor; None before any turn)."""
+    def screenshot(self, turn: int | None, session: SessionFiles | None = None) -> None:
+        """Save the screen as SVG, named for `turn` (the cursor; None before any turn),
+        never into the files of `session` (the one on screen)."""
         folder = screenshot_dir()
+        name = screenshot_name(turn)
+        claimed = session.claims(folder / name) if session is not None else None
+        if claimed is not None:
+            self.owner.notify(
+                clean(f"Screenshot not saved: {folder} is part of the session on screen"),
+                severity="error",
+                markup=False,
+            )
+            self.say("screenshot not saved (see the message)")
+            return
         try:
             folder.mkdir(parents=True, exist_ok=True)
-            path = self.owner.app.save_screenshot(screenshot_name(turn), str(folder))
+            path = self.owner.app.save_screenshot(name, str(folder))
         except OSError as exc:
             self.owner.notify(clean(f"Screenshot not saved: {exc}"), severity="error", markup=False)
             self.say("screenshot not saved (see the message)")

@@ -23,7 +23,7 @@ from pivotal.live.newest import follow_newest
 from pivotal.live.tail import DEFAULT_BUDGET, follow
 from pivotal.model import Pivot, SessionRef, Turn
 from pivotal.readers import open_reader
-from pivotal.readers.base import SessionReader, Update
+from pivotal.readers.base import SessionReader, Update, shown_name
 from pivotal.tui.loading import FIRST_BUDGET, find_failures
 
 
@@ -99,7 +99,7 @@ async def follow_ref(post: Post, ref: SessionRef, stop: asyncio.Event, initial: 
     try:
         reader = open_reader(ref)
     except (OSError, KeyError, ValueError) as exc:
-        notice = f"cannot open {ref.label}: {exc}"
+        notice = f"cannot open {shown_name(ref.path)}: {exc}"
         post(Snapshot([], None, False, None, None, 0, 0, notice=notice))
         return
     analyser = Analyser()

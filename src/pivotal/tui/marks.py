@@ -17,7 +17,7 @@ from collections.abc import Callable
 
 from msgspec.structs import replace
 
-from pivotal.catalog.notes import FILE_NAME, NoteStore, data_dir, source_id
+from pivotal.catalog.notes import FILE_NAME, NoteStore, data_dir, source_id, store_is_session
 from pivotal.model import Session, SessionRef, Turn
 from pivotal.readers import open_reader
 from pivotal.tui.loading import FIRST_BUDGET
@@ -43,6 +43,10 @@ def identify(ref: SessionRef) -> Session:
         )
     finally:
         reader.close()
+
+
+def _ref_of(session: Session) -> SessionRef:
+    return SessionRef(format=session.format, path=session.path, key=session.key)
 
 
 def bare(session: Session) -> Session:
@@ -83,8 +87,12 @@ class MarkBook:
         tried again on the next use, and the session's marks are loaded then.
         """
         if self._store is None:
+            path = data_dir() / FILE_NAME
+            if self.session is not None and store_is_session(path, _ref_of(self.session)):
+                self.problem = f"marks are off: the notes store {path} is a file of this session"
+                return None
             try:
-                self._store = NoteStore(timeout=self.BUSY_TIMEOUT)
+                self._store = NoteStore(path, timeout=self.BUSY_TIMEOUT)
             except (OSError, sqlite3.Error) as exc:
                 self.problem = f"marks cannot be saved: {exc}"
                 return None
@@ -100,6 +108,8 @@ class MarkBook:
         (the demo, say) does not create one: `toggle` and `set_note` do.
         """
         self.session = bare(session)
+        if self._store is not None and store_is_session(self._store.path, _ref_of(session)):
+            self.close()  # opened for another session: this one must not write into it
         self._loaded = False
         self._where.clear()
         self._turns, self._scanned = None, 0

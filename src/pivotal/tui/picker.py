@@ -174,6 +174,7 @@ class PickerScreen(Screen[SessionRef | Picked | None]):
         query: str = "",
         *,
         back: bool = False,
+        unlisted: int = 0,
         search: str | None = None,
     ) -> None:
         super().__init__()
@@ -181,6 +182,8 @@ class PickerScreen(Screen[SessionRef | Picked | None]):
         self.query_text = query
         self.back = back
         """Opened from a replay (`o`): Esc goes back to it instead of quitting."""
+        self.unlisted = unlisted
+        """Files in the agents' folders that listed no session (`pivotal sessions` says why)."""
         self.shown: list[int] = []
         """Indices into `refs` of the rows shown, in order."""
         self.row_of: dict[int, int] = {}
@@ -216,9 +219,17 @@ class PickerScreen(Screen[SessionRef | Picked | None]):
             found = f"{len(self.shown)} of {count} sessions match"
         leave = "goes back" if self.back else "quits"
         return Text(
-            f"{found}{self.progress()} · Enter replays · Esc clears the filter / {leave}",
+            f"{found}{self.not_read()}{self.progress()} · Enter replays · Esc clears the filter"
+            f" / {leave}",
             style="bold",
         )
+
+    def not_read(self) -> str:
+        """Session files that could not be listed are never left out without a word."""
+        if not self.unlisted:
+            return ""
+        files = "file" if self.unlisted == 1 else "files"
+        return f" · {self.unlisted} {files} not read (see pivotal sessions)"
 
     def progress(self) -> str:
         """What is still being worked out, said right after the count (80 columns cut the end)."""

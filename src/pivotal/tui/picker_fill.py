@@ -54,9 +54,10 @@ class FillingPicker(PickerScreen):
         query: str = "",
         *,
         back: bool = False,
+        unlisted: int = 0,
         search: str | None = None,
     ) -> None:
-        super().__init__(list(refs), query, back=back, search=search)
+        super().__init__(list(refs), query, back=back, unlisted=unlisted, search=search)
         self.details = details
         self.rows = {ref_key(ref): n for n, ref in enumerate(self.refs)}
         self.filled = 0

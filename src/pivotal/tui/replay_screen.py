@@ -29,6 +29,7 @@ from textual.screen import Screen
 from textual.widgets import Static
 
 from pivotal.model import Pivot, Turn
+from pivotal.readers import session_files
 from pivotal.tui.handoff import Handoff
 from pivotal.tui.jumps import Jumps
 from pivotal.tui.keybar import KeyBar
@@ -471,4 +472,8 @@ class ReplayScreen(Screen[None]):
         self.handoff.resume(self.marking.identity)
 
     def action_screenshot(self) -> None:
-        self.handoff.screenshot(self.playback.cursor if self.playback.turns else None)
+        ref = self.live.ref
+        self.handoff.screenshot(
+            self.playback.cursor if self.playback.turns else None,
+            session_files(ref) if ref is not None else None,
+        )

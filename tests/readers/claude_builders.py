@@ -1,0 +1,164 @@
+"""Claude Code records for tests, in the shape and key order Claude Code 2.1 writes them.
+
+Every record a test needs is built here with text written for the test; `write` puts
+them in a file the way Claude Code does (compact JSON, one per line, non-ASCII as is).
+`home` lays a file out as `~/.claude/projects/<slug>/<session>.jsonl`, where `pivotal
+sessions --root` finds it.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+SESSION = "6c0d5e2a-8f41-4b7e-9a3c-2d1e0f9b8a71"
+CWD = "/home/dev/src/ledger"
+SLUG = "-home-dev-src-ledger"
+_COMMON = {
+    "userType": "external",
+    "entrypoint": "cli",
+    "cwd": CWD,
+    "sessionId": SESSION,
+    "version": "2.1.240",
+    "gitBranch": "main",
+}
+
+
+def stamp(second: int) -> str:
+    return f"2026-12-03T10:{second // 60:02d}:{second % 60:02d}.000Z"
+
+
+def user(uuid: str, parent: str | None, second: int, content: Any, **extra: Any) -> dict:
+    """A person's record (`content` a string or a list of blocks)."""
+    return {
+        "parentUuid": parent,
+        "isSidechain": False,
+        "promptId": f"p-{uuid}",
+        "type": "user",
+        "message": {"role": "user", "content": content},
+        "uuid": uuid,
+        "timestamp": stamp(second),
+        "permissionMode": "default",
+        **extra,
+        **_COMMON,
+    }
+
+
+def text_blocks(*texts: str) -> list[dict]:
+    return [{"type": "text", "text": text} for text in texts]
+
+
+def assistant(uuid: str, parent: str, second: int, message_id: str, block: dict) -> dict:
+    """One content block of a model response (Claude Code writes one block per line)."""
+    return {
+        "parentUuid": parent,
+        "isSidechain": False,
+        "message": {
+            "model": "claude-opus-4-8",
+            "id": message_id,
+            "type": "message",
+            "role": "assistant",
+            "content": [block],
+            "stop_reason": None,
+            "usage": {"input_tokens": 40, "output_tokens": 9},
+        },
+        "requestId": f"req_{message_id}",
+        "type": "assistant",
+        "uuid": uuid,
+        "timestamp": stamp(second),
+        **_COMMON,
+    }
+
+
+def said(uuid: str, parent: str, second: int, message_id: str, text: str) -> dict:
+    return assistant(uuid, parent, second, message_id, {"type": "text", "text": text})
+
+
+def tool_use(uuid: str, parent: str, second: int, message_id: str, call: str, command: str) -> dict:
+    block = {"type": "tool_use", "id": call, "name": "Bash", "input": {"command": command}}
+    return assistant(uuid, parent, second, message_id, block)
+
+
+def tool_result(uuid: str, parent: str, second: int, call: str, output: str) -> dict:
+    block = {"tool_use_id": call, "type": "tool_result", "content": output, "is_error": False}
+    record = user(uuid, parent, second, [block])
+    record["toolUseResult"] = {"stdout": output, "stderr": "", "interrupted": False}
+    return record
+
+
+def queued(
+    uuid: str, parent: str, second: int, prompt: Any, *, queued_at: int | None = None
+) -> dict:
+    """A prompt typed while the agent was busy, absorbed into its running turn."""
+    return {
+        "parentUuid": parent,
+        "isSidechain": False,
+        "attachment": {
+            "type": "queued_command",
+            "prompt": prompt,
+            "commandMode": "prompt",
+            "origin": {"kind": "keyboard"},
+            "timestamp": stamp(second if queued_at is None else queued_at),
+        },
+        "type": "attachment",
+        "uuid": uuid,
+        "timestamp": stamp(second),
+        **_COMMON,
+    }
+
+
+def queue_operation(second: int, operation: str, content: str | None = None) -> dict:
+    record: dict[str, Any] = {
+        "type": "queue-operation",
+        "operation": operation,
+        "timestamp": stamp(second),
+        "sessionId": SESSION,
+    }
+    if content is not None:
+        record["content"] = content
+    return record
+
+
+def system(uuid: str, parent: str, second: int, subtype: str, content: str) -> dict:
+    return {
+        "parentUuid": parent,
+        "isSidechain": False,
+        "type": "system",
+        "subtype": subtype,
+        "content": content,
+        "timestamp": stamp(second),
+        "uuid": uuid,
+        "isMeta": False,
+        **_COMMON,
+    }
+
+
+def permission_mode() -> dict:
+    return {"type": "permission-mode", "permissionMode": "acceptEdits", "sessionId": SESSION}
+
+
+def file_history_snapshot(message_id: str) -> dict:
+    return {
+        "type": "file-history-snapshot",
+        "messageId": message_id,
+        "snapshot": {"messageId": message_id, "trackedFileBackups": {}, "timestamp": stamp(0)},
+        "isSnapshotUpdate": False,
+    }
+
+
+def encode(record: object) -> bytes:
+    return json.dumps(record, ensure_ascii=False, separators=(",", ":")).encode()
+
+
+def write(path: Path, records: list[object | bytes]) -> Path:
+    """The records as Claude Code writes them (a `bytes` item is written as it is)."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    lines = [r if isinstance(r, bytes) else encode(r) for r in records]
+    path.write_bytes(b"\n".join(lines) + b"\n")
+    return path
+
+
+def home(root: Path, records: list[object | bytes], name: str = SESSION) -> Path:
+    """A home folder with one Claude Code session in its own place; returns the file."""
+    return write(root / ".claude" / "projects" / SLUG / f"{name}.jsonl", records)
