@@ -34,6 +34,7 @@ from pivotal.catalog.search_index import (
 )
 from pivotal.catalog.search_index import reset as reset_search
 from pivotal.catalog.search_text import Doc, session_docs
+from pivotal.catalog.search_writer import TextWriter
 from pivotal.catalog.workers import Located, Wanted, run_all
 from pivotal.cores import usable_cores
 from pivotal.model import SessionRef, last_change
@@ -334,6 +335,8 @@ def _iter_detailed(
     progress = progress if progress is not None else Progress()
     index = None
     search = None
+    writer: TextWriter | None = None
+    texts: list[FileText] = []
     if use_cache:
         try:
             index = open_index()
@@ -360,7 +363,8 @@ def _iter_detailed(
         progress.tell()
         pending: list[tuple[Path, Stamp, list[SessionRef]]] = []
         texts: list[FileText] = []
-        written = 0
+        gathered = 0
+        writer = TextWriter(search) if search is not None and todo else None
         workers = min(MAX_WORKERS, usable_cores())
         described = run_all(
             describe, [c for _, c in todo], workers=workers, pool_from=POOL_THRESHOLD, wanted=wanted
@@ -373,16 +377,23 @@ def _iter_detailed(
                     pending.append((path, stamp, refs))
                     if len(pending) >= WRITE_BATCH:
                         index = _flush(index, pending, warn)
-            if search is not None and stamp is not None and docs is not None:
+            if writer is not None and stamp is not None and docs is not None:
                 texts.append(FileText(path, stamp, list(zip(refs, docs, strict=True))))
-                if sum(len(d) for f in texts for _, d in f.sessions) >= TEXT_BATCH:
-                    search, written = _flush_text(search, texts, progress, written)
+                gathered += sum(len(d) for d in docs)
+                if gathered >= TEXT_BATCH:
+                    writer.put(texts)
+                    texts, gathered = [], 0
             progress.read += 1
             progress.tell()
         if index is not None:
             index = _flush(index, pending, warn)
-        if search is not None:
-            search, written = _flush_text(search, texts, progress, written)
+        written = 0
+        if writer is not None and search is not None:
+            writer.put(texts)
+            error, written, writer = writer.close(), writer.written, None
+            if error is not None:
+                _search_failed(search, error, progress)
+                search = None
         seen = {os.path.abspath(p) for p, _ in candidates}
         if index is not None:
             try:
@@ -392,6 +403,9 @@ def _iter_detailed(
         if search is not None:
             _tidy_search(search, seen, written, progress)
     finally:
+        if writer is not None:  # stopped early (the picker went away): what was read is kept
+            writer.put(texts)
+            writer.close()
         if index is not None:
             index.close()
         if search is not None:
@@ -414,20 +428,6 @@ def _open_search(progress: Progress) -> SearchIndex | None:
     except SearchUnavailable as exc:
         progress.searchable, progress.problem, progress.error = False, str(exc), exc
         return None
-
-
-def _flush_text(
-    search: SearchIndex, texts: list[FileText], progress: Progress, written: int
-) -> tuple[SearchIndex | None, int]:
-    """Write the texts read so far; a damaged index is set aside (the next pass rebuilds it)."""
-    try:
-        written += search.store(texts)
-    except SearchUnavailable as exc:
-        _search_failed(search, exc, progress)
-        return None, written
-    finally:
-        texts.clear()
-    return search, written
 
 
 def _tidy_search(search: SearchIndex, seen: set[str], written: int, progress: Progress) -> None:

@@ -534,7 +534,10 @@ def _private(path: Path) -> None:
 
 def _open(path: Path) -> SearchIndex:
     _private(path)
-    conn = sqlite3.connect(str(path), timeout=BUSY_TIMEOUT_S, isolation_level=None)
+    # one thread at a time uses it, not always the one that opened it (`search_writer`)
+    conn = sqlite3.connect(
+        str(path), timeout=BUSY_TIMEOUT_S, isolation_level=None, check_same_thread=False
+    )
     try:
         conn.execute(f"PRAGMA busy_timeout = {int(BUSY_TIMEOUT_S * 1000)}")
         conn.execute("PRAGMA journal_mode = WAL")
