@@ -1,355 +1,168 @@
-"""Measure the pivot detector against labelled sample sessions.
+"""Measure the pivot detector on sessions its weights were not fitted to.
 
-    python bench/eval_detector.py [DIR ...] [--sets tuning,dev,heldout] [--sensitivity normal]
-                                  [--verbose]
+    python bench/eval_detector.py [--sets realworld,tuning,dev,heldout2] [--curve]
+                                  [--fit-on-all] [--verbose]
 
-Each DIR is one set. Without DIRs, `--sets` picks named sets (default all
-three): `tuning` = `sample_sessions/` without its `heldout/` and `heldout2/`
-folders, `dev` = `sample_sessions/heldout/` (the first held-out set, now
-studied), `heldout` = `sample_sessions/heldout2/` (blind; only when the folder
-exists), `realworld` = real sessions from public repositories labelled by hand, kept
-beside the repository in `../shared/realworld/` (only when it exists; scored the way its
-`score.py` scores `pivotal scan --json`, see `eval_realworld.py`). Every session with a
-`<file>.expected.json` beside it ({"scenario", "format", "pivots": [{"line",
-"message_id", "kind", "silence"}]}) is read with the project's readers and
-run through `detect_pivots`. A detection matches a label when its anchor
-turn has the label's source line or message id. Per set it prints
-precision, recall, F1 and kind accuracy (on matched pivots), beside two
-naive baselines: "every empty human message is a pivot" and "every empty
-or bare go-on human message is a pivot". The runs one history file holds
-(aider appends each run, restoring the chat, to one file) are judged as one
-conversation. Plain text; never crashes on a
-format or label it has not seen (such sessions are counted as errors).
+The figure that counts is cross-validated: for each group of a set (a repository of the
+real corpus in `../shared/realworld/`, a scenario of the project's own sets) the weights
+are fitted again on every other group of every set (`tools/fitting`, the same fit as
+`tools/fit_detector.py`), the held-out group is judged, and the verdicts are pooled.
+Per set and per agent it prints precision, recall and kind accuracy at the shipped bars
+(`weights.json`: low, normal, high), beside two naive baselines on the same silences
+("every empty message is a pivot", "every empty message or go-on is a pivot"), the pooled
+precision-recall curve (`--curve`), and the shipped weights. `--fit-on-all` adds the
+figure of the shipped weights on the very sessions they were fitted to, labelled as a
+training figure: it says nothing about the next repository.
+
+Needs numpy (`pip install -e '.[fit]'`). The real corpus is read only when it exists.
 """
 
 from __future__ import annotations
 
 import argparse
-import dataclasses
-import json
-import re
 import sys
-import traceback
-from collections import Counter, defaultdict
-from collections.abc import Iterator, Sequence
-from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
 
 REPO = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(REPO / "tools"))
 sys.path.insert(0, str(REPO / "src"))
 
-from eval_realworld import report_realworld, run_realworld  # noqa: E402
+from fit_detector import KIND_PENALTY, OWN_SHARE, PENALTY  # noqa: E402
+from fitting.crossval import Judged, Tally, Verdict, cross_validate, curve, tally  # noqa: E402
+from fitting.labelled import OWN_SETS, Labelled, load  # noqa: E402
+from fitting.model import train  # noqa: E402
 
-from pivotal.detect import PivotConfig, detect_pivots  # noqa: E402
-from pivotal.detect.silence import classify_text  # noqa: E402
-from pivotal.model import SessionRef, Silence, Turn  # noqa: E402
-from pivotal.readers import find_sessions, read_session  # noqa: E402
+from pivotal.detect.fitted import load as load_weights  # noqa: E402
 
-REALWORLD = REPO.parent / "shared" / "realworld"
-"""Real sessions from public repositories with hand-made labels (never copied into the repo)."""
-SKIP_DIRS = {"__pycache__"}
-HELDOUT_DIR = re.compile(r"heldout\d*")
-"""Held-out set folders (`heldout/`, `heldout2/` ...): never part of another set."""
+SETS = ("realworld", *OWN_SETS)
 
 
-@dataclass
-class Label:
-    line: int | None
-    message_id: str | None
-    kind: str
-    silence: str
+def row(name: str, t: Tally, kinds: bool = True) -> str:
+    kind = t.kind_accuracy
+    shown = f"{kind:5.3f}" if kinds and kind is not None else "    -"
+    return (
+        f"  {name:<30} P {t.precision:5.3f}  R {t.recall:5.3f}  F1 {t.f1:5.3f}  kind {shown}"
+        f"  (tp {t.tp}, fp {t.fp}, fn {t.fn})"
+    )
 
 
-@dataclass
-class Detection:
-    line: int | None
-    ids: set[str]
-    kind: str
-    silence: str
-    turn: int
+def naive(labelled: Labelled, silences: set[str]) -> Tally:
+    """Every silence of the given kinds is a pivot (no weights, nothing fitted)."""
+    t = Tally()
+    for e in labelled.examples:
+        said = e.silence in silences
+        if e.pivot and said:
+            t.tp += 1
+        elif e.pivot:
+            t.fn += 1
+        elif said:
+            t.fp += 1
+    t.fn += len(labelled.missed)
+    return t
 
 
-@dataclass
-class Score:
-    tp: int = 0
-    fp: int = 0
-    fn: int = 0
-    kind_ok: int = 0
-    silence_ok: int = 0
+def shipped(labelled: Labelled, name: str) -> Judged:
+    """The shipped weights judging the sessions they were fitted to (a training figure)."""
+    from fitting.model import BIAS, NAMES, SCALE, SILENCES, Model
 
-    def add(self, other: Score) -> None:
-        self.tp += other.tp
-        self.fp += other.fp
-        self.fn += other.fn
-        self.kind_ok += other.kind_ok
-        self.silence_ok += other.silence_ok
+    fitted = load_weights()
+    import numpy as np
 
-    @property
-    def precision(self) -> float:
-        return self.tp / (self.tp + self.fp) if self.tp + self.fp else 1.0
-
-    @property
-    def recall(self) -> float:
-        return self.tp / (self.tp + self.fn) if self.tp + self.fn else 1.0
-
-    @property
-    def f1(self) -> float:
-        p, r = self.precision, self.recall
-        return 2 * p * r / (p + r) if p + r else 0.0
-
-    @property
-    def kind_accuracy(self) -> float:
-        return self.kind_ok / self.tp if self.tp else 0.0
-
-    def row(self, name: str, kinds: bool = True) -> str:
-        kind = f"{self.kind_accuracy:6.3f}" if kinds else "     -"
-        return (
-            f"  {name:<28} P {self.precision:5.3f}  R {self.recall:5.3f}  F1 {self.f1:5.3f}  "
-            f"kind {kind}  (tp {self.tp}, fp {self.fp}, fn {self.fn})"
-        )
+    base = fitted.weights.get("silence: ack", 0.5)
+    beta = []
+    for n in NAMES:
+        if n == BIAS:
+            beta.append((base - 0.5) * SCALE)
+        elif n in SILENCES:
+            beta.append((fitted.weights.get(n, 0.5) - base) * SCALE)
+        else:
+            beta.append(fitted.weights.get(n, 0.0) * SCALE)
+    model = Model(np.array(beta), None)
+    judged = Judged(name)
+    scored = [e for e in labelled.examples if e.features is not None]
+    for e, c in zip(scored, model.confidences(scored), strict=True):
+        judged.verdicts.append(Verdict(e, float(c), ""))
+    judged.verdicts.extend(Verdict(e, 0.0, "") for e in labelled.examples if e.features is None)
+    judged.missed = len(labelled.missed)
+    return judged
 
 
-@dataclass
-class SetResult:
-    detector: Score = field(default_factory=Score)
-    naive_empty: Score = field(default_factory=Score)
-    naive_ack: Score = field(default_factory=Score)
-    by_format: dict[str, Score] = field(default_factory=lambda: defaultdict(Score))
-    sessions: int = 0
-    labels: int = 0
-    errors: list[str] = field(default_factory=list)
-    misses: list[str] = field(default_factory=list)
-    confusion: Counter[tuple[str, str]] = field(default_factory=Counter)
-
-
-def expected_files(root: Path) -> Iterator[Path]:
-    """Every `*.expected.json` under root, not descending into held-out or generator folders."""
-    if not root.is_dir():
-        return
-    for path in sorted(root.iterdir()):
-        if path.is_dir():
-            if path.name not in SKIP_DIRS and not HELDOUT_DIR.fullmatch(path.name):
-                yield from expected_files(path)
-        elif path.name.endswith(".expected.json"):
-            yield path
-
-
-def load_labels(doc: Any) -> list[Label]:
-    out = []
-    for item in doc.get("pivots", []) if isinstance(doc, dict) else []:
-        if not isinstance(item, dict):
-            continue
-        line = item.get("line")
-        mid = item.get("message_id")
-        out.append(
-            Label(
-                line=line if isinstance(line, int) else None,
-                message_id=str(mid) if mid not in (None, "") else None,
-                kind=str(item.get("kind", "")),
-                silence=str(item.get("silence", "")),
-            )
-        )
-    return out
-
-
-def turn_ids(turn: Turn) -> set[str]:
-    return {x for x in (turn.message_id, turn.source.record_id) if x}
-
-
-def naive(turns: Sequence[Turn], with_ack: bool) -> list[Detection]:
-    cfg = PivotConfig()
-    out = []
-    for turn in turns:
-        if not turn.is_human:
-            continue
-        kind = classify_text(turn.text, cfg)
-        if kind is Silence.EMPTY or (with_ack and kind is Silence.ACK):
-            out.append(Detection(turn.source.line, turn_ids(turn), "", kind.value, turn.index))
-    return out
-
-
-def conversations(refs: list[SessionRef]) -> list[list[Turn]]:
-    """The turn lists to judge: one per session, except that the runs one history file holds
-    (aider appends every run, restoring the previous chat, to one file) form one conversation."""
-    sessions = [read_session(ref).turns for ref in refs]
-    single_file = len({ref.path for ref in refs}) == 1 and refs[0].path.suffix in (".md", ".jsonl")
-    if len(sessions) < 2 or not single_file:
-        return sessions
-    joined: list[Turn] = []
-    for turns in sessions:
-        for turn in turns:
-            joined.append(dataclasses.replace(turn, index=len(joined)))
-    return [joined]
-
-
-def match(
-    labels: list[Label], found: list[Detection]
-) -> tuple[Score, list[tuple[Label, Detection]]]:
-    score = Score()
-    used: set[int] = set()
-    pairs = []
-    for label in labels:
-        hit = None
-        for i, det in enumerate(found):
-            if i in used:
-                continue
-            if (label.line is not None and det.line == label.line) or (
-                label.message_id is not None and label.message_id in det.ids
-            ):
-                hit = i
-                break
-        if hit is None:
-            score.fn += 1
-            continue
-        used.add(hit)
-        score.tp += 1
-        det = found[hit]
-        score.kind_ok += det.kind == label.kind
-        score.silence_ok += det.silence == label.silence
-        pairs.append((label, det))
-    score.fp = len(found) - len(used)
-    return score, pairs
-
-
-def evaluate_file(expected: Path, cfg: PivotConfig, result: SetResult) -> None:
-    session_path = expected.with_name(expected.name[: -len(".expected.json")])
-    doc = json.loads(expected.read_text(encoding="utf-8"))
-    labels = load_labels(doc)
-    fmt = str(doc.get("format", "?")) if isinstance(doc, dict) else "?"
-    found = find_sessions([session_path])
-    if not found.refs:
-        problem = found.problems[0].message if found.problems else "no session found"
-        raise RuntimeError(problem)
-    detections: list[Detection] = []
-    naive_e: list[Detection] = []
-    naive_a: list[Detection] = []
-    for turns in conversations(found.refs):
-        for pivot in detect_pivots(turns, cfg):
-            anchor = turns[pivot.turn] if pivot.turn < len(turns) else None
-            if anchor is None:
-                continue
-            detections.append(
-                Detection(
-                    anchor.source.line,
-                    turn_ids(anchor),
-                    pivot.kind.value,
-                    pivot.silence.value,
-                    pivot.turn,
+def report(name: str, judged: Judged, labelled: Labelled, levels: dict[str, float], args) -> None:  # type: ignore[no-untyped-def]
+    groups = len({e.group for e in labelled.examples})
+    print(
+        f"== {name}: {len(labelled.examples)} silences, {judged.pivots} labelled pivots, "
+        f"{groups} groups (cross-validated: each group judged by weights fitted without it)"
+    )
+    for level in ("low", "normal", "high"):
+        print(row(f"detector ({level}, bar {levels[level]:.3f})", tally(judged, levels[level])))
+    print(row("naive: every empty", naive(labelled, {"empty"}), kinds=False))
+    print(row("naive: every empty or go-on", naive(labelled, {"empty", "ack"}), kinds=False))
+    formats = sorted({e.format for e in labelled.examples})
+    for fmt in formats:
+        print(row(f"  {fmt} (normal)", tally(judged, levels["normal"], fmt)))
+    if labelled.missed:
+        print(f"  {len(labelled.missed)} labelled pivot(s) no silence matched (misses at any bar)")
+    for line in labelled.errors[:5]:
+        print(f"  error: {line}")
+    if args.curve:
+        print("  precision-recall curve (pooled, cross-validated): bar  P  R  tp fp")
+        points = curve(judged)
+        step = max(1, len(points) // 25)
+        for bar, t in points[::step]:
+            print(f"    {bar:6.3f}  {t.precision:5.3f}  {t.recall:5.3f}  {t.tp:3d} {t.fp:3d}")
+    if args.verbose:
+        bar = levels["normal"]
+        for v in sorted(judged.verdicts, key=lambda v: -v.confidence):
+            e = v.example
+            said = e.features is not None and v.confidence >= bar
+            if said != e.pivot or (said and v.kind != e.label):
+                what = (
+                    "MISS "
+                    if e.pivot and not said
+                    else "FALSE"
+                    if said and not e.pivot
+                    else "KIND "
                 )
-            )
-        naive_e.extend(naive(turns, False))
-        naive_a.extend(naive(turns, True))
-    score, pairs = match(labels, detections)
-    result.detector.add(score)
-    result.by_format[fmt].add(score)
-    result.naive_empty.add(match(labels, naive_e)[0])
-    result.naive_ack.add(match(labels, naive_a)[0])
-    result.sessions += 1
-    result.labels += len(labels)
-    for label, det in pairs:
-        result.confusion[(label.kind, det.kind)] += 1
-    name = f"{fmt}/{doc.get('scenario', session_path.name)}"
-    matched = {id(d) for _, d in pairs}
-    matched_labels = {id(lb) for lb, _ in pairs}
-    for label in labels:
-        if id(label) not in matched_labels:
-            result.misses.append(
-                f"{name}: missed {label.kind}/{label.silence} at "
-                f"line {label.line} id {label.message_id}"
-            )
-    for det in detections:
-        if id(det) not in matched:
-            result.misses.append(
-                f"{name}: extra {det.kind}/{det.silence} at turn {det.turn} line {det.line}"
-            )
-    for label, det in pairs:
-        if label.kind != det.kind:
-            result.misses.append(
-                f"{name}: kind {det.kind} instead of {label.kind} at turn {det.turn}"
-            )
-
-
-def run_set(root: Path, cfg: PivotConfig, verbose: bool) -> SetResult:
-    result = SetResult()
-    for expected in expected_files(root):
-        try:
-            evaluate_file(expected, cfg, result)
-        except Exception as exc:  # one bad sample must not stop the evaluation
-            message = f"{type(exc).__name__}: {exc}"
-            if verbose and not any(e.endswith(message) for e in result.errors):
-                traceback.print_exc()
-            result.errors.append(f"{expected}: {message}")
-    return result
-
-
-def report(name: str, root: Path, result: SetResult, verbose: bool) -> None:
-    print(f"== {name}: {root}  ({result.sessions} sessions, {result.labels} labelled pivots)")
-    if not result.sessions:
-        print("  no labelled sessions found")
-    else:
-        print(result.detector.row("detector"))
-        print(result.naive_empty.row("naive: every empty", kinds=False))
-        print(result.naive_ack.row("naive: every empty or ack", kinds=False))
-        for fmt in sorted(result.by_format):
-            print(result.by_format[fmt].row(f"  {fmt}"))
-        if result.confusion:
-            wrong = {k: v for k, v in result.confusion.items() if k[0] != k[1]}
-            if wrong:
-                text = ", ".join(f"{a}→{b} ×{n}" for (a, b), n in sorted(wrong.items()))
-                print(f"  kind confusions (label→detected): {text}")
-    if result.errors:
-        print(f"  errors: {len(result.errors)}")
-        for line in result.errors[: 20 if verbose else 5]:
-            print(f"    {line}")
-    if verbose:
-        for line in result.misses:
-            print(f"    {line}")
+                print(
+                    f"    {what} {v.confidence:.3f} {e.label:<26} {v.kind:<26} "
+                    f"{e.file[-60:]} turn {e.turn} {e.text[:30]!r}"
+                )
     print()
 
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("dirs", nargs="*", type=Path)
-    parser.add_argument("--sensitivity", default="normal")
+    parser.add_argument("--sets", default=",".join(SETS))
+    parser.add_argument("--curve", action="store_true", help="print the precision-recall curve")
+    parser.add_argument("--fit-on-all", action="store_true", help="add the training figure")
     parser.add_argument("--verbose", "-v", action="store_true")
-    parser.add_argument(
-        "--sets",
-        default="tuning,dev,heldout,realworld",
-        help="comma-separated sets to run when no DIR is given: tuning, dev (sample_sessions/"
-        "heldout/), heldout (sample_sessions/heldout2/, only when it exists), realworld "
-        "(../shared/realworld/, only when it exists)",
-    )
     args = parser.parse_args(argv)
-    cfg = PivotConfig.for_sensitivity(args.sensitivity)
-    sets: list[tuple[str, Path]]
-    if args.dirs:
-        sets = [(d.name or str(d), d) for d in args.dirs]
-    else:
-        base = REPO / "sample_sessions"
-        known = {
-            "tuning": base,
-            "dev": base / "heldout",
-            "heldout": base / "heldout2",
-            "realworld": REALWORLD,
-        }
-        wanted = [name.strip() for name in args.sets.split(",") if name.strip()]
-        unknown = [name for name in wanted if name not in known]
-        if unknown:
-            parser.error(f"unknown set(s) {', '.join(unknown)}: use {', '.join(known)}")
-        # the held-out set (written blind) and the real corpus are read when asked for and present
-        sets = [
-            (name, known[name])
-            for name in wanted
-            if name not in ("heldout", "realworld") or known[name].is_dir()
-        ]
-        if "realworld" in wanted and not REALWORLD.is_dir():
-            print(f"== realworld: {REALWORLD} not found, skipped\n")
-    for name, root in sets:
-        if name == "realworld":
-            report_realworld(root, run_realworld(root, cfg), args.verbose)
-        else:
-            report(name, root, run_set(root, cfg, args.verbose), args.verbose)
+    names = [s.strip() for s in args.sets.split(",") if s.strip()]
+    sets = load(names)
+    if "realworld" in names and "realworld" not in sets:
+        print("== realworld: ../shared/realworld not found, skipped\n")
+    fitted = load_weights()
+    levels = {**fitted.levels, "possible": fitted.possible}
+
+    def fit(examples):  # type: ignore[no-untyped-def]
+        return train(examples, OWN_SHARE, PENALTY, KIND_PENALTY)
+
+    for name in sets:
+        judged = cross_validate(name, sets, fit, list(sets))
+        report(name, judged, sets[name], levels, args)
+        if args.fit_on_all:
+            print(
+                row(
+                    "TRAINING FIGURE (fit on all)",
+                    tally(shipped(sets[name], name), levels["normal"]),
+                    kinds=False,
+                )
+            )
+            print()
+    print("== shipped weights (weight per unit of value; the silence kinds carry the base)")
+    for key, weight in sorted(fitted.weights.items(), key=lambda kv: -abs(kv[1])):
+        print(f"  {key:<30} {weight:+.4f}")
+    print(f"  bars: {levels}")
     return 0
 
 

@@ -20,7 +20,7 @@ LAYERS = [
     {"pivotal.model"},
     {"pivotal.text"},
     {"pivotal.readers"},
-    {"pivotal.detect"},
+    {"pivotal.detect", "pivotal.spend"},
     {"pivotal.live", "pivotal.scan", "pivotal.catalog"},
     {"pivotal.export"},
     {"pivotal.cli", "pivotal.tui", "pivotal.__main__"},

@@ -263,6 +263,14 @@ class SessionRef(msgspec.Struct, frozen=True):
     human_turns: int | None = None
     pivots: int | None = None
     """Pivots found at normal sensitivity (filled by listings that read the session)."""
+    parent_call: str | None = None
+    """A sub-agent's session: the id of the parent's tool call that ran it, when recorded."""
+    tokens: int | None = None
+    """Tokens the session used, its sub-agents' included (filled with the counts)."""
+    cost: float | None = None
+    """Dollars of its priced responses (None: none had a price, or not counted)."""
+    cost_whole: bool | None = None
+    """Every response had a price (else `cost` is a floor)."""
 
     @property
     def label(self) -> str:
@@ -326,9 +334,11 @@ class Silence(StrEnum):
 class Signal(msgspec.Struct):
     """One piece of evidence, pointing at the turns that triggered it.
 
-    `weight` is what the signal added to (or, when negative, took from) the
-    pivot's confidence, so every score can be traced to listed signals.
-    `quotes` holds a short, plain-text quote per evidence turn.
+    `value` is how much of it there was, in [0, 1] (1 for a yes/no signal; "24 calls" is
+    nearer 1 than "2 calls"); `weight` is what the signal added to (or, when negative, took
+    from) the pivot's confidence: its fitted weight times its value. The confidence is the
+    sum of the listed weights, so every score can be traced to listed signals. `quotes`
+    holds a short, plain-text quote per evidence turn.
     """
 
     name: str
@@ -338,6 +348,7 @@ class Signal(msgspec.Struct):
     side: str = "before"
     """"before" or "after" the silence, or "silence" for the silent turn itself."""
     quotes: list[str] = field(default_factory=list)
+    value: float = 1.0
 
 
 class TaskChange(msgspec.Struct):
@@ -379,6 +390,9 @@ class Pivot(msgspec.Struct):
     """One line a person can read in a table: the evidence, in the detector's words."""
     candidate: bool = False
     """True while the after-window is still filling (live sessions)."""
+    possible: bool = False
+    """A possible pivot: its confidence is in the band just under the bar. Shown with its
+    own marker, never paused at, and kept apart from the pivots in every count."""
     summary: str = ""
     """What happened, in one plain sentence to the person ("You said 'yes' after the agent
     laid out a 4-step plan; it then carried it out on its own (6 calls).")."""

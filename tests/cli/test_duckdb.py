@@ -23,6 +23,7 @@ REPO = Path(__file__).resolve().parents[2]
 PATHS = [
     REPO / "sample_sessions" / "claude",
     REPO / "sample_sessions" / "aider",
+    REPO / "sample_sessions" / "opencode",
     REPO / "tests" / "fixtures" / "claude" / "ugly.jsonl",
     REPO / "tests" / "fixtures" / "realclients" / "opencode-short",
 ]
@@ -46,7 +47,8 @@ PIVOT_FIELDS = [
     "reason VARCHAR",
     '"cluster" BIGINT[]',
     'signals STRUCT("name" VARCHAR, turns BIGINT[], detail VARCHAR, weight DOUBLE,'
-    " side VARCHAR, quotes VARCHAR[])[]",
+    ' side VARCHAR, quotes VARCHAR[], "value" DOUBLE)[]',
+    "possible BOOLEAN",
 ]
 
 

@@ -43,7 +43,10 @@ def test_scan_reports_the_labelled_pivots(expected: Path):
     sessions = scan_json(sample)
     assert sessions, "the sample must be readable"
     assert all(s["skipped"] == [] for s in sessions)
-    found = [p for s in sessions for p in s["pivots"] if not p["candidate"]]
+    # a labelled moment is reported as a pivot, or as a possible pivot just under the bar
+    found = [p for s in sessions for p in (*s["pivots"], *s["possible"]) if not p["candidate"]]
+    assert all(not p["possible"] for s in sessions for p in s["pivots"])
+    assert all(p["possible"] for s in sessions for p in s["possible"])
 
     def matches(label: dict, pivot: dict) -> bool:
         if label.get("line") is not None and pivot["line"] is not None:

@@ -4,7 +4,12 @@ from __future__ import annotations
 
 from typing import Any
 
-from pivotal.model import Part, PartKind, Role, ToolCall, Turn, TurnFlag
+from msgspec.structs import replace
+
+from pivotal.detect import PivotConfig, PivotTracker
+from pivotal.detect.fitted import load
+from pivotal.detect.weigh import feature_key
+from pivotal.model import Part, PartKind, Pivot, Role, ToolCall, Turn, TurnFlag
 
 
 class B:
@@ -136,3 +141,54 @@ The server launch with FlashInfer fusion is pending and may have crashed.
 1. Check the server log for the crash.
 2. Re-run the fewer-channel experiment alone.
 """
+
+
+# -- judging one silence -------------------------------------------------------------------
+
+EVERY = PivotConfig.for_sensitivity(1.0)
+"""Every bar at 0: each silence that passes the hard gates of PIVOTS.md comes back as a pivot,
+so a test can read what was measured, the kind and the state whatever the fitted weights."""
+
+
+def judge_one(turns: list[Turn], anchor: int | None = None) -> Pivot:
+    """The silence at `anchor` (or the only silence) judged with every bar at 0. Its
+    `signals` are all the measured ones, each weighed with the shipped weights (zero weights
+    kept), so a test sees what the detector measured, not only what the fit kept."""
+    tracker = PivotTracker(EVERY)
+    tracker.update(turns, 0)
+    judged = [
+        (pos, j)
+        for pos, j in tracker.judgements()
+        if pos == anchor or (anchor is None and j.pivot is not None)
+    ]
+    assert len(judged) == 1, [pos for pos, _ in tracker.judgements()]
+    pos, judgement = judged[0]
+    assert judgement.pivot is not None, judgement.rejection
+    assert judgement.measured is not None
+    weights = load().weights
+    measured = [
+        replace(
+            s, weight=round(weights.get(feature_key(s, judgement.pivot.silence), 0.0) * s.value, 3)
+        )
+        for s in judgement.measured
+    ]
+    return replace(judgement.pivot, signals=measured)
+
+
+def rejected_one(turns: list[Turn], anchor: int | None = None) -> str:
+    """The hard gate that turned the silence at `anchor` (or the only one) down."""
+    tracker = PivotTracker(EVERY)
+    tracker.update(turns, 0)
+    rejections = [r for r in tracker.rejections() if anchor is None or r.turn == anchor]
+    assert len(rejections) == 1, [(r.turn, r.gate) for r in tracker.rejections()]
+    return rejections[0].gate
+
+
+def confidence(turns: list[Turn], anchor: int | None = None) -> float:
+    """The silence's confidence (the sum of its weighed signals), whatever the bar."""
+    return judge_one(turns, anchor).confidence
+
+
+def certain(turns: list[Turn], anchor: int) -> bool:
+    """Whether the silence at `anchor` is a pivot (not a possible one) at the shipped bar."""
+    return any(p.turn == anchor for p in PivotTracker(PivotConfig()).update(turns, 0))

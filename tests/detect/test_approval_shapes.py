@@ -5,16 +5,18 @@ laid out what it would do (in the person's language, with or without a question)
 waited; a bare yes and it carried it out. Their hard negatives: the fix the agent offers
 right after a check failed (a fix loop), and "shall I do the same to X?" once the work is
 already under way. Every conversation here is written for the test, in a domain of its own.
+The tests hold what is measured, the kind, and which of a pair scores higher: whether a
+silence clears the bar is the fitted weights' call, measured by `bench/eval_detector.py`.
 """
 
 from __future__ import annotations
 
-from pivotal.detect import PivotConfig, PivotTracker, detect_pivots
+from pivotal.detect import detect_pivots
 from pivotal.detect.activity import carries_out, changes_code, tool_kind
 from pivotal.detect.view import ToolView
 from pivotal.model import Pivot, PivotKind
 
-from .helpers import B, bash, edit, read, tool
+from .helpers import B, bash, certain, edit, judge_one, read, tool
 
 
 def at(pivots: list[Pivot], turn: int) -> Pivot | None:
@@ -46,9 +48,9 @@ def test_a_plan_asked_about_in_french_and_answered_oui_is_implicit_approval() ->
     b.agent("", edit("web/dashboard/sales.tsx"))
     b.agent("", tool("Write", {"file_path": "tests/test_sales_export.py"}, "created"))
     b.agent("", bash("pytest tests/test_sales_export.py -q", "2 passed"))
-    p = at(detect_pivots(b.turns), anchor)
-    assert p is not None and p.kind is PivotKind.IMPLICIT_APPROVAL
-    assert "proposal pending" in names(p)
+    p = judge_one(b.turns, anchor)
+    assert p.kind is PivotKind.IMPLICIT_APPROVAL
+    assert {"proposal pending", "plan laid out", "offer to go ahead", "approved plan"} <= names(p)
 
 
 def test_an_offer_ending_if_ok_i_go_on_in_japanese_is_a_go_ahead_question() -> None:
@@ -63,8 +65,8 @@ def test_an_offer_ending_if_ok_i_go_on_in_japanese_is_a_go_ahead_question() -> N
     b.agent("", edit("CHANGELOG.md"))
     b.agent("", bash("git commit -am 'release notes' && git tag v1.5", "[main c3] release notes"))
     b.agent("", bash("git push --tags", "* [new tag] v1.5"))
-    p = at(detect_pivots(b.turns), anchor)
-    assert p is not None and p.kind is PivotKind.IMPLICIT_APPROVAL
+    p = judge_one(b.turns, anchor)
+    assert p.kind is PivotKind.IMPLICIT_APPROVAL and "offer to go ahead" in names(p)
 
 
 def test_a_plan_laid_out_without_a_question_awaits_a_go_ahead() -> None:
@@ -80,8 +82,8 @@ def test_a_plan_laid_out_without_a_question_awaits_a_go_ahead() -> None:
     anchor = b.human("go ahead")
     b.agent("", edit("billing/models.py"), edit("billing/tax.py"), edit("billing/pdf.py"))
     b.agent("", bash("pytest billing -q", "14 passed"))
-    p = at(detect_pivots(b.turns), anchor)
-    assert p is not None and p.kind is PivotKind.IMPLICIT_APPROVAL
+    p = judge_one(b.turns, anchor)
+    assert p.kind is PivotKind.IMPLICIT_APPROVAL and "plan laid out" in names(p)
     proposal = next(s for s in p.signals if s.name == "proposal pending")
     assert "3-step plan" in proposal.detail
 
@@ -98,7 +100,7 @@ def test_shall_i_do_the_same_there_after_changing_code_is_not_a_plan() -> None:
     anchor = b.human("yes")
     b.agent("", edit("avatar/resize.py"))
     b.agent("Same change applied to the avatar page.")
-    p = at(detect_pivots(b.turns), anchor)
+    p = at(detect_pivots(b.turns, possible=True), anchor)
     assert p is None or "proposal pending" not in names(p)
 
 
@@ -117,10 +119,10 @@ def test_the_fix_offered_right_after_a_failed_check_is_a_fix_loop_not_a_pivot() 
     b.agent("", bash("pytest -q", "1 failed, 40 passed", 1))
     b.agent("", edit("tests/test_client.py"), bash("pytest -q", "41 passed"))
     b.agent("All 41 tests pass now.")
-    assert at(detect_pivots(b.turns), anchor) is None
-    tracker = PivotTracker(PivotConfig())
-    tracker.update(b.turns)
-    assert [r.gate for r in tracker.rejections() if r.turn == anchor] == ["fix loop"]
+    assert not certain(b.turns, anchor)
+    p = judge_one(b.turns, anchor)
+    assert "next step named" in names(p) and p.kind is not PivotKind.DELEGATION_AFTER_DEAD_END
+    assert p.confidence < _dead_end_confidence()
 
 
 def test_a_recommendation_in_chinese_after_a_failure_is_a_named_next_step() -> None:
@@ -131,11 +133,10 @@ def test_a_recommendation_in_chinese_after_a_failure_is_a_named_next_step() -> N
     b.agent("", bash("pip install -e '.[dev]'", "Successfully installed httpx"))
     b.agent("", bash("pytest -q", "41 passed"))
     b.agent("测试全部通过。")
-    assert at(detect_pivots(b.turns), anchor) is None
+    assert at(detect_pivots(b.turns, possible=True), anchor) is None
 
 
-def test_failures_with_no_next_step_are_still_a_dead_end() -> None:
-    # the control: the same failures, but the agent has nothing left to try
+def _dead_end() -> tuple[B, int]:
     b = B()
     _failing_run(b)
     b.agent("", bash("pip install httpx && pytest -q", "Segmentation fault (core dumped)", 139))
@@ -144,8 +145,19 @@ def test_failures_with_no_next_step_are_still_a_dead_end() -> None:
     b.agent("Checking whether the crash comes from the C extension build.", bash("pip list", "x"))
     b.agent("", bash("python -X faulthandler -c 'import httpx'", "Fatal Python error"))
     b.agent("", edit("pyproject.toml"), bash("pip install -e . && pytest -q", "41 passed"))
-    p = at(detect_pivots(b.turns), anchor)
-    assert p is not None and p.kind is PivotKind.DELEGATION_AFTER_DEAD_END
+    return b, anchor
+
+
+def _dead_end_confidence() -> float:
+    b, anchor = _dead_end()
+    return judge_one(b.turns, anchor).confidence
+
+
+def test_failures_with_no_next_step_are_still_a_dead_end() -> None:
+    # the control: the same failures, but the agent has nothing left to try
+    b, anchor = _dead_end()
+    p = judge_one(b.turns, anchor)
+    assert p.kind is PivotKind.DELEGATION_AFTER_DEAD_END
     assert "next step named" not in names(p)
 
 
@@ -185,8 +197,8 @@ def test_a_single_concrete_offer_before_anything_was_done_is_a_plan_of_one_step(
         "", bash("psql -c 'select pg_size_pretty(pg_database_size(current_database()))'", "41 GB")
     )
     b.agent("Done: the database went from 221 GB to 41 GB.")
-    p = at(detect_pivots(b.turns), anchor)
-    assert p is not None and p.kind is PivotKind.IMPLICIT_APPROVAL
+    p = judge_one(b.turns, anchor)
+    assert p.kind is PivotKind.IMPLICIT_APPROVAL and "offer to go ahead" in names(p)
 
 
 def test_a_test_run_piped_into_tail_failed_when_its_output_says_so() -> None:
@@ -250,17 +262,22 @@ def test_a_go_ahead_answered_only_in_words_before_the_person_speaks_again_is_no_
     b.agent(_RECAP)
     b.human("Leave the OTA retry; just write the debounce, 3 samples.")
     b.agent("", edit("firmware/sensors/humidity.c"))
-    tracker = PivotTracker(PivotConfig())
-    assert at(tracker.update(b.turns), anchor) is None
-    assert [r.gate for r in tracker.rejections() if r.turn == anchor] == ["not acted on"]
+    assert not certain(b.turns, anchor)
+    p = judge_one(b.turns, anchor)
+    assert not names(p) & {"autonomous action", "code changed", "approved plan"}
+    assert p.confidence < _recap_then_work().confidence
 
 
-def test_the_same_recap_followed_by_the_work_itself_is_implicit_approval() -> None:
+def _recap_then_work() -> Pivot:
     b = B()
     anchor = _greenhouse_plan(b)
     b.agent(_RECAP)
     b.agent("Starting with the debounce.", edit("firmware/sensors/humidity.c"))
     b.agent("", bash("make test-sensors", "12 passed"))
     b.human("Nice. Now the OTA retry.")
-    p = at(detect_pivots(b.turns), anchor)
-    assert p is not None and p.kind is PivotKind.IMPLICIT_APPROVAL
+    return judge_one(b.turns, anchor)
+
+
+def test_the_same_recap_followed_by_the_work_itself_is_implicit_approval() -> None:
+    p = _recap_then_work()
+    assert p.kind is PivotKind.IMPLICIT_APPROVAL and "approved plan" in names(p)

@@ -5,19 +5,21 @@ from __future__ import annotations
 from pivotal.detect import detect_pivots
 from pivotal.model import PivotKind, Silence
 
-from .helpers import B, bash, edit, read
+from .helpers import EVERY, B, bash, edit, read
 from .scenarios import approval, dead_end, milestone
 
 
 def test_delegation_after_dead_end() -> None:
     b, anchor = dead_end()
-    [p] = detect_pivots(b.turns)
+    [p] = detect_pivots(b.turns, EVERY)
     assert (p.turn, p.kind, p.silence) == (
         anchor,
         PivotKind.DELEGATION_AFTER_DEAD_END,
         Silence.EMPTY,
     )
-    assert p.confidence >= 0.8
+    assert {"failure streak", "inconclusive ending", "summary recorded"} <= {
+        s.name for s in p.signals
+    }
     assert p.cluster == [anchor, anchor + 1, anchor + 2]
     words = {s.name for s in p.delegation}
     assert {"no instruction", "acceptance of uncertainty", "transfer of initiative"} <= words
@@ -28,7 +30,7 @@ def test_delegation_after_dead_end() -> None:
 
 def test_continue_after_milestone() -> None:
     b, anchor = milestone()
-    [p] = detect_pivots(b.turns)
+    [p] = detect_pivots(b.turns, EVERY)
     assert (p.turn, p.kind) == (anchor, PivotKind.CONTINUE_AFTER_MILESTONE)
     assert "806.04 tok/s" not in p.state.figures_before  # table cells carry no unit ...
     assert "11 tok/s" in p.state.figures_before  # ... the prose figure does
@@ -37,7 +39,7 @@ def test_continue_after_milestone() -> None:
 
 def test_implicit_approval() -> None:
     b, anchor = approval()
-    [p] = detect_pivots(b.turns)
+    [p] = detect_pivots(b.turns, EVERY)
     assert (p.turn, p.kind) == (anchor, PivotKind.IMPLICIT_APPROVAL)
     words = {s.name for s in p.delegation}
     assert {"trust after research", "implicit decision"} <= words
@@ -53,14 +55,14 @@ def test_other_when_no_archetype_fits() -> None:
     b.agent("I drafted the install section and started on usage.")
     anchor = b.human("")
     b.agent("", read("src/cli.py"), edit("README.md"), bash("python -m mdformat README.md", ""))
-    [p] = detect_pivots(b.turns)
+    [p] = detect_pivots(b.turns, EVERY)
     assert (p.turn, p.kind) == (anchor, PivotKind.OTHER)
 
 
 def test_confidence_is_the_sum_of_listed_weights() -> None:
     for make in (dead_end, milestone, approval):
         b, _ = make()
-        for p in detect_pivots(b.turns):
+        for p in detect_pivots(b.turns, EVERY):
             total = sum(s.weight for s in p.signals)
             assert p.confidence == round(max(0.0, min(1.0, total)), 3)
             assert all(s.turns or s.name == "hands-off streak" for s in p.signals)
@@ -78,6 +80,6 @@ def test_mixed_milestone_beats_earlier_failures() -> None:
     )
     anchor = b.human("")
     b.agent("", read("research/moe-tuning.md"), bash("python tune_moe.py", "saved"))
-    [p] = detect_pivots(b.turns)
+    [p] = detect_pivots(b.turns, EVERY)
     assert (p.turn, p.kind) == (anchor, PivotKind.CONTINUE_AFTER_MILESTONE)
     assert "mixed" in p.reason

@@ -13,7 +13,7 @@ from pivotal.detect.config import PivotConfig
 from pivotal.detect.silence import classify_text
 from pivotal.model import Pivot, PivotKind, Role, Signal, Silence
 
-from .helpers import B, bash, edit, read, tool
+from .helpers import B, bash, edit, judge_one, read, tool
 
 CFG = PivotConfig()
 
@@ -70,7 +70,7 @@ def test_a_failure_count_in_a_results_table_is_data_not_a_failure() -> None:
     b.human("")
     b.agent("Next: a nightly schedule for it.", tool("Write", {"file_path": "deploy/cron.yaml"}))
     b.agent("", bash("kubectl apply -f deploy/cron.yaml", "cronjob.batch/export created"))
-    p = only(detect_pivots(b.turns))
+    p = judge_one(b.turns)
     assert "failure streak" not in names(p)
     assert report in sig(p, "milestone").turns
     assert p.kind is PivotKind.CONTINUE_AFTER_MILESTONE
@@ -86,7 +86,7 @@ def test_an_applied_edit_does_not_end_a_failure_streak() -> None:
         "## Where this stands\n**Goal**: export under 2 GB.\n**Failing**: one day.\n" + "." * 300
     )
     b.agent("", bash("python -m jobs.export --day 2024-03-31 --profile", "peak 9.1 GB"))
-    p = only(detect_pivots(b.turns))
+    p = judge_one(b.turns)
     assert p.turn == anchor
     assert sig(p, "failure streak").turns == [f1, f2]
     assert p.kind is PivotKind.DELEGATION_AFTER_DEAD_END
@@ -106,7 +106,7 @@ def test_a_success_claimed_while_the_latest_check_fails_is_progress() -> None:
         "**Next steps**: split the table model from the API schema.\n" + "." * 300
     )
     b.agent("", edit("app/models.py"), bash("pytest -q", "1902 passed"))
-    p = only(detect_pivots(b.turns))
+    p = judge_one(b.turns)
     assert "milestone" not in names(p)
     assert p.kind is PivotKind.DELEGATION_AFTER_DEAD_END
 
@@ -123,7 +123,7 @@ def test_a_report_headline_is_its_verdict() -> None:
     b.agent("Export works, so the next phase is scheduling it.", tool("TodoWrite", {"todos": []}))
     b.agent("", edit("deploy/cron.yaml"), bash("kubectl apply -f deploy/cron.yaml", "configured"))
     b.agent("", bash("kubectl get cronjob export", "export  0 2 * * *"))
-    p = only(detect_pivots(b.turns))
+    p = judge_one(b.turns)
     assert sig(p, "milestone").turns == [report]
     assert p.kind is PivotKind.CONTINUE_AFTER_MILESTONE
 
@@ -137,7 +137,7 @@ def test_build_passes_is_a_success() -> None:
     b.human("")
     b.agent("Looking at why the search index is so large.", bash("du -h site/index.json", "9M"))
     b.agent("", edit("mkdocs.yml"), bash("make docs", "built in 30 s"))
-    p = only(detect_pivots(b.turns))
+    p = judge_one(b.turns)
     assert "failure streak" not in names(p)
     assert ok in sig(p, "milestone").turns
 
@@ -203,7 +203,7 @@ def test_new_task_items_after_a_go_on_are_a_change() -> None:
         ),
     )
     _batches(b, 3, 3)
-    p = only(detect_pivots(b.turns))
+    p = judge_one(b.turns)
     assert p.turn == anchor
     assert "new tasks" in names(p)
     assert "same steps" not in names(p)
@@ -238,7 +238,7 @@ def test_bold_status_labels_make_a_context_dump() -> None:
         "**New approach**\n1. Stream by primary key.\n2. Write parquet per chunk.\n" + "." * 200
     )
     b.agent("", edit("jobs/export.py"), bash("python -m jobs.export", "done in 6 min"))
-    p = only(detect_pivots(b.turns))
+    p = judge_one(b.turns)
     assert sig(p, "context dump").turns == [dump]
 
 
@@ -259,7 +259,7 @@ def test_a_question_in_the_last_paragraph_is_an_open_question() -> None:
     b.agent("", bash("kubectl get nodes -l pool=workers2", "ip-10-1-2-3 Ready"))
     b.agent("", bash("helm upgrade ingress charts/ingress --set affinity=workers2", "deployed"))
     b.agent("", bash("kubectl rollout status ds/node-exporter", "successfully rolled out"))
-    p = only(detect_pivots(b.turns))
+    p = judge_one(b.turns)
     assert p.turn == anchor
     assert sig(p, "open question").turns == [ask]
     # a choice ("spot or on-demand?") is no plan a silence could approve
@@ -278,7 +278,7 @@ def test_a_plan_ending_on_a_yes_no_question_awaits_a_go_ahead() -> None:
     b.human("yes")
     b.agent("Launching.", bash("nohup python -m jobs.backfill --workers 8 &", "started"))
     b.agent("", bash("sleep 120; tail -3 backfill.log", "12 days done"))
-    p = only(detect_pivots(b.turns))
+    p = judge_one(b.turns)
     assert p.kind is PivotKind.IMPLICIT_APPROVAL
 
 
@@ -300,7 +300,7 @@ def test_a_compaction_after_a_reported_failure_is_not_mid_task() -> None:
         "**New approach**: stream by key.\n" + "." * 300
     )
     b.agent("", edit("jobs/export.py"), bash("python -m jobs.export", "done in 6 min"))
-    p = only(detect_pivots(b.turns))
+    p = judge_one(b.turns)
     assert p.turn == anchor
     assert "mid-task" not in names(p)
     assert p.kind is PivotKind.DELEGATION_AFTER_DEAD_END
@@ -321,7 +321,7 @@ def test_a_compaction_counts_when_the_work_moves_on() -> None:
     b.agent("", bash("rg -n sessions_mv dashboards/sessions.json", "12: sessions_mv"))
     b.agent("", edit("dashboards/sessions.json"), tool("Write", {"file_path": "dags/refresh.py"}))
     b.agent("", bash("airflow dags test refresh_sessions 2024-01-01", "success"))
-    p = only(detect_pivots(b.turns))
+    p = judge_one(b.turns)
     assert p.turn == anchor and p.silence is Silence.COMPACTION
     assert "topic shift" in names(p)
     assert p.kind is PivotKind.CONTINUE_AFTER_MILESTONE
@@ -354,7 +354,7 @@ def test_a_compaction_right_after_a_silent_message_is_one_pivot() -> None:
     b.summary(summary)
     b.agent("Profiling first.", bash("python -m cProfile -m jobs.export", "sort: 80 %"))
     b.agent("", edit("jobs/export.py"), bash("python -m jobs.export", "done in 6 min"))
-    assert only(detect_pivots(b.turns)).turn == anchor
+    assert judge_one(b.turns).turn == anchor
 
 
 def test_a_bare_passing_check_inside_a_step_is_mid_task() -> None:
@@ -397,7 +397,7 @@ def test_a_go_on_after_a_finding_the_agent_then_takes_up_is_a_pivot() -> None:
     b.agent("", tool("Write", {"file_path": "tests/test_csv_big.py"}, "created"))
     b.agent("", bash("pytest tests/test_csv_big.py -q", "1 failed", 1))
     b.agent("", edit("render/csv.py"), bash("pytest -q", "10 passed"))
-    p = only(detect_pivots(b.turns))
+    p = judge_one(b.turns)
     assert p.turn == anchor
     assert p.kind is PivotKind.OTHER
     assert "new tasks" in names(p)
@@ -442,7 +442,7 @@ def test_failure_in_other_words(words: str) -> None:
     b.human("")
     b.agent("## Where this stands\n**Goal**: export.\n**Tried**: pools, indexes.\n" + "." * 300)
     b.agent("", edit("jobs/export.py"), bash("python -m jobs.export", "done in 6 min"))
-    p = only(detect_pivots(b.turns))
+    p = judge_one(b.turns)
     assert said in sig(p, "failure streak").turns
 
 
@@ -458,7 +458,7 @@ def test_a_go_ahead_question_with_an_alternative_still_awaits_a_go_ahead() -> No
     b.human("")
     b.agent("Launching.", bash("nohup python -m jobs.backfill --workers 4 &", "started"))
     b.agent("", bash("sleep 120; tail -3 backfill.log", "12 days done"))
-    assert only(detect_pivots(b.turns)).kind is PivotKind.IMPLICIT_APPROVAL
+    assert judge_one(b.turns).kind is PivotKind.IMPLICIT_APPROVAL
 
 
 def test_an_announced_next_phase_is_a_change_even_with_the_same_tools() -> None:
@@ -473,7 +473,7 @@ def test_an_announced_next_phase_is_a_change_even_with_the_same_tools() -> None:
     b.agent("Now that it works, the next phase is speed: it imports one row per request.")
     b.agent("", read("importer/client.py"), edit("importer/client.py"))
     b.agent("", bash("pytest -q tests/importer", "31 passed"))
-    p = only(detect_pivots(b.turns))
+    p = judge_one(b.turns)
     assert p.turn == anchor
     assert "new phase announced" in names(p)
     assert p.kind is PivotKind.CONTINUE_AFTER_MILESTONE
@@ -504,6 +504,6 @@ def test_editing_files_of_one_type_before_and_after_is_not_routine_by_itself() -
     b.agent("", read("cli/commands.py"), edit("cli/commands.py"))
     b.agent("", read("docs/migrating.py"), edit("cli/help_text.py"))
     b.agent("", read("plugins/loader.py"), edit("plugins/loader.py"))
-    p = only(detect_pivots(b.turns))
+    p = judge_one(b.turns)
     assert p.turn == anchor
     assert "same steps" not in names(p)

@@ -29,32 +29,42 @@ def dump(pivots: list[Pivot]) -> list[dict]:
     return [msgspec.to_builtins(p) for p in pivots]
 
 
+ALL = PivotConfig.for_sensitivity(1.0)
+"""Every silence past the hard gates is a pivot: live and batch must agree on all of them,
+their confidences included, whatever the fitted bar."""
+
+
 def test_batch_equals_turn_by_turn() -> None:
     turns = long_session()
-    batch = detect_pivots(turns)
+    batch = detect_pivots(turns, ALL)
     assert len(batch) >= 3
-    tracker = PivotTracker()
+    tracker = PivotTracker(ALL)
     for n in range(1, len(turns) + 1):
         live = tracker.update(turns[:n], n - 1)
-        assert dump(live) == dump(detect_pivots(turns[:n])), n
+        assert dump(live) == dump(detect_pivots(turns[:n], ALL)), n
     assert dump(live) == dump(batch)
+    # and at the shipped bar, the possible pivots too
+    tracker = PivotTracker()
+    for n in range(1, len(turns) + 1):
+        tracker.update(turns[:n], n - 1)
+    assert dump(tracker.all_pivots()) == dump(detect_pivots(turns, possible=True))
 
 
 def test_batch_equals_chunked_and_rewound_updates() -> None:
     turns = long_session()
-    tracker = PivotTracker()
+    tracker = PivotTracker(ALL)
     tracker.update(turns[:7], 0)
     tracker.update(turns[:30], 7)
     tracker.update(turns[:12], 12)  # a rewind shortened the session
     tracker.update(turns[:25], 12)
     final = tracker.update(turns, 25)
-    assert dump(final) == dump(detect_pivots(turns))
+    assert dump(final) == dump(detect_pivots(turns, ALL))
 
 
 def test_silence_at_the_end_is_a_candidate_then_confirmed() -> None:
     b, anchor = dead_end()
     turns = b.turns
-    tracker = PivotTracker()
+    tracker = PivotTracker(ALL)
     live = tracker.update(turns[: anchor + 1], 0)
     assert [(p.turn, p.candidate) for p in live] == [(anchor, True)]
     assert "still filling" in live[0].reason
@@ -66,7 +76,7 @@ def test_silence_at_the_end_is_a_candidate_then_confirmed() -> None:
 def test_candidate_dropped_when_the_agent_only_asks() -> None:
     b, anchor = dead_end()
     turns = b.turns[: anchor + 1]
-    tracker = PivotTracker()
+    tracker = PivotTracker(ALL)
     assert tracker.update(turns, 0)[0].candidate
     b2 = B()
     b2.turns = list(turns)
@@ -76,7 +86,7 @@ def test_candidate_dropped_when_the_agent_only_asks() -> None:
 
 def test_deterministic() -> None:
     turns = long_session()
-    assert dump(detect_pivots(turns)) == dump(detect_pivots(turns))
+    assert dump(detect_pivots(turns, ALL)) == dump(detect_pivots(turns, ALL))
 
 
 def test_sensitivity_levels() -> None:
@@ -165,12 +175,12 @@ def test_unknown_sensitivity_is_refused() -> None:
 def test_judging_in_pieces_equals_judging_at_once() -> None:
     """`within` splits the silences to judge, never the turns their windows see."""
     turns = long_session()
-    whole = dump(detect_pivots(turns))
+    whole = dump(detect_pivots(turns, ALL))
     anchors = [p["turn"] for p in whole]
     assert len(anchors) >= 3
     for cut in [0, *anchors, anchors[-1] + 1, len(turns)]:
-        first = detect_pivots(turns, within=range(0, cut))
-        rest = detect_pivots(turns, within=range(cut, len(turns)))
+        first = detect_pivots(turns, ALL, within=range(0, cut))
+        rest = detect_pivots(turns, ALL, within=range(cut, len(turns)))
         assert dump(first) + dump(rest) == whole, cut
         assert all(p.turn < cut for p in first) and all(p.turn >= cut for p in rest)
-    assert detect_pivots(turns, within=range(anchors[0], anchors[0])) == []
+    assert detect_pivots(turns, ALL, within=range(anchors[0], anchors[0])) == []

@@ -8,11 +8,11 @@ from __future__ import annotations
 from pivotal.detect import detect_pivots
 from pivotal.model import Pivot, PivotKind, Silence
 
-from .helpers import DUMP, B, bash, edit, read, tool
+from .helpers import DUMP, EVERY, B, bash, edit, read, tool
 
 
 def at(b: B, turn: int) -> Pivot | None:
-    return next((p for p in detect_pivots(b.turns) if p.turn == turn), None)
+    return next((p for p in detect_pivots(b.turns, EVERY) if p.turn == turn), None)
 
 
 def test_whitespace_after_a_backfill_complete_table_then_a_new_phase() -> None:

@@ -12,7 +12,7 @@ from pathlib import Path
 import msgspec
 import pytest
 
-from pivotal.detect import PivotTracker, detect_pivots
+from pivotal.detect import PivotConfig, PivotTracker, detect_pivots
 from pivotal.model import SessionRef
 from pivotal.readers import find_sessions, open_reader, read_session
 
@@ -28,6 +28,10 @@ CASES = [
 ]
 
 
+ALL = PivotConfig.for_sensitivity(1.0)
+"""Every silence past the hard gates: live and batch agree on all of them, whatever the bar."""
+
+
 @pytest.mark.parametrize("source", CASES, ids=lambda p: f"{p.parent.name}/{p.name}")
 def test_growing_file_ends_with_the_batch_answer(source: Path, tmp_path: Path) -> None:
     lines = source.read_bytes().splitlines(keepends=True)
@@ -35,7 +39,7 @@ def test_growing_file_ends_with_the_batch_answer(source: Path, tmp_path: Path) -
     live.write_bytes(b"")
     [ref] = find_sessions([source]).refs
     reader = open_reader(SessionRef(format=ref.format, path=live))
-    tracker = PivotTracker()
+    tracker = PivotTracker(ALL)
     seen_candidate = False
     step = 7
     for start in range(0, len(lines), step):
@@ -48,7 +52,7 @@ def test_growing_file_ends_with_the_batch_answer(source: Path, tmp_path: Path) -
     last = reader.poll(final=True).first_changed
     turns = reader.session.turns
     live_pivots = tracker.update(turns, len(turns) if last is None else last)
-    batch = detect_pivots(read_session(ref).turns)
+    batch = detect_pivots(read_session(ref).turns, ALL)
     assert batch, "the sample has pivots"
     assert [msgspec.to_builtins(p) for p in live_pivots] == [msgspec.to_builtins(p) for p in batch]
     assert seen_candidate, "a pivot was shown as a candidate before its after-window filled"

@@ -5,7 +5,7 @@ from __future__ import annotations
 from pivotal.detect import detect_pivots
 from pivotal.model import Role, Silence
 
-from .helpers import DUMP, B, bash, edit, read
+from .helpers import DUMP, EVERY, B, bash, edit, read
 
 
 def failing(b: B) -> None:
@@ -96,7 +96,7 @@ def test_cluster_counted_once_and_compaction_named_as_such() -> None:
     b.meta("Continue from where you left off.")
     b.human("ok")
     b.agent("", bash("dmesg | tail", "NVRM: Xid 79"), edit("server.py"))
-    pivots = detect_pivots(b.turns)
+    pivots = detect_pivots(b.turns, EVERY)
     assert [p.turn for p in pivots] == [anchor]
     assert pivots[0].cluster == list(range(anchor, anchor + 5))
     assert pivots[0].silence is Silence.EMPTY
@@ -110,7 +110,7 @@ def test_compaction_boundary_alone_says_compaction() -> None:
     b.nudge()
     b.agent(DUMP)
     b.agent("", bash("dmesg | tail", "NVRM: Xid 79"), edit("server.py"))
-    [p] = detect_pivots(b.turns)
+    [p] = detect_pivots(b.turns, EVERY)
     assert p.turn == anchor and p.silence is Silence.COMPACTION
     assert "compaction" in p.reason.lower() and "not necessarily the person" in p.reason
 
@@ -144,7 +144,7 @@ def test_auto_compaction_mid_experiment_with_summary_written_before_boundary() -
     b.summary("Another language model started to solve this problem ... " + summary)
     b.agent("Launching 1B.", bash("python -m sglang.launch_server &", "[1] 52310"))
     b.agent("", bash("sleep 60; tail -3 /tmp/sglang.log", "Load weight begin"))
-    pivots = detect_pivots(b.turns)
+    pivots = detect_pivots(b.turns, possible=True)
     assert anchor not in [p.turn for p in pivots]
 
 

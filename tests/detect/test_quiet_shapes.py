@@ -3,8 +3,10 @@
 The shapes: a message the client never sent (aider's bare Enter); a small offer answered
 ("want me to commit it?" - "yes"); a re-send after an API error or a "continue" after the
 person's interrupt, with the same work resuming; an automatic compaction in the middle of
-the agent's call loop. Every gate is named, so a silence turned down says which one did
-it. Conversations are written for these tests.
+the agent's call loop. A hard gate of PIVOTS.md names itself; the others are the fitted
+weights' call, so these tests hold that the telling signal is measured, that the silence
+is no pivot at the shipped bar, and that it scores under the pivot it resembles.
+Conversations are written for these tests.
 """
 
 from __future__ import annotations
@@ -14,7 +16,7 @@ import msgspec
 from pivotal.detect import PivotConfig, PivotTracker, detect_pivots
 from pivotal.model import Pivot, PivotKind
 
-from .helpers import DUMP, B, bash, edit, read, tool
+from .helpers import DUMP, EVERY, B, bash, edit, judge_one, read, tool
 
 
 def at(pivots: list[Pivot], turn: int) -> Pivot | None:
@@ -22,9 +24,8 @@ def at(pivots: list[Pivot], turn: int) -> Pivot | None:
 
 
 def signal_at_high(b: B, turn: int, name: str) -> tuple[float, str]:
-    """(weight, detail) of a signal of the silence at `turn` with the routine gates off."""
-    p = at(detect_pivots(b.turns, PivotConfig.for_sensitivity(1.0)), turn)
-    assert p is not None
+    """(weight, detail) of a signal measured at the silence at `turn`, whatever the bar."""
+    p = judge_one(b.turns, turn)
     found = [(s.weight, s.detail) for s in p.signals if s.name == name]
     assert found, [s.name for s in p.signals]
     return found[0]
@@ -66,7 +67,7 @@ def test_the_same_silence_sent_is_a_pivot() -> None:
     _dead_end(b)
     anchor = b.human("")
     _recovery(b)
-    p = at(detect_pivots(b.turns), anchor)
+    p = at(detect_pivots(b.turns, EVERY), anchor)
     assert p is not None and p.kind is PivotKind.DELEGATION_AFTER_DEAD_END
 
 
@@ -76,7 +77,7 @@ def test_a_go_on_after_an_unsent_blank_is_judged_on_its_own() -> None:
     b.unsent()
     anchor = b.human("ok")
     _recovery(b)
-    assert at(detect_pivots(b.turns), anchor) is not None
+    assert at(detect_pivots(b.turns, EVERY), anchor) is not None
 
 
 def _finished_change(b: B) -> None:
@@ -95,10 +96,12 @@ def test_a_small_offer_answered_is_no_pivot() -> None:
     b.agent("Committed and pushed.")
     b.human("thanks, now the XLSX export")
     assert at(detect_pivots(b.turns), anchor) is None
-    assert gate_of(b, anchor) == "short follow-up"
+    small = judge_one(b.turns, anchor)
+    assert "follow-up offer" in {s.name for s in small.signals}  # after the fix it offers more
+    assert small.confidence < _new_phase_offer()[0].confidence
 
 
-def test_an_offer_that_opens_a_new_phase_is_still_a_pivot() -> None:
+def _new_phase_offer() -> tuple[Pivot, B, int]:
     b = B()
     _finished_change(b)
     b.agent("Fixed, 6 tests pass. Shall I look at the other exporters for the same bug?")
@@ -109,7 +112,12 @@ def test_an_offer_that_opens_a_new_phase_is_still_a_pivot() -> None:
     b.agent("", edit("export/xlsx.py"), bash("pytest -q", "31 passed"))
     b.agent("Two more exporters had it; fixed both.")
     b.human("great")
-    assert at(detect_pivots(b.turns), anchor) is not None
+    return judge_one(b.turns, anchor), b, anchor
+
+
+def test_an_offer_that_opens_a_new_phase_is_still_a_pivot() -> None:
+    p, _, _ = _new_phase_offer()
+    assert "new phase announced" in {s.name for s in p.signals}
 
 
 def _hunt(b: B) -> None:
@@ -129,8 +137,11 @@ def test_a_re_send_after_an_api_error_resumes_the_same_work() -> None:
     b.agent("", read("/home/me/.profile"))
     b.agent("Still looking: not in the profile files.")
     assert at(detect_pivots(b.turns), anchor) is None
-    weight, detail = signal_at_high(b, anchor, "resumed after interruption")
-    assert weight == PivotConfig().w_resumed < 0 and "API error" in detail
+    _, detail = signal_at_high(b, anchor, "resumed after interruption")
+    assert "API error" in detail
+    assert {"stopped by an error", "resume word"} <= {
+        s.name for s in judge_one(b.turns, anchor).signals
+    }
 
 
 def test_continue_after_an_interrupt_that_changes_course_is_a_pivot() -> None:
@@ -143,7 +154,7 @@ def test_continue_after_an_interrupt_that_changes_course_is_a_pivot() -> None:
     b.agent("Writing a PROMPT_COMMAND guard instead of searching further.", edit("shell/quiet.sh"))
     b.agent("", bash("bash -ic 'source shell/quiet.sh; ls'", "file.txt"))
     b.agent("", tool("Write", {"file_path": "shell/README.md"}, "ok"))
-    p = at(detect_pivots(b.turns), anchor)
+    p = at(detect_pivots(b.turns, EVERY), anchor)
     assert p is not None and p.kind is PivotKind.DELEGATION_AFTER_DEAD_END
 
 
@@ -158,7 +169,8 @@ def test_continue_after_an_interrupt_into_the_same_restart_is_no_pivot() -> None
     b.agent("", bash("sudo systemctl daemon-reload && sudo systemctl restart tunnel", "", 1))
     b.agent("", bash("sudo systemctl status tunnel", "activating (start)", 3))
     assert at(detect_pivots(b.turns), anchor) is None
-    assert gate_of(b, anchor) == "resumed after an interrupt"
+    names = {s.name for s in judge_one(b.turns, anchor).signals}
+    assert {"interrupted", "resumed after interruption", "resume word"} <= names
 
 
 def _long_job(b: B) -> None:
@@ -197,7 +209,7 @@ def test_a_compaction_after_the_work_was_done_and_nothing_pending_can_be_a_pivot
     b.agent("", bash("aws s3 rm s3://legacy-imgs --recursive --dryrun", "delete: 3600"))
     b.agent("", tool("Write", {"file_path": "ops/cleanup_legacy.sh"}, "ok"))
     b.agent("", bash("bash ops/cleanup_legacy.sh", "removed 3600 objects"))
-    p = at(detect_pivots(b.turns), anchor)
+    p = at(detect_pivots(b.turns, EVERY), anchor)
     assert p is not None and p.kind is PivotKind.CONTINUE_AFTER_MILESTONE
 
 
@@ -238,9 +250,10 @@ def test_an_answered_why_then_unasked_changes_is_a_pivot_of_its_own_kind() -> No
     b.agent("I'll make the loader stream rows in chunks.", edit("importer/batch.py"))
     b.agent("", bash("pytest tests/test_batch.py -q", "8 passed"))
     b.agent("", bash("python -m importer --file big.csv --dry-run", "3,900,112 rows ok"))
-    p = at(detect_pivots(b.turns), anchor)
-    assert p is not None and p.kind is PivotKind.OTHER
+    p = judge_one(b.turns, anchor)
     assert "initiative after an answer" in {s.name for s in p.signals}
+    # the person asked why: the answer put no proposal on the table to approve
+    assert p.kind is not PivotKind.IMPLICIT_APPROVAL
 
 
 def test_an_answered_why_after_which_the_agent_only_looks_around_is_no_pivot() -> None:
@@ -289,7 +302,7 @@ def test_a_compaction_right_after_one_failed_call_that_is_run_again_is_no_pivot(
     b.agent("", bash("git tag v2.4.0 && git push --tags", "* [new tag] v2.4.0"))
     b.agent("", bash("ls -la dist/", "docs-2.4.0.tgz"))
     assert at(detect_pivots(b.turns), anchor) is None
-    assert gate_of(b, anchor) == "compaction mid-step"
+    assert "failed step again" in {s.name for s in judge_one(b.turns, anchor).signals}
 
 
 def test_a_compaction_after_a_run_of_failures_stays_a_dead_end() -> None:
@@ -304,7 +317,7 @@ def test_a_compaction_after_a_run_of_failures_stays_a_dead_end() -> None:
     b.agent("Checking the token's scope first.", bash("npm token list", "read-only token"))
     b.agent("", edit(".npmrc"))
     b.agent("", bash("npm publish", "+ 2.4.0"))
-    p = at(detect_pivots(b.turns), anchor)
+    p = at(detect_pivots(b.turns, EVERY), anchor)
     assert p is not None and p.kind is PivotKind.DELEGATION_AFTER_DEAD_END
 
 
@@ -314,10 +327,7 @@ def test_one_failed_call_then_other_work_after_a_compaction_is_not_this_gate() -
     b.agent("Leaving the publish for now; updating the site search index.", read("search.json"))
     b.agent("", edit("scripts/index_search.py"))
     b.agent("", bash("python scripts/index_search.py", "indexed 214 pages"))
-    tracker = PivotTracker(PivotConfig())
-    tracker.update(b.turns, 0)
-    gates = [r.gate for r in tracker.rejections() if r.turn == anchor]
-    assert gates != ["compaction mid-step"]
+    assert "failed step again" not in {s.name for s in judge_one(b.turns, anchor).signals}
 
 
 def test_a_compaction_mid_step_is_a_candidate_until_the_step_is_run_again_live() -> None:
@@ -325,13 +335,14 @@ def test_a_compaction_mid_step_is_a_candidate_until_the_step_is_run_again_live()
     anchor = _cut_after_one_refusal(b, _TO_PUBLISH)
     retry = b.agent("Publishing again.", bash("npm publish --otp-from-env", "+ 2.4.0"))
     b.agent("", bash("git tag v2.4.0 && git push --tags", "* [new tag] v2.4.0"))
-    tracker = PivotTracker()
+    tracker = PivotTracker(EVERY)
     seen = []
     for n in range(1, len(b.turns) + 1):
         live = tracker.update(b.turns[:n], n - 1)
-        batch = detect_pivots(b.turns[:n])
+        batch = detect_pivots(b.turns[:n], EVERY)
         assert msgspec.to_builtins(live) == msgspec.to_builtins(batch), n
-        seen.append(at(live, anchor) is not None)
-    assert not any(seen[: anchor + 1])
+        found = at(live, anchor)
+        seen.append(found is not None and found.candidate)
+    assert not any(seen[:anchor])
     assert seen[retry - 1]  # before the retry is read: a candidate, as any silence at the edge
-    assert not any(seen[retry:])  # the step run again: mid-step, dropped
+    assert at(detect_pivots(b.turns), anchor) is None  # the step run again: no pivot

@@ -5,7 +5,7 @@ from __future__ import annotations
 from pivotal.detect import detect_pivots
 from pivotal.model import Pivot, Role, Signal
 
-from .helpers import DUMP, B, bash, edit, read, tool
+from .helpers import DUMP, B, bash, edit, judge_one, read, rejected_one, tool
 
 
 def only(pivots: list[Pivot]) -> Pivot:
@@ -42,10 +42,10 @@ def test_failure_streak_counts_errors_exit_codes_and_narrative() -> None:
     )
     anchor = b.human("")
     b.agent("Trying a smaller batch.", edit("train.py"), bash("python train.py --bs 2", "ok"))
-    p = only(detect_pivots(b.turns))
+    p = judge_one(b.turns)
     s = sig(p, "failure streak")
     assert s.turns == [f1, f2, f3]
-    assert s.side == "before" and s.weight > 0
+    assert s.side == "before" and 0 < s.value < 1  # three of the five that count fully
     assert p.turn == anchor
     assert p.state.attempts_failed == 3
 
@@ -57,7 +57,7 @@ def test_saying_the_call_failed_is_not_a_second_failure() -> None:
     b.agent("The training run failed with a KeyError.")  # its account of f1, not a new attempt
     b.human("")
     b.agent("Trying a smaller batch.", edit("train.py"), bash("python train.py --bs 2", "ok"))
-    p = only(detect_pivots(b.turns))
+    p = judge_one(b.turns)
     assert sig(p, "failure streak").turns == [f1]
     assert p.state.attempts_failed == 1
 
@@ -70,7 +70,7 @@ def test_success_resets_the_failure_streak() -> None:
     b.agent("Fixed it: all tests pass now.")
     b.human("")
     b.agent("", bash("git diff", "..."), edit("README.md"))
-    p = only(detect_pivots(b.turns))
+    p = judge_one(b.turns)
     assert "failure streak" not in names(p)
     assert "milestone" in names(p)
 
@@ -82,7 +82,7 @@ def test_inconclusive_ending_on_timed_out_poll() -> None:
     poll = b.agent("", bash("sleep 300; curl localhost:30000/health", "timed out waiting", 124))
     b.human("")
     b.agent("", bash("tail server.log", "loading weights 40%"))
-    p = only(detect_pivots(b.turns))
+    p = judge_one(b.turns)
     s = sig(p, "inconclusive ending")
     assert s.turns == [poll]
     assert any("no verdict" in t for t in p.state.open_threads)
@@ -94,7 +94,7 @@ def test_inconclusive_ending_on_call_without_result() -> None:
     b.agent("", bash("python -m sglang.launch_server &", "", exit_code=None, pending=True))
     b.human("")
     b.agent("", bash("tail server.log", "loading"))
-    p = only(detect_pivots(b.turns))
+    p = judge_one(b.turns)
     assert "inconclusive ending" in names(p)
 
 
@@ -105,7 +105,7 @@ def test_milestone_from_benchmark_figures() -> None:
     m = b.agent("Benchmark: 812 tok/s at batch 64, p50 latency 41 ms, 3.2x over baseline.")
     b.human("")
     b.agent("", bash("python profile_kernels.py", "..."))
-    p = only(detect_pivots(b.turns))
+    p = judge_one(b.turns)
     s = sig(p, "milestone")
     assert m in s.turns
     assert "812 tok/s" in p.state.figures_before
@@ -121,7 +121,7 @@ def test_proposal_pending_needs_no_execution_since() -> None:
     )
     b.human("")
     b.agent("", bash("pip install flashinfer-python", "Successfully installed"))
-    p = only(detect_pivots(b.turns))
+    p = judge_one(b.turns)
     s = sig(p, "proposal pending")
     assert s.turns[0] == q and r in s.turns
 
@@ -146,7 +146,7 @@ def test_open_question() -> None:
     q = b.agent("Training works now. Do you want me to tune the learning rate next?")
     b.human("")
     b.agent("", bash("python sweep.py --lr 1e-4,3e-4", "..."))
-    p = only(detect_pivots(b.turns))
+    p = judge_one(b.turns)
     assert sig(p, "open question").turns == [q]
 
 
@@ -159,7 +159,7 @@ def test_hands_off_streak() -> None:
     b.agent("All tests pass after the port.")
     b.human("")
     b.agent("", bash("python bench.py", "2.1x faster"))
-    p = only(detect_pivots(b.turns))
+    p = judge_one(b.turns)
     s = sig(p, "hands-off streak")
     assert s.turns == [d]
     assert "10 agent steps" in s.detail
@@ -173,7 +173,7 @@ def test_context_dump_long_structured_summary() -> None:
     b.human("")
     d = b.agent(DUMP)
     b.agent("", bash("tail -100 server.log", "..."))
-    p = only(detect_pivots(b.turns))
+    p = judge_one(b.turns)
     s = sig(p, "context dump")
     assert s.turns == [d] and s.side == "after"
 
@@ -187,8 +187,9 @@ def test_context_dump_marked_by_format() -> None:
     s_turn = b.summary("Short summary.", role=Role.ASSISTANT)
     b.nudge()
     b.agent("", bash("tail -100 server.log", "..."))
-    p = only(detect_pivots(b.turns))
-    assert sig(p, "context dump").turns == [s_turn]
+    p = judge_one(b.turns)
+    assert sig(p, "summary recorded").turns == [s_turn]
+    assert "context dump" not in names(p)  # the format's summary, not the agent's own
 
 
 def test_short_reply_is_not_a_context_dump() -> None:
@@ -198,7 +199,7 @@ def test_short_reply_is_not_a_context_dump() -> None:
     b.agent("", bash("python train.py", "NCCL error", 1))
     b.human("")
     b.agent("Looking at the log.", bash("tail -100 server.log", "..."))
-    p = only(detect_pivots(b.turns))
+    p = judge_one(b.turns)
     assert "context dump" not in names(p)
 
 
@@ -210,7 +211,7 @@ def test_autonomous_action() -> None:
     b.human("")
     a1 = b.agent("", bash("gdb -batch -ex bt python core", "#0 ..."))
     a2 = b.agent("", edit("ext/kernel.cu"))
-    p = only(detect_pivots(b.turns))
+    p = judge_one(b.turns)
     s = sig(p, "autonomous action")
     assert s.turns == [a1, a2]
     assert p.state.initiative_after == "agent-led"
@@ -224,6 +225,7 @@ def test_clarification_is_a_counter_signal_and_drops_the_pivot() -> None:
     b.human("")
     b.agent("What would you like me to do next: debug the segfault or revert the change?")
     assert detect_pivots(b.turns) == []
+    assert rejected_one(b.turns) == "only asked"  # at any sensitivity: a hard gate
 
 
 def _csv_fixed_then_silence(b: B) -> None:
@@ -239,7 +241,7 @@ def test_topic_shift() -> None:
     _csv_fixed_then_silence(b)
     s1 = b.agent("", read("deploy/kubernetes/ingress.yaml"), read("deploy/helm/values.yaml"))
     b.agent("", bash("kubectl get pods -n staging", "..."))
-    p = only(detect_pivots(b.turns))
+    p = judge_one(b.turns)
     s = sig(p, "topic shift")
     assert s1 in s.turns
 
@@ -256,7 +258,7 @@ def test_topic_shift_quotes_names_not_fragments_of_a_script() -> None:
     )
     b.agent("", bash(script, "rendered"), read("deploy/helm/values.yaml"))
     b.agent("", bash("kubectl apply -f deploy/out.yaml -n staging", "configured"))
-    shift = sig(only(detect_pivots(b.turns)), "topic shift")
+    shift = sig(judge_one(b.turns), "topic shift")
     (quote,) = shift.quotes
     assert quote.startswith("now: ") and "kubectl" in quote and "out.yaml" in quote
     for term in quote.removeprefix("now: ").split(", "):  # not `cfg.get("replicas"),`
@@ -282,7 +284,7 @@ def test_task_changes_start_from_the_list_as_it_stood_before_the_window() -> Non
     t = b.agent("Tree failed twice.", tool("TodoWrite", {"todos": done}, "ok"))
     b.human("")
     b.agent("", edit("fusion.py"), bash("python -m server --fusion", "started"))
-    p = only(detect_pivots(b.turns))
+    p = judge_one(b.turns)
     assert [(c.item, c.before, c.after, c.turn) for c in p.state.tasks] == [
         ("NCCL Tree", "in_progress", "failed", t)
     ]

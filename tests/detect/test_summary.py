@@ -5,11 +5,11 @@ from __future__ import annotations
 from pivotal.detect import detect_pivots
 from pivotal.model import Pivot
 
-from .helpers import DUMP, B, bash, edit, read
+from .helpers import DUMP, EVERY, B, bash, edit, read
 
 
 def only(b: B) -> Pivot:
-    pivots = detect_pivots(b.turns)
+    pivots = detect_pivots(b.turns, EVERY)
     assert len(pivots) == 1, [(p.turn, p.kind.value) for p in pivots]
     return pivots[0]
 

@@ -62,8 +62,11 @@ def _hostile_copy(target: Path) -> Path:
 
 
 def _input(path: Path) -> ExportInput:
+    """With the bar at 0.4: the exports are tested on how they show pivots, so the demo's
+    labelled moments are pivots here whatever the fitted bar at normal (the hostile text put
+    in front of every agent message lowers their confidence)."""
     ref = find_sessions([path]).refs[0]
-    return build_input(ref, read_session(ref), with_notes=False)
+    return build_input(ref, read_session(ref), with_notes=False, sensitivity="0.6")
 
 
 @pytest.fixture(scope="session")

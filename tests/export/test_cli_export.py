@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import shutil
 from pathlib import Path
 
@@ -51,7 +52,7 @@ def test_output_file_and_format_from_suffix(tmp_path):
     target.parent.mkdir()
     code, out, err = run("export", str(DEMO), "-o", str(target))
     assert code == ExitCode.OK and out == ""
-    assert "wrote" in err and "(html, 3 pivots)" in err
+    assert "wrote" in err and re.search(r"\(html, \d+ pivots?\)", err)
     assert target.read_text().startswith("<!DOCTYPE html>")
     assert sorted(p.name for p in target.parent.iterdir()) == ["report.html"]  # no temp left
     umask = os.umask(0)

@@ -221,7 +221,8 @@ def _render(path, fmt: str, whole: bool, monkeypatch) -> str:  # type: ignore[no
     from pivotal.readers import find_sessions, read_session
 
     ref = find_sessions([path]).refs[0]
-    data = export.build_input(ref, read_session(ref), with_notes=False)
+    # every silence a pivot, so the Markdown shows the excerpt around this one
+    data = export.build_input(ref, read_session(ref), with_notes=False, sensitivity="1.0")
     with monkeypatch.context() as patch:
         if whole:
             patch.setattr(export, "_shown", lambda fmt: None)
@@ -237,7 +238,7 @@ def test_a_format_shows_no_more_of_a_text_than_it_says(tmp_path, fmt) -> None:
     counter = "".join(f"{i:07d}|" for i in range(40_000))  # every 8 characters unique
     path = tmp_path / "big.jsonl"
     _big_session(path, counter, counter)
-    result = invoke("export", path, "--to", fmt, "--no-notes")
+    result = invoke("export", path, "--to", fmt, "--no-notes", "--sensitivity", "1")
     assert result.exit_code == 0, result.output
     shown = decoded(fmt, result.stdout).replace("\n", "")
     longest = max((len(m.group(0)) for m in re.finditer(r"(?:\d{7}\|)+", shown)), default=0)

@@ -7,7 +7,7 @@ import io
 import json
 from pathlib import Path
 
-from pivotal.detect import detect_pivots
+from pivotal.detect import PivotConfig, detect_pivots
 from pivotal.model import Pivot, PivotKind, SessionRef, Silence, Turn
 from pivotal.readers import find_sessions, open_reader, read_session
 from pivotal.scan.follow import scan_follow
@@ -71,7 +71,8 @@ async def test_prints_each_confirmed_pivot_once_never_a_candidate(tmp_path: Path
     stream = ClaudeStream()
     scene = stream.pivot_scene(1)
     writer.append(scene[0])
-    scan = Running(path, as_json=True)
+    # every silence the rules let through is a pivot: this tests what is printed when
+    scan = Running(path, as_json=True, config=EVERY)
     await scan.caught_up(len(writer.expected))
 
     # up to the silence and the agent's first steps after it: only a candidate so far
@@ -109,10 +110,14 @@ async def test_prints_each_confirmed_pivot_once_never_a_candidate(tmp_path: Path
 
     # the live result is the batch result
     session = read_session(find_sessions([path]).refs[0])
-    batch = [(p.turn, str(p.kind)) for p in detect_pivots(session.turns) if not p.candidate]
+    batch = [(p.turn, str(p.kind)) for p in detect_pivots(session.turns, EVERY) if not p.candidate]
     live = [(d["turn"], d["kind"]) for d in map(json.loads, scan.out.lines())]
     assert live == batch
     writer.assert_untouched()
+
+
+EVERY = PivotConfig.for_sensitivity(1.0)
+"""Every silence the rules let through is a pivot: what is tested is when it is printed."""
 
 
 class FakeTracker:

@@ -91,7 +91,8 @@ async def test_follow_shows_appended_turns_and_stays_pinned(tmp_path: Path) -> N
 async def test_silence_at_the_live_edge_is_a_candidate_then_confirmed(tmp_path: Path) -> None:
     stream = ClaudeStream()
     writer = claude_file(tmp_path, stream)
-    app = open_app(writer.path, follow=True)
+    # every silence the rules let through is a pivot: this tests the live mechanics
+    app = open_app(writer.path, follow=True, sensitivity="1")
     scene = stream.pivot_scene(1)[1:]  # the prompt is already in the file
     ok = next(i for i, rec in enumerate(scene) if b'"content":"ok"' in rec)
     async with app.run_test(size=SIZE):

@@ -85,7 +85,8 @@ def test_the_persons_targets_follow_the_pivots_figures_and_the_session() -> None
 
 
 async def test_the_panels_failed_calls_are_the_turns_e_visits() -> None:
-    app = ReplayerApp(find_sessions([DEMO]).refs[0])
+    # the bar at 0.5: the demo's three labelled moments are pivots, the second the dead end
+    app = ReplayerApp(find_sessions([DEMO]).refs[0], sensitivity="0.5")
     async with app.run_test(size=(160, 48)) as pilot:
         await app.workers.wait_for_complete()
         await pilot.pause()

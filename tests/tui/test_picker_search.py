@@ -29,7 +29,7 @@ def make_home(tmp_path: Path, monkeypatch) -> Path:  # type: ignore[no-untyped-d
     home = tmp_path / "home"
     folder = home / ".claude/projects/-home-dev-work-qwen-serve"
     folder.mkdir(parents=True)
-    shutil.copy(DEMO, folder / "demo.jsonl")  # pivots at turns #17, #31 and #57
+    shutil.copy(DEMO, folder / "demo.jsonl")  # pivots at turns #17 and #57
     write_claude(home, "cjk", [("you", "连接超时了，请重试一下"), ("agent", "好的，我再试一次。")])
     long = "a long preamble of words before it " * 3 + "then the hugepages-setting, at last"
     write_claude(home, "long", [("you", long)])
@@ -65,28 +65,29 @@ async def test_ctrl_f_searches_text_and_enter_lands_on_the_hit(tmp_path: Path, m
         await pilot.pause()
         assert isinstance(app.screen, PickerScreen)
         assert "Search text" in footer(app)  # the key is shown
-        await pilot.press("ctrl+f", *"n-gram speculation gives")
-        await wait_for(lambda: any("n-gram speculation gives" in r for r in rows(app)))
+        await pilot.press("ctrl+f", *"survives reboots")
+        await wait_for(lambda: any("survives reboots" in r for r in rows(app)))
         first = rows(app)[0]
-        assert "#27" in first and "agent" in first and "claude" in first
+        assert "#44" in first and "you" in first and "claude" in first
         assert "Filter sessions" in footer(app) and "Search text" not in footer(app)
-        assert len(first) <= SIZE[0] and "n-gram speculation gives" in first  # match in view
+        assert len(first) <= SIZE[0] and "survives reboots" in first  # match in view
         assert "hit" in title(app) and "^F filters sessions" in title(app)
         await pilot.press("enter")
         await wait_for(lambda: app.replay is not None and app.replay.landing is None)
         screen = app.replay
         assert screen is not None and screen.analysed
-        assert screen.playback.cursor == 26  # the hit's turn (#27)
+        assert screen.playback.cursor == 43  # the hit's turn (#44)
         assert screen.search.pattern is not None
-        assert screen.search.pattern.search("N-GRAM SPECULATION GIVES")  # the match is marked
+        assert screen.search.pattern.search("SURVIVES REBOOTS")  # the match is marked
         assert screen.transcript.highlighter.pattern is screen.search.pattern
-        # the nearest pivot is #31 (4 turns on), not #17 (10 back), which the cursor is under
+        # the nearest pivot is #57 (13 turns on), not #17 (27 back), which the cursor is under
         panel = screen.jumps.panel_pivot()
-        assert panel is not None and panel.turn == 30
+        assert [p.turn for p in screen.playback.pivots] == [16, 56]
+        assert panel is not None and panel.turn == 56
         await pilot.press("escape")  # back to the results, as they were
         assert isinstance(app.screen, PickerScreen)
-        assert app.screen.query_one("#picker-filter").value == "n-gram speculation gives"
-        await wait_for(lambda: any("n-gram speculation gives" in r for r in rows(app)))
+        assert app.screen.query_one("#picker-filter").value == "survives reboots"
+        await wait_for(lambda: any("survives reboots" in r for r in rows(app)))
         await pilot.press("escape", "escape")  # clears the text, then back to filtering
         assert not app.screen.text_search.active and "Search text" in footer(app)
         await pilot.press(*"cjk")  # filtering works as before

@@ -37,7 +37,7 @@ from pivotal.catalog.search_text import Doc, session_docs
 from pivotal.catalog.search_writer import TextWriter
 from pivotal.catalog.workers import Located, Wanted, run_all
 from pivotal.cores import usable_cores
-from pivotal.model import SessionRef, last_change
+from pivotal.model import Session, SessionRef, last_change
 from pivotal.readers import Problem, read_head, read_session, sniff_path
 from pivotal.readers.base import decode_json, parse_timestamp
 
@@ -524,15 +524,34 @@ def _read_one(ref: SessionRef, counts: bool, text: bool) -> tuple[SessionRef, li
         pivots: int | None = len(detect_pivots(session.turns, PivotConfig()))
     except Exception:
         pivots = None
+    tokens, cost, whole = _spend_of(session)
     return (
         replace(
             named,
             turns=len(session.turns),
             human_turns=sum(1 for turn in session.turns if turn.is_human),
             pivots=pivots,
+            tokens=tokens,
+            cost=cost,
+            cost_whole=whole,
         ),
         docs,
     )
+
+
+def _spend_of(session: Session) -> tuple[int | None, float | None, bool | None]:
+    """(tokens, dollars of the priced part, all priced) with its sub-agents; Nones when the
+    format records no usage."""
+    from pivotal.spend.session import session_spend
+
+    try:
+        total = session_spend(session).total
+    except Exception:  # a listing must survive a sub-agent it cannot read
+        return None, None, None
+    if not total.responses:
+        return None, None, None
+    priced = total.responses > total.unpriced
+    return total.tokens, round(total.cost, 6) if priced else None, total.priced
 
 
 def _warn_stderr(message: str) -> None:

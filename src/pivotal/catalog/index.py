@@ -38,7 +38,7 @@ __all__ = [
 ]
 
 DB_NAME = "sessions.sqlite3"
-SCHEMA_VERSION = 1
+SCHEMA_VERSION = 2
 BUSY_TIMEOUT_S = 5.0
 
 Stamp = tuple[int, int]
@@ -65,12 +65,15 @@ CREATE TABLE IF NOT EXISTS sessions (
     turns INTEGER,
     human_turns INTEGER,
     pivots INTEGER,
+    tokens INTEGER,
+    cost REAL,
+    cost_whole INTEGER,
     PRIMARY KEY (path, key)
 );
 """
 _SESSION_COLS = (
     "path, key, ord, format, session_id, title, cwd, started, updated, size, turns,"
-    " human_turns, pivots"
+    " human_turns, pivots, tokens, cost, cost_whole"
 )
 # SQLite result codes that mean the file itself is damaged (not busy, not read-only).
 _CORRUPT_CODES = {"SQLITE_CORRUPT", "SQLITE_NOTADB"}
@@ -124,7 +127,9 @@ def _tree_stamp(root: Path, mtime: int) -> Stamp:
 
 
 def code_stamp(
-    packages: tuple[str, ...] = ("readers", "detect"), extra: Iterable[Path] = (), salt: str = ""
+    packages: tuple[str, ...] = ("readers", "detect", "spend"),
+    extra: Iterable[Path] = (),
+    salt: str = "",
 ) -> str:
     """A fingerprint of the code that computes a listing (readers, detector, model).
 
@@ -135,6 +140,8 @@ def code_stamp(
     package = Path(__file__).resolve().parents[1]
     digest = hashlib.sha256(f"{__version__}/{SCHEMA_VERSION}{salt}".encode())
     files = [package / "model.py", package / "catalog" / "discovery.py", *extra]
+    if "spend" in packages:
+        files.append(package / "spend" / "prices.json")  # cached costs follow the price list
     for sub in packages:
         files.extend(sorted((package / sub).glob("*.py")))
     for file in files:
@@ -206,7 +213,7 @@ class SessionIndex:
                 )
                 self._conn.executemany(
                     f"INSERT OR REPLACE INTO sessions ({_SESSION_COLS})"
-                    " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                    " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
                     [tuple(_to_db(value) for value in row) for row in rows],
                 )
         for path, stamp, rows in items:
@@ -412,11 +419,15 @@ def _row(path: str, ordinal: int, ref: SessionRef) -> tuple[object, ...]:
         ref.turns,
         ref.human_turns,
         ref.pivots,
+        ref.tokens,
+        ref.cost,
+        None if ref.cost_whole is None else int(ref.cost_whole),
     )
 
 
 def _ref_from_row(row: tuple[Any, ...], path: Path) -> SessionRef:
-    _, key, _, fmt, sid, title, cwd, started, updated, size, turns, humans, pivots = row
+    _, key, _, fmt, sid, title, cwd, started, updated, size, turns, humans, pivots = row[:13]
+    tokens, cost, whole = row[13:16]
     return SessionRef(
         format=fmt,
         path=path,
@@ -430,4 +441,7 @@ def _ref_from_row(row: tuple[Any, ...], path: Path) -> SessionRef:
         turns=turns,
         human_turns=humans,
         pivots=pivots,
+        tokens=tokens,
+        cost=cost,
+        cost_whole=None if whole is None else bool(whole),
     )

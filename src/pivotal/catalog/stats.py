@@ -2,9 +2,13 @@
 
 Per session and in total: pivots by kind and by silence; how long (minutes)
 and how many agent turns the agent ran on its own after each pivot, until
-the person spoke again; and the failures that preceded each delegation. The
-work per session is independent, so `jobs > 1` spreads sessions over
-processes; results come back in input order and are identical to one job.
+the person spoke again; the failures that preceded each delegation; and what
+it spent: each session's tokens and dollars (its sub-agents' once), each run's
+(`pivotal.spend.run`), the runs' spend by pivot kind and by agent, and the
+share of all spend that followed a silence. A sub-agent that is also listed as
+a session of its own counts once in the totals. The work per session is
+independent, so `jobs > 1` spreads sessions over processes; results come back
+in input order and are identical to one job.
 """
 
 from __future__ import annotations
@@ -14,10 +18,13 @@ import statistics
 from collections import Counter
 from collections.abc import Iterable, Sequence
 from dataclasses import asdict, dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from pivotal.model import Pivot, PivotKind, Role, Session, SessionRef, Silence
 from pivotal.text.safe import clean
+
+if TYPE_CHECKING:
+    from pivotal.spend.tally import Tally
 
 SPARKS = "▁▂▃▄▅▆▇█"
 EIGHTHS = " ▏▎▍▌▋▊▉"
@@ -43,6 +50,13 @@ class PivotRun:
     """Failed tool calls since the person last spoke."""
     trailing_failures: int
     """Failed tool calls in a row right before the silence (the streak the person gave up on)."""
+    tokens: int = 0
+    """Tokens of the run (to the person's next message or the next pivot), sub-agents included."""
+    cost_usd: float | None = None
+    """Dollars of its priced responses (None when none had a price)."""
+    priced: bool = False
+    """Every response of the run had a price."""
+    subagent_tokens: int = 0
 
 
 @dataclass(slots=True)
@@ -58,6 +72,14 @@ class SessionStats:
     skipped: int = 0
     error: str | None = None
     pivots: list[PivotRun] = field(default_factory=list)
+    tokens: int = 0
+    """The session's tokens, its sub-agents' included."""
+    cost_usd: float | None = None
+    priced: bool = False
+    own_tokens: int = 0
+    own_cost_usd: float | None = None
+    subagents: list[dict[str, Any]] = field(default_factory=list)
+    """Each sub-agent read with it: its path (and key), tokens and dollars."""
 
     def by_kind(self) -> Counter[str]:
         return Counter(p.kind for p in self.pivots)
@@ -121,7 +143,40 @@ def session_stats(ref: SessionRef, sensitivity: str = "normal") -> SessionStats:
     out.skipped = len(session.skipped)
     pivots = detect_pivots(session.turns, PivotConfig.for_sensitivity(sensitivity))
     out.pivots = [pivot_run(session, p) for p in pivots]
+    _add_spend(out, session, pivots)
     return out
+
+
+def _dollars(tally: Tally) -> float | None:
+    return round(tally.cost, 6) if tally.responses > tally.unpriced else None
+
+
+def _add_spend(out: SessionStats, session: Session, pivots: Sequence[Pivot]) -> None:
+    """The session's spend and each run's (`pivotal.spend`)."""
+    from pivotal.spend.run import pivot_runs
+    from pivotal.spend.session import session_spend
+
+    spend = session_spend(session)
+    total = spend.total
+    out.tokens, out.cost_usd, out.priced = total.tokens, _dollars(total), total.priced
+    out.own_tokens, out.own_cost_usd = spend.own.tokens, _dollars(spend.own)
+    out.subagents = [
+        {
+            "path": clean(str(sub.ref.path)) + (f"#{clean(sub.ref.key)}" if sub.ref.key else ""),
+            "tokens": sub.tally.tokens,
+            "cost_usd": _dollars(sub.tally),
+        }
+        for sub in spend.subagents
+    ]
+    runs = pivot_runs(session.turns, pivots, model=session.model, subagents=spend.subagents)
+    for item, pivot in zip(out.pivots, pivots, strict=True):
+        run = runs[pivot.turn]
+        item.tokens, item.cost_usd, item.priced = (
+            run.tally.tokens,
+            _dollars(run.tally),
+            run.tally.priced,
+        )
+        item.subagent_tokens = run.sub_tally.tokens
 
 
 def _one(job: tuple[SessionRef, str]) -> SessionStats:
@@ -173,7 +228,56 @@ def totals(stats: Sequence[SessionStats]) -> dict[str, Any]:
         "autonomy_minutes": _summary(p.minutes for p in runs if p.minutes is not None),
         "delegation_failed_attempts": _summary(p.failed_attempts for p in delegations),
         "delegation_trailing_failures": _summary(p.trailing_failures for p in delegations),
+        "spend": spend_totals(stats),
     }
+
+
+def _money(items: Iterable[tuple[int, float | None]]) -> dict[str, Any]:
+    """{tokens, cost_usd (None: nothing priced), runs/sessions counted} of (tokens, dollars)."""
+    rows = list(items)
+    priced = [cost for _, cost in rows if cost is not None]
+    return {
+        "count": len(rows),
+        "tokens": sum(tokens for tokens, _ in rows),
+        "cost_usd": round(sum(priced), 6) if priced else None,
+    }
+
+
+def spend_totals(stats: Sequence[SessionStats]) -> dict[str, Any]:
+    """All spend (each sub-agent once), the runs' by pivot kind and by agent, and the share
+    of all spend that followed a silence."""
+    readable = [s for s in stats if not s.error]
+    listed = {s.path + (f"#{s.key}" if s.key else "") for s in readable}
+    rows = [(s.own_tokens, s.own_cost_usd) for s in readable]
+    rows += [
+        (sub["tokens"], sub["cost_usd"])
+        for s in readable
+        for sub in s.subagents
+        if sub["path"] not in listed  # listed as a session of its own: counted there
+    ]
+    everything = _money(rows)
+    runs = [(s.format, p) for s in readable for p in s.pivots]
+    after = _money((p.tokens, p.cost_usd) for _, p in runs)
+    kinds = {
+        k.value: _money((p.tokens, p.cost_usd) for _, p in runs if p.kind == k) for k in PivotKind
+    }
+    agents = sorted({fmt for fmt, _ in runs})
+    by_agent = {a: _money((p.tokens, p.cost_usd) for fmt, p in runs if fmt == a) for a in agents}
+    return {
+        "all": everything,
+        "after_silence": after,
+        "share_of_tokens": _share(after["tokens"], everything["tokens"]),
+        "share_of_cost": _share(after["cost_usd"], everything["cost_usd"]),
+        "unpriced_sessions": sum(1 for s in readable if s.tokens and not s.priced),
+        "runs_by_kind": kinds,
+        "runs_by_agent": by_agent,
+    }
+
+
+def _share(part: float | None, whole: float | None) -> float | None:
+    if part is None or not whole:
+        return None
+    return round(part / whole, 4)
 
 
 def stats_json(stats: Sequence[SessionStats]) -> dict[str, Any]:
@@ -279,11 +383,11 @@ def short_label(label: str, width: int = 44) -> str:
 
 
 def stats_table(stats: Sequence[SessionStats]) -> str:
-    rows = [("SESSION", "FORMAT", "TURNS", "PIVOTS", "KINDS", "RUN TURNS", "RUN MIN")]
+    rows = [("SESSION", "FORMAT", "TURNS", "PIVOTS", "KINDS", "RUN TURNS", "RUN MIN", "COST")]
     names = distinct_labels([s.path + (f"#{s.key}" if s.key else "") for s in stats])
     for s, name in zip(stats, names, strict=True):
         if s.error:
-            rows.append((short_label(name), s.format, "-", "-", "unreadable", s.error[:40], ""))
+            rows.append((short_label(name), s.format, "-", "-", "unreadable", s.error[:40], "", ""))
             continue
         kinds = " ".join(f"{_ABBREV.get(k, '?')}{n}" for k, n in sorted(s.by_kind().items()))
         runs = [p.agent_turns for p in s.pivots]
@@ -298,11 +402,23 @@ def stats_table(stats: Sequence[SessionStats]) -> str:
                 kinds or "-",
                 run_text,
                 _fmt(round(sum(minutes), 1)) if minutes else "-",
+                _session_cost(s),
             )
         )
     widths = [max(len(r[i]) for r in rows) for i in range(len(rows[0]))]
     lines = ["  ".join(r[i].ljust(widths[i]) for i in range(len(r))).rstrip() for r in rows]
     return "\n".join(lines + [""] + _totals_lines(stats)) + "\n"
+
+
+def _session_cost(s: SessionStats) -> str:
+    """ "$3.40", "≥$3.40" (part had no price), "no price", or "-" (no usage recorded)."""
+    from pivotal.spend.words import dollars
+
+    if not s.tokens:
+        return "-"
+    if s.cost_usd is None:
+        return "no price"
+    return ("" if s.priced else "≥") + dollars(s.cost_usd)
 
 
 def _totals_lines(stats: Sequence[SessionStats]) -> list[str]:
@@ -340,6 +456,47 @@ def _totals_lines(stats: Sequence[SessionStats]) -> list[str]:
         f"  failed calls in a row  median {_fmt(trailing['median'])}, max {_fmt(trailing['max'])}"
         f"   {labelled_histogram([p.trailing_failures for p in delegations], 'calls')}",
     ]
+    return out + _spend_lines(t["spend"])
+
+
+def _spent(money: dict[str, Any]) -> str:
+    """ "3.1 M tokens, $12.40" (dollars of the priced part; "no price" when none was)."""
+    from pivotal.spend.words import count, dollars
+
+    cost = money["cost_usd"]
+    return f"{count(money['tokens'])} tokens, " + (
+        dollars(cost) if cost is not None else "no price"
+    )
+
+
+def _spend_lines(spend: dict[str, Any]) -> list[str]:
+    everything, after = spend["all"], spend["after_silence"]
+    if not everything["tokens"]:
+        return ["", "Spend: no session here records its token usage"]
+    cost_share, token_share = spend["share_of_cost"], spend["share_of_tokens"]
+    share = f"{round(100 * token_share)}% of all tokens" if token_share is not None else ""
+    if cost_share is not None:
+        share = f"{round(100 * cost_share)}% of all dollars, " + share
+    out = [
+        "",
+        "Spend (tokens and dollars, sub-agents included once; dollars from the price list)",
+        f"  all sessions      {_spent(everything)}",
+        f"  after a silence   {_spent(after)} in {after['count']} runs"
+        + (f" ({share})" if share else ""),
+        "  runs by kind",
+    ]
+    kinds = {k: v for k, v in spend["runs_by_kind"].items() if v["count"]}
+    width = max((len(k) for k in kinds), default=0)
+    out += [f"    {k.ljust(width)}  {_spent(v)} in {v['count']} runs" for k, v in kinds.items()]
+    out.append("  runs by agent")
+    agents = spend["runs_by_agent"]
+    width = max((len(k) for k in agents), default=0)
+    out += [f"    {k.ljust(width)}  {_spent(v)} in {v['count']} runs" for k, v in agents.items()]
+    if spend["unpriced_sessions"]:
+        out.append(
+            f"  {spend['unpriced_sessions']} sessions used models the price list does not"
+            " know: their dollars are left out, never guessed"
+        )
     return out
 
 

@@ -16,6 +16,21 @@ SENSITIVITIES = ("low", "normal", "high")
 SESSION_PATH = "a session file, a folder of sessions, or a database"
 
 
+def sensitivity(value: str) -> str:
+    """A level (low / normal / high) or a number in [0, 1], as `PivotConfig` takes them."""
+    if value.strip().lower() in SENSITIVITIES:
+        return value.strip().lower()
+    try:
+        number = float(value)
+    except ValueError:
+        number = -1.0
+    if not 0.0 <= number <= 1.0:
+        raise argparse.ArgumentTypeError(
+            f"{value!r}: use low, normal, high, or a number from 0 to 1"
+        )
+    return value
+
+
 class UsageError(Exception):
     """Wrong options or arguments, reported by `run` as one line and ExitCode.USAGE."""
 
@@ -81,9 +96,12 @@ def add_roots(parser: argparse.ArgumentParser, what: str = "Look for sessions") 
 def add_sensitivity(parser: argparse.ArgumentParser, help_text: str | None = None) -> None:
     parser.add_argument(
         "--sensitivity",
-        choices=SENSITIVITIES,
+        type=sensitivity,
         default="normal",
-        help=help_text or "How readily a silence counts as a pivot (default: normal).",
+        metavar="{low,normal,high,0-1}",
+        help=help_text
+        or "How readily a silence counts as a pivot: low, normal (the default), high, or a "
+        "number from 0 (only the surest) to 1 (every silence the rules let through).",
     )
 
 

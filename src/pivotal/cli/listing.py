@@ -57,6 +57,9 @@ def ref_json(ref: SessionRef) -> dict[str, object]:
         "human_turns": ref.human_turns,
         "pivots": ref.pivots,
         "size": ref.size,
+        "tokens": ref.tokens,
+        "cost_usd": ref.cost,
+        "cost_whole": ref.cost_whole,
     }
 
 

@@ -12,7 +12,7 @@ import sys
 from functools import partial
 from pathlib import Path
 
-from pivotal.cli.arguments import SESSION_PATH, add_key, add_roots
+from pivotal.cli.arguments import SESSION_PATH, add_key, add_roots, add_sensitivity
 from pivotal.cli.exitcodes import ExitCode
 from pivotal.cli.output import err
 from pivotal.cli.resolve import find_refs
@@ -50,6 +50,7 @@ def configure(parser: argparse.ArgumentParser) -> None:
         "--idle-time-limit does (default: 2).",
     )
     parser.add_argument("--no-autopause", action="store_true", help="Do not pause at pivots.")
+    add_sensitivity(parser)
     add_key(parser)
     add_roots(parser)
     parser.set_defaults(handler=replay)
@@ -66,6 +67,7 @@ def configure_follow(parser: argparse.ArgumentParser) -> None:
         metavar="PATH",
         help="a session file, or a folder whose newest session is followed",
     )
+    add_sensitivity(parser)
     add_key(parser)
     add_roots(parser)
     parser.set_defaults(handler=follow)
@@ -100,6 +102,7 @@ def replay(args: argparse.Namespace) -> None:
         demo=demo,
         details=details,
         unlisted=len(unlisted),
+        sensitivity=args.sensitivity,
     )
 
 
@@ -120,7 +123,16 @@ def follow(args: argparse.Namespace) -> None:
             ref = refs[0]  # listed newest change first
     # a folder (e.g. an agent's project dir): follow its newest session, switching to new ones
     live: bool | Path = path if path is not None and path.is_dir() else True
-    _run_app(ref, refs=None, at=None, speed=1.0, autopause=True, demo=False, follow=live)
+    _run_app(
+        ref,
+        refs=None,
+        at=None,
+        speed=1.0,
+        autopause=True,
+        demo=False,
+        follow=live,
+        sensitivity=args.sensitivity,
+    )
 
 
 def demo_ref() -> SessionRef:

@@ -28,6 +28,7 @@ from pivotal.readers.base import gc_paused
 from pivotal.scan.report import (
     explain,
     pivot_table,
+    possible_lines,
     rejected_lines,
     session_header,
     session_json,
@@ -72,29 +73,32 @@ def run_scan(
             split = None if explain else _split(ref, config)
             rejected: list[Rejection] = []
             if split is not None:
-                session, pivots = split
+                session, found = split
             else:
                 session = _read(ref)
                 if session is None:
                     codes.append(ExitCode.UNREADABLE)
                     continue
                 if explain and not as_json:
-                    # --explain also says which gate turned each other silence down
+                    # --explain also says why each other silence was turned down
                     tracker = PivotTracker(config)
-                    pivots = tracker.update(session.turns)
+                    tracker.update(session.turns)
+                    found = tracker.all_pivots()
                     rejected = tracker.rejections()
                 else:
-                    pivots = detect_pivots(session.turns, config)
+                    found = detect_pivots(session.turns, config, possible=True)
             users = _users(ref, session) if redact else None
             if users is not None:
-                session, pivots, rejected = _redacted_first(session, pivots, rejected, users)
+                session, found, rejected = _redacted_first(session, found, rejected, users)
+            pivots = [p for p in found if not p.possible]
+            possible = [p for p in found if p.possible]
             if as_json:
-                data = session_json(ref, session, pivots)
+                data = session_json(ref, session, pivots, possible)
                 if users is not None:
                     data = _redacted(data, users)
                 out.write(json_inert(_encode(data).decode()) + "\n")
             else:
-                _print_text(out, ref, session, pivots, explain, users, rejected)
+                _print_text(out, ref, session, pivots, explain, users, rejected, possible)
             out.flush()
     _keep_compiled(refs)
     return int(worst(codes))
@@ -156,7 +160,7 @@ def _redacted_first(
     fields = ("id", "title", "cwd", "skipped", "notices")
     changes = {name: scrub(getattr(session, name), users=users) for name in fields}
     rejected = [
-        Rejection(r.turn, r.silence, r.confidence, r.gate, redact(r.reason, users=users))
+        Rejection(r.turn, r.silence, r.confidence, r.gate, redact(r.reason, users=users), r.signals)
         for r in rejected
     ]
     return msgspec.structs.replace(session, **changes), scrub(pivots, users=users), rejected
@@ -177,6 +181,7 @@ def _print_text(
     with_explain: bool,
     users: tuple[str, ...] | None = None,
     rejected: Sequence[Rejection] = (),
+    possible: Sequence[Pivot] = (),
 ) -> None:
     """The text report; `users` (a tuple) when it is redacted, with those home paths."""
     lines = [session_header(ref, session)]
@@ -184,8 +189,10 @@ def _print_text(
     if skipped:
         lines.append(skipped)
     lines.extend(pivot_table(session, pivots))
+    if possible:
+        lines.extend(possible_lines(session, possible))
     if with_explain:
-        for pivot in pivots:
+        for pivot in [*pivots, *possible]:
             lines.append("")
             lines.extend("  " + line for line in explain(session, pivot))
         if rejected:

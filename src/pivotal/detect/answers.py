@@ -60,7 +60,7 @@ def answer_then_act_signal(
         "initiative after an answer",
         [w.agent_before[-1].index, *changes[:3]],
         "the person asked why; the agent answered, then set about changing things on its own",
-        cfg.w_answer_then_act,
+        0.0,
         "after",
         [plain(w.direction.text if w.direction else "", 90)],
     )

@@ -1,8 +1,8 @@
-"""Which of the three essays a pivot resembles, how sure we are, and why.
+"""Which of the three essays a pivot resembles (by rule), and why, in words.
 
-The kind follows the strongest before-evidence (a proposal on the table, a
-run of failures, a milestone); confidence is the clamped sum of the weights
-of the listed signals. Delegation signals restate the evidence in the
+The kind is chosen by the fitted kind scores (`weigh.choose_kind`); the rule here is the
+fallback when no kind model was fitted: the strongest before-evidence (a proposal on the
+table, a run of failures, a milestone). Delegation signals restate the evidence in the
 essays' words; they carry no weight of their own.
 """
 
@@ -33,10 +33,6 @@ def choose_kind(b: BeforeFacts) -> PivotKind:
     if b.failures and not b.next_step:
         return PivotKind.DELEGATION_AFTER_DEAD_END
     return PivotKind.OTHER
-
-
-def confidence(signals: list[Signal]) -> float:
-    return round(max(0.0, min(1.0, sum(s.weight for s in signals))), 3)
 
 
 def _turns(signals: list[Signal], *names: str) -> list[int]:

@@ -7,6 +7,8 @@ print them as plain text without any further cleaning.
 
 from __future__ import annotations
 
+import math
+
 from pivotal.detect.lazyre import lazy
 
 _CONTROL = lazy(
@@ -37,3 +39,11 @@ def around(text: str, start: int, end: int, limit: int = 90) -> str:
     if len(line) > limit and offset > limit // 3:
         line = "…" + line[offset - limit // 3 :]
     return plain(line, limit)
+
+
+def scaled(count: float, full: float) -> float:
+    """A count as a signal's value in [0, 1]: log-scaled, so the first few count most, and
+    `full` or more counts fully ("2 calls" is far from "0"; "40" is not far from "30")."""
+    if count <= 0:
+        return 0.0
+    return round(min(1.0, math.log1p(count) / math.log1p(full)), 3)

@@ -20,7 +20,7 @@ import re
 
 from pivotal.detect.activity import command_of, command_pieces, tool_kind
 from pivotal.detect.config import PivotConfig
-from pivotal.detect.evidence import around, plain
+from pivotal.detect.evidence import around, plain, scaled
 from pivotal.detect.facts import BeforeFacts
 from pivotal.detect.figures import has_results, headline, prose
 from pivotal.detect.lazyre import first, lazy
@@ -40,6 +40,8 @@ from pivotal.model import Signal
 CHECKS = frozenset({"test", "bench", "launch", "poll", "run", "install"})
 """Tool kinds whose outcome says whether an attempt worked."""
 OUTPUT_TAIL = 1500
+FAILURES_FULL = 5
+"""A streak of this many failed attempts counts fully (`Signal.value` 1)."""
 """How much of an output's end the inconclusive rule reads (verdicts are at the end)."""
 
 
@@ -202,15 +204,15 @@ def failure_signals(w: Window, cfg: PivotConfig, facts: BeforeFacts) -> list[Sig
     facts.failure_turns = sorted({i for i, _ in streak})
     out: list[Signal] = []
     if streak:
-        weight = min(cfg.w_failure_max, cfg.w_failure_each * len(streak))
         out.append(
             Signal(
                 "failure streak",
                 facts.failure_turns,
                 f"{len(streak)} failed attempt(s) since the last success",
-                weight,
+                0.0,
                 "before",
                 [q for _, q in streak[-4:]],
+                value=scaled(len(streak), FAILURES_FULL),
             )
         )
     if last_tool is not None:
@@ -238,7 +240,7 @@ def failure_signals(w: Window, cfg: PivotConfig, facts: BeforeFacts) -> list[Sig
                     "inconclusive ending",
                     [view.index],
                     f"the last action ended without a verdict: {plain(tool.key, 60)}",
-                    cfg.w_inconclusive,
+                    0.0,
                     "before",
                     [plain(why, 90)],
                 )

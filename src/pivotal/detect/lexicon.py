@@ -196,6 +196,19 @@ INTERRUPT = lazy(
 )
 """The person stopped the agent."""
 
+OUT_OF_IDEAS = lazy(
+    r"\bout of (ideas|options)\b|\bno (other |further |more |new )?(ideas?|options) (left|now|"
+    r"right now|at the moment)\b|"
+    r"\bi (have|'ve got) no (other |further |more )?(ideas?|idea what)\b|"
+    r"\bi (do not|don'?t) know (why|what|how|which|where)\b|\bnot sure (why|what|how|which) "
+    r"(to|is|it|this|route|approach|way)\b|\bi'?m (stuck|at a loss|out of)\b|\bat a loss\b|"
+    r"\bnothing (else|more) (to try|i can try)\b|\bran out of (ideas|options|things)\b|"
+    r"\bcan'?t figure out\b|\bno clear (next step|way forward|path)\b|\bdead end\b|"
+    r"je ne sais (pas|plus)|plus d'idées?|no sé (por qué|qué)|sin ideas|weiß nicht (warum|wie|was)|"
+    r"keine idee|不知道(为什么|怎么)|没有头绪|没办法了|わかりません|手詰まり",
+    re.IGNORECASE,
+)
+"""The agent says it has no next step: PIVOTS.md's dead end ("the agent has no next step")."""
 NEXT_STEP = lazy(
     r"\bnext steps?\b|\bnext,? (i'?ll|we'?ll|i will|we will|let'?s|let me|i can|we can|"
     r"we should|i'?d|i would)\b|\bi (would |can |could )?(recommend|suggest|propose)\b|"

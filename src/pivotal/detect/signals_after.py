@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from pivotal.detect.activity import EXECUTING, tool_kind
 from pivotal.detect.config import EARLIER_TASK_TURNS, PivotConfig
-from pivotal.detect.evidence import around, plain
+from pivotal.detect.evidence import around, plain, scaled
 from pivotal.detect.facts import AfterFacts
 from pivotal.detect.lazyre import first, lazy
 from pivotal.detect.lexicon import (
@@ -31,6 +31,8 @@ from pivotal.model import Role, Signal, Silence, TurnFlag
 
 _SUMMARY = int(TurnFlag.COMPACTION_SUMMARY)
 """Flags are tested as plain ints (`IntFlag &` builds an enum member each time)."""
+ACTIONS_FULL = 40
+"""This many tool calls after the silence count fully (an approved plan runs 20-100)."""
 _HARNESS = int(TurnFlag.SYNTHETIC | TurnFlag.META)
 _NAME_LIKE = lazy(r"^(?=.*\w)[^\"'(){}\[\]\\,;`<>|$]+$")
 """A term the topic shift may quote as what the work touches now (a file, a glob, a program,
@@ -73,20 +75,17 @@ def context_dump_signal(w: Window, cfg: PivotConfig, facts: AfterFacts) -> Signa
             "context dump",
             [first_agent.index],
             f"the next agent message is a structured summary ({first_agent.full_len} chars)",
-            cfg.w_context_dump,
+            0.0,
             "after",
             [plain(first_agent.text, 90)],
         )
     if marked:
         facts.dump = True
-        weight = (
-            cfg.w_context_dump_marked if w.silence is Silence.COMPACTION else cfg.w_context_dump
-        )
         return Signal(
-            "context dump",
+            "summary recorded",
             [v.index for v in marked],
             "the format marks a summary written at this point",
-            weight,
+            0.0,
             "after",
             [plain(v.text, 90) for v in marked[:1]],
         )
@@ -130,7 +129,7 @@ def action_signals(w: Window, cfg: PivotConfig, facts: AfterFacts) -> list[Signa
                     "clarification",
                     [view.index],
                     "the agent asks what to do instead of acting",
-                    cfg.w_clarification,
+                    0.0,
                     "after",
                     [plain(quote, 90)],
                 )
@@ -147,9 +146,10 @@ def action_signals(w: Window, cfg: PivotConfig, facts: AfterFacts) -> list[Signa
                 "autonomous action",
                 facts.action_turns[:6],
                 f"{facts.actions} tool call(s) without asking ({facts.executing} executing)",
-                cfg.w_autonomous,
+                0.0,
                 "after",
                 names,
+                value=scaled(facts.actions, ACTIONS_FULL),
             )
         )
     return out
@@ -172,7 +172,7 @@ def routine_signal(w: Window, cfg: PivotConfig, facts: AfterFacts) -> Signal | N
         "same steps",
         same[:6],
         "the calls after the silence repeat the steps from before it",
-        cfg.w_same_steps,
+        0.0,
         "after",
         examples,
     )
@@ -192,7 +192,7 @@ def next_phase_signal(w: Window, cfg: PivotConfig, facts: AfterFacts) -> Signal 
         "new phase announced",
         [lead.index],
         "the agent says one piece of work is over and names the next",
-        cfg.w_phase_change,
+        0.0,
         "after",
         [around(head, *match)],
     )
@@ -228,7 +228,7 @@ def new_tasks_signal(w: Window, cfg: PivotConfig, facts: AfterFacts) -> Signal |
         "new tasks",
         sorted({i for i, _ in new})[:6],
         f"the agent put {len(new)} new item(s) on its task list",
-        cfg.w_new_tasks,
+        0.0,
         "after",
         [plain(name, 80) for _, name in new[:3]],
     )
@@ -256,7 +256,7 @@ def shift_signals(
                     "topic shift",
                     [v.index for v in agent_after[:3]],
                     f"the work touches different things (overlap {score:.2f})",
-                    cfg.w_topic_shift,
+                    0.0,
                     "after",
                     [plain("now: " + ", ".join(new), 90)] if new else [],
                 )
@@ -267,7 +267,7 @@ def shift_signals(
                 "phase change",
                 [v.index for v in agent_after[:1]],
                 f"{phase_before} → {phase_after}",
-                cfg.w_phase_change,
+                0.0,
                 "after",
             )
         )
@@ -300,6 +300,26 @@ def cut_off(w: Window) -> tuple[TurnView, bool] | None:
     return None
 
 
+def cut_off_signal(w: Window) -> Signal | None:
+    """An API error, a usage limit or the person's interrupt stopped the agent just before
+    the silence: a go-on after it is most often a re-send (PIVOTS.md)."""
+    if w.silence is Silence.COMPACTION:
+        return None
+    found = cut_off(w)
+    if found is None:
+        return None
+    cut, harness = found
+    if harness:
+        name, detail = (
+            "stopped by an error",
+            "an API error or a limit stopped the agent just before",
+        )
+    else:
+        name, detail = "interrupted", "the agent had been interrupted just before"
+    quote = cut.text or (cut.tools[-1].output if cut.tools else "") or ""
+    return Signal(name, [cut.index], detail, 0.0, "before", [plain(quote, 90)])
+
+
 def resumed_signal(w: Window, cfg: PivotConfig, facts: AfterFacts) -> Signal | None:
     """A go-on after an API error or an interrupt, and the same work went on after it.
 
@@ -325,7 +345,7 @@ def resumed_signal(w: Window, cfg: PivotConfig, facts: AfterFacts) -> Signal | N
         "resumed after interruption",
         [cut.index, *facts.action_turns[:2]],
         f"{what} had stopped the work; the go-on resumed the same work",
-        cfg.w_resumed,
+        0.0,
         "after",
         [plain(cut.text or (cut.tools[-1].output if cut.tools else ""), 90)],
     )

@@ -18,7 +18,7 @@ from pivotal.detect.asks import (
 )
 from pivotal.detect.compaction import compacted_mid_turn, summary_says_done
 from pivotal.detect.config import PivotConfig
-from pivotal.detect.evidence import around, plain
+from pivotal.detect.evidence import around, plain, scaled
 from pivotal.detect.facts import BeforeFacts
 from pivotal.detect.failures import (
     failure_signals,
@@ -44,6 +44,8 @@ from pivotal.model import Role, Signal, Silence, TurnFlag
 
 _HUMAN = int(TurnFlag.HUMAN)
 _UNSENT = int(TurnFlag.UNSENT)
+HANDS_OFF_FULL = 50
+"""This many agent steps since the person's last direction count fully."""
 
 
 def milestone_signal(w: Window, cfg: PivotConfig, facts: BeforeFacts) -> Signal | None:
@@ -95,7 +97,7 @@ def milestone_signal(w: Window, cfg: PivotConfig, facts: BeforeFacts) -> Signal 
             "milestone",
             facts.milestone_turns,
             detail,
-            cfg.w_milestone,
+            0.0,
             "before",
             [q for _, q in strong[-3:]],
         )
@@ -103,10 +105,10 @@ def milestone_signal(w: Window, cfg: PivotConfig, facts: BeforeFacts) -> Signal 
         facts.milestone = 1
         facts.milestone_turns = [i for i, _ in weak]
         return Signal(
-            "milestone",
+            "work reported done",
             facts.milestone_turns,
             "work reported done",
-            cfg.w_milestone_weak,
+            0.0,
             "before",
             [q for _, q in weak[-2:]],
         )
@@ -148,7 +150,7 @@ def proposal_signal(w: Window, cfg: PivotConfig, facts: BeforeFacts) -> Signal |
                 [w.direction.index, *research[-3:]],
                 f"the person asked; the agent researched it in {len(research)} turn(s), "
                 "nothing executed yet",
-                cfg.w_proposal,
+                0.0,
                 "before",
                 [plain(human, 90), *[plain(v.text, 70) for v in agent[-1:] if v.text]],
             )
@@ -186,7 +188,7 @@ def proposal_signal(w: Window, cfg: PivotConfig, facts: BeforeFacts) -> Signal |
             "proposal pending",
             [last.index],
             detail,
-            cfg.w_proposal,
+            0.0,
             "before",
             [plain(question or first_step(last), 90)],
         )
@@ -221,7 +223,7 @@ def next_step_signal(w: Window, cfg: PivotConfig, facts: BeforeFacts) -> Signal 
         [last.index],
         "the agent's last words name its own next step (an offer, a recommendation): "
         "a fix loop, not a dead end",
-        cfg.w_next_step,
+        0.0,
         "before",
         [plain(around(words, *match), 90)],
     )
@@ -240,7 +242,7 @@ def open_question_signal(w: Window, cfg: PivotConfig, facts: BeforeFacts) -> Sig
             "open question",
             [view.index],
             "the agent's last message asks the person",
-            cfg.w_open_question,
+            0.0,
             "before",
             [plain(question, 90)],
         )
@@ -268,7 +270,7 @@ def mid_task_signal(w: Window, cfg: PivotConfig, facts: BeforeFacts) -> Signal |
             "mid-task",
             [last.index],
             "the compaction landed while the agent was working: its last message ran a tool",
-            cfg.w_mid_task,
+            0.0,
             "before",
             [plain(f"{t.name}: {t.key}", 90) for t in last.tools[-1:]],
         )
@@ -295,7 +297,7 @@ def mid_task_signal(w: Window, cfg: PivotConfig, facts: BeforeFacts) -> Signal |
         "mid-task",
         [last.index],
         "the agent was still working: its last message ran a tool and had not stopped",
-        cfg.w_mid_task,
+        0.0,
         "before",
         [plain(f"{tool.name}: {tool.key}", 90)],
     )
@@ -311,8 +313,9 @@ def hands_off_signal(w: Window, cfg: PivotConfig) -> Signal | None:
         "hands-off streak",
         turns,
         f"{count} agent steps since the person last gave direction",
-        cfg.w_hands_off,
+        0.0,
         "before",
+        value=scaled(w.hands_off, HANDS_OFF_FULL),
     )
 
 

@@ -18,7 +18,7 @@ from pivotal.detect.decode import make_view
 from pivotal.detect.evaluate import Judgement, Rejection, judge
 from pivotal.detect.silence import SilenceIndex
 from pivotal.detect.view import TurnView
-from pivotal.model import Pivot, Turn
+from pivotal.model import Pivot, Silence, Turn
 
 VIEW_CACHE = 512
 
@@ -107,7 +107,16 @@ class PivotTracker:
         return out
 
     def pivots(self) -> list[Pivot]:
-        """All pivots now known, in session order (candidates included)."""
+        """All pivots now known, in session order (candidates included, possible ones not)."""
+        out = []
+        for anchor in self._order:
+            pivot = self._judged[anchor].pivot
+            if pivot is not None and not pivot.possible:
+                out.append(pivot)
+        return out
+
+    def all_pivots(self) -> list[Pivot]:
+        """The pivots and the possible pivots together, in session order."""
         out = []
         for anchor in self._order:
             pivot = self._judged[anchor].pivot
@@ -115,23 +124,46 @@ class PivotTracker:
                 out.append(pivot)
         return out
 
+    def possible_pivots(self) -> list[Pivot]:
+        """The possible pivots (confidence in the band under the bar), in session order."""
+        out = []
+        for anchor in self._order:
+            pivot = self._judged[anchor].pivot
+            if pivot is not None and pivot.possible:
+                out.append(pivot)
+        return out
+
+    def silence_at(self, turns: Sequence[Turn], pos: int) -> Silence | None:
+        """The kind of silence at position `pos` (None when it is none)."""
+        return self._silences.silence(turns, pos)
+
+    def judgements(self) -> list[tuple[int, Judgement]]:
+        """Every judged silence's position and judgement, in session order (for tools that
+        learn from the measured signals: `tools/fit_detector.py`)."""
+        return [(anchor, self._judged[anchor]) for anchor in self._order]
+
 
 def detect_pivots(
-    turns: Sequence[Turn], config: PivotConfig | None = None, within: range | None = None
+    turns: Sequence[Turn],
+    config: PivotConfig | None = None,
+    within: range | None = None,
+    possible: bool = False,
 ) -> list[Pivot]:
     """All pivots of `turns` (pure and deterministic; candidates included).
 
     `within` judges only the silences anchored at those positions (their windows
     still see every turn): a caller that splits a session between processes
-    judges each silence once.
+    judges each silence once. `possible` adds the possible pivots (`Pivot.possible`),
+    in session order among the others.
     """
     tracker = PivotTracker(config or PivotConfig())
     if within is None:
-        return tracker.update(turns, 0)
-    view = tracker._views_of(turns)
-    for pos in tracker._silences.anchors(turns, max(0, within.start)):
-        if pos >= within.stop:
-            break
-        tracker._order.append(pos)
-        tracker._judge(turns, pos, view)
-    return tracker.pivots()
+        tracker.update(turns, 0)
+    else:
+        view = tracker._views_of(turns)
+        for pos in tracker._silences.anchors(turns, max(0, within.start)):
+            if pos >= within.stop:
+                break
+            tracker._order.append(pos)
+            tracker._judge(turns, pos, view)
+    return tracker.all_pivots() if possible else tracker.pivots()

@@ -31,8 +31,9 @@ def build_input(
     """Detect the session's pivots and load its marks (if the notes store can be opened)."""
     from pivotal.detect import PivotConfig, detect_pivots
 
-    pivots = detect_pivots(session.turns, PivotConfig.for_sensitivity(sensitivity))
-    data = ExportInput(ref, session, list(pivots))
+    found = detect_pivots(session.turns, PivotConfig.for_sensitivity(sensitivity), possible=True)
+    data = ExportInput(ref, session, [p for p in found if not p.possible])
+    data.possible = [p for p in found if p.possible]
     if with_notes:
         _load_marks(data)
     return data

@@ -13,6 +13,10 @@ from dataclasses import dataclass, field
 from pivotal.catalog.notes import Mark
 from pivotal.catalog.resume import ResumeCommand, resume_command
 from pivotal.model import Pivot, Role, Session, SessionRef, ToolCall, Turn, TurnFlag
+from pivotal.spend import words
+from pivotal.spend.run import Run
+from pivotal.spend.session import SessionSpend, measure_runs, session_spend
+from pivotal.spend.words import run_sentence
 from pivotal.text.safe import clean
 
 
@@ -27,6 +31,10 @@ class ExportInput:
     resume: ResumeCommand | None = None
     notices: list[str] = field(default_factory=list)
     """Things the person should know about how the export was made (not part of it)."""
+    possible: list[Pivot] = field(default_factory=list)
+    """The possible pivots (just under the bar): listed in the JSON, never marked as pivots."""
+    _spend: SessionSpend | None = field(default=None, repr=False, compare=False)
+    _runs: dict[int, Run] | None = field(default=None, repr=False, compare=False)
 
     def __post_init__(self) -> None:
         if self.resume is None:
@@ -47,6 +55,49 @@ class ExportInput:
     def pivot_at(self) -> dict[int, int]:
         """Turn index -> 1-based pivot number, for every anchor."""
         return {p.turn: n for n, p in enumerate(self.pivots, 1)}
+
+    def spend(self) -> SessionSpend:
+        """The session's tokens and dollars, its sub-agents' once (read on first use)."""
+        if self._spend is None:
+            self._spend = session_spend(self.session)
+        return self._spend
+
+    def runs(self) -> dict[int, Run]:
+        """Each pivot's run, by its anchor."""
+        if self._runs is None:
+            self._runs = measure_runs(self.session, self.pivots)
+        return self._runs
+
+    def run_sentence(self, pivot: Pivot) -> str:
+        """ "after you said 'ok' the agent worked 47 min on its own: …" ("" when not measured)."""
+        run = self.runs().get(pivot.turn)
+        turns = self.session.turns
+        anchor = turns[pivot.turn] if 0 <= pivot.turn < len(turns) else None
+        return clean(run_sentence(run, pivot, anchor)) if run is not None else ""
+
+    def spend_line(self) -> str:
+        """The session's total: "1.2 M tokens, ≈ $3.40 (the session 0.8 M …; 3 sub-agents …)";
+        what has no price says which model it was."""
+        spend = self.spend()
+        total = spend.total
+        line = words.spend(total)
+        if not line:
+            return "not recorded"
+        if total.unpriced_models:
+            names = ", ".join(sorted(total.unpriced_models)[:3])
+            whole = total.unpriced >= total.responses  # "…, no price" ends the line then
+            line += f" for {names}" if whole else f" (no price for {names})"
+        if spend.subagents:
+            count = len(spend.subagents)
+            line += (
+                f"; the session {words.spend(spend.own) or '0 tokens'}, {count} sub-agent"
+                f"{'s' * (count != 1)} {words.spend(spend.total_of_subagents) or '0 tokens'}"
+            )
+        return clean(line)
+
+    def usage_line(self, turn: Turn) -> str:
+        """A turn's tokens and dollars for its header ("" when it recorded none)."""
+        return words.turn_usage(turn, self.session.model)
 
 
 def role_label(turn: Turn) -> str:

@@ -112,6 +112,7 @@ def _meta(data: ExportInput) -> str:
         ("Ended", e(iso(s.ended) or "-")),
         ("Turns", f"{len(s.turns)} ({len(s.human_turns())} from the person)"),
         ("Silent pivots", str(len(data.pivots))),
+        ("Tokens and cost", e(data.spend_line())),
     ]
     if s.skipped:
         rows.append(("Unreadable records", f"{len(s.skipped)} skipped"))
@@ -149,6 +150,9 @@ def _pivot(data: ExportInput, n: int, p: Pivot) -> str:
         f"<p><b>Silence</b> {e(str(p.silence))} (cluster {cluster}) · <b>Confidence</b>"
         f" {p.confidence:.2f} · <b>When</b> {e(when or '-')}</p><p>{e(p.reason, 300)}</p>"
     )
+    sentence = data.run_sentence(p)
+    if sentence:
+        facts += f'<p class="run"><b>On its own</b> {e(sentence)}</p>'
     return "".join(
         [
             head,
@@ -208,11 +212,12 @@ def _transcript(data: ExportInput) -> Iterator[str]:
     silent = {t for p in data.pivots for t in p.cluster}
     yield '<section id="transcript"><h2>Transcript</h2>\n'
     for turn in data.session.turns:
-        yield _turn(turn, pivots.get(turn.index), turn.index in silent, marks) + "\n"
+        usage = data.usage_line(turn)
+        yield _turn(turn, pivots.get(turn.index), turn.index in silent, marks, usage) + "\n"
     yield "</section>\n"
 
 
-def _turn(turn: Turn, pivot: int | None, silent: bool, marks: dict) -> str:  # type: ignore[type-arg]
+def _turn(turn: Turn, pivot: int | None, silent: bool, marks: dict, usage: str = "") -> str:  # type: ignore[type-arg]
     classes = ["turn", role_class(turn)] + (["is-pivot"] if pivot else [])
     when = iso(turn.timestamp)
     badge = f'<a class="badge" href="#pivot-{pivot}">pivot {pivot}</a>' if pivot else ""
@@ -221,6 +226,7 @@ def _turn(turn: Turn, pivot: int | None, silent: bool, marks: dict) -> str:  # t
         f"<header><b>Turn #{turn.index + 1}</b> · {e(role_label(turn))}"
         + (f" · {e(when)}" if when else "")
         + (f" · line {turn.source.line}" if turn.source.line else "")
+        + (f' · <span class="usage">{e(usage)}</span>' if usage else "")
         + f"{badge}</header>"
     )
     body = turn_body(turn, TURN_CHARS)

@@ -105,7 +105,7 @@ def export_json(data: ExportInput) -> dict[str, Any]:
 def export_head(data: ExportInput) -> dict[str, Any]:
     """Everything but the transcript, with `transcript` in its place (empty)."""
     s = data.session
-    out = session_json(data.ref, s, data.pivots)
+    out = session_json(data.ref, s, data.pivots, data.possible)
     for item, pivot in zip(out["pivots"], data.pivots, strict=True):
         run = pivot_run(s, pivot)
         item["after"] = {
@@ -125,6 +125,7 @@ def export_head(data: ExportInput) -> dict[str, Any]:
             "started": iso(s.started),
             "ended": iso(s.ended),
             "notices": [clean(n) for n in s.notices],
+            "spend": spend_json(data),
             "transcript": [],
             "marks": [
                 {
@@ -144,6 +145,31 @@ def export_head(data: ExportInput) -> dict[str, Any]:
         }
     )
     return out
+
+
+def spend_json(data: ExportInput) -> dict[str, Any]:
+    """The session's tokens and dollars: its own responses, its sub-agents', and both."""
+    spend = data.spend()
+    return {
+        "total": spend.total.as_json(clean),
+        "own": spend.own.as_json(clean),
+        "subagents": [
+            {
+                "path": clean(str(sub.ref.path)),
+                "key": clean(sub.ref.key) if sub.ref.key else None,
+                "title": clean(sub.title) if sub.title else None,
+                "call_id": clean(sub.call_id) if sub.call_id else None,
+                "turn": sub.parent_turn,
+                "turns": sub.turns,
+                "calls": sub.calls,
+                "failed": sub.failed,
+                "seconds": None if sub.seconds is None else round(sub.seconds, 1),
+                "error": clean(sub.error) if sub.error else None,
+                **sub.tally.as_json(clean),
+            }
+            for sub in spend.subagents
+        ],
+    }
 
 
 _SLOT = '"transcript":[]'

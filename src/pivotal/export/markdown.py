@@ -1,9 +1,10 @@
 """A Markdown report of a session's pivots: what the panel shows, plus the turns around each.
 
 Session text is data, not Markdown: inline text is backslash-escaped (so a
-tool output cannot inject links, HTML or headings into a rendered report) and
-excerpts sit in fences longer than any backtick run they contain. Notes are
-the person's own Markdown and are kept as written (cleaned of control codes).
+tool output cannot inject links, HTML or headings into a rendered report, and
+`&amp;` is not read as `&`) and excerpts sit in fences longer than any
+backtick run they contain. Notes are the person's own Markdown and are kept as
+written (cleaned of control codes).
 """
 
 from __future__ import annotations
@@ -24,7 +25,7 @@ from pivotal.scan.report import iso
 from pivotal.text.safe import clean
 
 EXCERPT_CHARS = 600
-_SPECIAL = re.compile(r"([\\`*_\[\]<>|~])")
+_SPECIAL = re.compile(r"([\\`*_\[\]<>|~&])")
 
 
 def inline(text: str, limit: int | None = 300) -> str:
@@ -73,6 +74,7 @@ def _header(data: ExportInput) -> list[str]:
         ("Ended", iso(s.ended) or "-"),
         ("Turns", f"{len(s.turns)} ({humans} from the person)"),
         ("Silent pivots", str(len(data.pivots))),
+        ("Tokens and cost", inline(data.spend_line(), None)),
     ]
     if s.skipped:
         rows.append(("Unreadable records", f"{len(s.skipped)} skipped"))
@@ -111,8 +113,11 @@ def _pivot(data: ExportInput, number: int, p: Pivot) -> list[str]:
         f"- **Confidence:** {p.confidence:.2f}",
         f"- **When:** {when or '-'}{where}",
         f"- **Reason:** {inline(p.reason)}",
-        "",
     ]
+    sentence = data.run_sentence(p)
+    if sentence:
+        out.append(f"- **On its own:** {inline(sentence, None)}")
+    out.append("")
     out += _signals("Signals", p.signals, weighted=True)
     out += _signals("Delegation", p.delegation, weighted=False)
     out += _state(p.state)
@@ -174,6 +179,8 @@ def _excerpt_turn(data: ExportInput, index: int, silent: bool) -> list[str]:
     turn = data.session.turns[index]
     when = iso(turn.timestamp)
     tag = " · **silent**" if silent else ""
+    usage = data.usage_line(turn)
+    tag += f" · {inline(usage, None)}" if usage else ""
     out = [f"**Turn #{index + 1}** · {role_label(turn)}" + (f" · {when}" if when else "") + tag, ""]
     body = turn_body(turn, EXCERPT_CHARS)
     if body.strip():

@@ -501,12 +501,49 @@ def _subagents(path: Path) -> Path:
 
 
 def _subagent_refs(path: Path) -> list[SessionRef]:
+    """`<session>/subagents/agent-<id>.jsonl`, each with its id and, from the
+    `agent-<id>.meta.json` beside it when there is one, its description and the
+    id of the parent's Task/Agent call that ran it."""
     folder = _subagents(path)
     try:
         files = sorted(folder.glob("*.jsonl"))
     except OSError:
         return []
-    return [SessionRef(format=NAME, path=f) for f in files]
+    refs = []
+    for file in files:
+        meta = _subagent_meta(file.with_suffix(".meta.json"))
+        title, call = meta.get("description"), meta.get("toolUseId")
+        refs.append(
+            SessionRef(
+                format=NAME,
+                path=file,
+                session_id=file.stem.removeprefix("agent-"),
+                title=title if isinstance(title, str) and title else None,
+                parent_call=call if isinstance(call, str) and call else None,
+            )
+        )
+    return refs
+
+
+META_LIMIT = 64 * 1024
+"""A sub-agent's meta file is a few fields; anything bigger is not one."""
+
+
+def _subagent_meta(path: Path) -> dict:
+    try:
+        if not path.is_file():  # never open a FIFO (it waits for a writer)
+            return {}
+        with path.open("rb") as handle:
+            raw = handle.read(META_LIMIT + 1)
+    except OSError:
+        return {}
+    if len(raw) > META_LIMIT:
+        return {}
+    try:
+        value = decode_json(raw)
+    except ValueError:
+        return {}
+    return value if isinstance(value, dict) else {}
 
 
 SPEC = FormatSpec(

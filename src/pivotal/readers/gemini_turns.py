@@ -27,6 +27,7 @@ from pivotal.readers.base import (
     parse_timestamp,
     preview_of,
 )
+from pivotal.readers.tokens import generated
 from pivotal.readers.tooltext import exit_code_from_output
 
 ACK_TEXT = "Got it. Thanks for the additional context!"
@@ -380,12 +381,18 @@ def _usage(tokens: dict) -> Usage:
         value = tokens.get(key)
         return value if isinstance(value, int) and not isinstance(value, bool) else 0
 
-    cached = num("cached")
+    # Gemini's `input` (promptTokenCount) holds the cached tokens; `output`
+    # (candidatesTokenCount) leaves out the thoughts and `tool` (tool-use prompt)
+    # tokens, which its `total` counts beside them
+    cached, prompt, thoughts, tool = num("cached"), num("input"), num("thoughts"), num("tool")
+    total = num("total") or None
+    if tool and (total is None or total >= prompt + num("output") + thoughts + tool):
+        prompt += tool
     return Usage(
-        input=max(num("input") - cached, 0),
-        output=num("output"),
+        input=max(prompt - cached, 0),
+        output=generated(num("output"), thoughts, total, prompt, beside=True),
         cache_read=cached,
-        reasoning=num("thoughts"),
+        reasoning=thoughts,
     )
 
 

@@ -12,6 +12,7 @@ from typing import Any
 
 from pivotal.model import Part, PartKind, Role, SourceRef, ToolCall, Turn, TurnFlag, Usage
 from pivotal.readers.base import parse_timestamp, preview_of, sane_duration
+from pivotal.readers.tokens import generated
 
 ABORTED = "MessageAbortedError"
 SHELL_MARK = "The following tool was executed by the user"
@@ -58,12 +59,20 @@ def usage_of(tokens: object) -> Usage | None:
     if not isinstance(tokens, dict):
         return None
     cache = _dict(tokens.get("cache"))
+    fresh, output, reasoning = (
+        _int(tokens.get("input")),
+        _int(tokens.get("output")),
+        _int(tokens.get("reasoning")),
+    )
+    read, write = _int(cache.get("read")), _int(cache.get("write"))
+    # whether `output` holds the reasoning depends on the provider: the total says which
+    total = _int(tokens.get("total")) or None
     return Usage(
-        input=_int(tokens.get("input")),
-        output=_int(tokens.get("output")),
-        cache_read=_int(cache.get("read")),
-        cache_write=_int(cache.get("write")),
-        reasoning=_int(tokens.get("reasoning")),
+        input=fresh,
+        output=generated(output, reasoning, total, fresh + read + write, beside=False),
+        cache_read=read,
+        cache_write=write,
+        reasoning=reasoning,
     )
 
 

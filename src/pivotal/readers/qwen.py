@@ -76,6 +76,7 @@ from pivotal.readers.base import (
 )
 from pivotal.readers.lines import LineFileReader
 from pivotal.readers.qwen_prompts import injected_turn, new_turn, prompt_turns
+from pivotal.readers.tokens import generated
 
 FORMAT = "qwen"
 ACK_TEXT = "Got it. Thanks for the additional context!"
@@ -431,12 +432,19 @@ def _usage(meta: object) -> Usage | None:
         value = meta.get(key)
         return value if _is_int(value) and value > 0 else 0
 
-    cached = num("cachedContentTokenCount")
+    # Qwen Code translates OpenAI's usage into Gemini's fields: whether the thoughts are
+    # in `candidatesTokenCount` depends on the translation, and the total says which
+    cached, prompt, thoughts = (
+        num("cachedContentTokenCount"),
+        num("promptTokenCount"),
+        num("thoughtsTokenCount"),
+    )
+    output = num("candidatesTokenCount")
     return Usage(
-        input=max(num("promptTokenCount") - cached, 0),
-        output=num("candidatesTokenCount"),
+        input=max(prompt - cached, 0),
+        output=generated(output, thoughts, num("totalTokenCount") or None, prompt, beside=True),
         cache_read=cached,
-        reasoning=num("thoughtsTokenCount"),
+        reasoning=thoughts,
     )
 
 

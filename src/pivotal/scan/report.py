@@ -57,6 +57,7 @@ def signal_json(signal: Signal) -> dict[str, Any]:
         "weight": round(signal.weight, 3),
         "side": signal.side,
         "quotes": [_text(q, QUOTE) for q in signal.quotes],
+        "value": round(signal.value, 3),
     }
 
 
@@ -96,16 +97,36 @@ def pivot_json(session: Session, pivot: Pivot) -> dict[str, Any]:
         "silence": str(pivot.silence),
         "confidence": round(pivot.confidence, 2),
         "candidate": pivot.candidate,
+        "possible": pivot.possible,
         "summary": _text(pivot.summary, 300),
         "reason": _text(pivot.reason, 300),
         "cluster": list(pivot.cluster),
         "signals": [signal_json(s) for s in pivot.signals],
         "delegation": [signal_json(s) for s in pivot.delegation],
         "state": state_json(pivot.state),
+        "run": None if pivot.possible else run_json(session, pivot),
     }
 
 
-def session_json(ref: SessionRef, session: Session, pivots: Sequence[Pivot]) -> dict[str, Any]:
+def measure_runs(session: Session, pivots: Sequence[Pivot]) -> None:
+    """Measure the pivots' runs together (`run_json` then prints each)."""
+    from pivotal.spend.session import measure_runs as measure
+
+    measure(session, pivots)
+
+
+def run_json(session: Session, pivot: Pivot) -> dict[str, Any] | None:
+    """What the agent did on its own after `pivot` (`pivotal.spend.run`; None: not measured)."""
+    from pivotal.spend.session import run_of
+
+    run = run_of(session, pivot)
+    return None if run is None else run.as_json(names=clean)
+
+
+def session_json(
+    ref: SessionRef, session: Session, pivots: Sequence[Pivot], possible: Sequence[Pivot] = ()
+) -> dict[str, Any]:
+    measure_runs(session, pivots)  # each pivot's run ends at the next pivot at the latest
     return {
         "path": clean(str(ref.path)),
         "key": _maybe(ref.key),
@@ -114,6 +135,7 @@ def session_json(ref: SessionRef, session: Session, pivots: Sequence[Pivot]) -> 
         "turns": len(session.turns),
         "skipped": [{"line": s.line, "reason": _text(s.reason)} for s in session.skipped],
         "pivots": [pivot_json(session, p) for p in pivots],
+        "possible": [pivot_json(session, p) for p in possible],
     }
 
 
@@ -169,17 +191,29 @@ def pivot_table(session: Session, pivots: Sequence[Pivot]) -> list[str]:
     return ["  " + "  ".join(r[i].ljust(widths[i]) for i in range(5)) + "  " + r[5] for r in rows]
 
 
+def possible_lines(session: Session, possible: Sequence[Pivot]) -> list[str]:
+    """The possible pivots, one line each: the confidence fell just under the bar."""
+    out = ["  possible pivots (just under the bar; not paused at):"]
+    for p in possible:
+        anchor = session.turns[p.turn] if 0 <= p.turn < len(session.turns) else None
+        when = short_time(anchor.timestamp if anchor else None)
+        what = _cut(clean_line((p.summary or p.reason).replace("\n", " ")), 110)
+        out.append(f"  ◇ #{p.turn + 1}  {when}  {p.kind}  {p.confidence:.2f}  {what}")
+    return out
+
+
 def explain(session: Session, pivot: Pivot) -> list[str]:
     """The evidence for one pivot, for a person checking it against the transcript."""
     anchor = session.turns[pivot.turn] if 0 <= pivot.turn < len(session.turns) else None
     where = f", line {anchor.source.line}" if anchor and anchor.source.line else ""
+    what = "Possible pivot" if pivot.possible else "Pivot"
     out = [
-        f"Pivot at turn #{pivot.turn + 1}{where} ({short_time(_turn_time(session, pivot.turn))})"
+        f"{what} at turn #{pivot.turn + 1}{where} ({short_time(_turn_time(session, pivot.turn))})"
         f" — {pivot.kind}, silence {pivot.silence}, confidence {pivot.confidence:.2f}"
         + (" [candidate]" if pivot.candidate else ""),
         *([f"  {clean_line(pivot.summary, max_len=300)}"] if pivot.summary else []),
         f"  {clean_line(pivot.reason, max_len=300)}",
-        "  Signals (weight → confidence):",
+        "  Signals (weight × value = what each adds to the confidence):",
     ]
     for sig in pivot.signals:
         out.extend(_signal_lines(session, sig, weighted=True))
@@ -209,6 +243,8 @@ def rejected_lines(session: Session, rejections: Sequence[Rejection]) -> list[st
 
 def _signal_lines(session: Session, sig: Signal, *, weighted: bool) -> list[str]:
     lead = f"{sig.weight:+.2f} " if weighted else ""
+    if weighted and sig.value != 1.0:
+        lead = f"{sig.weight:+.2f} ({sig.value:.2f} of it) "
     turns = ", ".join(f"#{t + 1}" for t in sig.turns[:8]) or "-"
     detail = clean_line(sig.detail, max_len=160)
     lines = [f"    {lead}{clean_line(sig.name)} [{sig.side}] turns {turns}: {detail}"]

@@ -30,6 +30,8 @@ from pivotal.model import (
     TurnFlag,
 )
 from pivotal.readers.claude_code import ClaudeCodeReader
+from pivotal.scan.runs import ChildRuns, joined_runs
+from pivotal.spend.run import Run
 
 
 class ChildReport(msgspec.Struct, array_like=True):
@@ -57,6 +59,8 @@ class ChildReport(msgspec.Struct, array_like=True):
     titled_by_ai: bool
     codes: list[Code]
     """The detector patterns only the child compiled, for the parent to keep."""
+    runs: ChildRuns | None = None
+    """Its pivots' runs and the stretch a parent's run may cross the seam into."""
 
 
 class Snapshot:
@@ -120,8 +124,12 @@ def merged(
     at: Snapshot,
     mine: list[Pivot],
     report: ChildReport,
+    overlap: int | None = None,
 ) -> tuple[Session, list[Pivot]]:
-    """The whole-file session as the scan reports it, and all pivots in order."""
+    """The whole-file session as the scan reports it, and all pivots in order.
+
+    With `overlap` (the turns both sides read) the pivots' runs are joined too
+    (`JoinedTurns.runs`)."""
     own = reader.session
     shift = at.offset
     title = report.title if report.titled_by_ai or at.title is None else at.title
@@ -142,8 +150,14 @@ def merged(
     for data in report.standins:
         turn = _turn_from(data, shift, at.lines)
         standins[turn.index] = turn
-    session.turns = JoinedTurns(own.turns, standins, shift + report.turns)  # type: ignore[assignment]
+    joined = JoinedTurns(own.turns, standins, shift + report.turns)
+    session.turns = joined  # type: ignore[assignment]
+    session.children = own.children
     theirs = [shift_pivot(p, shift) for p in report.pivots]
+    if report.runs is not None and overlap is not None:
+        joined.runs = joined_runs(
+            session, own.turns, mine, theirs, report.runs, shift, shift + overlap
+        )
     return session, mine + theirs
 
 
@@ -158,6 +172,8 @@ class JoinedTurns(Sequence[Turn]):
         self._own = own
         self._standins = standins
         self._length = length
+        self.runs: dict[int, Run] | None = None
+        """Each pivot's run, measured by the side that read it (`scan.runs`)."""
 
     def __len__(self) -> int:
         return self._length

@@ -39,6 +39,7 @@ from pivotal.readers import read_errors
 from pivotal.readers.claude_code import ClaudeCodeReader
 from pivotal.readers.claude_parts import read_user_content
 from pivotal.readers.claude_records import read_record
+from pivotal.scan.runs import child_runs
 from pivotal.scan.seam import (
     ChildReport,
     Snapshot,
@@ -86,7 +87,8 @@ generated 30-100 MB sessions)."""
 def scan_split(
     ref: SessionRef, config: PivotConfig, seam_at: float = SEAM_AT
 ) -> tuple[Session, list[Pivot]] | None:
-    """The session (as far as a scan reports it) and its pivots, or None when not split.
+    """The session (as far as a scan reports it) and its pivots (the possible ones among
+    them, marked), or None when not split.
 
     None means "read it the ordinary way": no seam was found, the file could
     not be read, or the child could not be started. When the split is tried but
@@ -199,7 +201,7 @@ def _child_report(reader: ClaudeCodeReader, config: PivotConfig, overlap: int) -
     session = reader.session
     turns = session.turns
     back, _ = config.reach()
-    pivots = detect_pivots(turns, config, within=range(back, len(turns)))
+    pivots = detect_pivots(turns, config, within=range(back, len(turns)), possible=True)
     wanted = sorted({i for p in pivots for i in cited_turns(p)})
     return ChildReport(
         prints=encode_prints([fingerprint(t) for t in turns[:overlap]]),
@@ -215,6 +217,7 @@ def _child_report(reader: ClaudeCodeReader, config: PivotConfig, overlap: int) -
         title=session.title,
         titled_by_ai=reader.titled_by_ai,
         codes=compiled.fresh(),
+        runs=child_runs(turns, pivots, overlap, session.model, bool(session.children)),
     )
 
 
@@ -238,16 +241,16 @@ def _parent(
         overlap = back + ahead + 1
         while len(session.turns) < offset + overlap + 1 and reader.progress[0] < size:
             reader.poll(budget=STEP)
-        mine = detect_pivots(session.turns, config, within=range(0, offset + back))
+        mine = detect_pivots(session.turns, config, within=range(0, offset + back), possible=True)
         report = _receive(channel, _REPORT)
         why = disagreement(reader, at_seam, report, overlap) if report is not None else "no report"
         if report is not None and not why:
             last_outcome = "split"
             compiled.adopt(report.codes)
-            return merged(ref, reader, at_seam, mine, report)
+            return merged(ref, reader, at_seam, mine, report, overlap)
     last_outcome = f"alone: {why}"
     reader.poll(final=True)  # no split after all: finish alone
-    return session, detect_pivots(session.turns, config)
+    return session, detect_pivots(session.turns, config, possible=True)
 
 
 _encode = msgspec.msgpack.Encoder().encode

@@ -43,6 +43,7 @@ def run_replayer(
     follow: bool | Path = False,
     details: Callable[[], Iterable[list[SessionRef]]] | None = None,
     unlisted: int = 0,
+    sensitivity: str = "normal",
 ) -> int:
     """Run the replayer until the person quits; returns the exit code.
 
@@ -60,6 +61,7 @@ def run_replayer(
         details: with `refs` from the quick listing, yields the detailed refs (turn and
             pivot counts) file by file; the picker shows at once and fills them in.
         unlisted: files of the agents' folders that listed no session (the picker says so).
+        sensitivity: how readily a silence is a pivot (low / normal / high or 0-1).
     """
     from pivotal.tui.app import ReplayerApp
 
@@ -76,6 +78,7 @@ def run_replayer(
         follow=follow,
         details=details,
         unlisted=unlisted,
+        sensitivity=sensitivity,
     )
     result = app.run()
     if app.return_code:  # a crash: Textual sets 1 (the traceback only with PIVOTAL_DEBUG)

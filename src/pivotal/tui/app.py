@@ -25,15 +25,18 @@ if TYPE_CHECKING:  # the picker loads when there is one to show (not before a pa
     from pivotal.tui.picker_fill import Details
     from pivotal.tui.picker_search import Picked
 
+from pivotal.detect import PivotConfig
 from pivotal.model import Pivot, Session, SessionRef
 from pivotal.readers import open_reader
+from pivotal.spend.subagents import Subagent
 from pivotal.tui.collector import IdleCollector
 from pivotal.tui.keys import PALETTE, PALETTE_KEYS
-from pivotal.tui.loading import Batch, find_failures, find_pivots, read_batches
+from pivotal.tui.loading import Batch, find_failures, find_pivots, find_subagents, read_batches
 from pivotal.tui.messages import ReadFailed, SessionAnalysed, TurnsRead
 from pivotal.tui.pacing import IDLE_LIMIT, Pace
 from pivotal.tui.render import warm_up
 from pivotal.tui.replay_screen import ReplayScreen
+from pivotal.tui.safe import one_line
 
 POST_EVERY = 0.25
 FIRST_PAINT_WAIT = 1.0
@@ -77,8 +80,11 @@ class ReplayerApp(App[int]):
         details: Details | None = None,
         lister: Lister | None = None,
         unlisted: int = 0,
+        sensitivity: str = "normal",
     ) -> None:
         super().__init__()
+        self.config = PivotConfig.for_sensitivity(sensitivity)
+        """How readily a silence is a pivot (`--sensitivity`), for the whole replay."""
         self.ref = ref
         self.refs = refs or []
         self.session = session
@@ -223,8 +229,14 @@ class ReplayerApp(App[int]):
             screen = self.open_screen(self.session.title or str(self.session.path))
             pivots = self.given_pivots
             if pivots is None:
-                pivots = find_pivots(self.session.turns)
-            screen.set_session(self.session.turns, pivots, find_failures(self.session.turns))
+                pivots = find_pivots(self.session.turns, self.config)
+            screen.set_session(
+                self.session.turns,
+                pivots,
+                find_failures(self.session.turns),
+                model=self.session.model,
+                subagents=find_subagents(self.session),
+            )
             if self.at is not None:
                 screen.moved(screen.playback.goto(self.at))
         elif self.ref is not None:
@@ -332,6 +344,30 @@ class ReplayerApp(App[int]):
             screen.landing = partial(land, turn=picked.turn, query=picked.query)
             screen.from_results = True
 
+    # -- sub-agents ------------------------------------------------------------------
+    def open_subagent(self, sub: Subagent, parent: ReplayScreen) -> None:
+        """Enter on a call that ran a sub-agent: its transcript, over the session's."""
+        if not parent.analysed:
+            parent.say("still reading the session: its sub-agents open once it is read")
+            return
+        title = sub.title or sub.prompt or sub.ref.path.name
+        came_from = self.sub_title or "the session"
+        screen = self.open_screen(f"sub-agent: {one_line(title, 80)}")
+        screen.came_from = came_from
+        screen.pending_at = None
+        screen.status = "a sub-agent's transcript · Backspace goes back to the session"
+        screen.live.ref = sub.ref
+        self.read_session(sub.ref, own_pivots=False)
+
+    def close_subagent(self, screen: ReplayScreen) -> None:
+        """Backspace in a sub-agent's transcript with no jump to undo: back to the session."""
+        if self.screen is screen:
+            self.pop_screen()
+            below = self.replay
+            if below is not None:
+                self.sub_title = screen.came_from
+                below.say("back from the sub-agent")
+
     # -- reading ---------------------------------------------------------------------
     @work(
         thread=True,
@@ -340,8 +376,11 @@ class ReplayerApp(App[int]):
         exit_on_error=False,
         description="Reading the session",
     )
-    def read_session(self, ref: SessionRef) -> None:
-        """Read `ref` in slices, posting the first slice at once and then every POST_EVERY s."""
+    def read_session(self, ref: SessionRef, own_pivots: bool = True) -> None:
+        """Read `ref` in slices, posting the first slice at once and then every POST_EVERY s.
+
+        `own_pivots=False`: a sub-agent's session, judged afresh (pivots given to the app
+        are its main session's)."""
         worker = get_current_worker()
         try:
             reader = open_reader(ref)
@@ -358,16 +397,18 @@ class ReplayerApp(App[int]):
                     pending, last_post = None, now
                 if not warm:
                     # let the UI paint the first screen before parsing the rest competes
-                    # with it for the GIL, then warm Markdown up while the person reads
+                    # with it for the GIL, then warm the code highlighter up while the person reads
                     warm = True
                     self.first_paint.wait(timeout=FIRST_PAINT_WAIT)
                     warm_up()
             if worker.is_cancelled:
                 return
             turns = reader.session.turns
-            pivots = self.given_pivots if self.given_pivots is not None else find_pivots(turns)
+            given = self.given_pivots if own_pivots else None
+            pivots = given if given is not None else find_pivots(turns, self.config)
             failures = find_failures(turns, lambda: worker.is_cancelled)
-            self.post_message(SessionAnalysed(pivots, failures, ref))
+            subagents = find_subagents(reader.session)
+            self.post_message(SessionAnalysed(pivots, failures, ref, subagents))
         except Exception as exc:  # noqa: BLE001 - shown to the person, never swallowed silently
             self.post_message(ReadFailed(f"reading {ref.label} failed: {exc!r}", ref))
         finally:
@@ -388,7 +429,7 @@ class ReplayerApp(App[int]):
     @on(SessionAnalysed)
     def show_analysis(self, message: SessionAnalysed) -> None:
         if (screen := self.replay_of(message.ref)) is not None:
-            screen.add_analysis(message.pivots, message.failures)
+            screen.add_analysis(message.pivots, message.failures, message.subagents)
         # A big session is millions of long-lived objects; frozen, no collection walks them
         # (a key press stalled ~100 ms); what is left is collected between keys
         self.collector.start()

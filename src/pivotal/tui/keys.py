@@ -50,7 +50,7 @@ ROWS: list[tuple[str, list[tuple[str, str, str, str, str]]]] = [
                 "backspace,grave_accent,ctrl+o",
                 "⌫ ` Ctrl+O",
                 "jump_back",
-                "Back to where the last jump started (again: the one before)",
+                "Back to where the last jump started (again: the one before; a sub-agent: out)",
                 "",
             ),
         ]
@@ -95,7 +95,13 @@ ROWS: list[tuple[str, list[tuple[str, str, str, str, str]]]] = [
     (
         "View",
         [
-            ("enter", "Enter", "expand", "Expand/fold the turn's tool calls", ""),
+            (
+                "enter",
+                "Enter",
+                "expand",
+                "Expand/fold the turn's tool calls; on calls that ran a sub-agent, open it",
+                "",
+            ),
             ("t", "t", "toggle_reasoning", "Show/hide reasoning", ""),
             ("p", "p", "toggle_panel", "Show/hide the pivot panel", "Panel"),
             (

@@ -203,10 +203,11 @@ class LiveFollow:
         guard = asyncio.create_task(watchdog())
         post = partial(self._post, generation)
         try:
+            config = getattr(self.owner.app, "config", None)
             if self.folder is not None:
-                await follow_folder(post, self.folder, stop)
+                await follow_folder(post, self.folder, stop, config)
             elif self.ref is not None:
-                await follow_ref(post, self.ref, stop, initial)
+                await follow_ref(post, self.ref, stop, initial, config)
         finally:
             stop.set()
             guard.cancel()
@@ -247,6 +248,9 @@ class LiveFollow:
         if snap.first_changed is not None or snap.reset:
             pb.set_turns(snap.turns)
             transcript.set_turns(snap.turns, 0 if snap.reset else snap.first_changed)
+            ledger = getattr(self.owner, "ledger", None)  # the status line's spend
+            if ledger is not None:
+                ledger.update(snap.turns, 0 if snap.reset else snap.first_changed)
         if snap.reading:
             share = snap.done * 100 // max(snap.total, 1)
             shown.loading = f"reading {share}% ({snap.done >> 20}/{snap.total >> 20} MB)"

@@ -77,8 +77,9 @@ Post = Callable[[Snapshot], None]
 class Analyser:
     """Pivots (incremental detector) and failures of a growing turn list."""
 
-    def __init__(self) -> None:
-        self.tracker = PivotTracker(PivotConfig())
+    def __init__(self, config: PivotConfig | None = None) -> None:
+        self.config = config or PivotConfig()
+        self.tracker = PivotTracker(self.config)
         self.failures: list[int] = []
 
     def update(self, turns: list[Turn], first: int) -> tuple[list[Pivot], list[int]]:
@@ -94,7 +95,13 @@ def _name(ref: SessionRef) -> str:
     return ref.title or ref.label
 
 
-async def follow_ref(post: Post, ref: SessionRef, stop: asyncio.Event, initial: bool) -> None:
+async def follow_ref(
+    post: Post,
+    ref: SessionRef,
+    stop: asyncio.Event,
+    initial: bool,
+    config: PivotConfig | None = None,
+) -> None:
     """Follow one session file; `initial`: nothing is on screen yet (read it in slices first)."""
     try:
         reader = open_reader(ref)
@@ -102,7 +109,7 @@ async def follow_ref(post: Post, ref: SessionRef, stop: asyncio.Event, initial: 
         notice = f"cannot open {shown_name(ref.path)}: {exc}"
         post(Snapshot([], None, False, None, None, 0, 0, notice=notice))
         return
-    analyser = Analyser()
+    analyser = Analyser(config)
     indexer = LiveIndexer(ref).start()  # the search index keeps up with it too
     try:
         if initial:
@@ -141,9 +148,11 @@ async def read_in_slices(post: Post, reader: SessionReader, stop: asyncio.Event)
         await asyncio.sleep(0)
 
 
-async def follow_folder(post: Post, folder: Path, stop: asyncio.Event) -> None:
+async def follow_folder(
+    post: Post, folder: Path, stop: asyncio.Event, config: PivotConfig | None = None
+) -> None:
     """Follow the newest session in `folder`, starting over when a newer one starts."""
-    analyser = Analyser()
+    analyser = Analyser(config)
     stream = follow_newest(folder, stop=stop)
     indexer: LiveIndexer | None = None
     try:
@@ -152,7 +161,7 @@ async def follow_folder(post: Post, folder: Path, stop: asyncio.Event) -> None:
                 if stop.is_set():
                     return
                 if item.switched:
-                    analyser = Analyser()
+                    analyser = Analyser(config)
                     if indexer is not None:
                         indexer.close()
                     indexer = LiveIndexer(item.ref).start()

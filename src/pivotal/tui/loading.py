@@ -2,8 +2,8 @@
 
 `read_batches` drives a `SessionReader` with a byte budget per poll and yields a
 snapshot after each slice; the app runs it in a thread worker and posts the
-snapshots as messages. `find_pivots` and `find_failures` run once all is read
-(search is `find.py`).
+snapshots as messages. `find_pivots`, `find_failures` and `find_subagents` run
+once all is read (search is `find.py`).
 Nothing here imports Textual.
 """
 
@@ -13,8 +13,9 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 
 from pivotal.detect import PivotConfig, detect_pivots
-from pivotal.model import Pivot, Turn
+from pivotal.model import Pivot, Session, Turn
 from pivotal.readers.base import SessionReader
+from pivotal.spend.subagents import Subagent, read_subagents
 from pivotal.tui.playback import turn_failed
 
 FIRST_BUDGET = 256 * 1024
@@ -35,6 +36,8 @@ class Batch:
     skipped: int = 0
     problem: str = ""
     """Finished with no turns: why (the last record the reader had to skip), for the person."""
+    model: str | None = None
+    """The session's model (prices the turns that name none)."""
 
 
 def read_batches(
@@ -73,15 +76,21 @@ def read_batches(
             notices,
             len(session.skipped),
             problem,
+            session.model,
         )
         first = None
         if finished:
             return
 
 
-def find_pivots(turns: list[Turn]) -> list[Pivot]:
+def find_pivots(turns: list[Turn], config: PivotConfig | None = None) -> list[Pivot]:
     """The detector's pivots for `turns`."""
-    return list(detect_pivots(turns, PivotConfig()))
+    return list(detect_pivots(turns, config or PivotConfig()))
+
+
+def find_subagents(session: Session) -> list[Subagent]:
+    """The sub-agents `session` ran, read and tied to their calls (`pivotal.spend`)."""
+    return read_subagents(session)
 
 
 def find_failures(turns: list[Turn], cancelled: Callable[[], bool] = lambda: False) -> list[int]:

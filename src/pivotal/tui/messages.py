@@ -5,6 +5,7 @@ from __future__ import annotations
 from textual.message import Message
 
 from pivotal.model import Pivot, SessionRef
+from pivotal.spend.subagents import Subagent
 from pivotal.tui.loading import Batch
 from pivotal.tui.safe import one_line
 
@@ -23,12 +24,18 @@ class SessionAnalysed(Message):
     """The whole session is read and its pivots and failures are known."""
 
     def __init__(
-        self, pivots: list[Pivot], failures: list[int], ref: SessionRef | None = None
+        self,
+        pivots: list[Pivot],
+        failures: list[int],
+        ref: SessionRef | None = None,
+        subagents: list[Subagent] | None = None,
     ) -> None:
         super().__init__()
         self.pivots = pivots
         self.failures = failures
         self.ref = ref
+        self.subagents = subagents
+        """The sub-agents the session ran, read and tied to their calls (None: not read)."""
 
 
 class ReadFailed(Message):

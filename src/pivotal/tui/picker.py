@@ -5,7 +5,8 @@ order but not necessarily together (fuzzy, as in fzf), in a session's agent,
 project, title or path; rows that hold it as one piece rank first. Arrows,
 PgUp/PgDn and Home/End move in the list; Esc clears the filter, or leaves
 when it is empty. The columns (agent, project, when the session started,
-turns, pivots, title and path) have headers and fit 80 columns; counts that
+turns, pivots, what it cost (its sub-agents included; tokens when its model has
+no price), title and path) have headers and fit 80 columns; counts that
 are still being read show as `…` (see `picker_fill`). Unfiltered, the rows come
 newest change first, as the callers list them (the empty filter line says so:
 a session resumed today may have started months ago). Ctrl+F switches to searching
@@ -35,7 +36,7 @@ from pivotal.tui.picker_search import (
 from pivotal.tui.safe import one_line
 from pivotal.tui.session_list import SessionList
 
-AGENT, PROJECT, STARTED, TURNS, PIVOTS = 8, 16, 16, 5, 6
+AGENT, PROJECT, STARTED, TURNS, PIVOTS, COST = 8, 16, 16, 5, 6, 7
 """Column widths; the title and path take what is left (80 columns leave them ~22)."""
 SHORT = {"claude-code": "claude", "qwen-code": "qwen", "continue-cli": "continue"}
 
@@ -57,9 +58,23 @@ def header() -> Text:
     text = Text(no_wrap=True, overflow="ellipsis", style="bold dim")
     text.append(_cell("agent", AGENT) + " " + _cell("project", PROJECT) + " ")
     text.append(_cell("started (UTC)", STARTED) + " ")
-    text.append(_cell("turns", TURNS, True) + " " + _cell("pivots", PIVOTS, True) + "  ")
+    text.append(_cell("turns", TURNS, True) + " " + _cell("pivots", PIVOTS, True) + " ")
+    text.append(_cell("cost", COST, True) + "  ")
     text.append("title · path")
     return text
+
+
+def cost_cell(ref: SessionRef, unknown: str) -> str:
+    """ "$3.40", "≥$3.40" (part had no price), "12M tk" (no price at all), "—" (no usage)."""
+    from pivotal.spend.words import count, dollars
+
+    if ref.turns is None:
+        return unknown
+    if ref.tokens is None:
+        return "—"
+    if ref.cost is None:
+        return count(ref.tokens).replace(" ", "") + " tk"
+    return ("" if ref.cost_whole else "≥") + dollars(ref.cost)
 
 
 def short_path(label: str) -> str:
@@ -69,7 +84,7 @@ def short_path(label: str) -> str:
 
 
 def ref_label(ref: SessionRef, counting: bool = True) -> Text:
-    """One picker row: agent, project, start, turns, pivots, title and path.
+    """One picker row: agent, project, start, turns, pivots, cost, title and path.
 
     Counts not known yet show `…` while `counting`, else `—`.
     """
@@ -83,7 +98,8 @@ def ref_label(ref: SessionRef, counting: bool = True) -> Text:
     unknown = "…" if counting else "—"
     turns = unknown if ref.turns is None else str(ref.turns)
     pivots = unknown if ref.pivots is None else str(ref.pivots)
-    text.append(_cell(turns, TURNS, True) + " " + _cell(pivots, PIVOTS, True) + "  ")
+    text.append(_cell(turns, TURNS, True) + " " + _cell(pivots, PIVOTS, True) + " ")
+    text.append(_cell(cost_cell(ref, unknown), COST, True) + "  ", style="dim")
     title = one_line(ref.title, 80)
     if title:
         text.append(title)

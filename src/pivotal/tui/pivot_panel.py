@@ -26,8 +26,9 @@ from textual.strip import Strip
 from textual.timer import Timer
 
 from pivotal.model import Pivot
+from pivotal.tui.markdown_source import markdown_text
 from pivotal.tui.pivot_story import Context, pivot_text
-from pivotal.tui.rich_text import safe_markdown
+from pivotal.tui.safe import clean
 
 DIM = Style(dim=True)
 REDRAW_EVERY = 0.25
@@ -43,12 +44,12 @@ def _place(shown: tuple[object, ...]) -> tuple[object, ...]:
 
 
 def note_block(index: int, note: str) -> RenderableType:
-    """The panel's section for a marked turn: its note as safe Markdown (no links, no escapes)."""
+    """The panel's section for a marked turn: its note as written, styled as Markdown."""
     title = Text(f"✎ Note · turn #{index + 1}", style="bold reverse")
     if not note.strip():
         hint = Text("Marked. a adds a note; m unmarks.", style="dim")
         return Group(title, hint, Text(""))
-    return Group(title, safe_markdown(note), Text(""))
+    return Group(title, markdown_text(clean(note)), Text(""))
 
 
 class PivotPanel(ScrollView, can_focus=False):

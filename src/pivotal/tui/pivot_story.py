@@ -1,7 +1,9 @@
 """What the pivot panel says, in the order a person reads it.
 
 First what happened, in plain words (the detector's `summary` sentence when it
-has one, else its reason), then what changed before → after (phase,
+has one, else its reason) and what the agent then did on its own until the
+person typed again (time, calls, files, tokens, dollars, its sub-agents:
+`pivotal.spend`), then what changed before → after (phase,
 initiative, the failed tool calls since the person last spoke, the figures
 measured, open threads, task changes and which side of the pivot each is on),
 and only then the evidence: kind, confidence, silence, the detector's tallies
@@ -24,6 +26,9 @@ from rich.text import Text
 from pivotal.detect.config import PivotConfig
 from pivotal.detect.silence import classify_turn
 from pivotal.model import Pivot, Role, Signal, Silence, StateChange, Turn, TurnFlag
+from pivotal.spend.run import next_anchor, pivot_run, run_end
+from pivotal.spend.subagents import Subagent
+from pivotal.spend.words import run_sentence
 from pivotal.tui.safe import one_line
 
 if TYPE_CHECKING:
@@ -53,6 +58,8 @@ class Context:
     """Turns with a failed tool call between `since` and the pivot (what e/E visit)."""
     targets: tuple[str, ...] = field(default_factory=tuple)
     """Figures the person wrote themselves before the pivot (their targets)."""
+    run: str = ""
+    """What the agent did on its own after it, in one sentence ("" until known)."""
 
 
 class Stories:
@@ -77,11 +84,24 @@ class Stories:
         """The previews of the person's messages in turns[:_scanned], lower-cased."""
         self._ends: list[tuple[int, int]] = []
         """(turn index, end offset in `_spoken`) per person's message, ascending."""
+        self._runs: dict[tuple[object, ...], str] = {}
+        """(pivot turn, where its run stops, sub-agents known) -> its sentence: a run is
+        measured once (its calls decoded), again only when a live session grows it."""
 
-    def context(self, pivot: Pivot, turns: Sequence[Turn], failures: Sequence[int]) -> Context:
+    def context(
+        self,
+        pivot: Pivot,
+        turns: Sequence[Turn],
+        failures: Sequence[int],
+        *,
+        pivots: Sequence[Pivot] = (),
+        model: str | None = None,
+        subagents: Sequence[Subagent] = (),
+    ) -> Context:
         if len(turns) < self._count:
             self._since.clear()
             self._targets.clear()
+            self._runs.clear()
             self._scanned, self._spoken, self._ends = 0, "", []
         self._count = len(turns)
         if pivot.turn not in self._since:
@@ -103,7 +123,27 @@ class Stories:
                 )
                 self._targets[key] = found
             targets = found
-        return Context(since, tuple(failures[low:high]), targets)
+        run = self._run(pivot, turns, pivots, model, subagents)
+        return Context(since, tuple(failures[low:high]), targets, run)
+
+    def _run(
+        self,
+        pivot: Pivot,
+        turns: Sequence[Turn],
+        pivots: Sequence[Pivot],
+        model: str | None,
+        subagents: Sequence[Subagent],
+    ) -> str:
+        stop = next_anchor(pivots, pivot.turn)
+        end = run_end(turns, pivot, stop)
+        # a run that reaches the end of a live session grows with it: measured again then
+        key = (pivot.turn, end, len(turns) if end >= len(turns) else 0, len(subagents))
+        found = self._runs.get(key)
+        if found is None:
+            run = pivot_run(turns, pivot, model=model, subagents=subagents, stop=stop)
+            anchor = turns[pivot.turn] if 0 <= pivot.turn < len(turns) else None
+            found = self._runs[key] = run_sentence(run, pivot, anchor)
+        return found
 
     def _spoken_before(self, turns: Sequence[Turn], before: int) -> int:
         """How much of `_spoken` the person wrote before turn `before` (its end offset).
@@ -157,6 +197,9 @@ def pivot_text(pivot: Pivot, number: int, total: int, context: Context | None = 
     plain = one_line(pivot.summary or pivot.reason, 500)
     if plain:
         text.append("\n" + plain)
+    if context.run:
+        sentence = one_line(context.run, 600)
+        text.append("\n" + sentence[:1].upper() + sentence[1:])
     state_text(text, pivot, context)
     if len(pivot.cluster) > 1:
         text.append("\n\nThe silent stretch", HEAD)

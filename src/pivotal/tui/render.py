@@ -3,8 +3,9 @@
 The transcript caches what this returns by everything that changes the look
 (`TurnLook`), so a turn is rendered once per width / fold state, and only when
 it is on screen. Session text is cleaned (`safe.clean`) and handed to Rich as
-`Text` or Markdown source, never as markup. Long bodies are cut so one huge
-message or tool output cannot stall a frame.
+`Text`, never as markup; an agent's Markdown is shown as written, styled
+(`markdown_source`). Long bodies are cut so one huge message or tool output
+cannot stall a frame.
 """
 
 from __future__ import annotations
@@ -23,11 +24,11 @@ from textual.strip import Strip
 
 from pivotal.model import Part, PartKind, Pivot, Role, ToolCall, Turn, TurnFlag
 from pivotal.tui.contrast import readable_style
-from pivotal.tui.rich_text import literal_html_markdown
+from pivotal.tui.markdown_source import markdown_text
 from pivotal.tui.safe import clean, one_line
 
 MARKDOWN_LIMIT = 6_000
-"""Longer texts are shown as plain text: Rich Markdown costs ~1 ms per KB."""
+"""Longer texts are shown without Markdown styles (highlighting their code costs)."""
 TEXT_LIMIT = 4_000
 EXPANDED_LIMIT = 60_000
 OUTPUT_LINES = 200
@@ -75,6 +76,10 @@ class TurnLook:
     expanded: frozenset[int] = frozenset()
     pivot: str | None = None
     """Banner text when a pivot is anchored at this turn."""
+    spend: str = ""
+    """The turn's tokens and dollars, at the end of its header ("" when not recorded)."""
+    subagents: tuple[tuple[str, str], ...] = ()
+    """(call id, what its sub-agent did) for the calls of this turn that ran one."""
 
 
 @dataclass(slots=True)
@@ -124,6 +129,8 @@ def header_text(turn: Turn, look: TurnLook, palette: Palette) -> Text:
         text.append("  error", palette.failed)
     if turn.flags & TurnFlag.SIDECHAIN:
         text.append("  sidechain", palette.dim)
+    if look.spend:
+        text.append(f"  {look.spend}", palette.dim)
     return text
 
 
@@ -191,7 +198,7 @@ def more_note(count: int, unit: str, palette: Palette) -> Text:
 
 
 def text_blocks(body: str, turn: Turn, expanded: bool, palette: Palette) -> list[RenderableType]:
-    """A text part: Markdown for the agent, literal text for people and injections."""
+    """A text part, as written: the agent's styled as Markdown, people's and injections' plain."""
     body = clean(body)
     if turn.is_synthetic and not turn.is_human and not expanded:
         shown, hidden = cut_lines(body, FOLDED_LINES)
@@ -201,7 +208,7 @@ def text_blocks(body: str, turn: Turn, expanded: bool, palette: Palette) -> list
         return blocks
     shown, hidden = cut(body, EXPANDED_LIMIT if expanded else TEXT_LIMIT)
     if turn.role is Role.ASSISTANT and len(shown) <= MARKDOWN_LIMIT:
-        blocks = [literal_html_markdown(shown, code_theme="monokai", hyperlinks=False)]
+        blocks = [markdown_text(shown, code_theme="monokai")]
     else:
         style = palette.synthetic if turn.is_synthetic else Style()
         blocks = [Text(shown, style)]
@@ -256,6 +263,10 @@ def part_blocks(
         blocks: list[tuple[RenderableType, int | None]] = [
             (tool_header(part.tool, open_, palette), number)
         ]
+        note = dict(look.subagents).get(part.tool.call_id)
+        if note:
+            line = f"  ↳ {note} · Enter opens it (⌫ back)"
+            blocks.append((Text(line, palette.tool, no_wrap=True, overflow="ellipsis"), None))
         if open_:
             blocks += [(block, None) for block in tool_blocks(part.tool, palette)]
         return blocks
@@ -327,11 +338,9 @@ def with_cursor(rendered: RenderedTurn, palette: Palette) -> RenderedTurn:
 
 
 def warm_up() -> None:
-    """Pay Rich Markdown's and Pygments' first-use costs (~60 ms) off the UI thread."""
+    """Pay Pygments' first-use costs (~60 ms: its lexers and styles) off the UI thread."""
     console = Console(width=80, file=None, force_terminal=False)
-    sample = literal_html_markdown(
-        "# w\n\n- *a* `b`\n\n```python\nx = 1\n```\n", code_theme="monokai"
-    )
+    sample = markdown_text("# w\n\n- *a* `b`\n\n```python\nx = 1\n```\n", code_theme="monokai")
     console.render_lines(sample, console.options)
 
 

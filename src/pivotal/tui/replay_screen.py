@@ -30,6 +30,9 @@ from textual.widgets import Static
 
 from pivotal.model import Pivot, Turn
 from pivotal.readers import session_files
+from pivotal.spend.ledger import Ledger
+from pivotal.spend.subagents import Subagent
+from pivotal.spend.words import subagent_note
 from pivotal.tui.handoff import Handoff
 from pivotal.tui.jumps import Jumps
 from pivotal.tui.keybar import KeyBar
@@ -90,6 +93,12 @@ class ReplayScreen(Screen[None]):
         self.handoff = Handoff(self, say=self.say)
         self.live = LiveFollow(self, self.playback)
         self.search.path = lambda: None if self.live.ref is None else str(self.live.ref.path)
+        self.ledger = Ledger()
+        """Tokens and dollars up to each turn (the status line's spend)."""
+        self.subagents: list[Subagent] = []
+        """The sub-agents the session ran, once its analysis is in."""
+        self.came_from: str = ""
+        """Set on a sub-agent's screen: what it came from (Backspace returns there)."""
         self.landing: Callable[[ReplayScreen], None] | None = None
         """Runs once the pivots are known: a hit of the search across sessions (`search_hit`)."""
         self.from_results = False
@@ -134,6 +143,7 @@ class ReplayScreen(Screen[None]):
         self.ready = True
         self.transcript.set_turns(self.playback.turns, 0)
         self.transcript.set_banners({p.turn: pivot_banner(p) for p in self.playback.pivots})
+        self.show_subagents()
         self.marking.open(getattr(self.app, "session", None), self.live.ref)
         self.sync()
         self.land()
@@ -145,6 +155,12 @@ class ReplayScreen(Screen[None]):
     def add_turns(self, batch: Batch) -> None:
         """A slice of the session arrived: show it (the cursor stays where it is)."""
         self.playback.set_turns(batch.turns)
+        first = batch.first_changed
+        if batch.model != self.ledger.model:  # turns that name no model are priced again
+            self.ledger.model, first = batch.model, 0
+            if self.ready:
+                self.transcript.set_spend(batch.model, self.transcript.subagents)
+        self.ledger.update(batch.turns, first)
         if self.ready:
             self.transcript.set_turns(batch.turns, batch.first_changed)
         if batch.notices:
@@ -162,13 +178,19 @@ class ReplayScreen(Screen[None]):
         # keep the person's hand scrolling while the rest of the file arrives
         self.sync(follow=not self.ready or self.transcript.follow_cursor)
 
-    def add_analysis(self, pivots: list[Pivot], failures: list[int]) -> None:
+    def add_analysis(
+        self, pivots: list[Pivot], failures: list[int], subagents: list[Subagent] | None = None
+    ) -> None:
         self.analysed = True
         self.reading = ""
         self.playback.set_pivots(pivots)
         self.playback.set_failures(failures)
+        if subagents is not None:
+            self.subagents = subagents
+            self.ledger.set_subagents(subagents)
         if self.ready:
             self.transcript.set_banners({p.turn: pivot_banner(p) for p in self.playback.pivots})
+            self.show_subagents()
         self.sync()
         self.land()
 
@@ -178,10 +200,26 @@ class ReplayScreen(Screen[None]):
             landing, self.landing = self.landing, None
             landing(self)
 
-    def set_session(self, turns: list[Turn], pivots: list[Pivot], failures: list[int]) -> None:
+    def show_subagents(self) -> None:
+        """Each call that ran a sub-agent says, under it, what the sub-agent did."""
+        notes: dict[int, list[tuple[str, str]]] = {}
+        for sub in self.subagents:
+            if sub.parent_turn is not None and sub.call_id is not None:
+                notes.setdefault(sub.parent_turn, []).append((sub.call_id, subagent_note(sub)))
+        self.transcript.set_spend(self.ledger.model, {k: tuple(v) for k, v in notes.items()})
+
+    def set_session(
+        self,
+        turns: list[Turn],
+        pivots: list[Pivot],
+        failures: list[int],
+        *,
+        model: str | None = None,
+        subagents: list[Subagent] | None = None,
+    ) -> None:
         """Everything at once (tests, small in-memory sessions)."""
-        self.add_turns(Batch(turns, 0, 1, 1, True))
-        self.add_analysis(pivots, failures)
+        self.add_turns(Batch(turns, 0, 1, 1, True, model=model))
+        self.add_analysis(pivots, failures, subagents)
 
     # -- pushing state down -------------------------------------------------------
     def sync(self, *, follow: bool = True, live: bool = False) -> None:
@@ -202,8 +240,18 @@ class ReplayScreen(Screen[None]):
             loading=not self.analysed,
             note=self.marking.cursor_note(),
             live=live,
-            context=None if pivot is None else self.stories.context(pivot, pb.turns, pb.failures),
+            context=None
+            if pivot is None
+            else self.stories.context(
+                pivot,
+                pb.turns,
+                pb.failures,
+                pivots=pb.pivots,
+                model=self.ledger.model,
+                subagents=self.subagents,
+            ),
         )
+        spend, spend_short = self.ledger.status(pb.cursor)
         self.timeline.update_state(
             TimelineState.of(
                 pb,
@@ -212,6 +260,8 @@ class ReplayScreen(Screen[None]):
                 notice=self.status,
                 live=self.live.label(),
                 marks=self.marking.marked_turns(),
+                spend=spend,
+                spend_short=spend_short,
             )
         )
         bindings_state = (bool(self.search.needle), bool(pb.failures))
@@ -345,7 +395,11 @@ class ReplayScreen(Screen[None]):
             self.say(f"evidence of pivot {number}: the panel stays on it (Backspace goes back)")
 
     def action_jump_back(self) -> None:
-        self.moved(self.jumps.back(), "no jump to go back from")
+        target = self.jumps.back()
+        if target is None and self.came_from:  # a sub-agent's transcript: back to the session
+            self.app.close_subagent(self)  # type: ignore[attr-defined]
+            return
+        self.moved(target, "no jump to go back from")
 
     @on(TranscriptView.PivotClicked)
     def show_clicked_pivot(self, event: TranscriptView.PivotClicked) -> None:
@@ -377,8 +431,36 @@ class ReplayScreen(Screen[None]):
 
     # -- view ---------------------------------------------------------------------
     def action_expand(self) -> None:
-        if self.playback.turns:
-            self.transcript.toggle_expanded(self.playback.cursor, ALL_PARTS)
+        """Fold or unfold the turn's calls; on a call that ran a sub-agent, open its transcript."""
+        if not self.playback.turns:
+            return
+        cursor = self.playback.cursor
+        ran = [s for s in self.subagents if s.parent_turn == cursor and not s.error]
+        order = [call.call_id for call in self.playback.turns[cursor].tool_calls] if ran else []
+        ran.sort(key=lambda s: order.index(s.call_id) if s.call_id in order else len(order))
+        if not ran:
+            self.transcript.toggle_expanded(cursor, ALL_PARTS)
+        elif len(ran) == 1:
+            self.app.open_subagent(ran[0], self)  # type: ignore[attr-defined]
+        else:
+            self.choose_subagent(ran)
+
+    def choose_subagent(self, ran: list[Subagent]) -> None:
+        """Several sub-agents ran from this turn: ask which (by number)."""
+        lines = [
+            f"{n}  {one_line(s.title or s.prompt, 60)}  {subagent_note(s)}"
+            for n, s in enumerate(ran, 1)
+        ]
+        label = "Open which sub-agent? (number, Enter)\n" + "\n".join(lines)
+
+        def done(value: str | None) -> None:
+            number = (value or "").strip()
+            if number.isdigit() and 1 <= int(number) <= len(ran):
+                self.app.open_subagent(ran[int(number) - 1], self)  # type: ignore[attr-defined]
+            elif value is not None:
+                self.say(f"no sub-agent {one_line(number, 20)} here (1 to {len(ran)})")
+
+        self.app.push_screen(PromptScreen(label, "1"), done)
 
     def action_toggle_reasoning(self) -> None:
         self.transcript.set_reasoning(not self.transcript.reasoning)

@@ -65,6 +65,8 @@ LEGEND = [
     ("✧", "a candidate pivot: live, still being judged"),
     ("▸ ▾", "a tool call, folded / open (Enter or a click)"),
     ("✓ ✗ …", "the call worked / failed (exit code first) / no result yet"),
+    ("↳ sub-agent", "what a sub-agent the call ran did (Enter opens it, ⌫ back)"),
+    ("$0.02 · in · out", "a turn's dollars and tokens (status line: spent so far of all)"),
     ("● ━ ─", "on the bar: where you are, seen, still ahead"),
     ("red", "on the bar: a turn with a failed call (e jumps there)"),
     ("▼", "a turn you marked (m)"),

@@ -53,6 +53,9 @@ class TimelineState:
     """Seconds from the first timestamp to the last one read."""
     at_end: bool = False
     """The cursor is on the last turn and nothing more is coming (not following live)."""
+    spend: str = ""
+    """Dollars and tokens up to the cursor, of the whole session ("" when not recorded)."""
+    spend_short: str = ""
 
     @classmethod
     def of(cls, pb: Playback, *, following: bool, **lines: str | tuple[int, ...]) -> TimelineState:
@@ -79,7 +82,8 @@ class TimelineState:
 
 
 def status_text(state: TimelineState, width: int) -> str:
-    """`⏸ paused │ turn 17/68 · 25% │ 1:03:17 / 3:12:40 │ 1 turn/s │ 3 pivots │ …`, fitted."""
+    """`⏸ paused │ turn 17/68 · 25% │ 1:03:17 / 3:12:40 │ 1 turn/s │ 3 pivots │ $1.20 of ≈ $3.40
+    · 1.1 M of 2.3 M tokens │ …`, fitted (the spend shrinks to `$1.20/$3.40`)."""
     if state.playing:
         play = Part("▶ playing", "▶", 9)
     elif state.at_end:
@@ -96,6 +100,8 @@ def status_text(state: TimelineState, width: int) -> str:
         parts.append(Part(f"{clock(state.elapsed)}{whole}", clock(state.elapsed), 3))
     parts.append(Part(state.pace, state.pace_short, 4))
     parts.append(Part(plural(len(state.pivots), "pivot"), plural(len(state.pivots), "pivot"), 5))
+    if state.spend:
+        parts.append(Part(state.spend, state.spend_short, 3))
     if state.autopause:
         parts.append(Part("auto-pause on", "", 1))
     else:

@@ -24,6 +24,7 @@ from textual.strip import Strip
 from textual.timer import Timer
 
 from pivotal.model import Turn
+from pivotal.spend.words import turn_usage
 from pivotal.tui.heights import Heights
 from pivotal.tui.highlight import Highlighter
 from pivotal.tui.render import (
@@ -97,6 +98,10 @@ class TranscriptView(ScrollView, can_focus=False):
         """Keep the cursor turn in view on resize; off once the person scrolls by hand."""
         self.highlighter = Highlighter()
         """Marks the last search's matches where they are drawn."""
+        self.model: str | None = None
+        """The session's model: prices turns that name none in their headers."""
+        self.subagents: dict[int, tuple[tuple[str, str], ...]] = {}
+        """Turn -> (call id, what its sub-agent did) for the calls that ran one."""
 
     # -- inputs from the app -------------------------------------------------
     def set_turns(self, turns: list[Turn], first_changed: int | None = None) -> None:
@@ -148,6 +153,21 @@ class TranscriptView(ScrollView, can_focus=False):
         touched = {index for index, _ in changed}
         self._forget(lambda index: index in touched)
         self._relayout()
+        self.refresh()
+
+    def set_spend(
+        self, model: str | None, subagents: dict[int, tuple[tuple[str, str], ...]]
+    ) -> None:
+        """The session's model (headers price turns with it) and its sub-agents' notes."""
+        touched = {
+            i
+            for i in set(subagents) | set(self.subagents)
+            if subagents.get(i) != self.subagents.get(i)
+        }
+        self.model, self.subagents = model, subagents
+        if touched:  # a note is a line under its call: those turns are taller
+            self._forget(lambda index: index in touched)
+            self._relayout()
         self.refresh()
 
     def toggle_expanded(self, turn: int, part: int = ALL_PARTS) -> bool:
@@ -373,6 +393,8 @@ class TranscriptView(ScrollView, can_focus=False):
             reasoning=self.reasoning,
             expanded=self.expanded.get(index, frozenset()),
             pivot=self.banners.get(index),
+            spend=turn_usage(self.turns[index], self.model) if index < len(self.turns) else "",
+            subagents=self.subagents.get(index, ()),
         )
 
     def rendered(self, index: int) -> RenderedTurn:

@@ -1,0 +1,160 @@
+"""The fit behind `weights.json`: the solver, the cross-validation, and what the file holds.
+
+The solver and the folds are tested on small data built here, where the right answer is
+known; the shipped file is checked against the signals the detector can measure, so a
+signal added without a place in the fit (or a weight for a signal that no longer exists)
+fails here.
+"""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "tools"))
+
+from fitting.crossval import Judged, Verdict, bar_for_precision, cross_validate, tally  # noqa: E402
+from fitting.labelled import NOT_PIVOT, Example, Labelled  # noqa: E402
+from fitting.logistic import fit  # noqa: E402
+from fitting.model import BIAS, NAMES, SIGNS, SILENCES  # noqa: E402
+
+from pivotal.detect import PivotConfig, PivotTracker  # noqa: E402
+from pivotal.detect.fitted import load  # noqa: E402
+from pivotal.readers import find_sessions, read_session  # noqa: E402
+
+SAMPLES = Path(__file__).resolve().parents[2] / "sample_sessions"
+
+
+def _data(seed: int = 1) -> tuple[np.ndarray, np.ndarray]:
+    """y depends on column 0 (up) and column 1 (down); column 2 is noise."""
+    rng = np.random.default_rng(seed)
+    x = rng.random((400, 3))
+    logit = 4 * x[:, 0] - 4 * x[:, 1]
+    y = (rng.random(400) < 1 / (1 + np.exp(-logit))).astype(float)
+    return np.hstack([np.ones((400, 1)), x]), y
+
+
+def test_the_solver_finds_the_directions_and_is_deterministic() -> None:
+    x, y = _data()
+    w = np.ones(len(y))
+    beta = fit(x, y, w, 1.0, [0, 0, 0, 0], [True, False, False, False])
+    assert beta[1] > 2 and beta[2] < -2 and abs(beta[3]) < 1
+    again = fit(x, y, w, 1.0, [0, 0, 0, 0], [True, False, False, False])
+    assert np.array_equal(beta, again)
+
+
+def test_a_sign_the_definition_forbids_is_held_at_zero() -> None:
+    x, y = _data()
+    w = np.ones(len(y))
+    # column 1 can only count for a pivot: the data want it negative, so it stays at 0
+    beta = fit(x, y, w, 1.0, [0, 0, 1, 0], [True, False, False, False])
+    assert beta[2] == 0.0 and beta[1] > 0
+
+
+def test_a_larger_penalty_shrinks_the_weights_but_not_the_intercept() -> None:
+    x, y = _data()
+    w = np.ones(len(y))
+    small = fit(x, y, w, 0.1, [0, 0, 0, 0], [True, False, False, False])
+    large = fit(x, y, w, 100.0, [0, 0, 0, 0], [True, False, False, False])
+    assert np.abs(large[1:]).sum() < np.abs(small[1:]).sum()
+
+
+def _example(group: str, value: float, pivot: bool, name: str = "plan laid out") -> Example:
+    return Example(
+        "realworld",
+        group,
+        f"{group}.jsonl",
+        "codex",
+        0,
+        "ack",
+        "implicit_approval" if pivot else NOT_PIVOT,
+        True,
+        {"silence: ack": 1.0, name: value},
+    )
+
+
+def test_a_group_is_judged_by_weights_fitted_without_it() -> None:
+    """A signal seen only in one repository teaches its fold nothing: the held-out group's
+    confidence is the same with or without the signal."""
+    examples = [_example(f"r{i}", 1.0, i % 2 == 0) for i in range(10)]
+    lonely = _example("alone", 1.0, True, name="step gate")
+    sets = {"realworld": Labelled(examples=[*examples, lonely])}
+    from fitting.model import train
+
+    judged = cross_validate("realworld", sets, lambda ex: train(ex, 0.5, 1.0, 1.0), ["realworld"])
+    by_group = {v.example.group: v.confidence for v in judged.verdicts}
+    plain = _example("alone", 1.0, True)
+    plain.features = {"silence: ack": 1.0}
+    model = train(examples, 0.5, 1.0, 1.0)
+    assert by_group["alone"] == pytest.approx(float(model.confidences([plain])[0]))
+
+
+def test_the_bar_is_the_best_recall_at_the_precision_asked() -> None:
+    judged = Judged("x")
+    for confidence, pivot in [(0.9, True), (0.8, True), (0.7, False), (0.6, True), (0.5, False)]:
+        judged.verdicts.append(Verdict(_example("g", 1.0, pivot), confidence, "implicit_approval"))
+    judged.missed = 1  # a labelled pivot no silence matched: a miss at every bar
+    bar, t = bar_for_precision(judged, 0.75)
+    assert bar == 0.6 and (t.tp, t.fp, t.fn) == (3, 1, 1)
+    assert tally(judged, 0.85).recall == pytest.approx(1 / 4)
+
+
+def test_the_shipped_weights_name_only_signals_the_fit_knows() -> None:
+    fitted = load()
+    assert set(fitted.weights) <= set(SIGNS) | set(SILENCES)
+    assert set(SILENCES) <= set(fitted.weights)  # every kind of silence carries the base
+    assert BIAS not in fitted.weights
+    assert fitted.possible <= fitted.levels["high"] <= fitted.levels["normal"]
+    assert fitted.levels["normal"] <= fitted.levels["low"]
+
+
+def test_every_signal_the_detector_measures_has_a_place_in_the_fit() -> None:
+    seen: set[str] = set()
+    for path in sorted(SAMPLES.glob("*/*.jsonl")):
+        for ref in find_sessions([path]).refs:
+            tracker = PivotTracker(PivotConfig.for_sensitivity(1.0))
+            tracker.update(read_session(ref).turns, 0)
+            for _, judgement in tracker.judgements():
+                seen.update(judgement.features or {})
+    assert len(seen) > 20
+    assert seen <= set(NAMES) | set(SILENCES), seen - set(NAMES) - set(SILENCES)
+
+
+def test_a_confidence_is_the_sum_of_its_listed_weights() -> None:
+    """The promise `--explain`, the JSON and the panel rest on, on every pivot and possible
+    pivot of every sample."""
+    checked = 0
+    for path in sorted(SAMPLES.glob("*/*.jsonl")):
+        for ref in find_sessions([path]).refs:
+            tracker = PivotTracker()
+            tracker.update(read_session(ref).turns, 0)
+            weights = load().weights
+            for pivot in tracker.all_pivots():
+                total = sum(s.weight for s in pivot.signals)
+                assert pivot.confidence == round(max(0.0, min(1.0, total)), 3)
+                for signal in pivot.signals:
+                    key = f"silence: {pivot.silence}" if signal.name == "silence" else signal.name
+                    assert signal.weight == round(weights[key] * signal.value, 3)
+                checked += 1
+    assert checked >= 20
+
+
+def test_a_real_label_matches_by_any_of_its_ids_else_by_any_of_its_lines() -> None:
+    """As the corpus's own score.py matches: message id (or another id), else the line (or
+    another line). The labels are made up: the corpus itself is not needed."""
+    from fitting.labelled import _real_matches, repository
+
+    from pivotal.model import Role, SourceRef, Turn
+
+    def turn(message_id: str | None, line: int | None) -> Turn:
+        return Turn(0, Role.USER, message_id=message_id, source=SourceRef(line=line))
+
+    by_id = {"message_id": "u1", "alt_ids": ["b1"], "line": None}
+    by_line = {"message_id": None, "line": 40, "alt_lines": [41]}
+    assert _real_matches(turn("b1", 7), by_id) and _real_matches(turn("u1", None), by_id)
+    assert not _real_matches(turn("u2", 7), by_id)
+    assert _real_matches(turn(None, 41), by_line) and not _real_matches(turn(None, 42), by_line)
+    assert repository("codex/owner__repo__rollout-2025.jsonl") == "owner__repo"
