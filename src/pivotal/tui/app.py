@@ -23,6 +23,7 @@ from textual.worker import get_current_worker
 if TYPE_CHECKING:  # the picker loads when there is one to show (not before a path's replay)
     from pivotal.tui.picker import PickerScreen
     from pivotal.tui.picker_fill import Details
+    from pivotal.tui.picker_search import Picked
 
 from pivotal.detect import PivotConfig
 from pivotal.model import Pivot, Session, SessionRef
@@ -103,6 +104,8 @@ class ReplayerApp(App[int]):
         """Files of the agents' folders that listed no session (the picker says how many)."""
         self.query = ""
         """The picker's filter as it was left."""
+        self.search_text: str | None = None
+        """The picker's text search as it was left (None: it was filtering)."""
         self._picker: PickerScreen | None = None
         self.first_paint = threading.Event()
         """Set once the first slice of the session is on screen."""
@@ -276,42 +279,70 @@ class ReplayerApp(App[int]):
         return screen
 
     # -- the picker ----------------------------------------------------------------------
-    def show_picker(self, *, back: bool = False) -> None:
-        """The picker over this app's sessions (`back`: over a replay, which Esc returns to)."""
+    def show_picker(self, *, back: bool = False, search: str | None = None) -> None:
+        """The picker over this app's sessions (`back`: over a replay, which Esc returns to;
+        `search`: in search mode, looking that up; by default as it was left)."""
         from pivotal.tui.picker import PickerScreen
         from pivotal.tui.picker_fill import FillingPicker
 
+        search = search if search is not None else self.search_text
         unlisted = self.unlisted
         if self.details is not None:  # the quick listing: counts arrive behind it
             picker: PickerScreen = FillingPicker(
-                self.refs, self.details, self.query, back=back, unlisted=unlisted
+                self.refs, self.details, self.query, back=back, unlisted=unlisted, search=search
             )
         else:
-            picker = PickerScreen(self.refs, self.query, back=back, unlisted=unlisted)
+            picker = PickerScreen(
+                self.refs, self.query, back=back, unlisted=unlisted, search=search
+            )
         self._picker = picker
         self.push_screen(picker, self.open_picked)
 
-    def open_picker(self) -> None:
-        """o (or the palette) in a replay: back to the picker, the filter as it was left."""
+    def open_picker(self, search: str | None = None) -> None:
+        """o (or the palette) in a replay: back to the picker, the filter as it was left
+        (`search`: in search mode, looking that up)."""
         if not self.refs:
             self.refs, self.details = self.lister()
         if not self.refs:
             self.notify("No other sessions were found.", timeout=5, markup=False)
             return
-        self.show_picker(back=True)
+        self.show_picker(back=True, search=search)
 
-    def open_picked(self, ref: SessionRef | None) -> None:
+    def back_to_results(self) -> None:
+        """Esc in a replay opened from the search results: the results, as they were."""
+        self.open_picker(self.search_text)
+
+    def search_sessions(self, needle: str) -> None:
+        """* in a replay: every session's text searched for the `/` search's text."""
+        needle = " ".join(needle.split())
+        self.open_picker(f'"{needle}"' if " " in needle else needle)
+
+    def open_picked(self, picked: SessionRef | Picked | None) -> None:
+        from pivotal.tui.picker_search import Picked
+
         picker = self._picker
         if picker is not None:  # what it learnt (counts, the filter) is kept for next time
             self.refs, self.query = picker.refs, picker.query_text
+            search = picker.text_search
+            self.search_text = search.query.text if search.active else None
             if getattr(picker, "complete", False):
                 self.details = None
-        if ref is None:
+        if picked is None:
             return  # Esc: back to the replay under it
         while isinstance(self.screen, ReplayScreen):
             self.pop_screen()
         self.session = None  # an in-memory session is left behind with its screen
-        self.open_ref(ref)
+        if not isinstance(picked, Picked):
+            self.open_ref(picked)
+            return
+        from pivotal.tui.search_hit import land
+
+        self.open_ref(picked.ref)
+        screen = self.replay
+        if screen is not None:  # at the hit's turn, its matches marked once the pivots are known
+            screen.pending_at = picked.turn
+            screen.landing = partial(land, turn=picked.turn, query=picked.query)
+            screen.from_results = True
 
     # -- sub-agents ------------------------------------------------------------------
     def open_subagent(self, sub: Subagent, parent: ReplayScreen) -> None:

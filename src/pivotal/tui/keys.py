@@ -66,6 +66,13 @@ ROWS: list[tuple[str, list[tuple[str, str, str, str, str]]]] = [
             ("n", "n", "search_next", "Next match", "Next match"),
             ("N", "N", "search_prev", "Previous match", ""),
             (
+                "asterisk",
+                "*",
+                "search_sessions",
+                "Search every session's text for this search (the picker)",
+                "",
+            ),
+            (
                 "backslash,ampersand",
                 "\\ &",
                 "cycle_filter",
@@ -110,7 +117,13 @@ ROWS: list[tuple[str, list[tuple[str, str, str, str, str]]]] = [
             ("pageup,ctrl+u", "PgUp Ctrl+U", "scroll_page(-1)", "Page up (focused pane)", ""),
             ("F", "F", "follow", "Follow a live session", ""),
             ("o", "o", "open_picker", "Open another session (the picker)", ""),
-            ("escape", "Esc", "close_overlay", "Close the panel / stop playing", ""),
+            (
+                "escape",
+                "Esc",
+                "close_overlay",
+                "Close the panel / stop playing / back to the search results",
+                "",
+            ),
             ("question_mark,f1", "? F1", "help", "Help", "Help"),
             ("q", "q", "app.quit", "Quit", "Quit"),
         ],

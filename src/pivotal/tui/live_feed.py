@@ -4,7 +4,8 @@
 newest session of a folder (`live.newest.follow_newest`); both run in the
 follow thread's own asyncio loop and hand each change to `post` as a
 `Snapshot`, with the incremental detector's pivots and the failures when the
-turns changed. `tui.live.LiveFollow` runs them and shows what they post. No
+turns changed. The followed session is kept in the search index meanwhile
+(`catalog.search_live`). `tui.live.LiveFollow` runs them and shows what they post. No
 widgets here.
 """
 
@@ -16,6 +17,7 @@ from contextlib import aclosing
 from dataclasses import dataclass
 from pathlib import Path
 
+from pivotal.catalog.search_live import LiveIndexer
 from pivotal.detect import PivotConfig, PivotTracker
 from pivotal.live.newest import follow_newest
 from pivotal.live.tail import DEFAULT_BUDGET, follow
@@ -108,6 +110,7 @@ async def follow_ref(
         post(Snapshot([], None, False, None, None, 0, 0, notice=notice))
         return
     analyser = Analyser(config)
+    indexer = LiveIndexer(ref).start()  # the search index keeps up with it too
     try:
         if initial:
             await read_in_slices(post, reader, stop)
@@ -120,6 +123,7 @@ async def follow_ref(
             first_update = False
     finally:
         reader.close()
+        indexer.close()
 
 
 async def read_in_slices(post: Post, reader: SessionReader, stop: asyncio.Event) -> None:
@@ -150,23 +154,31 @@ async def follow_folder(
     """Follow the newest session in `folder`, starting over when a newer one starts."""
     analyser = Analyser(config)
     stream = follow_newest(folder, stop=stop)
-    async with aclosing(stream) as followed:
-        async for item in followed:
-            if stop.is_set():
-                return
-            if item.switched:
-                analyser = Analyser(config)
-            title = _name(item.ref) if item.switched else ""
-            send(
-                post,
-                item.reader,
-                item.update,
-                analyser,
-                reset=item.switched,
-                force=item.switched,
-                title=title,
-                switched_to=item.ref if item.switched else None,
-            )
+    indexer: LiveIndexer | None = None
+    try:
+        async with aclosing(stream) as followed:
+            async for item in followed:
+                if stop.is_set():
+                    return
+                if item.switched:
+                    analyser = Analyser(config)
+                    if indexer is not None:
+                        indexer.close()
+                    indexer = LiveIndexer(item.ref).start()
+                title = _name(item.ref) if item.switched else ""
+                send(
+                    post,
+                    item.reader,
+                    item.update,
+                    analyser,
+                    reset=item.switched,
+                    force=item.switched,
+                    title=title,
+                    switched_to=item.ref if item.switched else None,
+                )
+    finally:
+        if indexer is not None:
+            indexer.close()
 
 
 def send(

@@ -18,6 +18,7 @@ is passed in, and what happens later comes back as a message
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import replace
 
 from rich.text import Text
@@ -98,6 +99,10 @@ class ReplayScreen(Screen[None]):
         """The sub-agents the session ran, once its analysis is in."""
         self.came_from: str = ""
         """Set on a sub-agent's screen: what it came from (Backspace returns there)."""
+        self.landing: Callable[[ReplayScreen], None] | None = None
+        """Runs once the pivots are known: a hit of the search across sessions (`search_hit`)."""
+        self.from_results = False
+        """Opened from the picker's search results: Esc goes back to them."""
 
     # -- widgets -----------------------------------------------------------------
     def compose(self) -> ComposeResult:
@@ -141,6 +146,7 @@ class ReplayScreen(Screen[None]):
         self.show_subagents()
         self.marking.open(getattr(self.app, "session", None), self.live.ref)
         self.sync()
+        self.land()
 
     def on_unmount(self) -> None:
         self.marking.close()
@@ -186,6 +192,13 @@ class ReplayScreen(Screen[None]):
             self.transcript.set_banners({p.turn: pivot_banner(p) for p in self.playback.pivots})
             self.show_subagents()
         self.sync()
+        self.land()
+
+    def land(self) -> None:
+        """Once the pivots are known and the widgets exist: the pending landing, if any."""
+        if self.landing is not None and self.ready and self.analysed:
+            landing, self.landing = self.landing, None
+            landing(self)
 
     def show_subagents(self) -> None:
         """Each call that ran a sub-agent says, under it, what the sub-agent did."""
@@ -476,9 +489,15 @@ class ReplayScreen(Screen[None]):
             return
         if self.playback.playing:
             self.action_toggle_play()
+        elif self.from_results:
+            self.app.back_to_results()  # type: ignore[attr-defined]
 
     def action_open_picker(self) -> None:
         self.app.open_picker()  # type: ignore[attr-defined]
+
+    def action_search_sessions(self) -> None:
+        """*: search every session's text for this search's text (the picker's search mode)."""
+        self.app.search_sessions(self.search.needle)  # type: ignore[attr-defined]
 
     def action_help(self) -> None:
         self.app.push_screen(HelpScreen())
