@@ -7,10 +7,12 @@ from __future__ import annotations
 
 import pytest
 
-from pivotal.tui.timeline import GAP, Timeline, TimelineState
+from pivotal.tui.timeline import Timeline, TimelineState
 
 from .conftest import make_app, replay
 
+GAP = 2
+"""Columns from one marker to the next at least (`timeline.GAP`)."""
 TOTAL = 20_000
 PIVOTS = tuple(range(37, TOTAL, 94))  # 213 pivots, more than the 158 cells of the bar
 
