@@ -39,6 +39,8 @@ ROWS: list[tuple[str, list[tuple[str, str, str, str, str]]]] = [
                 "Pivot",
             ),
             ("left_square_bracket", "[", "prev_pivot", "Previous pivot", ""),
+            ("w", "w", "next_possible", "Next possible pivot (◇: just under the bar)", ""),
+            ("W", "W", "prev_possible", "Previous possible pivot", ""),
             ("e", "e", "next_failure", "Next failure", "Failure"),
             ("E", "E", "prev_failure", "Previous failure", ""),
             ("g,home", "g Home", "first", "First turn", ""),

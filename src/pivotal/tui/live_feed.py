@@ -3,10 +3,10 @@
 `follow_ref` follows one session file (`live.tail.follow`), `follow_folder` the
 newest session of a folder (`live.newest.follow_newest`); both run in the
 follow thread's own asyncio loop and hand each change to `post` as a
-`Snapshot`, with the incremental detector's pivots and the failures when the
-turns changed. The followed session is kept in the search index meanwhile
-(`catalog.search_live`). `tui.live.LiveFollow` runs them and shows what they post. No
-widgets here.
+`Snapshot`, with the incremental detector's pivots, possible pivots and turned-down
+silences (one pass) and the failures when the turns changed. The followed session is
+kept in the search index meanwhile (`catalog.search_live`). `tui.live.LiveFollow` runs
+them and shows what they post. No widgets here.
 """
 
 from __future__ import annotations
@@ -19,6 +19,7 @@ from pathlib import Path
 
 from pivotal.catalog.search_live import LiveIndexer
 from pivotal.detect import PivotConfig, PivotTracker
+from pivotal.detect.evaluate import Rejection
 from pivotal.live.newest import follow_newest
 from pivotal.live.tail import DEFAULT_BUDGET, follow
 from pivotal.model import Pivot, SessionRef, Turn
@@ -36,6 +37,7 @@ class Snapshot:
     reset: bool
     """Drop everything shown: the file was reloaded, or another session is followed."""
     pivots: list[Pivot] | None
+    """The pivots and the possible pivots (`Pivot.possible`), when the turns changed."""
     failures: list[int] | None
     done: int
     total: int
@@ -46,6 +48,8 @@ class Snapshot:
     gone: bool = False
     switched_to: SessionRef | None = None
     """The session now followed, when following a folder moved to a newer one."""
+    rejections: list[Rejection] | None = None
+    """The silences judged no pivot, with why (None: not analysed in this snapshot)."""
 
 
 def merge(old: Snapshot, new: Snapshot) -> Snapshot:
@@ -67,6 +71,7 @@ def merge(old: Snapshot, new: Snapshot) -> Snapshot:
         title=new.title or old.title,
         gone=new.gone,
         switched_to=new.switched_to or old.switched_to,
+        rejections=new.rejections if new.pivots is not None else old.rejections,
     )
 
 
@@ -81,11 +86,17 @@ class Analyser:
         self.config = config or PivotConfig()
         self.tracker = PivotTracker(self.config)
         self.failures: list[int] = []
+        self.rejections: list[Rejection] = []
+        """The silences judged no pivot after the last update (why each is none)."""
 
     def update(self, turns: list[Turn], first: int) -> tuple[list[Pivot], list[int]]:
+        """The pivots and possible pivots (`Pivot.possible`) now, and the failures; the
+        turned-down silences are left in `rejections` (the same pass of the detector)."""
         if first == 0:
             self.tracker.reset()
-        pivots = self.tracker.update(turns, first)
+        self.tracker.update(turns, first)
+        pivots = self.tracker.all_pivots()
+        self.rejections = self.tracker.rejections()
         kept = [index for index in self.failures if index < first]
         self.failures = kept + find_failures(turns[first:])
         return pivots, list(self.failures)
@@ -197,9 +208,10 @@ def send(
     if first is None and not update.notice and not update.gone and not force:
         return
     turns = list(reader.session.turns)
-    pivots = failures = None
+    pivots = failures = rejections = None
     if first is not None:
         pivots, failures = analyser.update(turns, first)
+        rejections = analyser.rejections
     done, total = reader.progress
     snapshot = Snapshot(
         turns,
@@ -213,5 +225,6 @@ def send(
         title=title,
         gone=update.gone,
         switched_to=switched_to,
+        rejections=rejections,
     )
     post(snapshot)

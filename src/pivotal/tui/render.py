@@ -36,6 +36,10 @@ FOLDED_LINES = 3
 """Injected (synthetic) text is folded to this many lines until expanded."""
 PIVOT_GLYPH = "✦"
 """A pivot's own glyph, in the transcript and on the timeline (◆ starts every agent turn)."""
+POSSIBLE_GLYPH = "◇"
+"""A possible pivot's: hollow, as `scan` lists them (✧ is a live candidate's)."""
+TURNED_DOWN = "·"
+"""Starts the line on a silence the detector turned down (why, in plain words)."""
 ALL_PARTS = -1
 """`TurnLook.expanded` member meaning "everything in this turn is expanded"."""
 
@@ -53,6 +57,7 @@ class Palette:
     ok: Style = Style(color="green")
     cursor: Style = Style(color="black", bgcolor="yellow", bold=True)
     pivot: Style = Style(color="black", bgcolor="magenta", bold=True)
+    possible: Style = Style(color="magenta", bold=True)
     dim: Style = Style(dim=True)
 
     @classmethod
@@ -62,7 +67,17 @@ class Palette:
         names = ("human", "agent", "synthetic", "system", "tool", "failed", "ok", "cursor")
         found = {name: style(f"transcript--{name}") for name in names}
         pivot = readable_style(style("transcript--pivot"), background)
-        return cls(pivot=pivot, dim=Style(dim=True), **found)
+        possible = readable_style(style("transcript--possible"), background)
+        return cls(pivot=pivot, possible=possible, dim=Style(dim=True), **found)
+
+    def banner(self, text: str) -> Style:
+        """The banner's style: a pivot's loud, a possible pivot's outlined, a turned-down
+        silence's quiet (each also told apart by its glyph, for screens without colour)."""
+        if text.startswith(POSSIBLE_GLYPH):
+            return self.possible
+        if text.startswith(TURNED_DOWN):
+            return self.dim + Style(italic=True)
+        return self.pivot
 
 
 @dataclass(frozen=True, slots=True)
@@ -94,7 +109,17 @@ def pivot_banner(pivot: Pivot) -> str:
     kind = pivot.kind.value.replace("_", " ")
     tail = " (candidate)" if pivot.candidate else ""
     silence = pivot.silence.value
+    if pivot.possible:
+        return (
+            f"{POSSIBLE_GLYPH} possible pivot · {kind} · {pivot.confidence:.2f}, under the bar"
+            f" (not paused at) · silence: {silence}{tail}"
+        )
     return f"{PIVOT_GLYPH} PIVOT · {kind} · {pivot.confidence:.2f} · silence: {silence}{tail}"
+
+
+def turned_down_line(reason: str) -> str:
+    """The line on a silence that is no pivot: why, in the detector's plain words."""
+    return f"{TURNED_DOWN} no pivot here: {reason}"
 
 
 def role_label(turn: Turn) -> tuple[str, str]:
@@ -270,7 +295,8 @@ def part_blocks(
         if open_:
             blocks += [(block, None) for block in tool_blocks(part.tool, palette)]
         return blocks
-    return [(Text(f"◇ {one_line(part.text, 200) or 'attachment'}", palette.dim), None)]
+    # ▫, not ◇: the hollow diamond is a possible pivot's
+    return [(Text(f"▫ {one_line(part.text, 200) or 'attachment'}", palette.dim), None)]
 
 
 def body_blocks(
@@ -304,7 +330,8 @@ def render_turn(turn: Turn, look: TurnLook, palette: Palette, console: Console) 
     options = console.options.update(width=inner, highlight=False, markup=False)
     blocks: list[tuple[RenderableType, int | None]] = []
     if look.pivot:
-        blocks.append((Text(look.pivot, palette.pivot, no_wrap=True, overflow="ellipsis"), None))
+        style = palette.banner(look.pivot)
+        blocks.append((Text(look.pivot, style, no_wrap=True, overflow="ellipsis"), None))
     header_row = len(blocks)
     blocks.append((header_text(turn, look, palette), None))
     blocks += body_blocks(turn, look, palette)

@@ -60,6 +60,7 @@ class TranscriptView(ScrollView, can_focus=False):
         "transcript--ok",
         "transcript--cursor",
         "transcript--pivot",
+        "transcript--possible",
         "transcript--match",
     }
 
