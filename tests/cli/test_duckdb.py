@@ -1,9 +1,10 @@
-"""`scan --json` lines load into DuckDB with the README's column types (issue 17.6).
+"""`scan --json` lines load into DuckDB with the documented column types (issue 17.6).
 
 A file of several sessions (Claude Code, aider blocks with keys, an opencode
 database, a file with skipped records) is written by the real command, read by
-DuckDB's `read_json_auto`, and the README's two one-liners are run on it, their
-answers checked against the same lines read with the standard library.
+DuckDB's `read_json_auto`, and the two one-liners of docs/json.md (where the README
+sends its readers) are run on it, their answers checked against the same lines read
+with the standard library.
 """
 
 from __future__ import annotations
@@ -72,14 +73,14 @@ def test_read_json_auto_gives_the_documented_column_types(lines_file: Path) -> N
         assert field in pivots, (field, pivots)
 
 
-def _readme_queries() -> list[str]:
-    readme = (REPO / "README.md").read_text(encoding="utf-8")
-    return re.findall(r'^duckdb -c "(.*)"$', readme, flags=re.M)
+def _documented_queries() -> list[str]:
+    doc = (REPO / "docs" / "json.md").read_text(encoding="utf-8")
+    return re.findall(r'^duckdb -c "(.*)"$', doc, flags=re.M)
 
 
-def test_the_readme_one_liners_answer_what_the_lines_say(lines_file: Path) -> None:
+def test_the_documented_one_liners_answer_what_the_lines_say(lines_file: Path) -> None:
     rows = [json.loads(line) for line in lines_file.read_text().splitlines()]
-    by_format, by_kind = _readme_queries()
+    by_format, by_kind = _documented_queries()
     got = duckdb.sql(by_format.replace("pivots.jsonl", str(lines_file))).fetchall()
     formats = sorted({r["format"] for r in rows})
     assert got == [
