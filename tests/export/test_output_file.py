@@ -1,6 +1,6 @@
 """`export -o PATH` never replaces what is not a regular, writable file (issue 17.1).
 
-Each case of the README's `-o` rules, as root (these tests run as root, so does
+Each case of the `-o` rules (docs/commands.md), as root (these tests run as root, so does
 CI) and, where privilege changes the answer, as the unprivileged `nobody`
 (`privilege.as_nobody`). Devices are private copies made with mknod where the
 kernel allows it, so a bug here can never replace the machine's own /dev/null.

@@ -286,7 +286,7 @@ _DATABASES = {
 def test_a_database_held_in_exclusive_locking_mode_is_read_anyway(
     tmp_path: Path, fmt: str, order: str, action: str
 ) -> None:
-    """The README's promise for a WAL database locked by a writer: read anyway, exit 0.
+    """The promise of docs/errors.md for a WAL database locked by a writer: read anyway, exit 0.
 
     A writer in `locking_mode=EXCLUSIVE` keeps every other connection out for as long as
     it runs; its database is read from a private copy, and what it committed is shown."""

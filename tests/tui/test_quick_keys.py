@@ -6,7 +6,7 @@ every key at once. `q` then `a` in one read used to push the note editor while
 the app shut down: a `NoMatches … TextArea` traceback and exit status 0.
 
 A real bug must still end the app with status 1 and one line on stderr (the
-README's exit-code table); the last test runs the command line in a pty with
+exit-code table of docs/errors.md); the last test runs the command line in a pty with
 an action that raises, as a user's terminal would.
 """
 
