@@ -1,13 +1,14 @@
 """Fit the detector's weights and bars to labelled sessions; write `weights.json`.
 
-    python tools/fit_detector.py [--sets realworld,tuning,dev,heldout2] [--own-weight 0.1]
+    python tools/fit_detector.py [--sets realworld,tuning,dev,heldout2] [--own-share 0.5]
                                  [--penalty 3] [--dry-run]
 
 Reads every labelled set present (`fitting.labelled`: the real corpus beside the repository
 in `../shared/realworld/`, and the project's own sample sets), lets the detector measure
 every silence, and fits one weight per signal (L2-regularised logistic regression, the
 signs its definition allows, `fitting.model`) on all of them: real sessions weigh 1 each,
-the project's own `--own-weight` each. The bars come from cross-validation by repository
+the project's own together `--own-share` (0.5) of the real ones, so they never drown them.
+The bars come from cross-validation by repository
 on the real corpus (fit on all other repositories, judge the held-out one, pool): `normal`
 is the lowest bar whose pooled precision is at least 0.85 (the best recall there), `low`
 at 0.95, `high` the bar of the best F1, and possible pivots start at the bar where the

@@ -1,4 +1,4 @@
-"""The exit codes of every pivotal command (documented in the README)."""
+"""The exit codes of every pivotal command (documented in docs/errors.md)."""
 
 from __future__ import annotations
 

@@ -75,7 +75,7 @@ def configure(parser: argparse.ArgumentParser) -> None:
         type=Path,
         default=None,
         metavar="FILE",
-        help="Write here, not stdout ('-' is stdout; see the README for devices, links).",
+        help="Write here, not stdout ('-' is stdout; see docs/commands.md for devices, links).",
     )
     parser.add_argument(
         "--redact",

@@ -4,7 +4,7 @@ Text output numbers turns from 1 (`#12`), as the replayer shows them; the JSON
 keeps the 0-based index into the session's turn list (`turn`) and gives that
 1-based number too (`number`).
 
-The JSON shape is an API (documented in the README): one object per session
+The JSON shape is an API (documented in docs/json.md): one object per session
 per line. Every piece of session text that reaches the output goes through
 `pivotal.text.safe.clean`, so tool output cannot drive the terminal from a table, an
 explanation or a JSON consumer that prints a field.

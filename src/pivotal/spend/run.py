@@ -89,7 +89,7 @@ class Run(msgspec.Struct):
         return self.sub_tally.tokens * 2 > self.tally.tokens > 0
 
     def as_json(self, names: Callable[[str], str] = str) -> dict:
-        """The `run` object of `scan --json` (documented in the README); `names` cleans
+        """The `run` object of `scan --json` (documented in docs/json.md); `names` cleans
         model names."""
         seconds = self.seconds
         return {
