@@ -410,6 +410,10 @@ class ReplayScreen(Screen[None]):
     def show_count(self, message: Search.Counted) -> None:
         self.search.show_count(message)
 
+    @on(Search.Progress)
+    def show_search_progress(self, message: Search.Progress) -> None:
+        self.search.show_progress(message)
+
     def action_cycle_filter(self) -> None:
         value = self.playback.cycle_filter()
         shown = FILTER_WORDS.get(value.value, value.value)
@@ -472,6 +476,8 @@ class ReplayScreen(Screen[None]):
         self.say(f"keys scroll the {self.panes.cycle()} (Tab switches)")
 
     def action_close_overlay(self) -> None:
+        if self.search.cancel():  # a long search first: it is what the person just started
+            return
         if self.panes.close_overlay():
             return
         if self.playback.playing:
