@@ -239,13 +239,16 @@ class ReplayScreen(Screen[None]):
             ),
         )
         spend, spend_short = self.ledger.status(pb.cursor)
+        live, live_short = self.live.label()
+        self.transcript.placeholder = "" if pb.turns else self.live.empty_note(self.reading)
         self.timeline.update_state(
             TimelineState.of(
                 pb,
                 following=self.live.on,
                 loading=self.reading,
                 notice=self.status,
-                live=self.live.label(),
+                live=live,
+                live_short=live_short,
                 marks=self.marking.marked_turns(),
                 spend=spend,
                 spend_short=spend_short,
@@ -506,10 +509,10 @@ class ReplayScreen(Screen[None]):
             self.analysed = True
         if shown.loading is not None:
             self.reading = shown.loading
+        if shown.restarted and self.status.startswith("auto-paused"):
+            self.status = ""  # said of turns that are gone
         if shown.paused_at is not None:
-            self.status = (
-                f"auto-paused at pivot #{shown.paused_at + 1}, confirmed live (End follows)"
-            )
+            self.status = "auto-paused at a pivot confirmed live"
             self.panes.reveal()
         elif self.playback.playing and not shown.pinned and not self.player.running:
             self.player.schedule()

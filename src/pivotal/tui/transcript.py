@@ -9,11 +9,13 @@ Markdown widget per message would take minutes (PERF.md §2).
 
 from __future__ import annotations
 
+import textwrap
 from bisect import bisect_right
 from dataclasses import replace
 from functools import partial
 from itertools import accumulate
 
+from rich.segment import Segment
 from rich.style import Style
 from textual import events
 from textual.cache import LRUCache
@@ -102,8 +104,20 @@ class TranscriptView(ScrollView, can_focus=False):
         """The session's model: prices turns that name none in their headers."""
         self.subagents: dict[int, tuple[tuple[str, str], ...]] = {}
         """Turn -> (call id, what its sub-agent did) for the calls that ran one."""
+        self._placeholder = ""
 
     # -- inputs from the app -------------------------------------------------
+    @property
+    def placeholder(self) -> str:
+        """Said at the top while no turn is shown (an empty live file is not a blank screen)."""
+        return self._placeholder
+
+    @placeholder.setter
+    def placeholder(self, text: str) -> None:
+        if text != self._placeholder:
+            self._placeholder = text
+            self.refresh()
+
     def set_turns(self, turns: list[Turn], first_changed: int | None = None) -> None:
         """New turn list; forget everything measured from `first_changed` on."""
         self.turns = turns
@@ -447,6 +461,11 @@ class TranscriptView(ScrollView, can_focus=False):
         style = self._line_style or self.rich_style
         strip = self._strip_at(line)
         if strip is None:
+            if not self.shown and self._placeholder:
+                lines = textwrap.wrap(self._placeholder, max(width - 4, 10))
+                if 1 <= line <= len(lines):
+                    note = Segment(f"  {lines[line - 1]}", style + Style(italic=True))
+                    return Strip([note]).crop_extend(0, width, style)
             return Strip.blank(width, style)
         strip = self.highlighter.apply(strip)
         return strip.crop_extend(scroll_x, scroll_x + width, style).apply_style(style)
