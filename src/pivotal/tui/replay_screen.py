@@ -79,6 +79,9 @@ class ReplayScreen(Screen[None]):
         covers the whole screen with a spinner while it is truthy."""
         self.analysed = False
         self.pending_at: int | None = None
+        self.end_at: int | None = None
+        """G while the file is still read: the cursor sits on the last turn read (here) and
+        follows the end as more arrive, until the person moves it."""
         self.ready = False
         """Widgets exist (data that arrives earlier is kept and shown on mount)."""
         self._bindings_state: tuple[bool, bool] | None = None
@@ -169,6 +172,13 @@ class ReplayScreen(Screen[None]):
         if self.pending_at is not None and (batch.finished or self.pending_at < len(batch.turns)):
             self.playback.goto(self.pending_at)
             self.pending_at = None
+        if self.end_at is not None:  # G while reading: on to the new end, unless moved since
+            if self.playback.cursor == self.end_at:
+                self.end_at = self.playback.last()
+            if self.playback.cursor != self.end_at or batch.finished:
+                self.end_at = None
+        if batch.finished and self.status.startswith("still reading"):
+            self.status = ""  # said while reading, not true any more
         # keep the person's hand scrolling while the rest of the file arrives
         self.sync(follow=not self.ready or self.transcript.follow_cursor)
 
@@ -244,7 +254,7 @@ class ReplayScreen(Screen[None]):
         self.timeline.update_state(
             TimelineState.of(
                 pb,
-                following=self.live.on,
+                following=self.live.on or self.reading.startswith("reading"),  # no end yet
                 loading=self.reading,
                 notice=self.status,
                 live=live,
@@ -325,10 +335,16 @@ class ReplayScreen(Screen[None]):
 
     # -- jumps --------------------------------------------------------------------
     def action_next_pivot(self) -> None:
-        self.at_pivot(self.jumps.go(self.playback.next_pivot), "no later pivot")
+        self.at_pivot(self.jumps.go(self.playback.next_pivot), self.no_pivot("later"))
 
     def action_prev_pivot(self) -> None:
-        self.at_pivot(self.jumps.go(self.playback.prev_pivot), "no earlier pivot")
+        self.at_pivot(self.jumps.go(self.playback.prev_pivot), self.no_pivot("earlier"))
+
+    def no_pivot(self, which: str) -> str:
+        """Why ] or [ did not move: no such pivot, or none is known while the file is read."""
+        if self.analysed:
+            return f"no {which} pivot"
+        return "still reading: no pivot known yet"
 
     def at_pivot(self, target: int | None, what: str) -> None:
         """After ] or [: the explanation shows (a narrow screen opens its drawer).
@@ -357,6 +373,11 @@ class ReplayScreen(Screen[None]):
 
     def action_last(self) -> None:
         self.moved(self.jumps.go(self.playback.last))
+        self.pending_at = None
+        reading = self.reading.startswith("reading") and not self.live.on  # more are coming
+        if reading and self.playback.turns:
+            self.end_at = self.playback.cursor
+            self.say("still reading: following the end as it arrives")
 
     def action_percent(self, tenth: int) -> None:
         self.moved(self.jumps.go(lambda: self.playback.percent(tenth)))

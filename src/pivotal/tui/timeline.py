@@ -107,7 +107,10 @@ def status_text(state: TimelineState, width: int) -> str:
         whole = f" / {clock(state.duration)}" if state.duration is not None else ""
         parts.append(Part(f"{clock(state.elapsed)}{whole}", clock(state.elapsed), 3))
     parts.append(Part(state.pace, state.pace_short, 4))
-    parts.append(Part(plural(len(state.pivots), "pivot"), plural(len(state.pivots), "pivot"), 5))
+    pivots = plural(len(state.pivots), "pivot")
+    if state.loading and not state.pivots:  # none is known before the whole file is read
+        pivots = "pivots …"
+    parts.append(Part(pivots, pivots, 5))
     if state.spend:
         parts.append(Part(state.spend, state.spend_short, 3))
     if state.autopause:
