@@ -46,6 +46,8 @@ ROWS: list[tuple[str, list[tuple[str, str, str, str, str]]]] = [
             ("shift+right", "Shift+→", "seek(1)", "Forward 10 %", ""),
             ("shift+left", "Shift+←", "seek(-1)", "Back 10 %", ""),
             ("colon", ":", "goto", "Go to turn…", ""),
+            ("right_curly_bracket", "}", "next_human", "Next message of yours", ""),
+            ("left_curly_bracket", "{", "prev_human", "Previous message of yours", ""),
             (
                 "backspace,grave_accent,ctrl+o",
                 "⌫ ` Ctrl+O",
@@ -96,6 +98,8 @@ ROWS: list[tuple[str, list[tuple[str, str, str, str, str]]]] = [
                 "",
             ),
             ("t", "t", "toggle_reasoning", "Show/hide reasoning", ""),
+            ("y", "y", "copy", "Copy the turn, a command or an output (clipboard)", ""),
+            ("v", "v", "page", "Read the turn, a command or an output in $PAGER", ""),
             ("p", "p", "toggle_panel", "Show/hide the pivot panel", "Panel"),
             (
                 "tab,shift+tab",

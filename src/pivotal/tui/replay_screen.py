@@ -32,6 +32,7 @@ from pivotal.readers import session_files
 from pivotal.spend.ledger import Ledger
 from pivotal.spend.subagents import Subagent
 from pivotal.spend.words import subagent_note
+from pivotal.tui.clip import Clips
 from pivotal.tui.handoff import Handoff
 from pivotal.tui.jumps import Jumps
 from pivotal.tui.keybar import KeyBar
@@ -95,6 +96,8 @@ class ReplayScreen(Screen[None]):
         self.handoff = Handoff(self, say=self.say)
         self.live = LiveFollow(self, self.playback)
         self.search.path = lambda: None if self.live.ref is None else str(self.live.ref.path)
+        self.clips = Clips(self, say=self.say)
+        self.clips.files = lambda: None if self.live.ref is None else session_files(self.live.ref)
         self.ledger = Ledger()
         """Tokens and dollars up to each turn (the status line's spend)."""
         self.subagents: list[Subagent] = []
@@ -563,6 +566,20 @@ class ReplayScreen(Screen[None]):
 
     def action_resume(self) -> None:
         self.handoff.resume(self.marking.identity)
+
+    def action_copy(self) -> None:
+        if self.playback.turns:
+            self.clips.copy(self.playback.turns[self.playback.cursor])
+
+    def action_page(self) -> None:
+        if self.playback.turns:
+            self.clips.page(self.playback.turns[self.playback.cursor])
+
+    def action_next_human(self) -> None:
+        self.moved(self.jumps.go(self.playback.next_human), "no later message of yours")
+
+    def action_prev_human(self) -> None:
+        self.moved(self.jumps.go(self.playback.prev_human), "no earlier message of yours")
 
     def action_screenshot(self) -> None:
         ref = self.live.ref
