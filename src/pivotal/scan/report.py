@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING, Any
 
 from pivotal.model import Pivot, Session, SessionRef, Signal, StateChange, Turn
 from pivotal.text.fit import wrap
+from pivotal.text.plural import plural
 from pivotal.text.safe import clean, clean_line
 
 if TYPE_CHECKING:
@@ -144,7 +145,8 @@ def session_header(ref: SessionRef, session: Session) -> str:
     title = f" — {clean_line(session.title, max_len=80)}" if session.title else ""
     ident = f", id {clean_line(session.id, max_len=120)}" if session.id else ""
     label = clean_line(ref.label)
-    return f"{label}  ({clean_line(session.format)}, {len(session.turns)} turns{ident}){title}"
+    turns = plural(len(session.turns), "turn")
+    return f"{label}  ({clean_line(session.format)}, {turns}{ident}){title}"
 
 
 def skipped_line(session: Session) -> str | None:
@@ -159,7 +161,7 @@ def skipped_line(session: Session) -> str | None:
         shown = ", ".join(numbered[:10])
         where = f" at line{'s' if len(numbered) > 1 else ''} {shown}"
         if len(numbered) > 10:
-            where += f" and {len(numbered) - 10} more lines"
+            where += f" and {plural(len(numbered) - 10, 'more line')}"
         if unnumbered:
             where += f" and {unnumbered} without a line number"
     records = "record" if total == 1 else "records"
