@@ -116,6 +116,8 @@ def run_follow(
             f"{paths[0]} holds {len(refs)} sessions; following the most recently active one,"
             f" {ref.label} (pick another with PATH#KEY or --key)"
         )
+    else:  # a person left with a silent terminal wonders whether anything runs
+        err(f"watching {ref.label}: each pivot is printed once it is confirmed (Ctrl+C stops)")
     config = PivotConfig.for_sensitivity(sensitivity)
     out: TextIO = _Redacting(sys.stdout, ref) if redact else sys.stdout  # type: ignore[assignment]
     try:

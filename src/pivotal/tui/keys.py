@@ -25,6 +25,7 @@ ROWS: list[tuple[str, list[tuple[str, str, str, str, str]]]] = [
                 "Pacing: turns/s or real time",
                 "",
             ),
+            ("i", "i", "idle_limit", "Real time: longest pause kept (1, 2, 5, 10, 30, 60 s)", ""),
             ("A", "A", "toggle_autopause", "Auto-pause at pivots on/off", ""),
         ],
     ),

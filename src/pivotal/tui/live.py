@@ -125,6 +125,14 @@ class LiveFollow:
                 markup=False,
             )
             return
+        if getattr(self.owner.app, "demo", False):
+            self.owner.notify(
+                "Nothing to follow: the demo is a finished session that nothing writes to."
+                " `pivotal follow` follows your agent's newest session as it is written.",
+                timeout=6,
+                markup=False,
+            )
+            return
         self.start(initial=False)
         self.owner.notify(
             "Live follow on: new turns appear as they are written.", timeout=3, markup=False

@@ -160,7 +160,7 @@ class PickerScreen(Screen[SessionRef | None]):
     """Choose a session to replay (no path given, or `o` from a replay)."""
 
     BINDINGS = [
-        Binding("escape", "clear_or_quit", "Clear / quit"),
+        Binding("escape", "clear_or_quit", "Clear / quit", show=False),  # the title says it
         Binding("down", "move(1)", show=False),
         Binding("up", "move(-1)", show=False),
         Binding("pagedown", "page(1)", show=False),

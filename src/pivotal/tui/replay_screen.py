@@ -46,7 +46,7 @@ from pivotal.tui.pivot_panel import PivotPanel
 from pivotal.tui.pivot_story import Stories
 from pivotal.tui.play_timer import PlayTimer
 from pivotal.tui.playback import Playback
-from pivotal.tui.render import ALL_PARTS, pivot_banner
+from pivotal.tui.render import ALL_PARTS, expandable, pivot_banner
 from pivotal.tui.safe import one_line
 from pivotal.tui.screens import HelpScreen, PromptScreen
 from pivotal.tui.search import Search
@@ -142,6 +142,7 @@ class ReplayScreen(Screen[None]):
         self.panes.resize(self.app.size.width)
         self.call_after_refresh(self._expect_widths)
         self.ready = True
+        self.transcript.reason_of = self.pivot_reason
         self.transcript.set_turns(self.playback.turns, 0)
         self.transcript.set_banners({p.turn: pivot_banner(p) for p in self.playback.pivots})
         self.show_subagents()
@@ -200,6 +201,11 @@ class ReplayScreen(Screen[None]):
             self.show_subagents()
         self.sync()
 
+    def pivot_reason(self, turn: int) -> str:
+        """What happened at the pivot anchored at `turn`, in plain words ("" when none is)."""
+        pivot = self.playback.pivot_anchored_at(turn)
+        return "" if pivot is None else one_line(pivot.summary or pivot.reason, 300)
+
     def show_subagents(self) -> None:
         """Each call that ran a sub-agent says, under it, what the sub-agent did."""
         notes: dict[int, list[tuple[str, str]]] = {}
@@ -254,6 +260,7 @@ class ReplayScreen(Screen[None]):
         spend, spend_short = self.ledger.status(pb.cursor)
         live, live_short = self.live.label()
         self.transcript.placeholder = "" if pb.turns else self.live.empty_note(self.reading)
+        self.transcript.set_marks(self.marking.mark_notes())
         self.timeline.update_state(
             TimelineState.of(
                 pb,
@@ -324,13 +331,21 @@ class ReplayScreen(Screen[None]):
         self.moved(self.playback.step(delta), "at the end" if delta > 0 else "at the start")
 
     def action_faster(self) -> None:
-        self.say(self.player.faster())
+        self.paced(self.player.faster())
 
     def action_slower(self) -> None:
-        self.say(self.player.slower())
+        self.paced(self.player.slower())
 
     def action_toggle_realtime(self) -> None:
-        self.say(self.player.toggle_realtime())
+        self.paced(self.player.toggle_realtime())
+
+    def action_idle_limit(self) -> None:
+        self.paced(self.player.cycle_idle())
+
+    def paced(self, said: str) -> None:
+        """+, -, R, i: the status line's pace part shows the new pace; the notice says only
+        what it cannot ("already at the top speed"), not the pace a second time."""
+        self.say("" if said == self.playback.pace.label() else said)
 
     def action_toggle_autopause(self) -> None:
         self.playback.autopause = not self.playback.autopause
@@ -390,9 +405,20 @@ class ReplayScreen(Screen[None]):
 
     def action_goto(self) -> None:
         def done(value: str | None) -> None:
-            if value and value.strip().isdigit():
-                turn = int(value.strip()) - 1
-                self.moved(self.jumps.go(lambda: self.playback.goto(turn)))
+            text = (value or "").strip()
+            if not text:
+                return
+            if not text.isdigit():
+                self.say(f"not a turn number: {one_line(text, 30)}")
+                return
+            turn = int(text) - 1
+            self.moved(self.jumps.go(lambda: self.playback.goto(turn)))
+            total = len(self.playback.turns)
+            if total and not 0 <= turn < total:  # clamped: say where it went instead
+                where = "the last turn" if turn >= total else "the first turn"
+                self.say(
+                    f"turn {text} is not in 1–{total}: at {where}, #{self.playback.cursor + 1}"
+                )
 
         total = len(self.playback.turns)
         self.app.push_screen(PromptScreen(f"Go to turn (1–{total})", "turn number"), done)
@@ -443,6 +469,7 @@ class ReplayScreen(Screen[None]):
 
     def action_cycle_filter(self) -> None:
         value = self.playback.cycle_filter()
+        self.transcript.with_reasons = value.value == "pivots"  # a list of pivots says why
         shown = FILTER_WORDS.get(value.value, value.value)
         self.status = f"showing {shown}" if self.playback.visible else f"no {shown.split()[0]} here"
         self.sync()
@@ -456,7 +483,9 @@ class ReplayScreen(Screen[None]):
         ran = [s for s in self.subagents if s.parent_turn == cursor and not s.error]
         order = [call.call_id for call in self.playback.turns[cursor].tool_calls] if ran else []
         ran.sort(key=lambda s: order.index(s.call_id) if s.call_id in order else len(order))
-        if not ran:
+        if not ran and not expandable(self.playback.turns[cursor]):
+            self.say("nothing to unfold here: this turn has no tool calls and shows in full")
+        elif not ran:
             self.transcript.toggle_expanded(cursor, ALL_PARTS)
         elif len(ran) == 1:
             self.app.open_subagent(ran[0], self)  # type: ignore[attr-defined]

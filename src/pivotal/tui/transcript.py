@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import textwrap
 from bisect import bisect_right
+from collections.abc import Callable
 from dataclasses import replace
 from functools import partial
 from itertools import accumulate
@@ -105,6 +106,11 @@ class TranscriptView(ScrollView, can_focus=False):
         self.subagents: dict[int, tuple[tuple[str, str], ...]] = {}
         """Turn -> (call id, what its sub-agent did) for the calls that ran one."""
         self._placeholder = ""
+        self.marks: dict[int, str] = {}
+        """Turn -> its note's first line ("" when marked without a note): ▼ in its header."""
+        self._with_reasons = False
+        self.reason_of: Callable[[int], str] = lambda turn: ""
+        """What happened at the pivot anchored at a turn, in plain words (the screen's)."""
 
     # -- inputs from the app -------------------------------------------------
     @property
@@ -401,12 +407,37 @@ class TranscriptView(ScrollView, can_focus=False):
             self._cache.clear()
             self._heights.restyled()
 
+    def set_marks(self, marks: dict[int, str]) -> None:
+        """The marked turns and their notes' first lines (their headers say ▼ marked)."""
+        if marks != self.marks:
+            self.marks = marks
+            self.refresh()  # a header's words, not its height: nothing moves
+
+    @property
+    def with_reasons(self) -> bool:
+        """Under each banner, what happened at its pivot (the pivots filter lists them)."""
+        return self._with_reasons
+
+    @with_reasons.setter
+    def with_reasons(self, on: bool) -> None:
+        if on != self._with_reasons:
+            self._with_reasons = on
+            banners = self.banners
+            self._forget(lambda index: index in banners)  # those turns are taller or shorter
+            self._relayout()
+            self.refresh()
+
+    def reason(self, index: int) -> str:
+        return self.reason_of(index) if self._with_reasons and index in self.banners else ""
+
     def look(self, index: int) -> TurnLook:
         return TurnLook(
             width=self._layout_width or self.content_width,
             reasoning=self.reasoning,
             expanded=self.expanded.get(index, frozenset()),
             pivot=self.banners.get(index),
+            reason=self.reason(index),
+            mark=self.marks.get(index),
             spend=turn_usage(self.turns[index], self.model) if index < len(self.turns) else "",
             subagents=self.subagents.get(index, ()),
         )
