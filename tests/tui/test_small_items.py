@@ -85,6 +85,16 @@ async def test_a_marked_turn_says_so_in_its_header(size: tuple[int, int]) -> Non
         assert "▼ marked: retry with" in turn_text(view, 3).splitlines()[0]
 
 
+def test_the_mark_comes_before_the_spend_a_narrow_header_cuts() -> None:
+    from pivotal.tui.render import Palette, TurnLook, header_text
+
+    from .sessions import demo_turns
+
+    look = TurnLook(width=80, spend="$0.02 · in 13 · out 259 · cache 25 k read", mark="")
+    header = header_text(demo_turns()[3], look, Palette()).plain
+    assert header.index("▼ marked") < header.index("$0.02"), header
+
+
 @pytest.mark.parametrize("size", SIZES)
 async def test_enter_on_a_turn_with_nothing_to_unfold_says_so(size: tuple[int, int]) -> None:
     app = make_app(at=0)  # the first prompt: one short message

@@ -132,10 +132,10 @@ def header_text(turn: Turn, look: TurnLook, palette: Palette) -> Text:
         text.append("  error", palette.failed)
     if turn.flags & TurnFlag.SIDECHAIN:
         text.append("  sidechain", palette.dim)
+    if look.mark is not None:  # before the spend, which a narrow screen cuts at its edge
+        text.append("  ▼ marked" + (f": {look.mark}" if look.mark else ""), palette.ok)
     if look.spend:
         text.append(f"  {look.spend}", palette.dim)
-    if look.mark is not None:  # before the spend would be cut off at the edge: after it
-        text.append("  ▼ marked" + (f": {look.mark}" if look.mark else ""), palette.ok)
     return text
 
 
