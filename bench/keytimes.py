@@ -37,7 +37,7 @@ KEYS = [
     "left_square_bracket", "e", "E", "g", "G", "home", "end", "0", "3", "5", "9",
     "shift+right", "shift+left", "n", "N", "u", "U", "m", "enter", "t", "p", "j", "k",
     "pagedown", "pageup", "ctrl+d", "ctrl+u", "tab", "backslash", "backspace", "R", "A",
-    "plus", "minus", "space",
+    "plus", "minus", "space", "w", "W",
 ]  # fmt: skip
 """The replay screen's keys, timed one by one (the prompts and overlays apart)."""
 OPENERS = {"question_mark": "help", "ctrl+p": "palette", "colon": "goto prompt"}

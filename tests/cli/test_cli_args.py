@@ -17,7 +17,7 @@ from pivotal.cli.replay import DEMO
 
 FIXTURES = Path(__file__).resolve().parents[1] / "fixtures"
 UGLY = FIXTURES / "claude" / "ugly.jsonl"
-ALL_COMMANDS = ("replay", "follow", "sessions", "scan", "export", "notes", "stats")
+ALL_COMMANDS = ("replay", "follow", "sessions", "search", "scan", "export", "notes", "stats")
 
 
 def assert_usage_error(result, command: str, *words: str) -> None:  # type: ignore[no-untyped-def]

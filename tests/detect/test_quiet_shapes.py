@@ -227,6 +227,11 @@ def test_every_silence_turned_down_names_its_gate_and_score() -> None:
     assert [r.turn for r in rejected] == [5, 8]
     assert all(r.gate and r.reason for r in rejected)
     assert rejected[0].confidence > 0
+    # under the bar, the reason is the strongest counter-signal in its own plain words
+    offer = rejected[0]
+    assert offer.gate == "below the bar" and "offered more" in offer.reason
+    assert not any(ch.isdigit() for ch in offer.reason)
+    assert "follow-up offer" in {s.name for s in offer.signals if s.weight < 0}
 
 
 def _why(b: B, answer: str) -> int:

@@ -42,7 +42,7 @@ def test_a_dead_end_names_the_failures_and_the_re_orientation() -> None:
     b.agent("", edit("Makefile"), bash("make nightly LDFLAGS=-Wl,--no-keep-memory", "ok"))
     p = only(b)
     # the two failed builds; the agent's own word on them is no third attempt
-    assert p.summary.startswith("You sent an empty message after 2 failed attempts;")
+    assert p.summary.startswith("You sent an empty message after 2 failed attempts in a row;")
     assert "re-oriented with a status summary, then acted on its own (2 calls)" in p.summary
 
 
@@ -60,3 +60,23 @@ def test_a_compaction_says_it_was_the_tool_not_the_person() -> None:
     p = only(b)
     assert p.summary.startswith("The tool compacted the context (not you) after the agent")
     assert p.summary.split("; ")[1].startswith("the agent ")
+
+
+def test_questions_in_a_list_are_questions_not_a_plan() -> None:
+    """Three numbered questions to the person read "asked you 3 questions", never "a 3-step
+    plan" (issue 35, item 4); the plan beside it keeps its steps."""
+    b = B()
+    b.human("Set up the nightly export of the billing tables.")
+    b.agent("", read("jobs/export.py"), read("jobs/schedule.yaml"))
+    b.agent(
+        "Before I write it, a few things to settle:\n1. Which bucket should the files go to?\n"
+        "2. Do you want CSV or Parquet?\n3. Should old exports be deleted after 30 days?"
+    )
+    b.human("ok")
+    b.agent("", edit("jobs/export.py"), edit("jobs/schedule.yaml"))
+    b.agent("", bash("pytest tests/test_export.py -q", "5 passed"))
+    judged = detect_pivots(b.turns, EVERY, possible=True)
+    assert judged, "the go-on after the questions should be judged a pivot or a possible one"
+    words = " ".join([judged[0].summary, *(s.detail for s in judged[0].signals)])
+    assert "step plan" not in words and "steps or items" not in words
+    assert "3 questions" in words

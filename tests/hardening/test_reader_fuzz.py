@@ -9,14 +9,18 @@ batch read ends.
 from __future__ import annotations
 
 import json
+import re
+import tempfile
 from pathlib import Path
 
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from pivotal.readers import find_sessions, sniff_path, specs
+from pivotal.readers import find_sessions, read_errors, sniff_path, specs
 from pivotal.readers.base import FormatSpec
+from readers.fuzzing import NEWER_HOMES, SCRATCH, colour_home
+from readers.realhome import REAL
 
 from .fuzz_support import (
     FUZZ_SETTINGS,
@@ -242,3 +246,61 @@ def test_sniffing_and_finding_never_raise(data: bytes, suffix: str) -> None:
         found_dir = find_sessions([Path(path).parent])
     assert len(found.refs) + len(found.problems) >= 1
     assert len(found_dir.refs) + len(found_dir.problems) >= 1
+
+
+# -- colour escapes in the six newer readers' homes (issue 34) ---------------------------
+
+
+@pytest.mark.parametrize("reader", sorted(NEWER_HOMES))
+def test_newer_readers_with_colour_escapes_in_any_text(reader: str) -> None:
+    """Escapes and controls in any text of a real client's home, written as JSON escapes and
+    as raw bytes: both read as the same session (the repair of the raw ones loses nothing),
+    and no export lets one through as itself."""
+    homes, folder = NEWER_HOMES[reader]
+
+    @FUZZ_SETTINGS
+    @given(st.data(), st.sampled_from(homes))
+    def check(data: st.DataObject, home: str) -> None:
+        with tempfile.TemporaryDirectory(prefix=f"pivotal-{reader}-", dir=SCRATCH) as root:
+            escaped, raw = Path(root) / "escaped", Path(root) / "raw"
+            colour_home(data, REAL / home, escaped, raw)
+            expected = _read_home(escaped / folder)
+            seen = _read_home(raw / folder)
+            assert seen == expected
+            for ref in find_sessions([raw / folder]).refs:
+                _export_everything(ref)
+
+    check()
+
+
+def _read_home(folder: Path) -> list[tuple]:
+    """(format, what a user could see) of every session found under `folder`."""
+    from pivotal.readers import spec_for
+
+    found = []
+    for ref in find_sessions([folder]).refs:
+        try:
+            found.append((ref.format, signature(read(spec_for(ref.format), ref.path))))
+        except read_errors() as exc:
+            found.append((ref.format, type(exc).__name__))
+    return found
+
+
+def _export_everything(ref) -> None:  # type: ignore[no-untyped-def]
+    """Every export and scan line of the session: no escape or control reaches them raw."""
+    from pivotal.export import FORMATS, build_input, render
+    from pivotal.readers import spec_for
+    from pivotal.scan.report import pivot_table, session_header
+
+    try:
+        [session] = read(spec_for(ref.format), ref.path)
+    except read_errors():
+        return
+    export = build_input(ref, session, with_notes=False)
+    shown = [session_header(ref, session), "\n".join(pivot_table(session, export.pivots))]
+    shown += [render(name, export) for name in FORMATS]
+    for text in shown:
+        assert not _RAW_CONTROL.search(text), _RAW_CONTROL.search(text)
+
+
+_RAW_CONTROL = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069]")

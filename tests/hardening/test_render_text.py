@@ -1,4 +1,4 @@
-"""safe_text / safe_markdown: what reaches a real (forced) terminal is text plus SGR only."""
+"""safe_text / markdown_text: what reaches a real (forced) terminal is text plus SGR only."""
 
 from __future__ import annotations
 
@@ -10,7 +10,9 @@ from rich.color import Color
 from rich.console import Console
 from rich.text import Text
 
-from pivotal.tui.rich_text import safe_markdown, safe_markdown_source, safe_text
+from pivotal.text.safe import clean
+from pivotal.tui.markdown_source import markdown_text
+from pivotal.tui.rich_text import safe_text
 
 from .conftest import C1_RE, HOSTILE, SGR_RE
 
@@ -41,9 +43,11 @@ def test_hostile_text_reaches_terminal_as_text(name: str, text: str, visible: st
 
 @pytest.mark.parametrize(("name", "text", "visible"), HOSTILE, ids=[h[0] for h in HOSTILE])
 def test_hostile_markdown_reaches_terminal_as_text(name: str, text: str, visible: str) -> None:
-    source = safe_markdown_source(f"# Title\n\nsome `code` and {text}\n\n```\n{text}\n```\n")
+    source = clean(f"# Title\n\nsome `code` and *{text}*\n\n```python\n{text}\n```\n")
     assert "\x1b" not in source
-    assert_only_sgr(render(safe_markdown(f"para {text}\n\n```\n{text}\n```\n")))
+    shown = markdown_text(source)
+    assert shown.plain == source
+    assert_only_sgr(render(shown))
 
 
 def test_colour_is_kept_as_style() -> None:
@@ -74,7 +78,7 @@ def test_rich_markup_is_never_interpreted() -> None:
 
 
 def test_markdown_links_show_their_target() -> None:
-    output = render(safe_markdown("see [the docs](https://evil.example/steal)"))
+    output = render(markdown_text("see [the docs](https://evil.example/steal)"))
     assert "]8;" not in output
     assert "https://evil.example/steal" in SGR_RE.sub("", output)
 

@@ -78,7 +78,8 @@ async def test_following_evidence_keeps_the_panel_on_its_pivot() -> None:
         assert "Pivot 1/2" in panel_text(app)
         lines = [strip.text for strip in panel.lines()]
         row = next(n for n, line in enumerate(lines) if "→ turn #2 " in line)
-        await pilot.click(panel, offset=(5, row - int(panel.scroll_y)))
+        column = lines[row].index("→ turn #2 ") + 2
+        await pilot.click(panel, offset=(column, row - int(panel.scroll_y)))
         assert pb.cursor == 1  # before the pivot: no pivot would be explained here
         assert "Pivot 1/2" in panel_text(app)
         assert "the panel stays on it" in screen.timeline.status().plain

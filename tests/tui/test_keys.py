@@ -94,7 +94,7 @@ async def test_pivot_jumps_and_panel() -> None:
         await pilot.press("right_square_bracket")
         assert screen.playback.cursor == 5
         panel_text = screen.panel.text.plain
-        assert "delegation after dead end" in panel_text
+        assert "Pivot 1/2 · turn #6 · after a dead end" in panel_text  # its kind, in words
         assert "0.86" in panel_text and "empty" in panel_text
         assert "debugging → fixing" in panel_text
         assert "agent asked how to proceed" in panel_text  # delegation signal
@@ -113,7 +113,7 @@ async def test_evidence_link_jumps_to_its_turn() -> None:
         panel = screen.panel
         lines = [strip.text for strip in panel.lines()]
         row = next(n for n, line in enumerate(lines) if "→ turn #2 " in line)
-        await pilot.click(panel, offset=(5, row))
+        await pilot.click(panel, offset=(lines[row].index("→ turn #2 ") + 2, row))
         assert screen.playback.cursor == 1  # turn #2 is index 1
 
 

@@ -5,6 +5,7 @@ as a measurement; task changes say which side of the pivot they are on (issue 16
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 from msgspec.structs import replace
@@ -24,14 +25,18 @@ DEMO = Path(__file__).parents[2] / "src" / "pivotal" / "_demo" / "demo.jsonl"
 
 def test_plain_words_first_then_before_after_then_evidence() -> None:
     pivot = demo_pivots()[0]
-    text = pivot_text(pivot, 1, 2, Context(since=0, failed=(1, 2, 3))).plain
+    text = pivot_text(pivot, 1, 2, Context(since=0, failed=(1, 2, 3)), bar=0.62).plain
     lines = text.splitlines()
-    assert lines[0] == "Pivot 1/2 · turn #6"
+    assert lines[0] == "Pivot 1/2 · turn #6 · after a dead end"  # the kind, in words
     assert lines[1] == pivot.reason  # no summary sentence yet: the reason, in plain type
-    order = [text.index(x) for x in ("Before → after", "failed calls 3", "Evidence", "+0.40")]
+    steps = ("Before → after", "failures", "What points to a pivot", "3 failed commands", "Weights")
+    order = [text.index(x) for x in steps]
     assert order == sorted(order)
-    assert text.index("confidence  0.86") > text.index("Evidence")
-    assert "[before]" not in text[: text.index("Evidence")]  # weights and sides only below
+    weights = text.index("Weights")
+    # every figure of the detector's only under the evidence, and no detector tags at all
+    assert text.index("+0.40") > weights and text.index("confidence 0.86") > weights
+    assert "a pivot needs 0.62" in text[weights:]
+    assert not any(tag in text for tag in ("[before]", "[after]", "[silence]", "score"))
 
 
 def test_a_plain_summary_sentence_leads_when_the_detector_gives_one() -> None:
@@ -39,7 +44,7 @@ def test_a_plain_summary_sentence_leads_when_the_detector_gives_one() -> None:
     said = replace(pivot, summary="You sent an empty message after three failed runs.")
     text = pivot_text(said, 1, 2).plain
     assert text.splitlines()[1] == "You sent an empty message after three failed runs."
-    assert f"reason      {pivot.reason}" in text  # the detector's words move to the evidence
+    assert pivot.reason not in text  # said once: the sentence, not the detector's words too
 
 
 def test_the_persons_own_target_is_not_a_measurement_and_tasks_say_their_side() -> None:
@@ -48,8 +53,8 @@ def test_the_persons_own_target_is_not_a_measurement_and_tasks_say_their_side() 
     pivot = demo_pivots()[0]
     state = replace(
         pivot.state,
-        figures_before=["3 failed", "140 tok/s"],
-        figures_after=["107 tok/s", "140 tok/s"],
+        figures_before=["3 failed", "140 tok/s", "98 tok/s"],
+        figures_after=["107 tok/s", "140 tok/s", "5.0 minutes"],
         tasks=[
             TaskChange("#1", None, "in_progress", 3),
             TaskChange("#1", "in_progress", "completed", 7),
@@ -59,9 +64,12 @@ def test_the_persons_own_target_is_not_a_measurement_and_tasks_say_their_side() 
     context = context_for(pivot, turns, [1, 2, 3])
     assert context.targets == ("140 tok/s",)
     text = pivot_text(pivot, 1, 2, context).plain
-    figures = [line for line in text.splitlines() if line.startswith("figures")]
-    assert figures == ["figures before: 3 failed", "figures after: 107 tok/s"]
-    assert "your target: 140 tok/s (from your message, not a measurement)" in text
+    # measured: the same unit on both sides, never the person's target, never a lone figure
+    # with nothing to compare it to (a wait in minutes, a count of failures)
+    figures = [line for line in text.splitlines() if line.startswith("measured")]
+    assert figures == ["measured     tok/s: 98 before → 107 after"]
+    assert "your target  140 tok/s (from your message, not a measurement)" in text
+    assert "5.0 minutes" not in text and not any(x.startswith("figures") for x in text.split("\n"))
     assert "(before the pivot, turn #4)" in text and "(after the pivot, turn #8)" in text
 
 
@@ -96,12 +104,19 @@ async def test_the_panels_failed_calls_are_the_turns_e_visits() -> None:
         pivot = screen.playback.pivot_at_or_before()
         assert pivot is not None
         panel = "\n".join(strip.text for strip in screen.panel.lines())
-        row = next(line for line in panel.splitlines() if line.startswith("failed calls"))
+        said = screen.panel.text.plain  # as written, before the panel wraps it
+        row = next(line for line in said.splitlines() if line.startswith("failures     "))
         since = context_for(pivot, screen.playback.turns, screen.playback.failures).since
         start = -1 if since is None else since
         expected = [f for f in screen.playback.failures if start < f < pivot.turn]
         assert expected  # the demo's second pivot follows a failed call
-        assert row.startswith(f"failed calls {len(expected)} since")
+        turns = "turn" if len(expected) == 1 else "turns"
+        assert row.startswith(f"failures     {len(expected)} {turns} with a failed call since")
+        # two counts, each named: failed attempts in a row (the detector's, the agent's own
+        # words included) and the turns e/E walk; the detector's tally is not a third
+        said_attempts = re.findall(r"\d+ failed attempts?(?:\(s\))?( in a row| since)?", said)
+        assert said_attempts and all(said_attempts)  # each says which count it is
+        assert re.search(r"attempts\s+\d+ failed, \d+ ok", said) is None
         visited = []
         await pilot.press("g")
         while True:
@@ -146,3 +161,48 @@ def test_help_says_what_a_silent_pivot_is_and_what_the_glyphs_mean() -> None:
     assert "A silent pivot is a moment where you said next to nothing" in shown
     for glyph in ("✦", "✧", "◆ Agent", "● You", "▼", "✗"):
         assert glyph in shown
+
+
+def test_the_panel_speaks_plain_words_first() -> None:
+    """Issue 35, item 4: no detector tags, no raw Markdown in quotes, no "phase X → X", the
+    same open question once, and figures only where they compare like with like."""
+    from pivotal.model import Signal
+
+    pivot = demo_pivots()[0]
+    question = "Should I switch to the **FP8** checkpoint? It frees 16 GB."
+    state = replace(
+        pivot.state,
+        phase_before="investigating",
+        phase_after="investigating",
+        open_threads=[
+            f"the agent's plan not yet executed: {question}",
+            f"unanswered question: {question}",
+        ],
+        figures_before=["5.0 minutes"],
+        figures_after=["510 ms"],
+    )
+    signals = [
+        Signal("context dump", [6], "a structured summary", 0.08, "after", ["## Status summary"]),
+        Signal("milestone", [7], "success reported", 0.03, "before", ["**It works.** `ok`"]),
+        Signal("phase change", [6], "the agent changed course", 0.02, "after", ["- [x] done"]),
+    ]
+    pivot = replace(pivot, state=state, signals=signals)
+    text = pivot_text(pivot, 1, 2, Context(since=0), bar=0.62).plain
+    plain = text[: text.index("Weights")]
+    assert "“Status summary”" in plain and "“It works. ok”" in plain
+    for raw in ("**", "##", "`", "[silence]", "[before]", "[after]", "score"):
+        assert raw not in plain, raw
+    assert "still investigating" in text and "investigating → investigating" not in text
+    assert text.count("Should I switch to the FP8 checkpoint?") == 1
+    assert "5.0 minutes" not in text and "510 ms" not in text  # nothing to compare them to
+    assert "context dump" not in plain and "+0.08 context dump" in text[len(plain) :]
+
+
+def test_unmark_leaves_code_names_and_issue_numbers_alone() -> None:
+    from pivotal.tui.pivot_story import unmark
+
+    assert unmark("## Next phase: make it fast") == "Next phase: make it fast"
+    assert unmark("1. **Bold** step with `code`") == "Bold step with code"
+    assert unmark("see [the log](http://x/y) for __init__.py and issue #12") == (
+        "see the log for __init__.py and issue #12"
+    )

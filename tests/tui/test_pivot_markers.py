@@ -35,11 +35,14 @@ async def test_pivot_markers_and_banner_reach_aa_contrast(theme: str) -> None:
         banner = segments_with(screen.transcript.rendered(5).strips[0], "PIVOT")[0]
         assert banner.text.lstrip().startswith("✦ PIVOT")
         assert contrast(banner.style.color, banner.style.bgcolor) >= AA, theme
-        await pilot.press("right_square_bracket")  # the cursor on a pivot keeps its glyph
+        await pilot.press("right_square_bracket")  # the cursor on a pivot is drawn on top
         await pilot.pause()
-        after = segments_with(screen.timeline.render_line(0), "✦")
-        assert len(after) == 2 and after != pivots  # one of them is now in the cursor's colour
-        for seg in after:
+        line = screen.timeline.render_line(0)
+        width = screen.timeline.size.width
+        assert line.text.index("●") == screen.timeline.column_of(24, width), theme
+        after = segments_with(line, "✦")
+        assert len(after) == 1, theme  # the other pivot; this one's panel is open
+        for seg in [*after, *segments_with(line, "●")]:
             assert contrast(seg.style.color, seg.style.bgcolor) >= AA, (theme, seg)
 
 

@@ -164,12 +164,20 @@ async def test_the_pivots_filter_says_what_happened_at_each(size: tuple[int, int
         assert "three failed attempts" not in turn_text(view, 5)
 
 
-async def test_the_picker_words_esc_in_one_place() -> None:
+@pytest.mark.parametrize("back", [False, True])
+async def test_the_picker_words_esc_the_same_in_its_title_and_footer(back: bool) -> None:
+    """The title said "Esc clears the filter / goes back", the footer "Clear / quit"."""
     refs = [SessionRef("codex", Path("/h/.codex/sessions/rollout-a.jsonl"), size=1, updated=2.0)]
-    app = ReplayerApp(None, refs=refs)
+    app = make_app()
     async with app.run_test(size=(80, 24)) as pilot:
+        app.refs, app.details = refs, None
+        if back:
+            await pilot.press("o")  # from the replay: Esc goes back to it
+        else:
+            app.show_picker()
         await pilot.pause()
+        words = "clear filter / back" if back else "clear filter / quit"
         title = str(app.screen.query_one("#picker-title").render())
-        assert "Esc clears the filter / quits" in title
-        shown = [b.description for _, b, _, _ in app.screen.active_bindings.values() if b.show]
-        assert not any("quit" in d.lower() or "clear" in d.lower() for d in shown), shown
+        assert f"Esc: {words}" in title, title
+        esc = app.screen.active_bindings["escape"][1]
+        assert esc.description == words.capitalize() and esc.show

@@ -15,16 +15,19 @@ from .conftest import make_app
 
 
 def test_mid_replay(snap_compare) -> None:  # type: ignore[no-untyped-def]
-    """Turn 11 of 28: human and agent turns styled apart, the failing tool calls folded to
-    one-line headers with ✗ and exit codes, the first pivot's banner in the transcript,
-    its panel docked right, the timeline with two ✦ markers and the cursor ● after the first."""
+    """Turn 11 of 28: the session named on the top line, human and agent turns styled apart,
+    the failing tool calls folded to one-line headers with ✗ and exit codes, the first
+    pivot's banner in the transcript, its panel docked right (its kind in words, plain words
+    first, the weights last), the timeline with two ✦ markers and the cursor ● after the
+    first."""
     assert snap_compare(make_app(at=10), terminal_size=(140, 40))
 
 
 def test_paused_at_pivot(snap_compare) -> None:  # type: ignore[no-untyped-def]
     """Auto-paused on the empty message (turn 6): "(empty message)" in the transcript, the
-    panel with kind, confidence 0.86, silence "empty", before → after, delegation and
-    evidence links, and "auto-paused at a pivot" in the status line."""
+    panel with what happened, before → after (one failure count), the evidence as sentences
+    with links, how the agent took over, then the weights with confidence 0.86, and
+    "auto-paused at a pivot" in the status line."""
 
     async def play_to_pivot(pilot) -> None:  # type: ignore[no-untyped-def]
         screen = pilot.app.replay
@@ -86,3 +89,20 @@ def test_pivot_drawer_80x24(snap_compare) -> None:  # type: ignore[no-untyped-de
     pivot turn still in view above it), the status line fitted (no cut notice), and the
     key bar keeping ? Help and q Quit."""
     assert snap_compare(make_app(), terminal_size=(80, 24), press=["right_square_bracket"])
+
+
+def test_possible_pivot_160x48(snap_compare) -> None:  # type: ignore[no-untyped-def]
+    """160×48 on a possible pivot: ◇ on the bar (✦ for the two pivots), its outlined ◇ banner
+    on the turn, the panel titled "◇ Possible pivot 1/1" saying it was not paused at and why
+    it stayed under the bar, and "2 pivots · 1 possible" in the status line."""
+    from .test_possible_pivots import MAYBE, app_with_possible
+
+    assert snap_compare(app_with_possible(at=MAYBE), terminal_size=(160, 48))
+
+
+def test_no_pivot_drawer_80x24(snap_compare) -> None:  # type: ignore[no-untyped-def]
+    """80×24, a session with no pivot, the drawer opened with p: every silence the detector
+    turned down, with why in plain words, and the turn's own "· no pivot here:" line."""
+    from .test_why_no_pivot import no_pivot_app
+
+    assert snap_compare(no_pivot_app(at=7), terminal_size=(80, 24), press=["p"])

@@ -74,12 +74,14 @@ def test_the_spend_fits_the_status_line_at_80_and_160_columns() -> None:
 
 
 def _home(tmp_path: Path):  # type: ignore[no-untyped-def]
+    """The home's session; the replayer opens it with every bar at 0 (`sensitivity="1"`), so
+    its 'ok' is a pivot whatever the fitted bar: what is tested is what the run shows."""
     return find_sessions([write_home(tmp_path)]).refs[0]
 
 
 async def test_turn_headers_the_status_line_and_the_panel_say_what_was_spent(tmp_path) -> None:
     for size in (FULL, NARROW):
-        app = ReplayerApp(_home(tmp_path / f"{size[0]}"))
+        app = ReplayerApp(_home(tmp_path / f"{size[0]}"), sensitivity="1")
         async with app.run_test(size=size) as pilot:
             screen = replay(app)
             await wait_for(lambda s=screen: s.analysed, timeout=20)
@@ -103,7 +105,7 @@ async def test_turn_headers_the_status_line_and_the_panel_say_what_was_spent(tmp
 async def test_enter_on_a_call_that_ran_a_subagent_opens_it_and_backspace_returns(
     tmp_path,
 ) -> None:
-    app = ReplayerApp(_home(tmp_path))
+    app = ReplayerApp(_home(tmp_path), sensitivity="1")
     async with app.run_test(size=FULL) as pilot:
         screen = replay(app)
         await wait_for(lambda: screen.analysed, timeout=20)
@@ -126,7 +128,7 @@ async def test_enter_on_a_call_that_ran_a_subagent_opens_it_and_backspace_return
 
 
 async def test_enter_on_a_turn_without_subagents_still_folds_its_calls(tmp_path) -> None:
-    app = ReplayerApp(_home(tmp_path))
+    app = ReplayerApp(_home(tmp_path), sensitivity="1")
     async with app.run_test(size=FULL) as pilot:
         screen = replay(app)
         await wait_for(lambda: screen.analysed, timeout=20)

@@ -25,6 +25,16 @@ from stat import S_ISDIR, S_ISREG
 from msgspec.structs import replace
 
 from pivotal.catalog.index import IndexUnavailable, SessionIndex, Stamp, file_stamp, open_index
+from pivotal.catalog.search_index import (
+    FileText,
+    SearchDamaged,
+    SearchIndex,
+    SearchUnavailable,
+    open_search_index,
+)
+from pivotal.catalog.search_index import reset as reset_search
+from pivotal.catalog.search_text import Doc, session_docs
+from pivotal.catalog.search_writer import TextWriter
 from pivotal.catalog.workers import Located, Wanted, run_all
 from pivotal.cores import usable_cores
 from pivotal.model import Session, SessionRef, last_change
@@ -167,8 +177,13 @@ def _candidates(roots: Iterable[Path] | None) -> Iterator[Path]:
     return (path for path, _ in _located(roots))
 
 
-def _located(roots: Iterable[Path] | None) -> Iterator[Located]:
-    """Each candidate file (or storage folder) once, even when reachable twice (links)."""
+def _located(
+    roots: Iterable[Path] | None, stamps: dict[Path, Stamp] | None = None
+) -> Iterator[Located]:
+    """Each candidate file (or storage folder) once, even when reachable twice (links).
+
+    `stamps` receives each plain file's stamp from the stat this needs anyway.
+    """
     homes: list[Path | None] = list(roots) if roots else [None]
     seen: set[tuple[int, int]] = set()
     for home in homes:
@@ -182,6 +197,8 @@ def _located(roots: Iterable[Path] | None) -> Iterator[Located]:
                     continue  # a FIFO named like a session would hang the listing
                 if (st.st_dev, st.st_ino) not in seen:
                     seen.add((st.st_dev, st.st_ino))
+                    if stamps is not None and S_ISREG(st.st_mode) and path.suffix != ".db":
+                        stamps[path] = (st.st_size, st.st_mtime_ns)  # as `file_stamp` says
                     yield path, agent
 
 
@@ -191,6 +208,7 @@ def discover_details(
     use_cache: bool = True,
     warn: Callable[[str], None] | None = None,
     wanted: Wanted | None = None,
+    progress: Progress | None = None,
 ) -> Iterator[list[SessionRef]]:
     """`discover_sessions(details=True)` one file at a time, as each is known.
 
@@ -198,10 +216,11 @@ def discover_details(
     picker shown from the quick listing (newest first) fills its top rows, the
     ones on screen, first, instead of in the order the folders were walked.
     `wanted()` names files to read before the others whenever more are started
-    (the picker's rows on screen once it is scrolled or filtered).
+    (the picker's rows on screen once it is scrolled or filtered). The same
+    reads fill the search index (`progress` says how far that got).
     """
     candidates = sorted(_located(roots), key=_changed_at, reverse=True)
-    for _, refs in _iter_detailed(candidates, use_cache, warn or _warn_stderr, wanted):
+    for _, refs in _iter_detailed(candidates, use_cache, warn or _warn_stderr, wanted, progress):
         yield refs
 
 
@@ -220,6 +239,88 @@ def details_of(
         files.setdefault(str(ref.path), (ref.path, ref.format))
     for _, found in _iter_detailed(list(files.values()), use_cache, warn or _warn_stderr, wanted):
         yield found
+
+
+def refresh_index(
+    candidates: list[Located],
+    *,
+    warn: Callable[[str], None] | None = None,
+    progress: Progress | None = None,
+    stamps: dict[Path, Stamp] | None = None,
+    search: SearchIndex | None = None,
+) -> None:
+    """Bring the search index up to date for `candidates` (what `pivotal search` runs first).
+
+    Files it holds as they are now are not looked at again (`stamps`: those `located`
+    knows already); the others are read by the listing pass, which updates the listing
+    index with them too. `search`: the index, open already (left open).
+    """
+    progress = progress if progress is not None else Progress()
+    opened = search is None
+    search = _open_search(progress) if search is None else search
+    if search is not None:
+        try:
+            candidates = stale_for_search(search, candidates, stamps, progress)
+        finally:
+            if opened:
+                search.close()
+        if not candidates:
+            progress.finished = True
+            progress.tell()
+            return
+    for _ in _iter_detailed(candidates, True, warn or _warn_stderr, None, progress):
+        pass
+
+
+def stale_for_search(
+    search: SearchIndex,
+    candidates: list[Located],
+    stamps: dict[Path, Stamp] | None = None,
+    progress: Progress | None = None,
+) -> list[Located]:
+    """The candidates whose text the index lacks as they are now; indexed files that are
+    gone (and were not found) are forgotten on the way."""
+    stamps = stamps or {}
+    stale = []
+    seen = set()
+    for path, agent in candidates:
+        key = os.path.abspath(path)
+        seen.add(key)
+        if not search.fresh_key(key, stamps.get(path) or file_stamp(path) or (0, 0)):
+            stale.append((path, agent))
+    _tidy_search(search, seen, 0, progress if progress is not None else Progress())
+    return stale
+
+
+def located(
+    roots: Iterable[Path] | None = None, stamps: dict[Path, Stamp] | None = None
+) -> list[Located]:
+    """Every candidate session file (or folder) in the agents' locations, with its agent
+    (`stamps` receives what a stat already told of plain files: see `_located`)."""
+    return list(_located(roots, stamps))
+
+
+class Progress:
+    """How far a listing pass got with the files it reads (another thread may look).
+
+    `reading` is how many files the pass reads in full (new or changed: for their
+    counts, their text or both), `read` how many it has; `searchable` is False
+    when the search index could not be used (`problem` says why).
+    """
+
+    def __init__(self, report: Callable[[Progress], None] | None = None) -> None:
+        self.reading = 0
+        self.read = 0
+        self.finished = False
+        self.searchable = True
+        self.problem = ""
+        self.error: SearchUnavailable | None = None
+        """What stopped the search index being used or written (SearchDamaged: set aside)."""
+        self.report = report
+
+    def tell(self) -> None:
+        if self.report is not None:
+            self.report(self)
 
 
 def _changed_at(candidate: Located) -> float:
@@ -241,48 +342,129 @@ def _iter_detailed(
     use_cache: bool,
     warn: Callable[[str], None],
     wanted: Wanted | None = None,
+    progress: Progress | None = None,
 ) -> Iterator[tuple[int, list[SessionRef]]]:
-    """(candidate number, its refs) for every candidate: cached ones first, then read ones."""
+    """(candidate number, its refs) for every candidate: cached ones first, then read ones.
+
+    A file whose counts are cached but whose text the search index lacks is read
+    for its text only (its refs are not yielded twice).
+    """
+    progress = progress if progress is not None else Progress()
     index = None
+    search = None
+    writer: TextWriter | None = None
+    texts: list[FileText] = []
     if use_cache:
         try:
             index = open_index()
         except IndexUnavailable as exc:
             warn(f"session cache off: {exc}; listing without it")
+        search = _open_search(progress)
     try:
-        todo: list[tuple[int, Located]] = []
+        todo: list[tuple[int, tuple[Path, str, bool, bool]]] = []
         for n, (path, agent) in enumerate(candidates):
-            if index is not None:
+            if index is not None or search is not None:
                 stamp = file_stamp(path)
                 if stamp is None:
                     continue  # gone since the folder was listed
-                cached = index.lookup(path, stamp)
+                cached = index.lookup(path, stamp) if index is not None else None
+                text = search is not None and not search.fresh(path, stamp)
                 if cached is not None:
                     yield n, cached
-                    continue
-            todo.append((n, (path, agent)))
+                    if not text:
+                        continue
+                todo.append((n, (path, agent, cached is None, text)))
+            else:
+                todo.append((n, (path, agent, True, False)))
+        progress.reading = len(todo)
+        progress.tell()
         pending: list[tuple[Path, Stamp, list[SessionRef]]] = []
+        texts: list[FileText] = []
+        gathered = 0
+        writer = TextWriter(search) if search is not None and todo else None
         workers = min(MAX_WORKERS, usable_cores())
         described = run_all(
             describe, [c for _, c in todo], workers=workers, pool_from=POOL_THRESHOLD, wanted=wanted
         )
-        for k, (stamp, refs) in described:
-            n, (path, _) = todo[k]
-            yield n, refs
-            if index is not None and stamp is not None:
-                pending.append((path, stamp, refs))
-                if len(pending) >= WRITE_BATCH:
-                    index = _flush(index, pending, warn)
+        for k, (stamp, refs, docs) in described:
+            n, (path, _, counted, _) = todo[k]
+            if counted:
+                yield n, refs
+                if index is not None and stamp is not None:
+                    pending.append((path, stamp, refs))
+                    if len(pending) >= WRITE_BATCH:
+                        index = _flush(index, pending, warn)
+            if writer is not None and stamp is not None and docs is not None:
+                texts.append(FileText(path, stamp, list(zip(refs, docs, strict=True))))
+                gathered += sum(len(d) for d in docs)
+                if gathered >= TEXT_BATCH:
+                    writer.put(texts)
+                    texts, gathered = [], 0
+            progress.read += 1
+            progress.tell()
         if index is not None:
             index = _flush(index, pending, warn)
+        written = 0
+        if writer is not None and search is not None:
+            writer.put(texts)
+            error, written, writer = writer.close(), writer.written, None
+            if error is not None:
+                _search_failed(search, error, progress)
+                search = None
+        seen = {os.path.abspath(p) for p, _ in candidates}
         if index is not None:
             try:
-                index.drop_missing({os.path.abspath(p) for p, _ in candidates})
+                index.drop_missing(seen)
             except IndexUnavailable as exc:
                 warn(str(exc))
+        if search is not None:
+            _tidy_search(search, seen, written, progress)
     finally:
+        if writer is not None:  # stopped early (the picker went away): what was read is kept
+            writer.put(texts)
+            writer.close()
         if index is not None:
             index.close()
+        if search is not None:
+            search.close()
+        progress.finished = True
+        progress.tell()
+
+
+TEXT_BATCH = 20_000
+"""Texts gathered before they are written to the search index (one transaction)."""
+TIDY_AFTER = 50_000
+"""A pass that wrote this many texts merges the index's segments at its end."""
+
+
+def _open_search(progress: Progress) -> SearchIndex | None:
+    """The search index, or None with the reason in `progress` (a listing does not say it:
+    the command that searches does)."""
+    try:
+        return open_search_index()
+    except SearchUnavailable as exc:
+        progress.searchable, progress.problem, progress.error = False, str(exc), exc
+        return None
+
+
+def _tidy_search(search: SearchIndex, seen: set[str], written: int, progress: Progress) -> None:
+    try:
+        search.drop_missing(seen)
+        if written >= TIDY_AFTER:
+            search.tidy()
+    except SearchUnavailable as exc:
+        _search_failed(search, exc, progress)
+
+
+def _search_failed(search: SearchIndex, exc: SearchUnavailable, progress: Progress) -> None:
+    """Stop writing texts this pass; a damaged index is set aside (the next pass rebuilds it)."""
+    progress.searchable, progress.problem, progress.error = False, str(exc), exc
+    if isinstance(exc, SearchDamaged):
+        search.close()
+        try:
+            reset_search(search.path.parent)
+        except SearchUnavailable as again:
+            progress.problem = str(again)
 
 
 def _flush(
@@ -302,8 +484,11 @@ def _flush(
     return index
 
 
-def describe(path: Path, agent: str | None = None) -> tuple[Stamp | None, list[SessionRef]]:
-    """The sessions in one candidate file with their counts, and the stamp they hold for.
+def describe(
+    path: Path, agent: str | None = None, counts: bool = True, text: bool = False
+) -> tuple[Stamp | None, list[SessionRef], list[list[Doc]] | None]:
+    """The sessions in one candidate file with their counts, the stamp they hold for,
+    and (with `text`) each session's texts for the search index.
 
     `agent` is the one in whose folder the file was found (see `_refs_for`). The
     stamp is taken before reading, so a file that grows meanwhile is read again
@@ -311,38 +496,63 @@ def describe(path: Path, agent: str | None = None) -> tuple[Stamp | None, list[S
     """
     stamp = file_stamp(path)
     if stamp is None:
-        return None, []
+        return None, [], None
     try:
-        return stamp, [with_counts(ref) for ref in _refs_for(path, agent)]
+        refs, docs = [], []
+        for ref in _refs_for(path, agent):
+            ref, found = _read_one(ref, counts, text)
+            refs.append(ref)
+            docs.append(found)
     except Exception:  # a reader bug must not break the listing, nor be cached
-        return None, []
+        return None, [], None
+    # a session that could not be read holds no text until its file changes (as its counts)
+    return stamp, refs, ([d or [] for d in docs] if text else None)
 
 
 def with_counts(ref: SessionRef) -> SessionRef:
     """`ref` with turns, human turns and pivots from a full read (None where it failed)."""
+    return _read_one(ref, True, False)[0]
+
+
+def _read_one(ref: SessionRef, counts: bool, text: bool) -> tuple[SessionRef, list[Doc] | None]:
+    """One read of a session: its counts (`counts`) and its texts for search (`text`)."""
     from pivotal.detect import PivotConfig, detect_pivots
 
     try:
         session = read_session(ref)
     except Exception:  # readers should not raise; a listing must survive one that does
-        return replace(ref, turns=None)
-    try:
-        pivots: int | None = len(detect_pivots(session.turns, PivotConfig()))
-    except Exception:
-        pivots = None
-    tokens, cost, whole = _spend_of(session)
-    return replace(
+        return (replace(ref, turns=None) if counts else ref), None
+    docs = None
+    if text:
+        try:
+            docs = session_docs(session)
+        except Exception:  # noqa: BLE001 - the counts still stand; the text is tried next time
+            docs = None
+    named = replace(
         ref,
         session_id=ref.session_id or session.id,
         title=ref.title or session.title,
         cwd=ref.cwd or session.cwd,
         started=ref.started if ref.started is not None else session.started,
-        turns=len(session.turns),
-        human_turns=sum(1 for turn in session.turns if turn.is_human),
-        pivots=pivots,
-        tokens=tokens,
-        cost=cost,
-        cost_whole=whole,
+    )
+    if not counts:
+        return named, docs
+    try:
+        pivots: int | None = len(detect_pivots(session.turns, PivotConfig()))
+    except Exception:
+        pivots = None
+    tokens, cost, whole = _spend_of(session)
+    return (
+        replace(
+            named,
+            turns=len(session.turns),
+            human_turns=sum(1 for turn in session.turns if turn.is_human),
+            pivots=pivots,
+            tokens=tokens,
+            cost=cost,
+            cost_whole=whole,
+        ),
+        docs,
     )
 
 
@@ -393,6 +603,11 @@ def _refs_for(path: Path, agent: str | None = None) -> list[SessionRef]:
     ]
 
 
+def session_refs(path: Path, agent: str | None = None) -> list[SessionRef]:
+    """The sessions in one candidate file, with what a stat and its head tell of them."""
+    return _refs_for(path, agent)
+
+
 def _same_path(a: Path, b: Path) -> bool:
     return a == b or os.path.realpath(a) == os.path.realpath(b)
 
@@ -436,10 +651,13 @@ def listing_problems(roots: Iterable[Path] | None, refs: list[SessionRef]) -> li
     shape pivotal knows (a file in an agent's own folder is never left out without a
     word). Only an empty file is passed over: it holds nothing to lose."""
     listed = {os.path.realpath(ref.path) for ref in refs}
+    return problems_of(p for p in _candidates(roots) if os.path.realpath(p) not in listed)
+
+
+def problems_of(paths: Iterable[Path]) -> list[Problem]:
+    """Why these candidates, which list no session, list none (see `listing_problems`)."""
     problems: list[Problem] = []
-    for path in _candidates(roots):
-        if os.path.realpath(path) in listed:
-            continue
+    for path in paths:
         if not os.access(path, os.R_OK):
             problems.append(Problem(path, "permission", f"{path}: permission denied"))
         elif path.suffix == ".db" or _holds_something(path):

@@ -20,9 +20,8 @@ import os
 import sqlite3
 import time
 from collections.abc import Iterable
-from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
 from pivotal import __version__
 from pivotal.folders import cache_dir
@@ -127,17 +126,23 @@ def _tree_stamp(root: Path, mtime: int) -> Stamp:
     return size, mtime
 
 
-def code_stamp() -> str:
+def code_stamp(
+    packages: tuple[str, ...] = ("readers", "detect", "spend"),
+    extra: Iterable[Path] = (),
+    salt: str = "",
+) -> str:
     """A fingerprint of the code that computes a listing (readers, detector, model).
 
     Cached turn and pivot counts are only as good as the code that counted them,
-    so an upgrade (or an edit in a development checkout) empties the index.
+    so an upgrade (or an edit in a development checkout) empties the index. The
+    search index asks the same of its own code (`packages`, `extra` files, `salt`).
     """
     package = Path(__file__).resolve().parents[1]
-    digest = hashlib.sha256(f"{__version__}/{SCHEMA_VERSION}".encode())
-    files = [package / "model.py", package / "catalog" / "discovery.py"]
-    files.append(package / "spend" / "prices.json")  # cached costs follow the price list
-    for sub in ("readers", "detect", "spend"):
+    digest = hashlib.sha256(f"{__version__}/{SCHEMA_VERSION}{salt}".encode())
+    files = [package / "model.py", package / "catalog" / "discovery.py", *extra]
+    if "spend" in packages:
+        files.append(package / "spend" / "prices.json")  # cached costs follow the price list
+    for sub in packages:
         files.extend(sorted((package / sub).glob("*.py")))
     for file in files:
         try:
@@ -148,8 +153,7 @@ def code_stamp() -> str:
     return digest.hexdigest()[:32]
 
 
-@dataclass(frozen=True)
-class _Entry:
+class _Entry(NamedTuple):
     stamp: Stamp
     rows: tuple[tuple[object, ...], ...]
     """Database rows (path first); refs are built on lookup with the path as given."""

@@ -6,7 +6,8 @@ scrolls or filters meanwhile looks at rows whose turn may be far down that
 order, so `wanted` names the files on screen and they are read next. Files go
 to the workers a few at a time (the same function in this process when there
 are few, or when no pool can be started), and each result is handed back as
-soon as it is known, with its position in `items`.
+soon as it is known, with its position in `items`. An item is a file (or folder)
+and its agent, and may carry more for `read` (what the listing pass wants of it).
 """
 
 from __future__ import annotations
@@ -14,12 +15,16 @@ from __future__ import annotations
 import signal
 from collections import deque
 from collections.abc import Callable, Iterable, Iterator, Sequence
-from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
 from pathlib import Path
-from typing import TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
+
+if TYPE_CHECKING:
+    from concurrent.futures import Future
 
 Located = tuple[Path, str]
 """A session file (or folder) and the agent in whose folder it was found."""
+Item = tuple[Any, ...]
+"""`Located`, maybe with more arguments for `read` after the two."""
 R = TypeVar("R")
 Wanted = Callable[[], Iterable[Path]]
 
@@ -33,9 +38,9 @@ workers never wait for this process (2 % slower than handing out every file at o
 class ReadingOrder:
     """Positions of `items` not handed out yet: wanted ones first, then in order."""
 
-    def __init__(self, items: Sequence[Located], wanted: Wanted | None, done: set[int]) -> None:
+    def __init__(self, items: Sequence[Item], wanted: Wanted | None, done: set[int]) -> None:
         self._next = deque(n for n in range(len(items)) if n not in done)
-        self._position = {str(path): n for n, (path, _) in enumerate(items)}
+        self._position = {str(item[0]): n for n, item in enumerate(items)}
         self._taken = set(done)
         self._count = len(items)
         self._wanted = wanted
@@ -61,14 +66,14 @@ class ReadingOrder:
 
 
 def run_all(
-    read: Callable[[Path, str], R],
-    items: Sequence[Located],
+    read: Callable[..., R],
+    items: Sequence[Item],
     *,
     workers: int,
     pool_from: int,
     wanted: Wanted | None = None,
 ) -> Iterator[tuple[int, R]]:
-    """(position, `read(path, agent)`) for every item, each as soon as it is known.
+    """(position, `read(*item)`) for every item, each as soon as it is known.
 
     A pool of `workers` processes is used for more than `pool_from` items; if it
     cannot be started, or breaks, what is left is read in this process.
@@ -87,13 +92,15 @@ def run_all(
 
 
 def _pooled(
-    read: Callable[[Path, str], R],
-    items: Sequence[Located],
+    read: Callable[..., R],
+    items: Sequence[Item],
     order: ReadingOrder,
     workers: int,
     done: set[int],
 ) -> Iterator[tuple[int, R]]:
-    pool = ProcessPoolExecutor(max_workers=workers, initializer=_worker_init)
+    from concurrent.futures import FIRST_COMPLETED, wait
+
+    pool = _executor()(max_workers=workers, initializer=_worker_init)
     try:
         busy: dict[Future[list[R]], list[int]] = {}
         while len(order) or busy:
@@ -112,8 +119,25 @@ def _pooled(
         pool.shutdown(wait=True, cancel_futures=True)
 
 
-def _read_batch(read: Callable[[Path, str], R], batch: list[Located]) -> list[R]:
-    return [read(path, agent) for path, agent in batch]
+def _executor() -> type:
+    """ProcessPoolExecutor, imported when a pool is started: `concurrent.futures` (with
+    `logging`), its process module and multiprocessing cost ~15 ms that a warm listing or
+    search, which reads no file, does not need. A test may set `workers.ProcessPoolExecutor`
+    to another class."""
+    found = globals().get("ProcessPoolExecutor")
+    if found is None:
+        from concurrent.futures import ProcessPoolExecutor as found
+    return found  # type: ignore[no-any-return]
+
+
+def __getattr__(name: str) -> object:
+    if name == "ProcessPoolExecutor":
+        return _executor()
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
+
+def _read_batch(read: Callable[..., R], batch: list[Item]) -> list[R]:
+    return [read(*item) for item in batch]
 
 
 def _worker_init() -> None:

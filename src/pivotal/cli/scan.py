@@ -120,8 +120,11 @@ def run_follow(
         err(f"watching {ref.label}: each pivot is printed once it is confirmed (Ctrl+C stops)")
     config = PivotConfig.for_sensitivity(sensitivity)
     out: TextIO = _Redacting(sys.stdout, ref) if redact else sys.stdout  # type: ignore[assignment]
+    from pivotal.catalog.search_live import LiveIndexer
+
     try:
-        asyncio.run(scan_follow(ref, as_json=as_json, out=out, config=config))
+        with LiveIndexer(ref):  # `pivotal search` finds what it prints as it is written
+            asyncio.run(scan_follow(ref, as_json=as_json, out=out, config=config))
     except KeyboardInterrupt:
         return int(ExitCode.INTERRUPTED)
     return int(ExitCode.OK)

@@ -93,6 +93,34 @@ def listed_steps(view: TurnView) -> int:
     return result
 
 
+_QUESTION_ITEM = lazy(
+    r"^[ \t]*(?:[-*•]|\d{1,2}[.)]|#{2,4}[ \t]+\d{1,2}[.)]?)[ \t]+[^\n]*[?？][ \t*_`]*$",
+    re.MULTILINE,
+)
+"""A list item that is a question ("1. Which port should it listen on?")."""
+
+
+def listed_questions(view: TurnView) -> bool:
+    """The items `listed_steps` counts are mostly questions to the person, not steps: three
+    questions are not "a 3-step plan"."""
+    memo = view.memo
+    if "questions" not in memo:
+        steps = listed_steps(view)
+        asked = len(_QUESTION_ITEM.findall(prose(view.text))) if steps >= 2 else 0
+        memo["questions"] = steps >= 2 and asked * 2 > steps
+    result: bool = memo["questions"]
+    return result
+
+
+def what_is_listed(view: TurnView) -> str:
+    """ "a 3-step plan" or "3 questions": what the items of the message are, in words."""
+    steps = listed_steps(view)
+    if listed_questions(view):
+        return f"{steps} questions"
+    article = "an" if str(steps).startswith("8") or steps in (11, 18) else "a"
+    return f"{article} {steps}-step plan" if steps >= 2 else "a plan"
+
+
 def first_step(view: TurnView) -> str:
     match = _LIST_ITEM.search(prose(view.text))
     return around(prose(view.text), match.start(), match.end()) if match else view.text

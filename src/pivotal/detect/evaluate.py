@@ -202,7 +202,7 @@ def judge(
     weighted = weigh(measured, w.silence.value)
     score = confidence(weighted)
     if score < min(cfg.possible_confidence, cfg.min_confidence):
-        gate = below_the_bar(weighted, score, cfg.min_confidence)
+        gate = below_the_bar(weighted)
         return turned_down(gate, score, weighted, measured, values)
     kind = choose_kind(values) or rule_kind(bfacts)
     candidate = not w.complete

@@ -37,12 +37,10 @@ def hard_veto(w: Window, a: AfterFacts) -> Gate | None:
 _MISSING = "too little spoke for a hand-over"
 
 
-def below_the_bar(weighted: Sequence[Signal], score: float, bar: float) -> Gate:
-    """Why a silence's confidence stayed under the bar: the signals that held it down most,
-    in their own plain words, or - when none did - that too little spoke for it."""
+def below_the_bar(weighted: Sequence[Signal]) -> Gate:
+    """Why a silence's confidence stayed under the bar, in plain words: the signals that held
+    it down most, in their own words, or - when none did - that too little spoke for it.
+    (The numbers are the rejection's own fields, not part of the sentence.)"""
     against = sorted((s for s in weighted if s.weight < 0), key=lambda s: s.weight)[:2]
-    if against:
-        words = "; ".join(s.detail for s in against)
-    else:
-        words = _MISSING
-    return (BELOW, f"{words} (confidence {score:.2f}, the bar is {bar:.2f})")
+    words = "; ".join(s.detail for s in against) if against else _MISSING
+    return (BELOW, words)

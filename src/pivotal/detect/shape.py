@@ -12,7 +12,13 @@ from __future__ import annotations
 import re
 
 from pivotal.detect.activity import carries_out
-from pivotal.detect.asks import first_step, is_go_ahead, listed_steps, question_of
+from pivotal.detect.asks import (
+    first_step,
+    is_go_ahead,
+    listed_questions,
+    listed_steps,
+    question_of,
+)
 from pivotal.detect.evidence import plain, scaled
 from pivotal.detect.figures import prose
 from pivotal.detect.lazyre import lazy
@@ -56,7 +62,9 @@ def plan_signal(w: Window) -> Signal | None:
     return Signal(
         "plan laid out",
         [last.index],
-        f"the agent's last message lists {steps} steps or items",
+        f"the agent's last message asks {steps} questions"
+        if listed_questions(last)
+        else f"the agent's last message lists {steps} steps or items",
         0.0,
         "before",
         [plain(first_step(last), 90)],

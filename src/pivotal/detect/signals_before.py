@@ -15,6 +15,7 @@ from pivotal.detect.asks import (
     is_go_ahead,
     listed_steps,
     question_of,
+    what_is_listed,
 )
 from pivotal.detect.compaction import compacted_mid_turn, summary_says_done
 from pivotal.detect.config import PivotConfig
@@ -182,7 +183,7 @@ def proposal_signal(w: Window, cfg: PivotConfig, facts: BeforeFacts) -> Signal |
         detail = (
             "the agent laid out a plan and asked for a go-ahead; nothing executed yet"
             if asked
-            else f"the agent laid out a {steps}-step plan and stopped; nothing executed yet"
+            else f"the agent laid out {what_is_listed(last)} and stopped; nothing executed yet"
         )
         return Signal(
             "proposal pending",

@@ -8,7 +8,7 @@ more than the evidence does.
 
 from __future__ import annotations
 
-from pivotal.detect.asks import listed_steps
+from pivotal.detect.asks import listed_questions, what_is_listed
 from pivotal.detect.evidence import plain
 from pivotal.detect.facts import AfterFacts, BeforeFacts
 from pivotal.detect.window import Window
@@ -31,14 +31,17 @@ def _before(w: Window, kind: PivotKind, b: BeforeFacts) -> str:
     if kind is PivotKind.IMPLICIT_APPROVAL:
         if not b.proposal_by_agent and w.direction is not None:
             return f"after the agent looked into what you asked ('{plain(w.direction.text, 48)}')"
-        steps = listed_steps(w.agent_before[-1]) if w.agent_before else 0
-        article = "an" if str(steps).startswith("8") or steps in (11, 18) else "a"
-        plan = f"{article} {steps}-step plan" if steps >= 2 else "a plan"
+        last = w.agent_before[-1] if w.agent_before else None
+        if last is not None and listed_questions(last):
+            return f"after the agent asked you {what_is_listed(last)}"
+        plan = what_is_listed(last) if last is not None else "a plan"
         asked = " and asked for a go-ahead" if b.open_question else ""
         return f"after the agent laid out {plan}{asked}"
     if kind is PivotKind.DELEGATION_AFTER_DEAD_END:
         if b.failures:
-            tried = f"{b.failures} failed attempt" + ("s" if b.failures > 1 else "")
+            # "in a row" names this count apart from the failed calls e/E walk (issue 35)
+            tried = "a failed attempt" if b.failures == 1 else f"{b.failures} failed attempts"
+            tried += " in a row" if b.failures > 1 else ""
             return f"after {tried}" + (", the last one inconclusive" if b.inconclusive else "")
         return "after the agent's last step ended without a verdict"
     if kind is PivotKind.CONTINUE_AFTER_MILESTONE:

@@ -1,9 +1,10 @@
 """A Markdown report of a session's pivots: what the panel shows, plus the turns around each.
 
 Session text is data, not Markdown: inline text is backslash-escaped (so a
-tool output cannot inject links, HTML or headings into a rendered report) and
-excerpts sit in fences longer than any backtick run they contain. Notes are
-the person's own Markdown and are kept as written (cleaned of control codes).
+tool output cannot inject links, HTML or headings into a rendered report, and
+`&amp;` is not read as `&`) and excerpts sit in fences longer than any
+backtick run they contain. Notes are the person's own Markdown and are kept as
+written (cleaned of control codes).
 """
 
 from __future__ import annotations
@@ -25,7 +26,7 @@ from pivotal.text.plural import plural
 from pivotal.text.safe import clean
 
 EXCERPT_CHARS = 600
-_SPECIAL = re.compile(r"([\\`*_\[\]<>|~])")
+_SPECIAL = re.compile(r"([\\`*_\[\]<>|~&])")
 
 
 def inline(text: str, limit: int | None = 300) -> str:

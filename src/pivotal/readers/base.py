@@ -28,6 +28,7 @@ import msgspec
 
 from pivotal.model import Session, SessionRef, Skipped, Turn
 from pivotal.readers.files import SessionFiles, own_files
+from pivotal.readers.json_repair import BOM, repaired
 
 MAX_REASON = 120
 
@@ -144,23 +145,12 @@ _json_decode = msgspec.json.decode
 _fromisoformat = datetime.fromisoformat
 
 
-_BOM = b"\xef\xbb\xbf"
-# a UTF-16 surrogate escape not part of a valid pair (JSON.stringify writes these
-# when a string is cut inside an emoji); msgspec rejects them, so they become U+FFFD
-_LONE_SURROGATE = re.compile(
-    rb"\\u[dD][89abAB][0-9a-fA-F]{2}(?!\\u[dD][c-fC-F][0-9a-fA-F]{2})"
-    rb"|(?<![0-9a-fA-F]{2}\\u[dD][89abAB][0-9a-fA-F]{2})\\u[dD][c-fC-F][0-9a-fA-F]{2}"
-)
-
-
-_RAW_CONTROL = re.compile(rb"[\x00-\x08\x0b\x0c\x0e-\x1f]")
-
-
 def decode_json(line: bytes | msgspec.Raw) -> object:
     """Decode one JSON record, tolerating what real files contain.
 
     A UTF-8 BOM is ignored, invalid UTF-8 and lone surrogate escapes are
-    replaced with U+FFFD, nesting too deep to decode is a plain error, and a
+    replaced with U+FFFD, raw control bytes are read as the text they stand for
+    (`json_repair`, in bounded memory), nesting too deep to decode is a plain error, and a
     number beyond a double (`1e400`) decodes as infinity instead of costing the
     whole record (readers then treat such a time or duration as missing).
     Raises ValueError (msgspec.DecodeError is one) when the record is not JSON.
@@ -168,19 +158,16 @@ def decode_json(line: bytes | msgspec.Raw) -> object:
     try:
         return _json_decode(line)
     except msgspec.DecodeError as exc:
-        error = exc
+        # only what the error says is kept: the error itself would hold this frame (and
+        # the repaired copy below) in a reference cycle, freed only by the cyclic
+        # collector, which big reads pause (one copy per bad line stayed: issue 34)
+        huge = _OUT_OF_RANGE in str(exc)
     except RecursionError:
         raise ValueError("JSON nested too deeply") from None
     raw = bytes(line)
-    fixed = raw[3:] if raw.startswith(_BOM) else raw
-    fixed = fixed.decode("utf-8", "replace").encode("utf-8", "surrogatepass")
-    if b"\\u" in fixed:
-        fixed = _LONE_SURROGATE.sub(rb"\\ufffd", fixed)
-    if _RAW_CONTROL.search(fixed):
-        # raw control bytes are never valid JSON; inside strings they were meant as text
-        fixed = _RAW_CONTROL.sub(lambda m: b"\\u%04x" % m.group()[0], fixed)
-    if fixed == raw:
-        if _OUT_OF_RANGE in str(error):
+    fixed = repaired(raw)
+    if fixed is None:
+        if huge:
             return _decode_huge_numbers(raw)
         return _json_decode(raw)  # raises the original error
     try:
@@ -196,7 +183,7 @@ def decode_json(line: bytes | msgspec.Raw) -> object:
 _OUT_OF_RANGE = "Number out of range"
 
 
-def _decode_huge_numbers(data: bytes) -> object:
+def _decode_huge_numbers(data: bytes | bytearray) -> object:
     """JSON holding a number beyond a double: Python's json reads it as infinity."""
     import json
 
@@ -255,7 +242,7 @@ def decode_json_start(data: bytes | memoryview) -> object:
     without reading the whole record. Text that is not JSON gives None.
     """
     raw = bytes(data)
-    raw = raw[len(_BOM) :] if raw.startswith(_BOM) else raw
+    raw = raw[len(BOM) :] if raw.startswith(BOM) else raw
     stack: list[int] = []  # the opening byte of each open container
     state = _VALUE
     good, good_depth = 0, 0  # raw[:good] + the first good_depth closers is whole JSON

@@ -126,10 +126,11 @@ class WholeFileJsonReader(SessionReader):
         except OSError as exc:
             return f"{shown_name(self.ref.path)}: cannot read ({exc.strerror or exc})"
         try:
-            doc = decode_json(data) if data.strip() else None
+            doc = None if not data or data.isspace() else decode_json(data)
         except ValueError as exc:
             self._fail(stamp, final, describe_decode_error(exc))
             return None
+        del data  # the document is decoded: its bytes need not stay while the turns are built
         turns = self.build(doc) if doc is not None else []
         if turns is None:
             self._fail(stamp, final, "not a chat document")

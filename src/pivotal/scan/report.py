@@ -102,7 +102,7 @@ def pivot_json(session: Session, pivot: Pivot) -> dict[str, Any]:
         "signals": [signal_json(s) for s in pivot.signals],
         "delegation": [signal_json(s) for s in pivot.delegation],
         "state": state_json(pivot.state),
-        "run": run_json(session, pivot),
+        "run": None if pivot.possible else run_json(session, pivot),
     }
 
 
@@ -267,7 +267,7 @@ def rejected_lines(session: Session, rejections: Sequence[Rejection]) -> list[st
         where = f", line {anchor.source.line}" if anchor and anchor.source.line else ""
         out.append(
             f"  #{r.turn + 1}{where} {r.silence}, confidence {r.confidence:.2f}"
-            f" — {r.gate}: {clean_line(r.reason, max_len=160)}"
+            f" — {r.gate}: {clean_line(r.reason, max_len=240)}"
         )
     return out
 

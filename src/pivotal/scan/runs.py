@@ -42,7 +42,9 @@ def child_runs(
     model: str | None,
     children: bool = True,
 ) -> ChildRuns:
-    """`children`: the session has sub-agents (else no call is decoded to look for theirs)."""
+    """`children`: the session has sub-agents (else no call is decoded to look for theirs).
+    Possible pivots have no run."""
+    pivots = [p for p in pivots if not p.possible]
     measured = pivot_runs(turns, pivots, model=model)
     runs = [measured[pivot.turn] for pivot in pivots]
     start = min(overlap, len(turns))
@@ -73,6 +75,8 @@ def joined_runs(
     (joined to the child's head past it), the child's shifted to whole-file turn numbers;
     each ends at the next pivot at the latest, as `pivot_runs` ends them."""
     model = session.model
+    mine = [p for p in mine if not p.possible]  # possible pivots have no run
+    theirs = [p for p in theirs if not p.possible]
     runs: dict[int, Run] = {}
     head = _shifted(child.head, shift)
     every = [*mine, *theirs]

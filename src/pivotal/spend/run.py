@@ -231,7 +231,9 @@ def pivot_runs(
     subagents: Sequence[Subagent] = (),
     prices: PriceList | None = None,
 ) -> dict[int, Run]:
-    """Every pivot's run by its anchor, each ending at the next pivot at the latest."""
+    """Every pivot's run by its anchor, each ending at the next pivot at the latest. A
+    possible pivot (`Pivot.possible`) has no run and ends none: nothing was handed over."""
+    pivots = [p for p in pivots if not p.possible]
     anchors = sorted({p.turn for p in pivots})
     following: dict[int, int | None] = dict(zip(anchors, anchors[1:], strict=False))
     return {
@@ -249,7 +251,7 @@ def pivot_runs(
 
 def next_anchor(pivots: Sequence[Pivot], turn: int) -> int | None:
     """The anchor of the first pivot after `turn` (where its run stops at the latest)."""
-    later = [p.turn for p in pivots if p.turn > turn]
+    later = [p.turn for p in pivots if p.turn > turn and not p.possible]
     return min(later) if later else None
 
 

@@ -15,10 +15,14 @@ those are, and each one's stand-in, is `pivotal.text.unsafe`. Pure Python, no
 Rich or Textual: the core and the CLI use it too.
 
 Speed: one regex search decides whether a string needs any work, so the common
-case (plain text, 1 MB of it) costs one C-level scan.
+case (plain text, 1 MB of it) costs one C-level scan. Memory: text longer than
+64 KiB is worked on a piece at a time (`_in_pieces`), so cleaning needs the
+result and one piece, whatever the text holds.
 """
 
 from __future__ import annotations
+
+from collections.abc import Callable
 
 from pivotal.text.unsafe import (
     EMOJI_PUNCTUATION,
@@ -39,6 +43,9 @@ __all__ = [
 ]
 
 _TRUNCATION = "… ({} more characters)"
+
+_PIECE = 1 << 16
+"""Characters worked on at a time in a longer text (`_in_pieces`)."""
 
 _TABLE: dict[int, str] = {}
 """Filled by the first `_clean_controls` that needs it: most runs never do, and building costs."""
@@ -61,14 +68,50 @@ def _clean_controls(text: str) -> str:
     return text
 
 
+def _in_pieces(work: Callable[[str], str], text: str, cut_before: str | None) -> str:
+    """`work(text)`, done on pieces of about `_PIECE` characters and joined.
+
+    A regex substitution keeps one object for every piece it cuts until it joins
+    them: over a 10 MB tool output full of colour escapes that was 6-12 times the
+    text (issue 34); piece by piece it is the result and one piece's worth. A piece
+    ends right before a `cut_before` character, which no match of `work` spans
+    (`None`: `work` only ever changes single characters, so anywhere will do).
+    """
+    if len(text) <= _PIECE:
+        return work(text)
+    done: list[str] = []
+    start = 0
+    while start < len(text):
+        end = start + _PIECE
+        if cut_before is not None and end < len(text):
+            end = text.find(cut_before, end)
+            if end < 0:
+                end = len(text)
+        done.append(work(text[start:end]))
+        start = end
+    return "".join(done)
+
+
+def _without_sgr(text: str) -> str:
+    return SGR.sub("", text)
+
+
 def _selectors(text: str) -> str:
     """Show variation selectors 15/16 that do not follow an emoji base (one after another,
     after a letter, at the start): there they only hide text or pad a row."""
+    if len(text) <= _PIECE:
+        return _selectors_between(text, 0, len(text))
+    ends = range(_PIECE, len(text) + _PIECE, _PIECE)
+    return "".join(_selectors_between(text, end - _PIECE, min(end, len(text))) for end in ends)
+
+
+def _selectors_between(text: str, start: int, end: int) -> str:
+    """`text[start:end]` with its stray selectors shown (judged with the whole text around)."""
     import unicodedata
 
     out: list[str] = []
-    position = 0
-    for match in SELECTOR.finditer(text):
+    position = start
+    for match in SELECTOR.finditer(text, start, end):
         index = match.start()
         base = text[index - 1] if index else ""
         keycap = base in "#*0123456789" and text[index + 1 : index + 2] == KEYCAP
@@ -78,8 +121,8 @@ def _selectors(text: str) -> str:
         out.append(f"⟨U+{ord(match.group()):04X}⟩")
         position = index + 1
     if not out:
-        return text
-    out.append(text[position:])
+        return text if start == 0 and end == len(text) else text[start:end]
+    out.append(text[position:end])
     return "".join(out)
 
 
@@ -95,7 +138,7 @@ def clean(text: str, *, max_len: int | None = None) -> str:
         text = text[:max_len]
     if UNSAFE.search(text) is not None:
         if "\x1b" in text:
-            text = SGR.sub("", text)
+            text = _in_pieces(_without_sgr, text, "\x1b")
         text = _clean_controls(text)
     if more:
         text += truncation_marker(more)
@@ -120,4 +163,8 @@ def json_inert(encoded: str) -> str:
     """Escape C1 controls and invisible/bidi characters in already-encoded JSON text."""
     if JSON_UNSAFE.search(encoded) is None:
         return encoded
+    return _in_pieces(_json_escaped, encoded, None)
+
+
+def _json_escaped(encoded: str) -> str:
     return JSON_UNSAFE.sub(lambda m: f"\\u{ord(m.group()):04x}", encoded)

@@ -23,19 +23,29 @@ from textual.worker import get_current_worker
 if TYPE_CHECKING:  # the picker loads when there is one to show (not before a path's replay)
     from pivotal.tui.picker import PickerScreen
     from pivotal.tui.picker_fill import Details
+    from pivotal.tui.picker_search import Picked
 
 from pivotal.detect import PivotConfig
+from pivotal.detect.evaluate import Rejection
 from pivotal.model import Pivot, Session, SessionRef
 from pivotal.readers import open_reader
 from pivotal.spend.subagents import Subagent
 from pivotal.tui.collector import IdleCollector
 from pivotal.tui.keys import PALETTE, PALETTE_KEYS
-from pivotal.tui.loading import Batch, find_failures, find_pivots, find_subagents, read_batches
+from pivotal.tui.loading import (
+    Analysis,
+    Batch,
+    analyse,
+    find_failures,
+    find_subagents,
+    read_batches,
+)
 from pivotal.tui.messages import ReadFailed, SessionAnalysed, TurnsRead
 from pivotal.tui.pacing import IDLE_LIMIT, Pace
 from pivotal.tui.render import warm_up
 from pivotal.tui.replay_screen import ReplayScreen
 from pivotal.tui.safe import one_line
+from pivotal.tui.session_name import SessionName, terminal_title
 
 POST_EVERY = 0.25
 FIRST_PAINT_WAIT = 1.0
@@ -69,6 +79,7 @@ class ReplayerApp(App[int]):
         refs: list[SessionRef] | None = None,
         session: Session | None = None,
         pivots: list[Pivot] | None = None,
+        rejections: list[Rejection] | None = None,
         at: int | None = None,
         speed: float = 1.0,
         realtime: bool = False,
@@ -88,6 +99,9 @@ class ReplayerApp(App[int]):
         self.refs = refs or []
         self.session = session
         self.given_pivots = pivots
+        """The pivots (possible ones too) to show instead of the detector's (tests, demos)."""
+        self.given_rejections = rejections
+        """... and the silences it turned down, with why."""
         self.at = at
         self.speed = speed
         self.realtime = realtime
@@ -103,6 +117,8 @@ class ReplayerApp(App[int]):
         """Files of the agents' folders that listed no session (the picker says how many)."""
         self.query = ""
         """The picker's filter as it was left."""
+        self.search_text: str | None = None
+        """The picker's text search as it was left (None: it was filtering)."""
         self._picker: PickerScreen | None = None
         self.first_paint = threading.Event()
         """Set once the first slice of the session is on screen."""
@@ -116,14 +132,13 @@ class ReplayerApp(App[int]):
         """Keys typed before the first screen was on the stack (`_typed_too_early`)."""
         self._after_close: list[events.Key] = []
         """Keys typed behind the key that closed a prompt or the note editor (`after_close`)."""
+        self.terminal_title = ""
+        """What the terminal's title was set to ("" until a session is named)."""
 
     # -- quitting ----------------------------------------------------------------------
     def exit(self, *args: object, **kwargs: object) -> None:  # type: ignore[override]
         self.exiting = True
         super().exit(*args, **kwargs)  # type: ignore[arg-type]
-
-    def on_unmount(self) -> None:
-        self.collector.stop()  # the process goes on after the app (tests, the command line)
 
     async def on_event(self, event: events.Event) -> None:
         # `q` and `a` arriving in one read: without this the note editor is pushed
@@ -223,16 +238,20 @@ class ReplayerApp(App[int]):
         if self.follow and self.ref is None:
             self.notify("Nothing to follow: no session file was given.", timeout=6, markup=False)
         if self.session is not None:
-            screen = self.open_screen(self.session.title or str(self.session.path))
-            pivots = self.given_pivots
-            if pivots is None:
-                pivots = find_pivots(self.session.turns, self.config)
+            session = self.session
+            screen = self.open_screen(
+                session.title or str(session.path),
+                SessionName(session.format, str(session.path), None, session.title, session.cwd),
+            )
+            given = self.given_pivots
+            found = analyse(self.session.turns, self.config) if given is None else None
             screen.set_session(
                 self.session.turns,
-                pivots,
+                given if found is None else [*found.pivots, *found.possible],
                 find_failures(self.session.turns),
                 model=self.session.model,
                 subagents=find_subagents(self.session),
+                rejections=self.given_rejections if found is None else found.rejections,
             )
             if self.at is not None:
                 screen.moved(screen.playback.goto(self.at))
@@ -241,7 +260,7 @@ class ReplayerApp(App[int]):
         else:
             self.show_picker()
 
-    def open_screen(self, title: str) -> ReplayScreen:
+    def open_screen(self, title: str, name: SessionName | None = None) -> ReplayScreen:
         notice = DEMO_NOTICE if self.demo else ""
         pace = Pace(realtime=self.realtime, idle_limit=self.idle_limit)
         clamped = pace.set_speed(self.speed)
@@ -249,17 +268,47 @@ class ReplayerApp(App[int]):
         screen.status = clamped
         screen.pending_at = self.at
         self.sub_title = title
+        if name is not None:
+            screen.name_session(name)
         self.push_screen(screen)
         return screen
 
-    def open_ref(self, ref: SessionRef) -> None:
-        screen = self.open_screen(ref.title or ref.label)
+    def open_ref(self, ref: SessionRef, *, picked: bool = False) -> None:
+        """Replay (or follow) `ref`; `picked`: chosen in the picker over another replay."""
+        name = SessionName.of(ref)
+        screen = self.open_screen(ref.title or ref.label, name)
         screen.live.ref = ref
         if self.follow:  # a folder: follow its newest session, switching to new ones
-            screen.live.folder = self.follow if isinstance(self.follow, Path) else None
+            folder = self.follow if isinstance(self.follow, Path) else None
+            screen.live.folder = folder
+            where = f"the newest session in {one_line(str(folder), 80)}" if folder else ""
+            short = name.short()
+            what = where or (short if short == name.file else f"{short} ({name.file})")
+            screen.status = screen.status or f"following {what} live · o picks another"
             screen.live.start(initial=True)
         else:
+            if picked:
+                screen.status = screen.status or f"now replaying {name.short()} ({name.agent})"
             self.read_session(ref)
+
+    def set_terminal_title(self, name: SessionName) -> None:
+        """The terminal's title names the session (its own title comes back on exit where
+        the terminal keeps a title stack: xterm's push and pop)."""
+        title = terminal_title(name)
+        if title == self.terminal_title:
+            return
+        driver = self._driver
+        if driver is not None and not self.is_headless:
+            if not self.terminal_title:
+                driver.write("\x1b[22;0t")  # push the terminal's own title
+            driver.write(f"\x1b]2;{title}\x07")
+        self.terminal_title = title
+
+    def on_unmount(self) -> None:
+        self.collector.stop()  # the process goes on after the app (tests, the command line)
+        driver = self._driver
+        if self.terminal_title and driver is not None and not self.is_headless:
+            driver.write("\x1b[23;0t")  # the terminal's own title back
 
     @property
     def replay(self) -> ReplayScreen | None:
@@ -276,42 +325,70 @@ class ReplayerApp(App[int]):
         return screen
 
     # -- the picker ----------------------------------------------------------------------
-    def show_picker(self, *, back: bool = False) -> None:
-        """The picker over this app's sessions (`back`: over a replay, which Esc returns to)."""
+    def show_picker(self, *, back: bool = False, search: str | None = None) -> None:
+        """The picker over this app's sessions (`back`: over a replay, which Esc returns to;
+        `search`: in search mode, looking that up; by default as it was left)."""
         from pivotal.tui.picker import PickerScreen
         from pivotal.tui.picker_fill import FillingPicker
 
+        search = search if search is not None else self.search_text
         unlisted = self.unlisted
         if self.details is not None:  # the quick listing: counts arrive behind it
             picker: PickerScreen = FillingPicker(
-                self.refs, self.details, self.query, back=back, unlisted=unlisted
+                self.refs, self.details, self.query, back=back, unlisted=unlisted, search=search
             )
         else:
-            picker = PickerScreen(self.refs, self.query, back=back, unlisted=unlisted)
+            picker = PickerScreen(
+                self.refs, self.query, back=back, unlisted=unlisted, search=search
+            )
         self._picker = picker
         self.push_screen(picker, self.open_picked)
 
-    def open_picker(self) -> None:
-        """o (or the palette) in a replay: back to the picker, the filter as it was left."""
+    def open_picker(self, search: str | None = None) -> None:
+        """o (or the palette) in a replay: back to the picker, the filter as it was left
+        (`search`: in search mode, looking that up)."""
         if not self.refs:
             self.refs, self.details = self.lister()
         if not self.refs:
             self.notify("No other sessions were found.", timeout=5, markup=False)
             return
-        self.show_picker(back=True)
+        self.show_picker(back=True, search=search)
 
-    def open_picked(self, ref: SessionRef | None) -> None:
+    def back_to_results(self) -> None:
+        """Esc in a replay opened from the search results: the results, as they were."""
+        self.open_picker(self.search_text)
+
+    def search_sessions(self, needle: str) -> None:
+        """* in a replay: every session's text searched for the `/` search's text."""
+        needle = " ".join(needle.split())
+        self.open_picker(f'"{needle}"' if " " in needle else needle)
+
+    def open_picked(self, picked: SessionRef | Picked | None) -> None:
+        from pivotal.tui.picker_search import Picked
+
         picker = self._picker
         if picker is not None:  # what it learnt (counts, the filter) is kept for next time
             self.refs, self.query = picker.refs, picker.query_text
+            search = picker.text_search
+            self.search_text = search.query.text if search.active else None
             if getattr(picker, "complete", False):
                 self.details = None
-        if ref is None:
+        if picked is None:
             return  # Esc: back to the replay under it
         while isinstance(self.screen, ReplayScreen):
             self.pop_screen()
         self.session = None  # an in-memory session is left behind with its screen
-        self.open_ref(ref)
+        if not isinstance(picked, Picked):
+            self.open_ref(picked, picked=True)
+            return
+        from pivotal.tui.search_hit import land
+
+        self.open_ref(picked.ref, picked=True)
+        screen = self.replay
+        if screen is not None:  # at the hit's turn, its matches marked once the pivots are known
+            screen.pending_at = picked.turn
+            screen.landing = partial(land, turn=picked.turn, query=picked.query)
+            screen.from_results = True
 
     # -- sub-agents ------------------------------------------------------------------
     def open_subagent(self, sub: Subagent, parent: ReplayScreen) -> None:
@@ -321,7 +398,10 @@ class ReplayerApp(App[int]):
             return
         title = sub.title or sub.prompt or sub.ref.path.name
         came_from = self.sub_title or "the session"
-        screen = self.open_screen(f"sub-agent: {one_line(title, 80)}")
+        name = SessionName(sub.ref.format, str(sub.ref.path), sub.ref.key, None, sub.ref.cwd)
+        screen = self.open_screen(
+            f"sub-agent: {one_line(title, 80)}", name.learnt(f"sub-agent: {title}", None)
+        )
         screen.came_from = came_from
         screen.pending_at = None
         screen.status = "a sub-agent's transcript · Backspace goes back to the session"
@@ -335,6 +415,8 @@ class ReplayerApp(App[int]):
             below = self.replay
             if below is not None:
                 self.sub_title = screen.came_from
+                if below.session_name is not None:  # the terminal's title names it again
+                    self.set_terminal_title(below.session_name)
                 below.say("back from the sub-agent")
 
     # -- reading ---------------------------------------------------------------------
@@ -366,7 +448,7 @@ class ReplayerApp(App[int]):
                     pending, last_post = None, now
                 if not warm:
                     # let the UI paint the first screen before parsing the rest competes
-                    # with it for the GIL, then warm Markdown up while the person reads
+                    # with it for the GIL, then warm the code highlighter up while the person reads
                     warm = True
                     self.first_paint.wait(timeout=FIRST_PAINT_WAIT)
                     warm_up()
@@ -374,10 +456,14 @@ class ReplayerApp(App[int]):
                 return
             turns = reader.session.turns
             given = self.given_pivots if own_pivots else None
-            pivots = given if given is not None else find_pivots(turns, self.config)
+            # one pass of the detector: pivots, possible pivots and why the rest are none
+            found = Analysis.of(given) if given is not None else analyse(turns, self.config)
             failures = find_failures(turns, lambda: worker.is_cancelled)
             subagents = find_subagents(reader.session)
-            self.post_message(SessionAnalysed(pivots, failures, ref, subagents))
+            judged = [*found.pivots, *found.possible]
+            self.post_message(
+                SessionAnalysed(judged, failures, ref, subagents, rejections=found.rejections)
+            )
         except Exception as exc:  # noqa: BLE001 - shown to the person, never swallowed silently
             self.post_message(ReadFailed(f"reading {ref.label} failed: {exc!r}", ref))
         finally:
@@ -398,7 +484,9 @@ class ReplayerApp(App[int]):
     @on(SessionAnalysed)
     def show_analysis(self, message: SessionAnalysed) -> None:
         if (screen := self.replay_of(message.ref)) is not None:
-            screen.add_analysis(message.pivots, message.failures, message.subagents)
+            screen.add_analysis(
+                message.pivots, message.failures, message.subagents, message.rejections
+            )
         # A big session is millions of long-lived objects; frozen, no collection walks them
         # (a key press stalled ~100 ms); what is left is collected between keys
         self.collector.start()

@@ -67,12 +67,11 @@ class Jumps:
         return len(self.places)
 
     def panel_pivot(self) -> Pivot | None:
-        """The pivot the panel explains: the pinned one, else the last at or before the cursor."""
+        """The pivot the panel explains: the pinned one, else the last pivot or possible pivot
+        at or before the cursor."""
         pb = self.playback
-        natural = pb.pivot_at_or_before()
+        natural = pb.explained_at()
         pinned = self.pinned
-        if pinned is not None and (
-            pinned is natural or pb.pivot_anchored_at(pinned.turn) is not pinned
-        ):
+        if pinned is not None and (pinned is natural or not pb.still_judged(pinned)):
             self.pinned = None  # back under it, or the analysis replaced it (live follow)
         return self.pinned or natural

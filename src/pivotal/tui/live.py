@@ -33,9 +33,11 @@ if TYPE_CHECKING:  # the feed (the detector, the tail) loads in the follow threa
     from pivotal.tui.live_feed import Snapshot
 
 from pivotal.model import Pivot, SessionRef
+
+if TYPE_CHECKING:
+    from pivotal.detect.evaluate import Rejection
 from pivotal.tui.collector import IdleCollector
 from pivotal.tui.playback import Playback
-from pivotal.tui.render import pivot_banner
 from pivotal.tui.safe import clean
 from pivotal.tui.transcript import TranscriptView
 
@@ -272,7 +274,9 @@ class LiveFollow:
         first_analysis = self.confirmed is None
         if snap.pivots is not None and snap.failures is not None:
             shown.analysed, shown.loading = True, ""
-            shown.paused_at = self._pivots(snap.pivots, snap.failures, shown.pinned)
+            shown.paused_at = self._pivots(
+                snap.pivots, snap.failures, shown.pinned, snap.rejections or []
+            )
         if shown.paused_at is not None:
             pb.goto(shown.paused_at)
             pb.playing = False
@@ -282,7 +286,8 @@ class LiveFollow:
             transcript.follow_cursor = True
         elif self.mark is None:
             self.mark = old_count
-        banners = {p.turn: pivot_banner(p) for p in pb.pivots} if shown.analysed else None
+        judged = getattr(self.owner, "judged_banners", None)  # pivots, possible, turned down
+        banners = judged() if shown.analysed and judged is not None else None
         if banners is not None and banners != transcript.banners:
             # banners are laid out over the turns shown, so show the new list first
             transcript.show(pb.shown(), pb.cursor, follow=False)
@@ -302,15 +307,18 @@ class LiveFollow:
             self.owner.call_after_refresh(lambda: hook(done, count))
         return shown
 
-    def _pivots(self, pivots: list[Pivot], failures: list[int], pinned: bool) -> int | None:
-        """Show the detector's pivots; the turn to auto-pause at, if one was just confirmed."""
+    def _pivots(
+        self, pivots: list[Pivot], failures: list[int], pinned: bool, rejections: list[Rejection]
+    ) -> int | None:
+        """Show the detector's verdicts (`pivots` holds the possible pivots too); the turn to
+        auto-pause at, if a pivot was just confirmed (never a possible one)."""
         pb = self.playback
         # an unchanged pivot keeps its object, so the panel does not re-wrap its explanation
-        known = {p.turn: p for p in pb.pivots}
+        known = {p.turn: p for p in (*pb.pivots, *pb.possible)}
         pivots = [known[p.turn] if known.get(p.turn) == p else p for p in pivots]
-        pb.set_pivots(pivots)
+        pb.set_judged(pivots, rejections)
         pb.set_failures(failures)
-        confirmed = {p.turn for p in pivots if not p.candidate}
+        confirmed = {p.turn for p in pivots if not p.candidate and not p.possible}
         fresh = sorted(confirmed - self.confirmed) if self.confirmed is not None else []
         self.confirmed = confirmed
         if fresh and pinned and pb.autopause:

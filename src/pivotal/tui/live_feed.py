@@ -3,9 +3,10 @@
 `follow_ref` follows one session file (`live.tail.follow`), `follow_folder` the
 newest session of a folder (`live.newest.follow_newest`); both run in the
 follow thread's own asyncio loop and hand each change to `post` as a
-`Snapshot`, with the incremental detector's pivots and the failures when the
-turns changed. `tui.live.LiveFollow` runs them and shows what they post. No
-widgets here.
+`Snapshot`, with the incremental detector's pivots, possible pivots and turned-down
+silences (one pass) and the failures when the turns changed. The followed session is
+kept in the search index meanwhile (`catalog.search_live`). `tui.live.LiveFollow` runs
+them and shows what they post. No widgets here.
 """
 
 from __future__ import annotations
@@ -16,7 +17,9 @@ from contextlib import aclosing
 from dataclasses import dataclass
 from pathlib import Path
 
+from pivotal.catalog.search_live import LiveIndexer
 from pivotal.detect import PivotConfig, PivotTracker
+from pivotal.detect.evaluate import Rejection
 from pivotal.live.newest import follow_newest
 from pivotal.live.tail import DEFAULT_BUDGET, follow
 from pivotal.model import Pivot, SessionRef, Turn
@@ -34,6 +37,7 @@ class Snapshot:
     reset: bool
     """Drop everything shown: the file was reloaded, or another session is followed."""
     pivots: list[Pivot] | None
+    """The pivots and the possible pivots (`Pivot.possible`), when the turns changed."""
     failures: list[int] | None
     done: int
     total: int
@@ -44,6 +48,8 @@ class Snapshot:
     gone: bool = False
     switched_to: SessionRef | None = None
     """The session now followed, when following a folder moved to a newer one."""
+    rejections: list[Rejection] | None = None
+    """The silences judged no pivot, with why (None: not analysed in this snapshot)."""
 
 
 def merge(old: Snapshot, new: Snapshot) -> Snapshot:
@@ -65,6 +71,7 @@ def merge(old: Snapshot, new: Snapshot) -> Snapshot:
         title=new.title or old.title,
         gone=new.gone,
         switched_to=new.switched_to or old.switched_to,
+        rejections=new.rejections if new.pivots is not None else old.rejections,
     )
 
 
@@ -79,11 +86,17 @@ class Analyser:
         self.config = config or PivotConfig()
         self.tracker = PivotTracker(self.config)
         self.failures: list[int] = []
+        self.rejections: list[Rejection] = []
+        """The silences judged no pivot after the last update (why each is none)."""
 
     def update(self, turns: list[Turn], first: int) -> tuple[list[Pivot], list[int]]:
+        """The pivots and possible pivots (`Pivot.possible`) now, and the failures; the
+        turned-down silences are left in `rejections` (the same pass of the detector)."""
         if first == 0:
             self.tracker.reset()
-        pivots = self.tracker.update(turns, first)
+        self.tracker.update(turns, first)
+        pivots = self.tracker.all_pivots()
+        self.rejections = self.tracker.rejections()
         kept = [index for index in self.failures if index < first]
         self.failures = kept + find_failures(turns[first:])
         return pivots, list(self.failures)
@@ -108,6 +121,7 @@ async def follow_ref(
         post(Snapshot([], None, False, None, None, 0, 0, notice=notice))
         return
     analyser = Analyser(config)
+    indexer = LiveIndexer(ref).start()  # the search index keeps up with it too
     try:
         if initial:
             await read_in_slices(post, reader, stop)
@@ -120,6 +134,7 @@ async def follow_ref(
             first_update = False
     finally:
         reader.close()
+        indexer.close()
 
 
 async def read_in_slices(post: Post, reader: SessionReader, stop: asyncio.Event) -> None:
@@ -150,23 +165,31 @@ async def follow_folder(
     """Follow the newest session in `folder`, starting over when a newer one starts."""
     analyser = Analyser(config)
     stream = follow_newest(folder, stop=stop)
-    async with aclosing(stream) as followed:
-        async for item in followed:
-            if stop.is_set():
-                return
-            if item.switched:
-                analyser = Analyser(config)
-            title = _name(item.ref) if item.switched else ""
-            send(
-                post,
-                item.reader,
-                item.update,
-                analyser,
-                reset=item.switched,
-                force=item.switched,
-                title=title,
-                switched_to=item.ref if item.switched else None,
-            )
+    indexer: LiveIndexer | None = None
+    try:
+        async with aclosing(stream) as followed:
+            async for item in followed:
+                if stop.is_set():
+                    return
+                if item.switched:
+                    analyser = Analyser(config)
+                    if indexer is not None:
+                        indexer.close()
+                    indexer = LiveIndexer(item.ref).start()
+                title = _name(item.ref) if item.switched else ""
+                send(
+                    post,
+                    item.reader,
+                    item.update,
+                    analyser,
+                    reset=item.switched,
+                    force=item.switched,
+                    title=title,
+                    switched_to=item.ref if item.switched else None,
+                )
+    finally:
+        if indexer is not None:
+            indexer.close()
 
 
 def send(
@@ -185,9 +208,10 @@ def send(
     if first is None and not update.notice and not update.gone and not force:
         return
     turns = list(reader.session.turns)
-    pivots = failures = None
+    pivots = failures = rejections = None
     if first is not None:
         pivots, failures = analyser.update(turns, first)
+        rejections = analyser.rejections
     done, total = reader.progress
     snapshot = Snapshot(
         turns,
@@ -201,5 +225,6 @@ def send(
         title=title,
         gone=update.gone,
         switched_to=switched_to,
+        rejections=rejections,
     )
     post(snapshot)

@@ -2,8 +2,9 @@
 
 `read_batches` drives a `SessionReader` with a byte budget per poll and yields a
 snapshot after each slice; the app runs it in a thread worker and posts the
-snapshots as messages. `find_pivots`, `find_failures` and `find_subagents` run
-once all is read (search is `find.py`).
+snapshots as messages. `analyse` (the detector's one pass: pivots, possible
+pivots and the silences it turned down), `find_failures` and `find_subagents`
+run once all is read (search is `find.py`).
 Nothing here imports Textual.
 """
 
@@ -12,7 +13,8 @@ from __future__ import annotations
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 
-from pivotal.detect import PivotConfig, detect_pivots
+from pivotal.detect import PivotConfig, PivotTracker
+from pivotal.detect.evaluate import Rejection
 from pivotal.model import Pivot, Session, Turn
 from pivotal.readers.base import SessionReader
 from pivotal.spend.subagents import Subagent, read_subagents
@@ -38,6 +40,10 @@ class Batch:
     """Finished with no turns: why (the last record the reader had to skip), for the person."""
     model: str | None = None
     """The session's model (prices the turns that name none)."""
+    title: str | None = None
+    """The session's own title and working folder, once the reader has seen them (the
+    replayer names the session it shows)."""
+    cwd: str | None = None
 
 
 def read_batches(
@@ -77,15 +83,50 @@ def read_batches(
             len(session.skipped),
             problem,
             session.model,
+            session.title,
+            session.cwd,
         )
         first = None
         if finished:
             return
 
 
+@dataclass(slots=True)
+class Analysis:
+    """What one pass of the detector says of a session, split the way the replayer shows it."""
+
+    pivots: list[Pivot] = field(default_factory=list)
+    """The pivots (candidates included): counted, paused at, `]` / `[`."""
+    possible: list[Pivot] = field(default_factory=list)
+    """The possible pivots (confidence in the band under the bar): shown, never paused at."""
+    rejections: list[Rejection] = field(default_factory=list)
+    """Every other silence, with why it is no pivot (plain words)."""
+
+    @classmethod
+    def of(cls, judged: list[Pivot], rejections: list[Rejection] | None = None) -> Analysis:
+        """Split pivots and possible pivots given together (`Pivot.possible` says which)."""
+        return cls(
+            [p for p in judged if not p.possible],
+            [p for p in judged if p.possible],
+            list(rejections or []),
+        )
+
+
+def tracked(tracker: PivotTracker) -> Analysis:
+    """What `tracker` knows now, as an `Analysis` (one walk over its judgements)."""
+    return Analysis.of(tracker.all_pivots(), tracker.rejections())
+
+
+def analyse(turns: list[Turn], config: PivotConfig | None = None) -> Analysis:
+    """The detector's one pass over `turns`: pivots, possible pivots and turned-down silences."""
+    tracker = PivotTracker(config or PivotConfig())
+    tracker.update(turns, 0)
+    return tracked(tracker)
+
+
 def find_pivots(turns: list[Turn], config: PivotConfig | None = None) -> list[Pivot]:
-    """The detector's pivots for `turns`."""
-    return list(detect_pivots(turns, config or PivotConfig()))
+    """The detector's pivots for `turns` (possible pivots left out)."""
+    return analyse(turns, config).pivots
 
 
 def find_subagents(session: Session) -> list[Subagent]:

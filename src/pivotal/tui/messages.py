@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from textual.message import Message
 
+from pivotal.detect.evaluate import Rejection
 from pivotal.model import Pivot, SessionRef
 from pivotal.spend.subagents import Subagent
 from pivotal.tui.loading import Batch
@@ -21,7 +22,10 @@ class TurnsRead(Message):
 
 
 class SessionAnalysed(Message):
-    """The whole session is read and its pivots and failures are known."""
+    """The whole session is read and its pivots and failures are known.
+
+    `pivots` holds the possible pivots too (`Pivot.possible`); `rejections` the other
+    silences, each with why it is no pivot, from the same pass of the detector."""
 
     def __init__(
         self,
@@ -29,9 +33,11 @@ class SessionAnalysed(Message):
         failures: list[int],
         ref: SessionRef | None = None,
         subagents: list[Subagent] | None = None,
+        rejections: list[Rejection] | None = None,
     ) -> None:
         super().__init__()
         self.pivots = pivots
+        self.rejections = rejections or []
         self.failures = failures
         self.ref = ref
         self.subagents = subagents

@@ -9,7 +9,8 @@ turns, pivots, what it cost (its sub-agents included; tokens when its model has
 no price), title and path) have headers and fit 80 columns; counts that
 are still being read show as `…` (see `picker_fill`). Unfiltered, the rows come
 newest change first, as the callers list them (the empty filter line says so:
-a session resumed today may have started months ago).
+a session resumed today may have started months ago). Ctrl+F switches to searching
+every session's text instead (`picker_search`); Enter there opens the hit's turn.
 """
 
 from __future__ import annotations
@@ -17,12 +18,21 @@ from __future__ import annotations
 from datetime import UTC, datetime
 
 from rich.text import Text
+from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.screen import Screen
 from textual.widgets import Footer, Input, Static
 
 from pivotal.model import SessionRef
+from pivotal.tui.picker_search import (
+    PLACEHOLDER,
+    HitsFound,
+    Picked,
+    TextSearch,
+    hit_header,
+    hit_label,
+)
 from pivotal.tui.safe import one_line
 from pivotal.tui.session_list import SessionList
 
@@ -156,11 +166,16 @@ def matching(refs: list[SessionRef], query: str, hay: list[str] | None = None) -
     return [n for _, n in scored]
 
 
-class PickerScreen(Screen[SessionRef | None]):
-    """Choose a session to replay (no path given, or `o` from a replay)."""
+FILTER_PLACEHOLDER = "type to filter: agent, project, title, path · newest change first"
+
+
+class PickerScreen(Screen[SessionRef | Picked | None]):
+    """Choose a session to replay (no path given, or `o` from a replay), or search their text."""
 
     BINDINGS = [
-        Binding("escape", "clear_or_quit", "Clear / quit", show=False),  # the title says it
+        Binding("escape", "clear_or_quit", "Clear filter / quit"),
+        Binding("ctrl+f", "search_mode", "Search text"),
+        Binding("ctrl+f", "filter_mode", "Filter sessions"),
         Binding("down", "move(1)", show=False),
         Binding("up", "move(-1)", show=False),
         Binding("pagedown", "page(1)", show=False),
@@ -170,12 +185,22 @@ class PickerScreen(Screen[SessionRef | None]):
     AUTO_FOCUS = "#picker-filter"
 
     def __init__(
-        self, refs: list[SessionRef], query: str = "", *, back: bool = False, unlisted: int = 0
+        self,
+        refs: list[SessionRef],
+        query: str = "",
+        *,
+        back: bool = False,
+        unlisted: int = 0,
+        search: str | None = None,
     ) -> None:
         super().__init__()
         self.refs = refs
         self.query_text = query
         self.back = back
+        if back:  # the footer words Esc as the title does: back to the replay, not quit
+            self._bindings.key_to_bindings["escape"] = [
+                Binding("escape", "clear_or_quit", self.esc_words.capitalize())
+            ]
         """Opened from a replay (`o`): Esc goes back to it instead of quitting."""
         self.unlisted = unlisted
         """Files in the agents' folders that listed no session (`pivotal sessions` says why)."""
@@ -184,12 +209,16 @@ class PickerScreen(Screen[SessionRef | None]):
         self.row_of: dict[int, int] = {}
         """Where each shown ref's row is (the inverse of `shown`)."""
         self._hay: list[str] | None = None
+        self.text_search = TextSearch(self, lambda: self.refs)
+        """Search mode (Ctrl+F): the sessions' text instead of the listing."""
+        self.search_on_open = search
+        """Open in search mode, looking this up (the replayer's `*`, or back to the results)."""
 
     def compose(self) -> ComposeResult:
         yield Static(self.title_text(), id="picker-title")
         yield Input(
-            value=self.query_text,
-            placeholder="type to filter: agent, project, title, path · newest change first",
+            value=self.query_text if self.search_on_open is None else self.search_on_open,
+            placeholder=FILTER_PLACEHOLDER,
             id="picker-filter",
         )
         yield Static(header(), id="picker-header")
@@ -198,18 +227,25 @@ class PickerScreen(Screen[SessionRef | None]):
 
     def on_mount(self) -> None:
         self.refilter()
+        if self.search_on_open is not None:
+            self.action_toggle_search()
 
     def title_text(self) -> Text:
         count = len(self.refs)
+        if self.text_search.active:
+            return Text(self.text_search.title(count), style="bold")
         found = f"{count} session{'s' if count != 1 else ''} found"
         if self.query_text.strip():
             found = f"{len(self.shown)} of {count} sessions match"
-        leave = "goes back" if self.back else "quits"
         return Text(
-            f"{found}{self.not_read()}{self.progress()} · Enter replays · Esc clears the filter"
-            f" / {leave}",
+            f"{found}{self.not_read()}{self.progress()} · Enter replays · Esc: {self.esc_words}",
             style="bold",
         )
+
+    @property
+    def esc_words(self) -> str:
+        """What Esc does, in the title and the footer alike."""
+        return f"clear filter / {'back' if self.back else 'quit'}"
 
     def not_read(self) -> str:
         """Session files that could not be listed are never left out without a word."""
@@ -226,8 +262,11 @@ class PickerScreen(Screen[SessionRef | None]):
         """Show the rows the filter matches (all of them for an empty filter).
 
         Rows are made when they come on screen (`SessionList`), so a filter over
-        thousands of sessions costs the match, not the drawing.
+        thousands of sessions costs the match, not the drawing. In search mode the
+        rows are the hits, which only a look-up changes.
         """
+        if self.text_search.active:
+            return
         if self._hay is None or len(self._hay) != len(self.refs):
             self._hay = [haystack(ref) for ref in self.refs]
         rows = self.query_one(SessionList)
@@ -257,17 +296,80 @@ class PickerScreen(Screen[SessionRef | None]):
         self._hay = None
 
     def on_input_changed(self, event: Input.Changed) -> None:
+        if self.text_search.active:
+            self.text_search.look_up(event.value)
+            self.query_one("#picker-title", Static).update(self.title_text(), layout=False)
+            return
         self.query_text = event.value
         self.refilter()
 
     def on_input_submitted(self, event: Input.Submitted) -> None:
+        if self.text_search.active:
+            self.choose_hit(self.query_one(SessionList).highlighted)
+            return
         chosen = self.chosen_index()
         if chosen is not None:
             self.dismiss(self.refs[chosen])
 
     def on_session_list_chosen(self, event: SessionList.Chosen) -> None:
-        if event.row < len(self.shown):
+        if self.text_search.active:
+            self.choose_hit(event.row)
+        elif event.row < len(self.shown):
             self.dismiss(self.refs[self.shown[event.row]])
+
+    # -- search mode (picker_search) ------------------------------------------------------
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        """Ctrl+F's two meanings: the footer shows the one it has now."""
+        if action == "search_mode":
+            return not self.text_search.active
+        if action == "filter_mode":
+            return self.text_search.active
+        return True
+
+    def action_search_mode(self) -> None:
+        self.action_toggle_search()
+
+    def action_filter_mode(self) -> None:
+        self.action_toggle_search()
+
+    def action_toggle_search(self) -> None:
+        """Ctrl+F: search the sessions' text for what is typed, or go back to filtering."""
+        field = self.query_one(Input)
+        search = self.text_search
+        if search.active:
+            search.stop()
+            field.placeholder = FILTER_PLACEHOLDER
+            self.query_one("#picker-header", Static).update(header())
+            self.query_text = field.value
+            self.refilter()
+            self.refresh_bindings()
+            return
+        field.placeholder = PLACEHOLDER
+        self.query_one("#picker-header", Static).update(hit_header())
+        search.start(field.value)
+        self.show_hits()
+        self.refresh_bindings()
+
+    @on(HitsFound)
+    def found_hits(self, message: HitsFound) -> None:
+        if self.text_search.take(message):
+            self.show_hits()
+
+    def show_hits(self) -> None:
+        search = self.text_search
+        hits, query = search.hits, search.query
+        rows = self.query_one(SessionList)
+
+        def row_text(row: int) -> Text:  # the snippet fits what the columns leave of a row
+            return hit_label(hits[row], query, width=rows.scrollable_content_region.width)
+
+        rows.set_rows(len(hits), row_text)
+        self.query_one("#picker-title", Static).update(self.title_text(), layout=False)
+
+    def choose_hit(self, row: int | None) -> None:
+        picked = self.text_search.picked(row) if row is not None else None
+        if picked is not None:
+            self.dismiss(picked)
 
     def action_move(self, delta: int) -> None:
         rows = self.query_one(SessionList)
@@ -287,6 +389,8 @@ class PickerScreen(Screen[SessionRef | None]):
         field = self.query_one(Input)
         if field.value:
             field.value = ""
+        elif self.text_search.active:
+            self.action_toggle_search()
         elif self.back:
             self.dismiss(None)
         else:

@@ -4,7 +4,8 @@ Counting turns and pivots reads every new or changed session in full; with
 hundreds of new sessions that is many seconds. `FillingPicker` shows the
 stat-only listing at once and runs `details(wanted=...)` (e.g.
 `discover_details`, one file's refs at a time) in a thread worker, replacing
-rows as their counts arrive. `wanted()` names the files of the rows on screen
+rows as their counts arrive (the same reads fill the search index, whose progress
+search mode shows). `wanted()` names the files of the rows on screen
 that have no counts yet, so a person who scrolls or filters sees those counted
 next. Choosing a session does not wait for any of it.
 """
@@ -22,6 +23,7 @@ from textual.worker import get_current_worker
 
 from pivotal.model import SessionRef
 from pivotal.tui.picker import PickerScreen
+from pivotal.tui.picker_search import takes_progress
 from pivotal.tui.session_list import SessionList
 
 Details = Callable[..., Iterable[list[SessionRef]]]
@@ -53,8 +55,9 @@ class FillingPicker(PickerScreen):
         *,
         back: bool = False,
         unlisted: int = 0,
+        search: str | None = None,
     ) -> None:
-        super().__init__(list(refs), query, back=back, unlisted=unlisted)
+        super().__init__(list(refs), query, back=back, unlisted=unlisted, search=search)
         self.details = details
         self.rows = {ref_key(ref): n for n, ref in enumerate(self.refs)}
         self.filled = 0
@@ -66,7 +69,15 @@ class FillingPicker(PickerScreen):
         """Files of the rows on screen without counts (read by the counting thread)."""
 
     def on_mount(self) -> None:
+        # (Textual runs PickerScreen's own on_mount after this one)
         self._looking = self.set_interval(ON_SCREEN_EVERY, self._note_on_screen)
+        self._extra: dict[str, object] = {}
+        if takes_progress(self.details):  # the same reads fill the search index: say how far
+            from pivotal.catalog.discovery import Progress
+
+            progress = Progress()
+            self.text_search.watch(progress)
+            self._extra["progress"] = progress
         self.run_worker(
             self.fill,
             name="session details",
@@ -81,7 +92,7 @@ class FillingPicker(PickerScreen):
         """Thread: put each file's refs in the inbox; wake the UI when the inbox was empty."""
         worker = get_current_worker()
         try:
-            for refs in self.details(wanted=lambda: self._on_screen):
+            for refs in self.details(wanted=lambda: self._on_screen, **self._extra):
                 if worker.is_cancelled:
                     return
                 with self._lock:
@@ -129,4 +140,8 @@ class FillingPicker(PickerScreen):
         if self.complete:
             return ""
         count = len(self.refs)
+        text = self.text_search.progress
+        if self.filled >= count and text is not None and text.reading:
+            # every count was known: the pass reads the files again for their text only
+            return f" · indexing text for search {text.read}/{text.reading}"
         return f" · counting turns and pivots {min(self.filled, count)}/{count}"

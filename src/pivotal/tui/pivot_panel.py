@@ -15,6 +15,7 @@ lines waited behind it: what the live feed changes is drawn at most every
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from time import monotonic
 
 from rich.console import Group, RenderableType
@@ -25,9 +26,11 @@ from textual.scroll_view import ScrollView
 from textual.strip import Strip
 from textual.timer import Timer
 
+from pivotal.detect.evaluate import Rejection
 from pivotal.model import Pivot
-from pivotal.tui.pivot_story import Context, pivot_text
-from pivotal.tui.rich_text import safe_markdown
+from pivotal.tui.markdown_source import markdown_text
+from pivotal.tui.pivot_story import Context, no_pivot_text, pivot_text, rejection_text
+from pivotal.tui.safe import clean
 
 DIM = Style(dim=True)
 REDRAW_EVERY = 0.25
@@ -36,19 +39,34 @@ RECENT = 16
 """Explanations kept wrapped, the latest shown first."""
 
 
+@dataclass(frozen=True, slots=True)
+class Verdicts:
+    """What the panel says beside a pivot: the counts, the bar, and the silences turned down."""
+
+    pivots: int = 0
+    possible: int = 0
+    here: Rejection | None = None
+    """The turned-down silence under the cursor: explained instead of the pivot."""
+    rejections: tuple[Rejection, ...] = ()
+    """Every turned-down silence, listed when there is no pivot to explain."""
+    bar: float | None = None
+    """The confidence a pivot needs (`PivotConfig.min_confidence`)."""
+
+
 def _place(shown: tuple[object, ...]) -> tuple[object, ...]:
     """Which pivot (and note) a shown state is about: an update of the same keeps the scroll."""
-    pivot, note = shown[0], shown[-1]
-    return (pivot.turn if isinstance(pivot, Pivot) else None, note)
+    pivot, note, verdicts = shown[0], shown[-1], shown[-2]
+    here = verdicts.here.turn if isinstance(verdicts, Verdicts) and verdicts.here else None
+    return (pivot.turn if isinstance(pivot, Pivot) else None, note, here)
 
 
 def note_block(index: int, note: str) -> RenderableType:
-    """The panel's section for a marked turn: its note as safe Markdown (no links, no escapes)."""
+    """The panel's section for a marked turn: its note as written, styled as Markdown."""
     title = Text(f"✎ Note · turn #{index + 1}", style="bold reverse")
     if not note.strip():
         hint = Text("Marked. a adds a note; m unmarks.", style="dim")
         return Group(title, hint, Text(""))
-    return Group(title, safe_markdown(note), Text(""))
+    return Group(title, markdown_text(clean(note)), Text(""))
 
 
 class PivotPanel(ScrollView, can_focus=False):
@@ -76,7 +94,7 @@ class PivotPanel(ScrollView, can_focus=False):
         self._line_style: Style | None = None
 
     def on_mount(self) -> None:
-        self.show_pivot(None, 0, 0, loading=True)
+        self.show_pivot(None, 0, 0, loading=True)  # "Looking for pivots…" until they are known
 
     def show_pivot(
         self,
@@ -88,14 +106,17 @@ class PivotPanel(ScrollView, can_focus=False):
         *,
         live: bool = False,
         context: Context | None = None,
+        verdicts: Verdicts | None = None,
     ) -> None:
         """Show `pivot` (number `number` of `total`), or a hint; `note`: the turn's note on top.
 
         `live`: the change comes from the live feed, not the person: it may wait a little.
         `context`: what the session around the pivot says (failed calls, the person's targets).
+        `verdicts`: the counts, the bar, the turned-down silence under the cursor (shown
+        instead of the pivot) and, with no pivot, every turned-down silence.
         """
         # by value: a live session's analysis hands over new but equal pivots on every update
-        key = (pivot, number, total, loading, context, note)
+        key = (pivot, number, total, loading, context, verdicts or Verdicts(total), note)
         if key == self._shown:
             self._pending = None
             return
@@ -105,7 +126,7 @@ class PivotPanel(ScrollView, can_focus=False):
             if self._timer is None:
                 self._timer = self.set_timer(wait, self._redraw_pending)
             return
-        self._draw(pivot, number, total, loading, context, note)
+        self._draw(*key)  # type: ignore[arg-type]
 
     def _redraw_pending(self) -> None:
         self._timer = None
@@ -119,24 +140,24 @@ class PivotPanel(ScrollView, can_focus=False):
         total: int,
         loading: bool,
         context: Context | None,
+        verdicts: Verdicts,
         note: tuple[int, str] | None,
     ) -> None:
         self._pending = None
         self._drawn_at = monotonic()
         self.draws += 1
-        moved = self._shown is None or _place(self._shown) != _place((pivot, note))
-        self._shown = (pivot, number, total, loading, context, note)
+        shown = (pivot, number, total, loading, context, verdicts, note)
+        moved = self._shown is None or _place(self._shown) != _place(shown)
+        self._shown = shown
         self.note = None if note is None else note_block(*note)
-        if pivot is None:
-            if loading:
-                hint = "Looking for pivots…"
-            elif total:
-                hint = f"No pivot before this turn.\n{total} in the session: ] jumps to the next."
-            else:
-                hint = "No silent pivots in this session."
-            self.text = Text(hint, style=DIM)
+        if verdicts.here is not None:
+            self.text = rejection_text(verdicts.here, verdicts.bar)
+        elif pivot is None:
+            self.text = no_pivot_text(
+                verdicts.pivots, verdicts.possible, verdicts.rejections, loading
+            )
         else:
-            self.text = pivot_text(pivot, number, total, context)
+            self.text = pivot_text(pivot, number, total, context, verdicts.bar)
         self._lines = []
         if moved:  # the same pivot, updated, keeps the person's place in its explanation
             self.scroll_to(y=0, animate=False, immediate=True, force=True)

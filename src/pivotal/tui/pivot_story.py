@@ -1,21 +1,29 @@
-"""What the pivot panel says, in the order a person reads it.
+"""What the pivot panel says, in the order a person reads it: plain words first, numbers last.
 
 First what happened, in plain words (the detector's `summary` sentence when it
 has one, else its reason) and what the agent then did on its own until the
 person typed again (time, calls, files, tokens, dollars, its sub-agents:
-`pivotal.spend`), then what changed before → after (phase,
-initiative, the failed tool calls since the person last spoke, the figures
-measured, open threads, task changes and which side of the pivot each is on),
-and only then the evidence: kind, confidence, silence, the detector's tallies
-and every signal with its weight. Links (`→ turn #N`) jump to that turn.
+`pivotal.spend`); for a possible pivot, why it stayed under the bar. Then what
+changed before → after, only the rows that say something (what the agent was
+doing, who led, the one failure count, figures measured on both sides in the
+same unit, the person's own target, open threads once each, task changes and
+which side of the pivot each is on). Then the evidence as sentences with the
+turns that show it (what points to a pivot, what speaks against, how the agent
+took over), and only under it the weights and the confidence against the bar.
+A silence the detector turned down gets the same, after its reason
+(`rejection_text`); with no pivot to explain, the panel lists those silences
+(`no_pivot_text`). Links (`→ turn #N`) jump to that turn. Quotes lose
+Markdown's marks (`unmark`): the transcript draws them, a quote showed them raw.
 
-The failed calls are `ToolCall.failed` turns, the ones `e`/`E` visit; a figure
-the person wrote themselves ("the target is 40 tok/s") is their target, never a
-measurement. `context_for` works those out from the turns (no Textual here).
+The failure count is the turns with a failed call (`ToolCall.failed`), the ones
+`e`/`E` visit; a figure the person wrote themselves ("the target is 40 tok/s")
+is their target, never a measurement. `context_for` works those out from the
+turns (no Textual here).
 """
 
 from __future__ import annotations
 
+import re
 from bisect import bisect_left, bisect_right
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
@@ -24,12 +32,16 @@ from rich.style import Style
 from rich.text import Text
 
 from pivotal.detect.config import PivotConfig
+from pivotal.detect.evaluate import Rejection
 from pivotal.detect.silence import classify_turn
-from pivotal.model import Pivot, Role, Signal, Silence, StateChange, Turn, TurnFlag
+from pivotal.model import Pivot, PivotKind, Role, Signal, Silence, StateChange, Turn, TurnFlag
 from pivotal.spend.run import next_anchor, pivot_run, run_end
 from pivotal.spend.subagents import Subagent
 from pivotal.spend.words import run_sentence
+from pivotal.tui.render import POSSIBLE_GLYPH
 from pivotal.tui.safe import one_line
+from pivotal.tui.status_line import plural
+from pivotal.tui.verdicts import why_not
 
 if TYPE_CHECKING:
     from collections.abc import Sequence
@@ -186,57 +198,186 @@ def link(turn: int) -> Style:
     return Style(underline=True) + Style.from_meta({"@click": f"screen.jump({turn})"})
 
 
-def pivot_text(pivot: Pivot, number: int, total: int, context: Context | None = None) -> Text:
-    """The whole explanation of one pivot (see the module docstring for the order)."""
+KIND_WORDS = {
+    PivotKind.DELEGATION_AFTER_DEAD_END: "after a dead end",
+    PivotKind.CONTINUE_AFTER_MILESTONE: "after a milestone",
+    PivotKind.IMPLICIT_APPROVAL: "silence taken as a yes",
+    PivotKind.OTHER: "",
+}
+"""The kind, as the panel's title says it."""
+LINKS = 6
+"""Evidence turns listed per piece of evidence (the rest are counted)."""
+
+_BOLD_MARK = re.compile(r"\*\*|`")
+_HEADING = re.compile(r"^\s*#{1,6}\s+|(?<=\s)#{2,6}\s+")
+_ITEM = re.compile(r"^\s*(?:>\s*)?(?:[-*+•]|\d{1,3}[.)])\s+")
+_LINK = re.compile(r"\[([^\]\n]{1,200})\]\([^)\s]{0,400}\)")
+_UNIT = re.compile(r"^[~≈]?[\d.,]+\s?(.+)$")
+
+
+def unmark(text: str) -> str:
+    """A quote as a person reads it: without Markdown's marks (bold, code ticks, headings,
+    list bullets, link targets), which the transcript draws and a quote would show raw."""
+    text = _LINK.sub(r"\1", text)
+    text = _HEADING.sub("", text)
+    text = _ITEM.sub("", text)
+    return _BOLD_MARK.sub("", text).strip()
+
+
+def said(text: str | None, limit: int) -> str:
+    """Session or detector words for the panel: one clean line, Markdown's marks removed."""
+    return unmark(one_line(text, limit))
+
+
+def pivot_text(
+    pivot: Pivot,
+    number: int,
+    total: int,
+    context: Context | None = None,
+    bar: float | None = None,
+) -> Text:
+    """The whole explanation of one pivot or possible pivot (see the module docstring)."""
     context = context or Context()
-    title = f"Pivot {number}/{total} · turn #{pivot.turn + 1}"
+    what = "Possible pivot" if pivot.possible else "Pivot"
+    title = f"{what} {number}/{total} · turn #{pivot.turn + 1}"
+    kind = KIND_WORDS.get(pivot.kind, "")
+    if kind:
+        title += f" · {kind}"
     if pivot.candidate:
         title += " (candidate)"
     text = Text()
-    text.append(title, Style(bold=True, reverse=True) + link(pivot.turn))
-    plain = one_line(pivot.summary or pivot.reason, 500)
-    if plain:
-        text.append("\n" + plain)
+    style = BOLD + Style(underline=True) if pivot.possible else Style(bold=True, reverse=True)
+    glyph = f"{POSSIBLE_GLYPH} " if pivot.possible else ""
+    text.append(glyph + title, style + link(pivot.turn))
+    if pivot.possible:
+        text.append("\n" + under_the_bar(pivot.confidence, bar), BOLD)
+    first = said(pivot.summary or pivot.reason, 500)
+    if first:
+        text.append("\n" + first)
     if context.run:
         sentence = one_line(context.run, 600)
         text.append("\n" + sentence[:1].upper() + sentence[1:])
+    if pivot.possible:
+        held_down(text, pivot.signals)
     state_text(text, pivot, context)
     if len(pivot.cluster) > 1:
         text.append("\n\nThe silent stretch", HEAD)
         for index in pivot.cluster:
             text.append("\n  ")
             text.append(f"→ turn #{index + 1}", link(index))
-    evidence_text(text, pivot, plain)
+    evidence_text(text, pivot.signals, pivot.delegation)
+    weights_text(text, pivot.signals, pivot.confidence, bar, pivot.silence, pivot.possible)
     return text
 
 
+def under_the_bar(confidence: float, bar: float | None) -> str:
+    """Why the replay does not stop at a possible pivot, in one line."""
+    needs = f"; a pivot needs {bar:.2f}" if bar is not None else ""
+    return f"Not paused at: it stayed just under the bar ({confidence:.2f}{needs})."
+
+
+def held_down(text: Text, signals: Sequence[Signal]) -> None:
+    """What kept a possible pivot under the bar: the evidence against it, else too little for."""
+    against = sorted((s for s in signals if s.weight < 0), key=lambda s: s.weight)[:2]
+    text.append("\n\nWhy it stayed under the bar", HEAD)
+    if against:
+        for signal in against:
+            text.append(f"\n• {said(signal.detail, 300)}")
+        return
+    # the silence's own weight is the base every silence starts from: it says nothing here
+    evidence = [s for s in signals if s.weight > 0 and s.side != SILENCE_SIDE]
+    strongest = max(evidence, key=lambda s: s.weight, default=None)
+    line = "\nNothing spoke against it, but what spoke for it did not add up to the bar"
+    if strongest is not None:
+        line += f"; the most was: {said(strongest.detail, 200)}"
+    text.append(line + ".")
+
+
+def rejection_text(rejection: Rejection, bar: float | None = None) -> Text:
+    """A silence the detector turned down: why, in plain words, then its evidence."""
+    text = Text()
+    text.append(f"No pivot · turn #{rejection.turn + 1}", BOLD + link(rejection.turn))
+    silence = SILENCE_WORDS.get(rejection.silence, "a silence")
+    text.append(f"\n{silence[:1].upper()}{silence[1:]}, and the detector turned it down:")
+    text.append(f"\n{why_not(rejection, 500)}.")
+    if not rejection.signals:
+        text.append("\n\nThat rule decides it whatever else the turns show.", DIM)
+        return text
+    evidence_text(text, rejection.signals, [])
+    weights_text(text, rejection.signals, rejection.confidence, bar, rejection.silence, False)
+    return text
+
+
+def no_pivot_text(
+    total: int, possible: int, rejections: Sequence[Rejection], loading: bool
+) -> Text:
+    """The panel with no pivot to explain: how many there are, and the silences turned down."""
+    if loading:
+        return Text("Looking for pivots…", style=DIM)
+    if total:
+        hint = f"No pivot before this turn.\n{total} in the session: ] jumps to the next."
+    elif possible:
+        hint = "No silent pivots in this session."
+    else:
+        hint = "No silent pivots in this session."
+    if possible:
+        hint += f"\n{plural(possible, 'possible pivot')} (◇, not paused at): w jumps there."
+    text = Text(hint, style=DIM)
+    if not rejections:
+        if not total and not possible:
+            text.append(
+                "\nNo silence to judge either: every message you sent said what to do,"
+                " and the context was never compacted.",
+                DIM,
+            )
+        return text
+    text.append(f"\n\nSilences that are no pivot ({len(rejections)})", HEAD)
+    for rejection in rejections[:TURNED_DOWN_SHOWN]:
+        silence = SILENCE_WORDS.get(rejection.silence, "a silence")
+        text.append("\n")
+        text.append(f"→ turn #{rejection.turn + 1}", link(rejection.turn))
+        text.append(f" {silence}: {why_not(rejection, 200)}")
+    if len(rejections) > TURNED_DOWN_SHOWN:
+        more = len(rejections) - TURNED_DOWN_SHOWN
+        text.append(f"\n… {more} more (each says why on its turn)", DIM)
+    return text
+
+
+SILENCE_SIDE = "silence"
+"""`Signal.side` of the silent turn's own signals."""
+TURNED_DOWN_SHOWN = 40
+"""Turned-down silences the panel lists (each turn says why on its own line too)."""
+SILENCE_WORDS = {
+    Silence.EMPTY: "an empty message",
+    Silence.ACK: "a bare go-on",
+    Silence.COMPACTION: "a compaction",
+}
+
+
 def state_text(text: Text, pivot: Pivot, context: Context) -> None:
-    """Before → after, in plain words."""
+    """Before → after, in plain words: only rows that say something."""
     state: StateChange = pivot.state
     rows: list[Text] = []
     for label, before, after in (
-        ("phase", state.phase_before, state.phase_after),
-        ("initiative", state.initiative_before, state.initiative_after),
+        ("doing", state.phase_before, state.phase_after),
+        ("who led", state.initiative_before, state.initiative_after),
     ):
-        if before or after:
-            rows.append(
-                Text(f"{label:<11} {one_line(before, 60) or '?'} → {one_line(after, 60) or '?'}")
-            )
+        before, after = one_line(before, 60), one_line(after, 60)
+        if before and before == after:
+            rows.append(Text(f"{label:<12} still {before}"))
+        elif before or after:
+            rows.append(Text(f"{label:<12} {before or '?'} → {after or '?'}"))
     rows.append(failed_row(context))
     targets = set(context.targets)
-    # "after:" alone read as the second half of a comparison ("31.2 tok/s → 32 ms"):
-    # each row says which side of the pivot its figures were quoted on
-    for label, items in (
-        ("figures before", state.figures_before),
-        ("figures after", state.figures_after),
-    ):
-        shown = [one_line(x, 60) for x in items[:6] if x not in targets]
-        if shown:
-            rows.append(Text(f"{label}: " + "; ".join(shown), DIM))
+    measured = compared(state.figures_before, state.figures_after, targets)
+    if measured:
+        rows.append(Text(f"{'measured':<12} {measured}", DIM))
     if context.targets:
         theirs = "; ".join(one_line(x, 60) for x in context.targets[:4])
-        rows.append(Text(f"your target: {theirs} (from your message, not a measurement)", DIM))
-    rows += [Text(f"open: {one_line(thread, 80)}", DIM) for thread in state.open_threads[:6]]
+        mine = f"{theirs} (from your message, not a measurement)"
+        rows.append(Text(f"{'your target':<12} {mine}", DIM))
+    for thread in distinct(state.open_threads)[:6]:
+        rows.append(Text(f"{'still open':<12} {said(thread, 100)}", DIM))
     for task in state.tasks[:8]:
         side = "after" if task.turn > pivot.turn else "before"
         change = f"{one_line(task.before, 30) or '–'} → {one_line(task.after, 30) or '–'}"
@@ -250,58 +391,102 @@ def state_text(text: Text, pivot: Pivot, context: Context) -> None:
         text.append_text(row)
 
 
+def compared(before: Sequence[str], after: Sequence[str], targets: set[str]) -> str:
+    """Figures measured on both sides in the same unit ("tok/s: 31.2 before → 29.4, 47.3
+    after"); a figure with nothing to compare it to (a wait in minutes, then a latency in
+    ms) says nothing, and the person's own target is no measurement."""
+
+    def by_unit(figures: Sequence[str]) -> dict[str, list[str]]:
+        out: dict[str, list[str]] = {}
+        for figure in figures:
+            match = _UNIT.match(one_line(figure, 60))
+            if figure in targets or match is None:
+                continue
+            number = match.group(0)[: match.start(1)].strip()
+            out.setdefault(match.group(1).strip(), []).append(number)
+        return out
+
+    old, new = by_unit(before), by_unit(after)
+    parts = [
+        f"{unit}: {', '.join(old[unit][:3])} before → {', '.join(new[unit][:3])} after"
+        for unit in old
+        if unit in new
+    ]
+    return "; ".join(parts[:3])
+
+
+def distinct(threads: Sequence[str]) -> list[str]:
+    """Open threads, each once: the same question can be open as a plan and as a question."""
+    seen: set[str] = set()
+    out = []
+    for thread in threads:
+        key = " ".join(thread.split(": ", 1)[-1].lower().split()).rstrip("…")
+        if key and not any(key in k or k in key for k in seen):
+            seen.add(key)
+            out.append(thread)
+    return out
+
+
 def failed_row(context: Context) -> Text:
-    """`failed calls  2 since your message #12: → turn #14 → turn #15` (the turns e/E visit)."""
+    """`failures  2 turns with a failed call since your message #12 (e/E): → turn #14 …`: the
+    one failure count the panel gives, the turns e/E visit."""
     where = f"your message #{context.since + 1}" if context.since is not None else "the start"
     count = len(context.failed)
-    row = Text(f"failed calls {count} since {where}")
-    if count:
-        row.append(" (e/E):")
-        for turn in context.failed[:8]:
-            row.append(" ")
-            row.append(f"→ turn #{turn + 1}", link(turn))
-        if count > 8:
-            row.append(f" … {count - 8} more")
+    if not count:
+        return Text(f"{'failures':<12} no failed call since {where}")
+    turns = "turn with a failed call" if count == 1 else "turns with a failed call"
+    row = Text(f"{'failures':<12} {count} {turns} since {where} (e/E):")
+    for turn in context.failed[:8]:
+        row.append(" ")
+        row.append(f"→ turn #{turn + 1}", link(turn))
+    if count > 8:
+        row.append(f" … {count - 8} more")
     return row
 
 
-def evidence_text(text: Text, pivot: Pivot, shown_reason: str) -> None:
-    """How the detector scored it: kind, confidence, silence, tallies, every signal."""
-    kind = pivot.kind.value.replace("_", " ")
-    text.append("\n\nEvidence", HEAD)
-    text.append(f"\nkind        {kind}", DIM)
-    text.append(f"\nconfidence  {pivot.confidence:.2f}", DIM)
-    text.append(f"\nsilence     {pivot.silence.value}: {SILENCE_NOTES.get(pivot.silence, '')}", DIM)
-    state = pivot.state
-    if state.attempts_failed or state.attempts_succeeded:
-        text.append(
-            f"\nattempts    {state.attempts_failed} failed, {state.attempts_succeeded} ok"
-            " (as the detector counts them: failed calls, error output and failures the"
-            " agent reported in words)",
-            DIM,
-        )
-    reason = one_line(pivot.reason, 400)
-    if reason and reason != shown_reason:
-        text.append(f"\nreason      {reason}", DIM)
-    if pivot.delegation:
-        text.append("\n\nhow the agent took over", BOLD)
-        for signal in pivot.delegation:
+def evidence_text(text: Text, signals: Sequence[Signal], delegation: Sequence[Signal]) -> None:
+    """The evidence in plain words, what counted most first; against it apart; then how the
+    agent took over. No weights here (`weights_text` gives them, under it)."""
+    positive = sorted((s for s in signals if s.weight > 0), key=lambda s: -s.weight)
+    negative = sorted((s for s in signals if s.weight < 0), key=lambda s: s.weight)
+    for title, group in (("What points to a pivot", positive), ("What speaks against", negative)):
+        if group:
+            text.append(f"\n\n{title}", HEAD)
+            for signal in group:
+                signal_text(text, signal)
+    if delegation:
+        text.append("\n\nHow the agent took over", HEAD)
+        for signal in delegation:
             signal_text(text, signal)
-    if pivot.signals:
-        text.append("\n\nscore", BOLD)
-        for signal in pivot.signals:
-            signal_text(text, signal)
+
+
+def weights_text(
+    text: Text,
+    signals: Sequence[Signal],
+    confidence: float,
+    bar: float | None,
+    silence: Silence,
+    possible: bool,
+) -> None:
+    """The numbers, last: what each piece of evidence added, and the sum against the bar."""
+    counted = [s for s in signals if s.weight]
+    text.append("\n\nWeights", HEAD)
+    if counted:
+        line = "  ".join(f"{s.weight:+.2f} {one_line(s.name, 40)}" for s in counted)
+        text.append(f"\n{line}", DIM)
+    needs = f"; a pivot needs {bar:.2f}" if bar is not None else ""
+    text.append(f"\nconfidence {confidence:.2f} (their sum{needs})", DIM)
+    text.append(f"\nsilence: {SILENCE_NOTES.get(silence, silence.value)}", DIM)
 
 
 def signal_text(text: Text, signal: Signal) -> None:
-    weight = f" {signal.weight:+.2f}" if signal.weight else ""
-    text.append(f"\n• {one_line(signal.name, 60)}", BOLD)
-    text.append(f"{weight} [{signal.side}]", DIM)
-    if signal.detail:
-        text.append(f"\n  {one_line(signal.detail, 300)}", DIM)
-    for n, turn in enumerate(signal.turns[:12]):
+    """One piece of evidence: its plain sentence, then the turns that show it."""
+    text.append(f"\n• {said(signal.detail or signal.name, 300)}")
+    for n, turn in enumerate(signal.turns[:LINKS]):
         text.append("\n  ")
         text.append(f"→ turn #{turn + 1}", link(turn))
-        quote = signal.quotes[n] if n < len(signal.quotes) else ""
+        quote = said(signal.quotes[n], 80) if n < len(signal.quotes) else ""
         if quote:
-            text.append(f"  “{one_line(quote, 80)}”", DIM)
+            text.append(f"  “{quote}”", DIM)
+    if len(signal.turns) > LINKS:
+        text.append(f"\n  … {len(signal.turns) - LINKS} more turns", DIM)

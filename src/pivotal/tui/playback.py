@@ -9,11 +9,16 @@ turns stepping visits and the transcript shows.
 from __future__ import annotations
 
 from bisect import bisect_left, bisect_right
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from enum import StrEnum
+from typing import TYPE_CHECKING
 
 from pivotal.model import Pivot, Role, Turn, TurnFlag
 from pivotal.tui.pacing import Pace
+
+if TYPE_CHECKING:
+    from pivotal.detect.evaluate import Rejection
 
 FRAME = 1 / 30
 """Playing never waits less than this between two reveals: faster, a tick reveals several."""
@@ -65,6 +70,13 @@ class Playback:
     marked: tuple[tuple[int, ...], tuple[int, ...], tuple[int, ...]] = ((), (), ())
     """(pivot turns, failed turns, candidate pivots) as the timeline takes them, made once
     per analysis: a key press built them anew (thousands of failures in a big session)."""
+    possible: list[Pivot] = field(default_factory=list)
+    """Possible pivots (just under the bar): shown and jumped to (`w` / `W`), never paused
+    at and never counted with the pivots."""
+    possible_turns: tuple[int, ...] = ()
+    rejections: tuple[Rejection, ...] = ()
+    """The silences the detector turned down, in session order (why: `Rejection.reason`)."""
+    _rejected: dict[int, Rejection] = field(default_factory=dict)
 
     # -- data ---------------------------------------------------------------
     def set_turns(self, turns: list[Turn]) -> None:
@@ -85,6 +97,21 @@ class Playback:
             for index in [pivot.turn, *pivot.cluster]:
                 self._pivot_members.setdefault(index, number)
         self._visible = None
+
+    def set_possible(self, possible: list[Pivot]) -> None:
+        self.possible = sorted(possible, key=lambda p: p.turn)
+        self.possible_turns = tuple(p.turn for p in self.possible)
+
+    def set_rejections(self, rejections: Sequence[Rejection]) -> None:
+        self.rejections = tuple(rejections)
+        self._rejected = {r.turn: r for r in rejections}
+
+    def set_judged(self, judged: list[Pivot], rejections: Sequence[Rejection] = ()) -> None:
+        """The detector's verdicts: pivots and possible pivots together (`Pivot.possible`
+        tells them apart), and the turned-down silences."""
+        self.set_pivots([p for p in judged if not p.possible])
+        self.set_possible([p for p in judged if p.possible])
+        self.set_rejections(rejections or ())
 
     def set_failures(self, failures: list[int]) -> None:
         self.failures = sorted(failures)
@@ -209,6 +236,16 @@ class Playback:
         pos = bisect_left(self._pivot_turns, self.cursor) - 1
         return self._set(self._pivot_turns[pos]) if pos >= 0 else None
 
+    def next_possible(self) -> int | None:
+        turns = self.possible_turns
+        pos = bisect_right(turns, self.cursor)
+        return self._set(turns[pos]) if pos < len(turns) else None
+
+    def prev_possible(self) -> int | None:
+        turns = self.possible_turns
+        pos = bisect_left(turns, self.cursor) - 1
+        return self._set(turns[pos]) if pos >= 0 else None
+
     def next_failure(self) -> int | None:
         pos = bisect_right(self.failures, self.cursor)
         return self._set(self.failures[pos]) if pos < len(self.failures) else None
@@ -242,6 +279,39 @@ class Playback:
         index = self.cursor if index is None else index
         pos = bisect_right(self._pivot_turns, index) - 1
         return self.pivots[pos] if pos >= 0 else None
+
+    def possible_at_or_before(self, index: int | None = None) -> Pivot | None:
+        index = self.cursor if index is None else index
+        pos = bisect_right(self.possible_turns, index) - 1
+        return self.possible[pos] if pos >= 0 else None
+
+    def explained_at(self, index: int | None = None) -> Pivot | None:
+        """What the panel explains: the latest pivot or possible pivot at or before `index`."""
+        pivot = self.pivot_at_or_before(index)
+        maybe = self.possible_at_or_before(index) if self.possible else None
+        if maybe is not None and (pivot is None or maybe.turn > pivot.turn):
+            return maybe
+        return pivot
+
+    def still_judged(self, pivot: Pivot) -> bool:
+        """`pivot` is still one of the analysis' pivots or possible pivots (live follow
+        replaces them)."""
+        if pivot.possible:
+            pos = bisect_left(self.possible_turns, pivot.turn)
+            return pos < len(self.possible) and self.possible[pos] is pivot
+        return self.pivot_anchored_at(pivot.turn) is pivot
+
+    def number_of(self, pivot: Pivot) -> tuple[int, int]:
+        """(its number, how many) among the pivots, or among the possible pivots for one."""
+        same = self.possible if pivot.possible else self.pivots
+        turns = self.possible_turns if pivot.possible else self._pivot_turns
+        pos = bisect_left(turns, pivot.turn)
+        found = pos < len(same) and same[pos].turn == pivot.turn
+        return (pos + 1 if found else 0), len(same)
+
+    def rejection_at(self, index: int | None = None) -> Rejection | None:
+        """The turned-down silence anchored at `index` (the cursor), if there is one."""
+        return self._rejected.get(self.cursor if index is None else index)
 
     def pivot_anchored_at(self, index: int) -> Pivot | None:
         pos = bisect_left(self._pivot_turns, index)

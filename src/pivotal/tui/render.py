@@ -3,8 +3,9 @@
 The transcript caches what this returns by everything that changes the look
 (`TurnLook`), so a turn is rendered once per width / fold state, and only when
 it is on screen. Session text is cleaned (`safe.clean`) and handed to Rich as
-`Text` or Markdown source, never as markup. Long bodies are cut so one huge
-message or tool output cannot stall a frame.
+`Text`, never as markup; an agent's Markdown is shown as written, styled
+(`markdown_source`). Long bodies are cut so one huge message or tool output
+cannot stall a frame.
 """
 
 from __future__ import annotations
@@ -23,11 +24,11 @@ from textual.strip import Strip
 
 from pivotal.model import Part, PartKind, Pivot, Role, ToolCall, Turn, TurnFlag
 from pivotal.tui.contrast import readable_style
-from pivotal.tui.rich_text import literal_html_markdown
+from pivotal.tui.markdown_source import markdown_text
 from pivotal.tui.safe import clean, one_line
 
 MARKDOWN_LIMIT = 6_000
-"""Longer texts are shown as plain text: Rich Markdown costs ~1 ms per KB."""
+"""Longer texts are shown without Markdown styles (highlighting their code costs)."""
 TEXT_LIMIT = 4_000
 EXPANDED_LIMIT = 60_000
 OUTPUT_LINES = 200
@@ -35,6 +36,10 @@ FOLDED_LINES = 3
 """Injected (synthetic) text is folded to this many lines until expanded."""
 PIVOT_GLYPH = "✦"
 """A pivot's own glyph, in the transcript and on the timeline (◆ starts every agent turn)."""
+POSSIBLE_GLYPH = "◇"
+"""A possible pivot's: hollow, as `scan` lists them (✧ is a live candidate's)."""
+TURNED_DOWN = "·"
+"""Starts the line on a silence the detector turned down (why, in plain words)."""
 ALL_PARTS = -1
 """`TurnLook.expanded` member meaning "everything in this turn is expanded"."""
 
@@ -52,6 +57,7 @@ class Palette:
     ok: Style = Style(color="green")
     cursor: Style = Style(color="black", bgcolor="yellow", bold=True)
     pivot: Style = Style(color="black", bgcolor="magenta", bold=True)
+    possible: Style = Style(color="magenta", bold=True)
     dim: Style = Style(dim=True)
 
     @classmethod
@@ -61,7 +67,17 @@ class Palette:
         names = ("human", "agent", "synthetic", "system", "tool", "failed", "ok", "cursor")
         found = {name: style(f"transcript--{name}") for name in names}
         pivot = readable_style(style("transcript--pivot"), background)
-        return cls(pivot=pivot, dim=Style(dim=True), **found)
+        possible = readable_style(style("transcript--possible"), background)
+        return cls(pivot=pivot, possible=possible, dim=Style(dim=True), **found)
+
+    def banner(self, text: str) -> Style:
+        """The banner's style: a pivot's loud, a possible pivot's outlined, a turned-down
+        silence's quiet (each also told apart by its glyph, for screens without colour)."""
+        if text.startswith(POSSIBLE_GLYPH):
+            return self.possible
+        if text.startswith(TURNED_DOWN):
+            return self.dim + Style(italic=True)
+        return self.pivot
 
 
 @dataclass(frozen=True, slots=True)
@@ -97,7 +113,17 @@ def pivot_banner(pivot: Pivot) -> str:
     kind = pivot.kind.value.replace("_", " ")
     tail = " (candidate)" if pivot.candidate else ""
     silence = pivot.silence.value
+    if pivot.possible:
+        return (
+            f"{POSSIBLE_GLYPH} possible pivot · {kind} · {pivot.confidence:.2f}, under the bar"
+            f" (not paused at) · silence: {silence}{tail}"
+        )
     return f"{PIVOT_GLYPH} PIVOT · {kind} · {pivot.confidence:.2f} · silence: {silence}{tail}"
+
+
+def turned_down_line(reason: str) -> str:
+    """The line on a silence that is no pivot: why, in the detector's plain words."""
+    return f"{TURNED_DOWN} no pivot here: {reason}"
 
 
 def role_label(turn: Turn) -> tuple[str, str]:
@@ -222,7 +248,7 @@ def more_note(count: int, unit: str, palette: Palette) -> Text:
 
 
 def text_blocks(body: str, turn: Turn, expanded: bool, palette: Palette) -> list[RenderableType]:
-    """A text part: Markdown for the agent, literal text for people and injections."""
+    """A text part, as written: the agent's styled as Markdown, people's and injections' plain."""
     body = clean(body)
     if turn.is_synthetic and not turn.is_human and not expanded:
         shown, hidden = cut_lines(body, FOLDED_LINES)
@@ -232,7 +258,7 @@ def text_blocks(body: str, turn: Turn, expanded: bool, palette: Palette) -> list
         return blocks
     shown, hidden = cut(body, EXPANDED_LIMIT if expanded else TEXT_LIMIT)
     if turn.role is Role.ASSISTANT and len(shown) <= MARKDOWN_LIMIT:
-        blocks = [literal_html_markdown(shown, code_theme="monokai", hyperlinks=False)]
+        blocks = [markdown_text(shown, code_theme="monokai")]
     else:
         style = palette.synthetic if turn.is_synthetic else Style()
         blocks = [Text(shown, style)]
@@ -295,7 +321,8 @@ def part_blocks(
         if open_:
             blocks += [(block, None) for block in tool_blocks(part.tool, palette)]
         return blocks
-    return [(Text(f"◇ {one_line(part.text, 200) or 'attachment'}", palette.dim), None)]
+    # ▫, not ◇: the hollow diamond is a possible pivot's
+    return [(Text(f"▫ {one_line(part.text, 200) or 'attachment'}", palette.dim), None)]
 
 
 def body_blocks(
@@ -329,7 +356,8 @@ def render_turn(turn: Turn, look: TurnLook, palette: Palette, console: Console) 
     options = console.options.update(width=inner, highlight=False, markup=False)
     blocks: list[tuple[RenderableType, int | None]] = []
     if look.pivot:
-        blocks.append((Text(look.pivot, palette.pivot, no_wrap=True, overflow="ellipsis"), None))
+        style = palette.banner(look.pivot)
+        blocks.append((Text(look.pivot, style, no_wrap=True, overflow="ellipsis"), None))
     header_row = len(blocks)
     blocks.append((header_text(turn, look, palette), None))
     if look.reason:
@@ -367,11 +395,9 @@ def with_cursor(rendered: RenderedTurn, palette: Palette) -> RenderedTurn:
 
 
 def warm_up() -> None:
-    """Pay Rich Markdown's and Pygments' first-use costs (~60 ms) off the UI thread."""
+    """Pay Pygments' first-use costs (~60 ms: its lexers and styles) off the UI thread."""
     console = Console(width=80, file=None, force_terminal=False)
-    sample = literal_html_markdown(
-        "# w\n\n- *a* `b`\n\n```python\nx = 1\n```\n", code_theme="monokai"
-    )
+    sample = markdown_text("# w\n\n- *a* `b`\n\n```python\nx = 1\n```\n", code_theme="monokai")
     console.render_lines(sample, console.options)
 
 

@@ -18,6 +18,7 @@ is passed in, and what happens later comes back as a message
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import replace
 
 from rich.text import Text
@@ -27,6 +28,7 @@ from textual.containers import Horizontal
 from textual.screen import Screen
 from textual.widgets import Static
 
+from pivotal.detect.evaluate import Rejection
 from pivotal.model import Pivot, Turn
 from pivotal.readers import session_files
 from pivotal.spend.ledger import Ledger
@@ -41,17 +43,19 @@ from pivotal.tui.live import LiveFollow
 from pivotal.tui.loading import Batch
 from pivotal.tui.marking import Marking
 from pivotal.tui.pacing import Pace
-from pivotal.tui.panes import Panes
-from pivotal.tui.pivot_panel import PivotPanel
+from pivotal.tui.panes import WIDE, Panes
+from pivotal.tui.pivot_panel import PivotPanel, Verdicts
 from pivotal.tui.pivot_story import Stories
 from pivotal.tui.play_timer import PlayTimer
 from pivotal.tui.playback import Playback
-from pivotal.tui.render import ALL_PARTS, expandable, pivot_banner
+from pivotal.tui.render import ALL_PARTS, expandable
 from pivotal.tui.safe import one_line
 from pivotal.tui.screens import HelpScreen, PromptScreen
 from pivotal.tui.search import Search
+from pivotal.tui.session_name import SessionName, session_line
 from pivotal.tui.timeline import Timeline, TimelineState
 from pivotal.tui.transcript import TranscriptView
+from pivotal.tui.verdicts import Banners, none_found
 
 FILTER_WORDS = {
     "all": "all turns",
@@ -104,9 +108,18 @@ class ReplayScreen(Screen[None]):
         """The sub-agents the session ran, once its analysis is in."""
         self.came_from: str = ""
         """Set on a sub-agent's screen: what it came from (Backspace returns there)."""
+        self.landing: Callable[[ReplayScreen], None] | None = None
+        """Runs once the pivots are known: a hit of the search across sessions (`search_hit`)."""
+        self.from_results = False
+        """Opened from the picker's search results: Esc goes back to them."""
+        self.verdicts = Banners()
+        """The line on each judged silence: pivot, possible pivot, or why it is none."""
+        self.session_name: SessionName | None = None
+        """Which session this is (the top line and the terminal's title say it)."""
 
     # -- widgets -----------------------------------------------------------------
     def compose(self) -> ComposeResult:
+        yield Static(id="title")
         if self.notice:
             yield Static(Text(self.notice, no_wrap=True, overflow="ellipsis"), id="banner")
         with Horizontal(id="body"):
@@ -138,16 +151,28 @@ class ReplayScreen(Screen[None]):
         if self.panes.wide and self.panes.panel_shown and panel.outer_size.width:
             self.transcript.expect_width(self.transcript.content_width + panel.outer_size.width)
 
+    def name_session(self, name: SessionName) -> None:
+        """Say which session this is: the top line, and the terminal's title while on top."""
+        self.session_name = name
+        if self.is_mounted:
+            self.query_one("#title", Static).update(session_line(name))
+        setter = getattr(self.app, "set_terminal_title", None)
+        if setter is not None and (not self.is_mounted or self.app.screen is self):
+            setter(name)
+
     def on_mount(self) -> None:
+        if self.session_name is not None:
+            self.query_one("#title", Static).update(session_line(self.session_name))
         self.panes.resize(self.app.size.width)
         self.call_after_refresh(self._expect_widths)
         self.ready = True
         self.transcript.reason_of = self.pivot_reason
         self.transcript.set_turns(self.playback.turns, 0)
-        self.transcript.set_banners({p.turn: pivot_banner(p) for p in self.playback.pivots})
+        self.transcript.set_banners(self.judged_banners())
         self.show_subagents()
         self.marking.open(getattr(self.app, "session", None), self.live.ref)
         self.sync()
+        self.land()
 
     def on_unmount(self) -> None:
         self.marking.close()
@@ -164,6 +189,11 @@ class ReplayScreen(Screen[None]):
         self.ledger.update(batch.turns, first)
         if self.ready:
             self.transcript.set_turns(batch.turns, batch.first_changed)
+        name = self.session_name
+        if name is not None and (batch.title or batch.cwd):  # the reader read its own name
+            learnt = name.learnt(batch.title, batch.cwd)
+            if learnt != name:
+                self.name_session(learnt)
         if batch.notices:
             self.status = one_line(batch.notices[-1], 300)  # a reader's notice may quote a path
         if batch.problem:
@@ -187,19 +217,39 @@ class ReplayScreen(Screen[None]):
         self.sync(follow=not self.ready or self.transcript.follow_cursor)
 
     def add_analysis(
-        self, pivots: list[Pivot], failures: list[int], subagents: list[Subagent] | None = None
+        self,
+        pivots: list[Pivot],
+        failures: list[int],
+        subagents: list[Subagent] | None = None,
+        rejections: list[Rejection] | None = None,
     ) -> None:
+        """The detector's verdicts (`pivots` holds the possible pivots too) and the failures."""
         self.analysed = True
         self.reading = ""
-        self.playback.set_pivots(pivots)
+        self.playback.set_judged(pivots, rejections)
         self.playback.set_failures(failures)
+        docked = self.panes.panel_shown if self.ready else self.app.size.width >= WIDE
+        if not self.status and not docked:  # the drawer is shut: say where to read why
+            self.status = none_found(self.playback.pivots, self.playback.possible, rejections)
         if subagents is not None:
             self.subagents = subagents
             self.ledger.set_subagents(subagents)
         if self.ready:
-            self.transcript.set_banners({p.turn: pivot_banner(p) for p in self.playback.pivots})
+            self.transcript.set_banners(self.judged_banners())
             self.show_subagents()
         self.sync()
+        self.land()
+
+    def land(self) -> None:
+        """Once the pivots are known and the widgets exist: the pending landing, if any."""
+        if self.landing is not None and self.ready and self.analysed:
+            landing, self.landing = self.landing, None
+            landing(self)
+
+    def judged_banners(self) -> dict[int, str]:
+        """Each judged silence's line in the transcript (`verdicts`)."""
+        pb = self.playback
+        return self.verdicts(pb.pivots, pb.possible, pb.rejections)
 
     def pivot_reason(self, turn: int) -> str:
         """What happened at the pivot anchored at `turn`, in plain words ("" when none is)."""
@@ -222,10 +272,11 @@ class ReplayScreen(Screen[None]):
         *,
         model: str | None = None,
         subagents: list[Subagent] | None = None,
+        rejections: list[Rejection] | None = None,
     ) -> None:
         """Everything at once (tests, small in-memory sessions)."""
         self.add_turns(Batch(turns, 0, 1, 1, True, model=model))
-        self.add_analysis(pivots, failures, subagents)
+        self.add_analysis(pivots, failures, subagents, rejections)
 
     # -- pushing state down -------------------------------------------------------
     def sync(self, *, follow: bool = True, live: bool = False) -> None:
@@ -238,14 +289,15 @@ class ReplayScreen(Screen[None]):
         pb = self.playback
         self.transcript.show(pb.shown(), pb.cursor, follow=follow)
         pivot = self.jumps.panel_pivot()
-        number = pb.pivots.index(pivot) + 1 if pivot is not None else 0
+        number, total = pb.number_of(pivot) if pivot is not None else (0, len(pb.pivots))
         self.panel.show_pivot(
             pivot,
             number,
-            len(pb.pivots),
+            total,
             loading=not self.analysed,
             note=self.marking.cursor_note(),
             live=live,
+            verdicts=self.panel_verdicts(pivot),
             context=None
             if pivot is None
             else self.stories.context(
@@ -279,6 +331,20 @@ class ReplayScreen(Screen[None]):
             self._bindings_state = bindings_state
             enabled = [a for _, _, _, a, _ in FOOTER if self.check_action(a.split("(")[0], ())]
             self.query_one(KeyBar).set_enabled(frozenset(enabled))
+
+    def panel_verdicts(self, pivot: Pivot | None) -> Verdicts:
+        """What the panel says beside (or instead of) a pivot: the silence under the cursor
+        the detector turned down, and with no pivot to explain, every one it turned down."""
+        pb = self.playback
+        here = pb.rejection_at() if self.jumps.pinned is None else None
+        config = getattr(self.app, "config", None)
+        return Verdicts(
+            len(pb.pivots),
+            len(pb.possible),
+            here,
+            pb.rejections if pivot is None and here is None else (),
+            None if config is None else config.min_confidence,
+        )
 
     def moved(self, target: int | None, what: str = "") -> None:
         """After a jump: say so when nothing moved, then sync."""
@@ -377,8 +443,21 @@ class ReplayScreen(Screen[None]):
             self.playback.playing = not self.playback.autopause
             self.player.schedule()
             if self.playback.autopause:
-                number = self.playback.pivots.index(self.jumps.panel_pivot()) + 1  # type: ignore[arg-type]
-                self.say(f"skipped to pivot {number} (turn #{target + 1}): auto-paused")
+                self.say(f"skipped to {self.pivot_name()} (turn #{target + 1}): auto-paused")
+
+    def pivot_name(self) -> str:
+        """`pivot 2` or `possible pivot 1`: the one the panel explains."""
+        pivot = self.jumps.panel_pivot()
+        if pivot is None:
+            return "no pivot"
+        number, _ = self.playback.number_of(pivot)
+        return f"{'possible pivot' if pivot.possible else 'pivot'} {number}"
+
+    def action_next_possible(self) -> None:
+        self.at_pivot(self.jumps.go(self.playback.next_possible), "no later possible pivot")
+
+    def action_prev_possible(self) -> None:
+        self.at_pivot(self.jumps.go(self.playback.prev_possible), "no earlier possible pivot")
 
     def action_next_failure(self) -> None:
         self.moved(self.jumps.go(self.playback.next_failure), "no later failure")
@@ -430,9 +509,9 @@ class ReplayScreen(Screen[None]):
     def action_jump(self, turn: int) -> None:
         """Evidence links in the pivot panel run this: the panel stays on the pivot."""
         self.moved(self.jumps.go(lambda: self.playback.goto(turn), link=True))
-        if (pinned := self.jumps.pinned) is not None:
-            number = self.playback.pivots.index(pinned) + 1
-            self.say(f"evidence of pivot {number}: the panel stays on it (Backspace goes back)")
+        if self.jumps.pinned is not None:
+            name = self.pivot_name()
+            self.say(f"evidence of {name}: the panel stays on it (Backspace goes back)")
 
     def action_jump_back(self) -> None:
         target = self.jumps.back()
@@ -538,9 +617,15 @@ class ReplayScreen(Screen[None]):
             return
         if self.playback.playing:
             self.action_toggle_play()
+        elif self.from_results:
+            self.app.back_to_results()  # type: ignore[attr-defined]
 
     def action_open_picker(self) -> None:
         self.app.open_picker()  # type: ignore[attr-defined]
+
+    def action_search_sessions(self) -> None:
+        """*: search every session's text for this search's text (the picker's search mode)."""
+        self.app.search_sessions(self.search.needle)  # type: ignore[attr-defined]
 
     def action_help(self) -> None:
         self.app.push_screen(HelpScreen())
@@ -575,6 +660,8 @@ class ReplayScreen(Screen[None]):
     @on(LiveFollow.Switched)
     def follow_switched(self, message: LiveFollow.Switched) -> None:
         self.marking.identify(message.ref)  # marks, notes and resume belong to the new session
+        self.name_session(SessionName.of(message.ref))
+        self.say(f"following the newest session now: {self.session_name.short()}")  # type: ignore[union-attr]
 
     # -- marks, notes, handoff ------------------------------------------------------
     @on(Marking.Loaded)

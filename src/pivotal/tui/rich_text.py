@@ -5,7 +5,8 @@ Everything here goes through `pivotal.text.safe`: `safe_text` builds a
 Code's `/context` bar, coloured test output) survive as Rich styles while every
 other escape is shown as visible characters. It never calls `Text.from_markup`
 (session text is full of `[brackets]`) nor `Text.from_ansi` on raw input (Rich's
-ANSI decoder is built for trusted program output, not for hostile text).
+ANSI decoder is built for trusted program output, not for hostile text). Markdown
+is shown as written, styled, by `markdown_source`.
 
 May import Rich, never Textual: the CLI's human-readable output uses it too.
 """
@@ -13,7 +14,6 @@ May import Rich, never Textual: the CLI's human-readable output uses it too.
 from __future__ import annotations
 
 from functools import lru_cache
-from typing import TYPE_CHECKING
 
 from rich.color import Color as RichColor
 from rich.style import Style
@@ -22,17 +22,7 @@ from rich.text import Text
 from pivotal.text.safe import clean, truncation_marker
 from pivotal.text.sgr import Color, SgrStyle, sgr_spans
 
-if TYPE_CHECKING:  # Rich's own Markdown parser (a dependency of Rich, not of pivotal)
-    from markdown_it.token import Token
-    from rich.markdown import Markdown
-
-__all__ = [
-    "literal_html_markdown",
-    "rich_style",
-    "safe_markdown",
-    "safe_markdown_source",
-    "safe_text",
-]
+__all__ = ["rich_style", "safe_text"]
 
 
 def _rich_color(color: Color | None) -> RichColor | None:
@@ -79,64 +69,3 @@ def safe_text(
     if more:
         result.append(more, "dim")
     return result
-
-
-def safe_markdown_source(text: str) -> str:
-    """`text` cleaned for Rich's Markdown renderer: no raw escapes, no OSC 8 links, no colour.
-
-    Markdown does not interpret Rich markup, so brackets are left alone; SGR is
-    dropped (Markdown cannot carry it) and every other control is made visible.
-    """
-    return clean(text)
-
-
-@lru_cache(maxsize=1)
-def _literal_html_markdown() -> type[Markdown]:
-    """The class, made on first use: importing rich.markdown (and Pygments) costs ~25 ms,
-    which the replayer's first screen (one human turn) does not need to pay."""
-    from rich.markdown import Markdown
-
-    class LiteralHtmlMarkdown(Markdown):
-        """Rich `Markdown` that shows raw HTML and comments as the text they are.
-
-        Rich drops `html_inline` and `html_block` tokens, so `<img src=x>` or a
-        `<!-- comment -->` in an agent's message would be hidden from the reader:
-        here an inline tag becomes plain text and a block becomes a code block.
-        """
-
-        def __init__(self, markup: str, **options: object) -> None:
-            super().__init__(markup, **options)  # type: ignore[arg-type]
-            _literal_html(self.parsed)
-
-    return LiteralHtmlMarkdown
-
-
-def literal_html_markdown(markup: str, **options: object) -> Markdown:
-    """A Rich `Markdown` of `markup` that shows raw HTML and comments as text."""
-    return _literal_html_markdown()(markup, **options)
-
-
-def __getattr__(name: str) -> object:
-    if name == "LiteralHtmlMarkdown":  # the class, for `isinstance` and subclasses
-        return _literal_html_markdown()
-    raise AttributeError(name)
-
-
-def _literal_html(tokens: list[Token]) -> None:
-    for token in tokens:
-        if token.type == "html_block":
-            token.type, token.tag, token.info = "code_block", "code", ""
-        elif token.type == "html_inline":
-            token.type = "text"
-        if token.children:
-            _literal_html(token.children)
-
-
-def safe_markdown(text: str, **options: object) -> Markdown:
-    """A Rich `Markdown` of untrusted `text`, with link targets shown instead of hidden.
-
-    Rich turns Markdown links into OSC 8 terminal hyperlinks by default, so a
-    session could show "docs" and link anywhere; `hyperlinks=False` prints the URL.
-    """
-    options.setdefault("hyperlinks", False)
-    return literal_html_markdown(safe_markdown_source(text), **options)

@@ -63,6 +63,8 @@ LEGEND = [
     ("■", "system turn or compaction"),
     ("✦", "a pivot (on the bar and in its banner)"),
     ("✧", "a candidate pivot: live, still being judged"),
+    ("◇", "a possible pivot: just under the bar, never paused at (w / W)"),
+    ("· no pivot here", "a silence the detector turned down, and why (the panel says more)"),
     ("▸ ▾", "a tool call, folded / open (Enter or a click)"),
     ("✓ ✗ …", "the call worked / failed (exit code first) / no result yet"),
     ("↳ sub-agent", "what a sub-agent the call ran did (Enter opens it, ⌫ back)"),

@@ -186,6 +186,16 @@ class Search:
         self.query, self.pattern, self.matches = query, pattern, None
         self._start(forward=True, include_current=True)
 
+    def mark(self, query: Query, turn: int) -> None:
+        """Mark `query`'s matches and go to `turn`, where they are (a hit of the search across
+        sessions): no thread looks, and `n` / `N` go on from there."""
+        try:
+            pattern = query.pattern()
+        except re.error:
+            return
+        self.query, self.pattern, self.matches = query, pattern, None
+        self.show(Shown(turn, f"“{query.text}” at turn #{turn + 1}"))
+
     def _start(self, *, forward: bool, include_current: bool) -> None:
         path = self.path()
         self._generation += 1

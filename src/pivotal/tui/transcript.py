@@ -63,6 +63,7 @@ class TranscriptView(ScrollView, can_focus=False):
         "transcript--ok",
         "transcript--cursor",
         "transcript--pivot",
+        "transcript--possible",
         "transcript--match",
     }
 

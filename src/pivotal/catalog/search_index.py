@@ -1,0 +1,619 @@
+"""The full-text index behind `pivotal search`: SQLite FTS5 with the trigram tokenizer.
+
+Every text `search_text` finds in a session (the person's messages, commands,
+the agent's words, tool outputs up to a cap) is kept in one FTS5 table whose
+trigram tokenizer finds any substring of three characters or more in any
+script (Chinese and Japanese have no spaces to split words at). `detail=none`
+keeps the index at about its text's size (positions would double it): a
+phrase is looked up as the trigrams it holds, and the few texts that hold
+them all apart are dropped when the hits are checked (`search_query`).
+
+It lives in the cache folder beside the listing index (`search.sqlite3`, files
+0600 in a 0700 folder) and is filled by the same pass that counts turns and
+pivots (`discovery`), per file version: a file whose (size, mtime) changed is
+read again and only the texts that changed are written (a grown session adds
+its new turns; a shrunk or replaced one loses what is gone). It is a copy of
+session text, disposable like the listing index: a damaged file is set aside
+and rebuilt, a file written by another version of pivotal's readers emptied,
+and two processes may write at once (WAL, a busy timeout, one transaction per
+batch, and every comparison with what is stored made inside it).
+"""
+
+from __future__ import annotations
+
+import os
+import sqlite3
+import time
+from collections.abc import Iterable, Iterator
+from pathlib import Path
+from typing import NamedTuple
+
+from pivotal.catalog.index import Stamp, code_stamp
+from pivotal.catalog.search_text import Doc, fingerprint
+from pivotal.folders import cache_dir
+from pivotal.model import SessionRef
+
+SEARCH_DB = "search.sqlite3"
+SCHEMA_VERSION = 1
+BUSY_TIMEOUT_S = 10.0
+PARTIAL: Stamp = (-1, -1)
+"""The stamp of a file indexed as far as a live follow read it: the next pass reads it again."""
+OFF = "PIVOTAL_NO_SEARCH_INDEX"
+"""Set (to anything but ""): no search index is written or read (`pivotal search` reads
+every session instead)."""
+MIN_SQLITE = (3, 34, 0)
+"""The first SQLite with FTS5's trigram tokenizer."""
+_CORRUPT_CODES = {"SQLITE_CORRUPT", "SQLITE_NOTADB"}
+_CHUNK = 500
+"""Row ids per `IN (...)` list (SQLite allows 32,766 variables; small lists stay fast)."""
+
+_SCHEMA = (
+    "CREATE TABLE IF NOT EXISTS meta (name TEXT PRIMARY KEY, value TEXT NOT NULL)",
+    "CREATE TABLE IF NOT EXISTS files (path TEXT PRIMARY KEY, size INTEGER, mtime_ns INTEGER)",
+    """CREATE TABLE IF NOT EXISTS sessions (
+        id INTEGER PRIMARY KEY,
+        path TEXT NOT NULL,
+        key TEXT NOT NULL,
+        format TEXT NOT NULL,
+        session_id TEXT,
+        title TEXT,
+        cwd TEXT,
+        started REAL,
+        updated REAL,
+        UNIQUE (path, key)
+    )""",
+    """CREATE TABLE IF NOT EXISTS docs (
+        id INTEGER PRIMARY KEY,
+        session INTEGER NOT NULL,
+        turn INTEGER NOT NULL,
+        who INTEGER NOT NULL,
+        time REAL,
+        length INTEGER NOT NULL,
+        hash INTEGER NOT NULL
+    )""",
+    "CREATE INDEX IF NOT EXISTS docs_by_session ON docs (session, turn)",
+    "CREATE VIRTUAL TABLE IF NOT EXISTS text USING fts5(body, tokenize='trigram', detail=none)",
+)
+_TABLES = ("text", "docs", "sessions", "files")
+
+
+class SearchUnavailable(Exception):
+    """Search cannot use its index this time; the message is one line for the person."""
+
+
+class SearchDamaged(SearchUnavailable):
+    """The index file is damaged: set aside (`reset`) and built again."""
+
+
+def unavailable_reason() -> str | None:
+    """Why this Python's SQLite cannot hold the index (None: it can)."""
+    if sqlite3.sqlite_version_info < MIN_SQLITE:
+        return (
+            f"this Python's SQLite is {sqlite3.sqlite_version}; searching needs 3.34 or later"
+            " (FTS5 with the trigram tokenizer)"
+        )
+    try:
+        conn = sqlite3.connect(":memory:")
+        try:
+            conn.execute(
+                "CREATE VIRTUAL TABLE probe USING fts5(x, tokenize='trigram', detail=none)"
+            )
+        finally:
+            conn.close()
+    except sqlite3.Error as exc:
+        return f"this Python's SQLite has no FTS5 trigram tokenizer ({exc})"
+    return None
+
+
+def search_code_stamp() -> str:
+    """What the indexed texts depend on: the readers, the model and `search_text`."""
+    package = Path(__file__).resolve().parents[1]
+    extra = [package / "catalog" / "search_text.py", package / "catalog" / "search_index.py"]
+    return code_stamp(("readers",), extra, f"search/{SCHEMA_VERSION}")
+
+
+class FileText(NamedTuple):
+    """What one read of a session file gives the index: its stamp and each session's texts."""
+
+    path: Path
+    stamp: Stamp
+    sessions: list[tuple[SessionRef, list[Doc]]]
+
+
+class SessionRow(NamedTuple):
+    """A session as the index knows it (what a hit says about where it is)."""
+
+    id: int
+    path: str
+    key: str | None
+    format: str
+    session_id: str | None
+    title: str | None
+    cwd: str | None
+    started: float | None
+    updated: float | None
+
+    @property
+    def label(self) -> str:
+        return f"{self.path}#{self.key}" if self.key else self.path
+
+
+class SearchIndex:
+    """The open index: file stamps in memory, texts written in short transactions."""
+
+    def __init__(self, conn: sqlite3.Connection, path: Path) -> None:
+        self.conn = conn
+        self.path = path
+        self._change = [0, 0]
+        """Texts and characters added (removed: negative) by the open transaction."""
+        self._stamps: dict[str, Stamp] = {
+            _from_db(p): (size, mtime)
+            for p, size, mtime in conn.execute("SELECT path, size, mtime_ns FROM files")
+        }
+
+    def fresh(self, path: Path | str, stamp: Stamp) -> bool:
+        """Whether the texts of `path` as it is now (`stamp`) are all in the index."""
+        return self._stamps.get(os.path.abspath(path)) == stamp
+
+    def fresh_key(self, key: str, stamp: Stamp) -> bool:
+        """`fresh` for a path made absolute already."""
+        return self._stamps.get(key) == stamp
+
+    def paths(self) -> list[str]:
+        return list(self._stamps)
+
+    # -- writing ---------------------------------------------------------------
+    def store(self, files: Iterable[FileText]) -> int:
+        """Write each file's texts (what changed since the stored version); texts written."""
+        files = list(files)
+        if not files:
+            return 0
+        written = 0
+        with self._transaction():
+            next_id = self.conn.execute("SELECT COALESCE(MAX(id), 0) + 1 FROM docs").fetchone()[0]
+            self._change = [0, 0]
+            for item in files:
+                key = os.path.abspath(item.path)
+                kept: set[int] = set()
+                for ref, docs in item.sessions:
+                    session = self._session_id(key, ref)
+                    kept.add(session)
+                    next_id, added = self._replace_docs(session, docs, next_id)
+                    written += added
+                gone = [
+                    sid
+                    for (sid,) in self.conn.execute(
+                        "SELECT id FROM sessions WHERE path = ?", (_to_db(key),)
+                    )
+                    if sid not in kept
+                ]
+                self._forget_sessions(gone)
+                self.conn.execute(
+                    "INSERT OR REPLACE INTO files (path, size, mtime_ns) VALUES (?, ?, ?)",
+                    (_to_db(key), item.stamp[0], item.stamp[1]),
+                )
+            self._count_change()
+        for item in files:
+            self._stamps[os.path.abspath(item.path)] = item.stamp
+        return written
+
+    def store_session(self, ref: SessionRef, docs: list[Doc], first: int | None = None) -> int:
+        """Write one session's texts as a live follow read them (`search_live`): all of them
+        (kept where unchanged), or from turn `first` on. The other sessions of its file are
+        left alone, and the file is marked `PARTIAL` for the next listing pass."""
+        key = os.path.abspath(ref.path)
+        with self._transaction():
+            self._change = [0, 0]
+            session = self._session_id(key, ref)
+            if first is None:
+                next_id = self.conn.execute("SELECT COALESCE(MAX(id), 0) + 1 FROM docs")
+                _, written = self._replace_docs(session, docs, next_id.fetchone()[0])
+            else:
+                stale = self.conn.execute(
+                    "SELECT id, length FROM docs WHERE session = ? AND turn >= ?", (session, first)
+                ).fetchall()
+                self._delete_docs(stale)
+                next_id = self.conn.execute("SELECT COALESCE(MAX(id), 0) + 1 FROM docs")
+                _, written = self._replace_docs(
+                    session, [d for d in docs if d.turn >= first], next_id.fetchone()[0], False
+                )
+            self.conn.execute(
+                "INSERT OR REPLACE INTO files (path, size, mtime_ns) VALUES (?, ?, ?)",
+                (_to_db(key), *PARTIAL),
+            )
+            self._count_change()
+        self._stamps[key] = PARTIAL
+        return written
+
+    def _session_id(self, path: str, ref: SessionRef) -> int:
+        values = (
+            ref.format,
+            _to_db(ref.session_id),
+            _to_db(ref.title),
+            _to_db(ref.cwd),
+            ref.started,
+            ref.updated,
+        )
+        row = self.conn.execute(
+            "SELECT id FROM sessions WHERE path = ? AND key = ?",
+            (_to_db(path), _to_db(ref.key or "")),
+        ).fetchone()
+        if row is not None:
+            self.conn.execute(
+                "UPDATE sessions SET format = ?, session_id = ?, title = ?, cwd = ?, started = ?,"
+                " updated = ? WHERE id = ?",
+                (*values, row[0]),
+            )
+            return int(row[0])
+        cursor = self.conn.execute(
+            "INSERT INTO sessions (path, key, format, session_id, title, cwd, started, updated)"
+            " VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+            (_to_db(path), _to_db(ref.key or ""), *values),
+        )
+        return int(cursor.lastrowid)  # type: ignore[arg-type]
+
+    def _replace_docs(
+        self, session: int, docs: list[Doc], next_id: int, compare: bool = True
+    ) -> tuple[int, int]:
+        """Make the session's stored texts `docs`, touching only those that differ
+        (`compare=False`: none are stored, add them all)."""
+        stored = {
+            (turn, who): (doc_id, digest, length)
+            for doc_id, turn, who, digest, length in (
+                self.conn.execute(
+                    "SELECT id, turn, who, hash, length FROM docs WHERE session = ?", (session,)
+                )
+                if compare
+                else ()
+            )
+        }
+        fresh: list[tuple[int, Doc, int]] = []
+        keep: set[int] = set()
+        for doc in docs:
+            digest = fingerprint(doc.body)
+            known = stored.get((doc.turn, doc.who))
+            if known is not None and known[1] == digest and known[0] not in keep:
+                keep.add(known[0])
+                continue
+            fresh.append((next_id, doc, digest))
+            next_id += 1
+        stale = [(doc_id, length) for doc_id, _, length in stored.values() if doc_id not in keep]
+        self._delete_docs(stale)
+        self._change[0] += len(fresh)
+        self._change[1] += sum(len(doc.body) for _, doc, _ in fresh)
+        if fresh:
+            self.conn.executemany(
+                "INSERT INTO docs (id, session, turn, who, time, length, hash)"
+                " VALUES (?, ?, ?, ?, ?, ?, ?)",
+                [
+                    (doc_id, session, doc.turn, doc.who, doc.time, len(doc.body), digest)
+                    for doc_id, doc, digest in fresh
+                ],
+            )
+            self.conn.executemany(
+                "INSERT INTO text (rowid, body) VALUES (?, ?)",
+                [(doc_id, doc.body) for doc_id, doc, _ in fresh],
+            )
+        return next_id, len(fresh)
+
+    def _delete_docs(self, docs: list[tuple[int, int]]) -> None:
+        """Delete texts given as (id, length)."""
+        self._change[0] -= len(docs)
+        self._change[1] -= sum(length for _, length in docs)
+        ids = [doc_id for doc_id, _ in docs]
+        for start in range(0, len(ids), _CHUNK):
+            chunk = ids[start : start + _CHUNK]
+            marks = ",".join("?" * len(chunk))
+            self.conn.execute(f"DELETE FROM text WHERE rowid IN ({marks})", chunk)
+            self.conn.execute(f"DELETE FROM docs WHERE id IN ({marks})", chunk)
+
+    def _forget_sessions(self, sessions: list[int]) -> None:
+        for session in sessions:
+            docs = self.conn.execute(
+                "SELECT id, length FROM docs WHERE session = ?", (session,)
+            ).fetchall()
+            self._delete_docs(docs)
+            self.conn.execute("DELETE FROM sessions WHERE id = ?", (session,))
+
+    def _count_change(self) -> None:
+        """Keep the number of texts and their characters (the average length ranks hits)."""
+        docs, chars = self._change
+        self.conn.execute(
+            "UPDATE meta SET value = CAST(value AS INTEGER) + ? WHERE name = 'docs'", (docs,)
+        )
+        self.conn.execute(
+            "UPDATE meta SET value = CAST(value AS INTEGER) + ? WHERE name = 'chars'", (chars,)
+        )
+        self._change = [0, 0]
+
+    def average_length(self) -> float:
+        """The average length of the texts held (1 when there are none)."""
+        found = dict(
+            self.conn.execute("SELECT name, value FROM meta WHERE name IN ('docs', 'chars')")
+        )
+        docs, chars = int(found.get("docs", 0)), int(found.get("chars", 0))
+        return chars / docs if docs > 0 and chars > 0 else 1.0
+
+    def drop(self, paths: Iterable[str]) -> None:
+        """Forget files (by the absolute path the index knows them under)."""
+        paths = [p for p in paths if p in self._stamps]
+        if not paths:
+            return
+        with self._transaction():
+            self._change = [0, 0]
+            for path in paths:
+                sessions = [
+                    sid
+                    for (sid,) in self.conn.execute(
+                        "SELECT id FROM sessions WHERE path = ?", (_to_db(path),)
+                    )
+                ]
+                self._forget_sessions(sessions)
+                self.conn.execute("DELETE FROM files WHERE path = ?", (_to_db(path),))
+            self._count_change()
+        for path in paths:
+            self._stamps.pop(path, None)
+
+    def drop_missing(self, seen: set[str]) -> None:
+        """Forget indexed files this pass did not find and that no longer exist."""
+        self.drop(p for p in self._stamps if p not in seen and not os.path.lexists(p))
+
+    def tidy(self) -> None:
+        """Merge the index's segments after a big write (queries then read fewer of them)."""
+        with self._transaction():
+            self.conn.execute("INSERT INTO text (text) VALUES ('optimize')")
+
+    # -- reading ---------------------------------------------------------------
+    def sessions_of(self, paths: Iterable[str]) -> dict[tuple[str, str], int]:
+        """(absolute path, key or "") -> session id, for the sessions of these files."""
+        wanted = set(paths)
+        found: dict[tuple[str, str], int] = {}
+        for sid, path, key in self.conn.execute("SELECT id, path, key FROM sessions"):
+            path = _from_db(path)
+            if path in wanted:
+                found[(path, _from_db(key))] = sid
+        return found
+
+    def session_count(self) -> int:
+        return int(self.conn.execute("SELECT COUNT(*) FROM sessions").fetchone()[0])
+
+    def session_rows(self, ids: Iterable[int]) -> dict[int, SessionRow]:
+        rows: dict[int, SessionRow] = {}
+        wanted = list(set(ids))
+        for start in range(0, len(wanted), _CHUNK):
+            chunk = wanted[start : start + _CHUNK]
+            marks = ",".join("?" * len(chunk))
+            for row in self.conn.execute(
+                "SELECT id, path, key, format, session_id, title, cwd, started, updated"
+                f" FROM sessions WHERE id IN ({marks})",
+                chunk,
+            ):
+                sid, path, key, fmt, session_id, title, cwd, started, updated = row
+                rows[sid] = SessionRow(
+                    sid,
+                    _from_db(path),
+                    _from_db(key) or None,
+                    fmt,
+                    _from_db(session_id),
+                    _from_db(title),
+                    _from_db(cwd),
+                    started,
+                    updated,
+                )
+        return rows
+
+    def bodies(self, ids: list[int]) -> dict[int, str]:
+        found: dict[int, str] = {}
+        for start in range(0, len(ids), _CHUNK):
+            chunk = ids[start : start + _CHUNK]
+            marks = ",".join("?" * len(chunk))
+            found.update(
+                self.conn.execute(f"SELECT rowid, body FROM text WHERE rowid IN ({marks})", chunk)
+            )
+        return found
+
+    def counts(self) -> tuple[int, int, int]:
+        """(sessions, texts, characters of text) held."""
+        sessions = self.conn.execute("SELECT COUNT(*) FROM sessions").fetchone()[0]
+        docs, chars = self.conn.execute(
+            "SELECT COUNT(*), COALESCE(SUM(length), 0) FROM docs"
+        ).fetchone()
+        return int(sessions), int(docs), int(chars)
+
+    def close(self) -> None:
+        try:
+            self.conn.close()
+        except sqlite3.Error:
+            pass
+
+    def _transaction(self) -> _Transaction:
+        return _Transaction(self.conn, self.path)
+
+
+class _Transaction:
+    """BEGIN IMMEDIATE ... COMMIT; errors become SearchUnavailable (SearchDamaged if damaged)."""
+
+    def __init__(self, conn: sqlite3.Connection, path: Path) -> None:
+        self._conn = conn
+        self._path = path
+
+    def __enter__(self) -> None:
+        try:
+            self._conn.execute("BEGIN IMMEDIATE")
+        except sqlite3.Error as exc:
+            raise failure(exc, self._path, "search index not updated") from exc
+
+    def __exit__(self, kind: object, exc: BaseException | None, tb: object) -> None:
+        if exc is None:
+            try:
+                self._conn.execute("COMMIT")
+                return
+            except sqlite3.Error as error:
+                exc = error
+        try:
+            self._conn.execute("ROLLBACK")
+        except sqlite3.Error:
+            pass
+        if isinstance(exc, sqlite3.Error):
+            raise failure(exc, self._path, "search index not updated") from exc
+
+
+def failure(exc: sqlite3.Error, path: Path, what: str) -> SearchUnavailable:
+    """The one-line error for a failed use of the index (damaged files say so)."""
+    if is_corrupt(exc):
+        return SearchDamaged(f"{what}: {path} is damaged ({exc}); it is rebuilt")
+    return SearchUnavailable(f"{what} ({exc})")
+
+
+def open_search_index(directory: Path | None = None) -> SearchIndex:
+    """Open (creating, emptying or setting aside as needed) the index in `directory`.
+
+    Raises SearchUnavailable with a one-line reason when it cannot be used.
+    """
+    if os.environ.get(OFF):
+        raise SearchUnavailable(f"{OFF} is set: no copy of session text is kept")
+    reason = unavailable_reason()
+    if reason is not None:
+        raise SearchUnavailable(reason)
+    directory = directory if directory is not None else cache_dir()
+    try:
+        directory.mkdir(mode=0o700, parents=True, exist_ok=True)
+    except OSError as exc:
+        raise SearchUnavailable(f"cannot create {directory} ({exc.strerror or exc})") from exc
+    path = directory / SEARCH_DB
+    try:
+        return _open_patiently(path)
+    except sqlite3.DatabaseError as exc:
+        if not is_corrupt(exc):
+            raise SearchUnavailable(f"cannot use {path} ({exc})") from exc
+        set_aside(path)
+    try:
+        return _open(path)
+    except sqlite3.Error as exc:
+        raise SearchUnavailable(f"cannot use {path} ({exc})") from exc
+
+
+def reset(directory: Path | None = None) -> None:
+    """Set a damaged index aside (`search.sqlite3.corrupt`): the next open starts afresh."""
+    set_aside((directory if directory is not None else cache_dir()) / SEARCH_DB)
+
+
+def index_files(directory: Path | None = None) -> list[Path]:
+    """The index's files as they are on disk (what deleting the index means)."""
+    folder = directory if directory is not None else cache_dir()
+    return sorted(folder.glob(f"{SEARCH_DB}*"))
+
+
+def _open_patiently(path: Path) -> SearchIndex:
+    """`_open`, retried while another process creates or converts the file (see index.py)."""
+    deadline = time.monotonic() + BUSY_TIMEOUT_S
+    while True:
+        try:
+            return _open(path)
+        except sqlite3.OperationalError as exc:
+            busy = "locked" in str(exc) or "busy" in str(exc)
+            if not busy or time.monotonic() > deadline:
+                raise
+            time.sleep(0.02)
+
+
+def _private(path: Path) -> None:
+    """Create the file 0600 before SQLite does (its -wal and -shm files take the same mode)."""
+    try:
+        fd = os.open(path, os.O_CREAT | os.O_RDWR, 0o600)
+    except OSError:
+        return  # SQLite says what is wrong when it opens it
+    try:
+        if os.fstat(fd).st_mode & 0o077:
+            os.fchmod(fd, 0o600)
+    except OSError:
+        pass
+    finally:
+        os.close(fd)
+
+
+def _open(path: Path) -> SearchIndex:
+    _private(path)
+    # one thread at a time uses it, not always the one that opened it (`search_writer`)
+    conn = sqlite3.connect(
+        str(path), timeout=BUSY_TIMEOUT_S, isolation_level=None, check_same_thread=False
+    )
+    try:
+        conn.execute(f"PRAGMA busy_timeout = {int(BUSY_TIMEOUT_S * 1000)}")
+        conn.execute("PRAGMA journal_mode = WAL")
+        conn.execute("PRAGMA synchronous = NORMAL")
+        stamp = search_code_stamp()
+        if _code_of(conn) != stamp:
+            _rebuild(conn, stamp)
+        return SearchIndex(conn, path)
+    except BaseException:
+        conn.close()
+        raise
+
+
+def _code_of(conn: sqlite3.Connection) -> str | None:
+    try:
+        row = conn.execute("SELECT value FROM meta WHERE name = 'code'").fetchone()
+    except sqlite3.OperationalError as exc:
+        if "no such table" in str(exc):
+            return None
+        raise
+    return row[0] if row else None
+
+
+def _rebuild(conn: sqlite3.Connection, stamp: str) -> None:
+    """Empty tables of the current shape: a new index, or one another version wrote."""
+    conn.execute("BEGIN IMMEDIATE")
+    try:
+        if _code_of(conn) != stamp:  # another process may have just done it
+            for table in _TABLES:
+                conn.execute(f"DROP TABLE IF EXISTS {table}")
+            for statement in _SCHEMA:
+                conn.execute(statement)
+            conn.execute("INSERT OR REPLACE INTO meta VALUES ('code', ?)", (stamp,))
+            conn.execute("INSERT OR REPLACE INTO meta VALUES ('docs', '0'), ('chars', '0')")
+        conn.execute("COMMIT")
+    except BaseException:
+        conn.execute("ROLLBACK")
+        raise
+
+
+def is_corrupt(exc: sqlite3.Error) -> bool:
+    name = getattr(exc, "sqlite_errorname", None)
+    if name is not None:
+        return name in _CORRUPT_CODES
+    text = str(exc)
+    return "not a database" in text or "malformed" in text
+
+
+def set_aside(path: Path) -> None:
+    """Rename a damaged index (and its WAL files) to `<name>.corrupt*`, replacing older ones."""
+    for suffix in ("", "-wal", "-shm"):
+        source = Path(f"{path}{suffix}")
+        try:
+            os.replace(source, Path(f"{path}.corrupt{suffix}"))
+        except FileNotFoundError:
+            continue
+        except OSError as exc:
+            raise SearchUnavailable(f"cannot set aside damaged {path} ({exc})") from exc
+
+
+def _to_db(value: str | None) -> object:
+    """Text SQLite can store: a name that is not UTF-8 becomes the BLOB of its bytes."""
+    if isinstance(value, str):
+        try:
+            value.encode("utf-8")
+        except UnicodeEncodeError:
+            return value.encode("utf-8", "surrogatepass")
+    return value
+
+
+def _from_db(value: object) -> str:
+    if isinstance(value, bytes):
+        return value.decode("utf-8", "surrogatepass")
+    return value  # type: ignore[return-value]
+
+
+def chunks(items: list[int], size: int = _CHUNK) -> Iterator[list[int]]:
+    for start in range(0, len(items), size):
+        yield items[start : start + size]

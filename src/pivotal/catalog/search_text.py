@@ -1,0 +1,143 @@
+"""What of a session goes into the search index: one text per turn and speaker.
+
+A hit names a turn and who wrote what matched: the person (`YOU`), a command
+(the agent's tool calls and the person's own `!command`), the agent (its text
+and reasoning, a compaction summary) or a tool's output. Each turn gives at
+most one text of each, so ranking can put the person's own words and commands
+before the long outputs they caused. Harness text (system reminders, command
+wrappers, hook output) is left out: it repeats in every session and is nobody's
+words. So are base64 runs (pasted or printed images: noise that would make
+every three letters match) and a tool's output past `OUTPUT_HEAD` +
+`OUTPUT_TAIL` characters (the head says what ran, the tail how it ended).
+Runs in the workers of the listing pass, beside the turn and pivot counts.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import re
+from typing import NamedTuple
+
+from pivotal.model import PartKind, Role, Session, Turn, TurnFlag
+
+YOU, COMMAND, AGENT, OUTPUT = 0, 1, 2, 3
+WHO_NAMES = ("you", "command", "agent", "tool output")
+"""Indexed by the codes above: how a hit's speaker is printed."""
+WHO_KEYS = ("you", "command", "agent", "tool_output")
+"""The same as JSON values and `--who`-style words (no spaces)."""
+
+OUTPUT_HEAD = 16_000
+OUTPUT_TAIL = 4_000
+"""Characters kept of one call's output: its start and its end, the middle left out."""
+INPUT_LIMIT = 16_000
+"""Characters kept of one call's arguments (a file written whole is mostly code)."""
+TEXT_LIMIT = 200_000
+"""Characters kept of one text (a pasted log of megabytes stays searchable by its start)."""
+BASE64 = re.compile(r"[A-Za-z0-9+/]{200,}={0,2}")
+"""A run no prose, path or command has: an image or file inlined as base64."""
+_PERSON_COMMAND = ("!", "<bash-input>", "<command-name>")
+"""How the person's own commands start once a reader made them synthetic user turns."""
+_SYNTHETIC = int(TurnFlag.SYNTHETIC | TurnFlag.META)
+_SUMMARY = int(TurnFlag.COMPACTION_SUMMARY)
+
+
+class Doc(NamedTuple):
+    """One indexed text: the turn it is in (index in `Session.turns`), who, when, the text."""
+
+    turn: int
+    who: int
+    time: float | None
+    body: str
+
+
+def session_docs(session: Session) -> list[Doc]:
+    """Every text of `session` worth finding, in turn order (at most one per turn and who)."""
+    docs: list[Doc] = []
+    for turn in session.turns:
+        for who, body in turn_texts(turn):
+            docs.append(Doc(turn.index, who, turn.timestamp, body))
+    return docs
+
+
+def turn_texts(turn: Turn) -> list[tuple[int, str]]:
+    """(who, text) of one turn, cleaned for the index; texts that say nothing are left out."""
+    try:
+        parts = turn.parts
+    except Exception:  # noqa: BLE001 - a turn that cannot be decoded keeps its preview
+        parts = []
+    pieces: dict[int, list[str]] = {}
+    flags = int(turn.flags)
+    if turn.role is Role.ASSISTANT:
+        own = AGENT
+    elif turn.role is Role.USER and turn.is_human:
+        own = YOU
+    elif flags & _SUMMARY:
+        own = AGENT  # the agent's own summary of the work so far
+    elif turn.role is Role.USER and flags & _SYNTHETIC and _person_command(turn, parts):
+        own = COMMAND
+    else:
+        own = None  # harness text: its tool calls (a `!command`'s run) still count
+    texts = [p.text for p in parts if p.text and p.kind in (PartKind.TEXT, PartKind.REASONING)]
+    if own is not None:
+        if not parts and turn.preview:
+            texts = [turn.preview]
+        pieces[own] = texts
+    output_left = TEXT_LIMIT
+    for part in parts:
+        call = part.tool
+        if call is None:
+            continue
+        pieces.setdefault(COMMAND, []).append(_clip(f"{call.name}: {arguments(call.input)}"))
+        if call.output and output_left > 0:
+            kept = _output(call.output)[:output_left]
+            output_left -= len(kept)
+            pieces.setdefault(OUTPUT, []).append(kept)
+    found = []
+    for who in (YOU, COMMAND, AGENT, OUTPUT):
+        body = indexable("\n".join(t for t in pieces.get(who, ()) if t))
+        if body.strip():
+            found.append((who, body))
+    return found
+
+
+def _person_command(turn: Turn, parts: list) -> bool:  # type: ignore[type-arg]
+    text = next((p.text for p in parts if p.kind is PartKind.TEXT and p.text), turn.preview)
+    return text.lstrip().startswith(_PERSON_COMMAND)
+
+
+def arguments(value: object) -> str:
+    """A call's arguments as text: each value on its own line, the way the transcript lists them."""
+    if isinstance(value, dict):
+        return "\n".join(f"{key}: {item}" for key, item in value.items())
+    return "" if value is None else str(value)
+
+
+def _clip(text: str) -> str:
+    return text if len(text) <= INPUT_LIMIT else text[:INPUT_LIMIT]
+
+
+def _output(text: str) -> str:
+    if len(text) <= OUTPUT_HEAD + OUTPUT_TAIL:
+        return text
+    return f"{text[:OUTPUT_HEAD]}\n…\n{text[-OUTPUT_TAIL:]}"
+
+
+def indexable(text: str) -> str:
+    """`text` as the index keeps it: capped, base64 runs and NULs out, valid UTF-8."""
+    if len(text) > TEXT_LIMIT:
+        text = text[:TEXT_LIMIT]
+    if len(text) >= 200:
+        text = BASE64.sub(" ", text)
+    if "\0" in text:
+        text = text.replace("\0", " ")
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:  # lone surrogates from a JSON escape: SQLite takes only UTF-8
+        text = text.encode("utf-8", "replace").decode("utf-8")
+    return text
+
+
+def fingerprint(body: str) -> int:
+    """A 64-bit digest of a text (signed, as SQLite stores integers): unchanged turns are kept."""
+    digest = hashlib.blake2b(body.encode("utf-8"), digest_size=8).digest()
+    return int.from_bytes(digest, "big", signed=True)

@@ -1,0 +1,283 @@
+"""The picker's search mode (Ctrl+F): every session's text searched as you type.
+
+`TextSearch` belongs to one `PickerScreen`. While it is on, what is typed is
+a query for the search index (`pivotal.catalog.search_query`: words, "exact
+phrases", any part of a word, any script) instead of a filter over the
+listing; each change runs the look-up in a thread worker and the list shows
+the hits, best first: agent, project, when, turn, who, and a snippet with the
+matches marked. Enter opens the replayer at the hit's turn (`Picked`). The
+index is brought up to date by the picker's own counting pass when it has one
+(`FillingPicker`), else by a pass over the picker's sessions started the first
+time search mode is turned on; while either runs, the title says how far it
+got and the results are looked up again as it goes.
+"""
+
+from __future__ import annotations
+
+import inspect
+import os
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from rich.text import Text
+from textual.message import Message
+from textual.screen import Screen
+from textual.worker import get_current_worker
+
+from pivotal.catalog.search_query import Hit, SearchQuery, parse_query, snippet
+from pivotal.catalog.search_text import WHO_NAMES
+from pivotal.model import SessionRef
+from pivotal.tui.safe import one_line
+
+if TYPE_CHECKING:
+    from pivotal.catalog.discovery import Progress
+
+LIMIT = 200
+"""Hits shown for one query (the best ones; the list scrolls)."""
+AGAIN_EVERY = 1.0
+"""Seconds between look-ups of the same query while the index is being filled."""
+AGENT, PROJECT, WHEN, TURN, WHO = 8, 14, 16, 6, 7
+SHORT = {"claude-code": "claude", "qwen-code": "qwen", "continue-cli": "continue"}
+PLACEHOLDER = 'search every session\'s text: words, "exact phrases", any part of a word'
+
+
+@dataclass(frozen=True, slots=True)
+class Picked:
+    """A hit chosen in the picker: the session to open, the turn, and what to mark there."""
+
+    ref: SessionRef
+    turn: int
+    query: SearchQuery
+
+
+class HitsFound(Message):
+    """A look-up finished (`generation` says which; `problem` when the index could not answer)."""
+
+    def __init__(self, generation: int, hits: list[Hit], problem: str = "") -> None:
+        super().__init__()
+        self.generation = generation
+        self.hits = hits
+        self.problem = problem
+
+
+def _cell(text: str, width: int, right: bool = False) -> str:
+    text = text if len(text) <= width else text[: width - 1] + "…"
+    return f"{text:>{width}}" if right else f"{text:<{width}}"
+
+
+def hit_header() -> Text:
+    text = Text(no_wrap=True, overflow="ellipsis", style="bold dim")
+    text.append(_cell("agent", AGENT) + " " + _cell("project", PROJECT) + " ")
+    text.append(_cell("when (UTC)", WHEN) + " " + _cell("turn", TURN, True) + " ")
+    text.append(_cell("who", WHO) + " what matched")
+    return text
+
+
+FIXED = AGENT + PROJECT + WHEN + TURN + WHO + 5
+"""Columns the row takes before its snippet."""
+
+
+def hit_label(hit: Hit, query: SearchQuery, match_style: str = "reverse", width: int = 0) -> Text:
+    """One row: agent, project, when, turn, who, and the snippet with its matches marked,
+    cut to the `width` of the row (0: 160 characters) with the first match in view."""
+    row = hit.session
+    text = Text(no_wrap=True, overflow="ellipsis")
+    text.append(_cell(one_line(SHORT.get(row.format, row.format), 40), AGENT) + " ", style="bold")
+    parts = [p for p in (row.cwd or "").replace("\\", "/").split("/") if p]
+    text.append(_cell(one_line("/".join(parts[-2:]), 200) or "—", PROJECT) + " ")
+    stamp = time.strftime("%Y-%m-%d %H:%M", time.gmtime(hit.time)) if hit.time else "—"
+    text.append(_cell(stamp, WHEN) + " ", style="dim")
+    text.append(_cell(f"#{hit.turn + 1}", TURN, True) + " ")
+    text.append(_cell(WHO_NAMES[hit.who].split()[-1], WHO) + " ", style="dim")
+    snip = snippet(hit.body, query.pattern, width=max(20, width - FIXED - 2) if width else 160)
+    start = len(text)
+    text.append(snip.text)
+    for begin, end in snip.spans:
+        text.stylize(match_style, start + begin, start + end)
+    return text
+
+
+def takes_progress(details: Callable[..., object]) -> bool:
+    try:
+        return "progress" in inspect.signature(details).parameters
+    except (TypeError, ValueError):
+        return False
+
+
+class TextSearch:
+    """Search mode of one picker: the query, the hits, the thread that looks them up."""
+
+    def __init__(self, picker: Screen, refs: Callable[[], list[SessionRef]]) -> None:
+        self.picker = picker
+        self.refs = refs
+        self.active = False
+        self.query = parse_query("")
+        self.hits: list[Hit] = []
+        self.problem = ""
+        self.searched = False
+        """A look-up of the current query has answered (before it: "searching…")."""
+        self.progress: Progress | None = None
+        """How far the pass filling the index got (None: none runs for this picker)."""
+        self._generation = 0
+        self._indexing = False
+        self._again: object | None = None
+
+    # -- the mode ------------------------------------------------------------------------
+    def start(self, text: str) -> None:
+        self.active = True
+        self.ensure_indexed()
+        if self._again is None and not (self.progress is not None and self.progress.finished):
+            self._again = self.picker.set_interval(AGAIN_EVERY, self._look_again)
+        self.look_up(text)
+
+    def stop(self) -> None:
+        self.active = False
+        self._generation += 1
+        self.hits, self.problem, self.searched = [], "", False
+
+    def watch(self, progress: Progress) -> None:
+        """The picker's own pass reports here (it fills the index as it counts)."""
+        self.progress = progress
+        self._indexing = True
+
+    def ensure_indexed(self) -> None:
+        """Bring the index up to date for the picker's sessions unless a pass already does."""
+        if self._indexing:
+            return
+        self._indexing = True
+        from pivotal.catalog.discovery import Progress, refresh_index
+
+        files: dict[str, tuple[Path, str]] = {}
+        for ref in self.refs():
+            files.setdefault(str(ref.path), (ref.path, ref.format))
+        self.progress = Progress()
+        progress = self.progress
+
+        def thread() -> None:
+            refresh_index(list(files.values()), warn=lambda _: None, progress=progress)
+
+        self.picker.run_worker(
+            thread,
+            name="search index",
+            group="search-index",
+            thread=True,
+            exit_on_error=False,
+            description="Indexing the sessions' text",
+        )
+
+    def _look_again(self) -> None:
+        """While the index fills, the same query again (new sessions may hold hits)."""
+        if self.active and self.query.terms:
+            self.look_up(self.query.text)
+        progress = self.progress
+        if progress is not None and progress.finished and self._again is not None:
+            self._again.stop()  # type: ignore[attr-defined]
+            self._again = None
+
+    def filling(self) -> str:
+        """How far filling the index got, for the title ("" when it is done)."""
+        progress = self.progress
+        if progress is None or progress.finished:
+            return ""
+        if not progress.searchable:
+            return ""
+        if progress.reading:
+            return f" · indexing {progress.read}/{progress.reading}"
+        return " · indexing…"
+
+    # -- looking up ----------------------------------------------------------------------
+    def look_up(self, text: str) -> None:
+        """Look `text` up in a thread; `HitsFound` comes back to the picker."""
+        self.query = parse_query(text)
+        self._generation += 1
+        generation, query = self._generation, self.query
+        if not query.terms:
+            self.hits, self.problem, self.searched = [], "", True
+            self.picker.post_message(HitsFound(generation, []))
+            return
+        self.searched = False
+        paths = {os.path.abspath(ref.path) for ref in self.refs()}
+
+        def thread() -> None:
+            worker = get_current_worker()
+            hits, problem = _look_up(query, paths, lambda: worker.is_cancelled)
+            if not worker.is_cancelled:
+                self.picker.post_message(HitsFound(generation, hits, problem))
+
+        self.picker.run_worker(
+            thread,
+            name="text search",
+            group="text-search",
+            thread=True,
+            exclusive=True,
+            exit_on_error=False,
+            description="Searching the sessions' text",
+        )
+
+    def take(self, message: HitsFound) -> bool:
+        """Keep what a look-up found; False when a newer one replaced it."""
+        if message.generation != self._generation or not self.active:
+            return False
+        self.hits, self.problem, self.searched = message.hits, message.problem, True
+        return True
+
+    def picked(self, row: int) -> Picked | None:
+        if not 0 <= row < len(self.hits):
+            return None
+        hit = self.hits[row]
+        return Picked(self.ref_of(hit), hit.turn, self.query)
+
+    def ref_of(self, hit: Hit) -> SessionRef:
+        """The picker's own ref of the hit's session (counts and all), else one made from it."""
+        row = hit.session
+        for ref in self.refs():
+            if str(ref.path) == row.path and (ref.key or None) == row.key:
+                return ref
+        return SessionRef(
+            format=row.format,
+            path=Path(row.path),
+            key=row.key,
+            session_id=row.session_id,
+            title=row.title,
+            cwd=row.cwd,
+            started=row.started,
+            updated=row.updated,
+        )
+
+    def title(self, count: int) -> str:
+        """The picker's title line in search mode."""
+        if not self.query.terms:
+            found = f"Search the text of {count} session{'s' if count != 1 else ''}"
+        elif self.problem:
+            found = f"Search unavailable: {one_line(self.problem, 120)}"
+        elif not self.searched:
+            found = "Searching…"
+        else:
+            shown = len(self.hits)
+            found = f"{shown}{'+' if shown >= LIMIT else ''} hit{'s' if shown != 1 else ''}"
+        return f"{found}{self.filling()} · Enter opens the hit · ^F filters sessions"
+
+
+def _look_up(
+    query: SearchQuery, paths: set[str], cancelled: Callable[[], bool]
+) -> tuple[list[Hit], str]:
+    """The best hits among the sessions of `paths` (the picker's), or why there are none."""
+    from pivotal.catalog.search_index import SearchUnavailable, open_search_index
+    from pivotal.catalog.search_query import Filters, search
+
+    try:
+        index = open_search_index()
+    except SearchUnavailable as exc:
+        return [], str(exc)
+    try:
+        sessions = set(index.sessions_of(paths).values())
+        every = len(sessions) == index.session_count()
+        filters = Filters(sessions=None if every else sessions)
+        return search(index, query, filters, limit=LIMIT, cancelled=cancelled), ""
+    except SearchUnavailable as exc:
+        return [], str(exc)
+    finally:
+        index.close()
