@@ -7,13 +7,13 @@ from the app (`add_turns`, `add_analysis`) as the reading worker delivers it.
 It also owns its helpers, created in `__init__` with what each needs:
 `Panes` (where the pivot panel sits), `PlayTimer` (the timer that reveals
 turns while playing), `Marking` (marks, notes and the session's identity),
-`Search` (the needle and its thread), `Handoff` (resume command, screenshot)
-and `LiveFollow` (the live feed). Every key stays an `action_*` method here
-(keys.py binds them, the palette and help list them); a helper's key is one
-line that delegates to it. Helpers never import this module: what they need
-is passed in, and what happens later comes back as a message
-(`PlayTimer.Advanced`, `Marking.Loaded`, `Search.Finished`,
-`LiveFollow.Updated`, `LiveFollow.Switched`).
+`Search` (the needle and its thread), `Handoff` (resume command, screenshot),
+`Clips` (copy and the pager) and `LiveFollow` (the live feed). Every key stays
+an `action_*` method here (keys.py binds them, the palette and help list them);
+a helper's key is one line that delegates to it. Helpers never import this
+module: what they need is passed in, and what happens later comes back as a
+message (`PlayTimer.Advanced`, `Marking.Loaded`, `Search.Found`,
+`Search.Progress`, `LiveFollow.Updated`, `LiveFollow.Switched`).
 """
 
 from __future__ import annotations
