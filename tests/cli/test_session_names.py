@@ -132,4 +132,8 @@ def test_scan_follow_on_a_container_says_which_session_it_follows(tmp_path, monk
     assert followed[0] in line and "PATH#KEY or --key" in line
     followed.clear()
     picked = invoke("scan", "--follow", f"{history}#2")
-    assert picked.exit_code == 0 and picked.stderr == "" and followed == [f"{history}#2"]
+    assert picked.exit_code == 0 and followed == [f"{history}#2"]
+    assert picked.stderr == (
+        f"pivotal: watching {history}#2: each pivot is printed once it is confirmed"
+        " (Ctrl+C stops)\n"
+    )

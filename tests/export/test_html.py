@@ -58,14 +58,17 @@ def parse(html: str) -> Page:
 
 
 def test_pivots_are_anchored_and_indexed(demo_input):
-    page = parse(render("html", demo_input))
+    html = render("html", demo_input)
+    page = parse(html)
     ids = set(page.ids)
     turns = demo_input.session.turns
-    assert {f"turn-{t.index}" for t in turns} <= ids
+    # numbered as the page shows the turns ("Turn #70" is #turn-70), not from 0
+    assert {f"turn-{t.index + 1}" for t in turns} <= ids and "turn-0" not in ids
     for number, pivot in enumerate(demo_input.pivots, 1):
         assert f"pivot-{number}" in ids
-        assert "is-pivot" in page.classes[f"turn-{pivot.turn}"]
-        assert page.hrefs.count(f"#turn-{pivot.turn}") >= 2  # index and panel
+        assert "is-pivot" in page.classes[f"turn-{pivot.turn + 1}"]
+        assert page.hrefs.count(f"#turn-{pivot.turn + 1}") >= 2  # index and panel
+        assert f'href="#turn-{pivot.turn + 1}">Turn #{pivot.turn + 1}:' in html
     assert all(h.startswith("#") and h[1:] in ids for h in page.hrefs)  # no dead or outside links
     calls = sum(len(t.tool_calls) for t in turns)
     assert page.tags["details"] == calls
@@ -166,7 +169,7 @@ def test_chromium_renders_the_pivots_without_network(tmp_path, hostile_input, br
     dom = _chromium(tmp_path, page, "--dump-dom").stdout
     rendered = parse(dom)
     for number, pivot in enumerate(hostile_input.pivots, 1):
-        assert f"pivot-{number}" in rendered.ids and f"turn-{pivot.turn}" in rendered.ids
+        assert f"pivot-{number}" in rendered.ids and f"turn-{pivot.turn + 1}" in rendered.ids
     assert rendered.tags["script"] == 0 and rendered.tags["img"] == 0
 
 

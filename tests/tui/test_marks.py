@@ -130,11 +130,14 @@ async def test_note_is_saved_shown_in_the_panel_as_text_and_inert() -> None:
         screenshot = app.export_screenshot()
         assert "\x1b" not in screenshot and "\x07" not in screenshot
         assert replay(app).timeline.state.marks == (6,)
-        # editing it again starts from the saved text; Esc leaves it unchanged
+        # editing it again starts from the saved text; Esc asks first, Esc again leaves it
         await pilot.press("a")
         assert app.screen.query_one("TextArea").text == hostile  # type: ignore[attr-defined]
         app.screen.query_one("TextArea").insert("more")  # type: ignore[attr-defined]
         await pilot.press("escape")
+        assert isinstance(app.screen, NoteScreen) and app.screen.asking
+        await pilot.press("escape")
+        assert not isinstance(app.screen, NoteScreen)
         assert "note unchanged" in replay(app).timeline.status().plain
     with NoteStore() as store:
         (mark,) = store.marks_for(make_app().session)  # type: ignore[arg-type]
@@ -245,3 +248,25 @@ async def test_a_note_the_store_refuses_stays_in_the_editor(locked_store) -> Non
     with NoteStore() as store:
         (mark,) = store.marks_for(make_app().session)  # type: ignore[arg-type]
     assert mark.note == "a long thought"
+
+
+@pytest.mark.parametrize("size", [(80, 24), (160, 48)])
+async def test_esc_on_a_changed_draft_asks_and_typing_on_keeps_it(size: tuple[int, int]) -> None:
+    """Issue 35: 11: Esc in the note editor threw the draft away."""
+    app = make_app(at=3)
+    async with app.run_test(size=size) as pilot:
+        await pilot.press("a")
+        editor = app.screen
+        assert isinstance(editor, NoteScreen)
+        await pilot.press(*"first thought", "escape")
+        assert app.screen is editor and editor.asking  # kept, and asked about
+        title = str(editor.query_one("#note-title").render())
+        assert "Ctrl+S saves it" in title and "Esc again discards it" in title
+        await pilot.press(*" and more")  # typing on: the question is taken back
+        assert not editor.asking and "Unsaved" not in str(editor.query_one("#note-title").render())
+        await pilot.press("escape", "ctrl+s")  # asked again, and saved this time
+        await pilot.pause()
+        assert not isinstance(app.screen, NoteScreen)
+        assert replay(app).marking.book.note_at(3) == "first thought and more"
+        await pilot.press("a", "escape")  # nothing changed: Esc leaves at once
+        assert not isinstance(app.screen, NoteScreen)

@@ -151,3 +151,57 @@ def test_details_arrive_newest_first_as_the_picker_shows_them(tmp_path: Path) ->
     streamed = [r.path.name for refs in discovery.discover_details([tmp_path]) for r in refs]
     assert shown == ["d.jsonl", "b.jsonl", "e.jsonl", "a.jsonl", "c.jsonl"]
     assert streamed == shown
+
+
+def folder_of_sessions(tmp_path: Path) -> Path:
+    """A folder of sessions outside any agent's own folder (a copy, a download)."""
+    folder = tmp_path / "shared-sessions"
+    folder.mkdir()
+    for name in ("demo.jsonl", "seed_dead_end.jsonl"):
+        shutil.copy2(ROOT / "sample_sessions" / "claude" / name, folder / name)
+    shutil.copy2(
+        ROOT / "sample_sessions" / "codex" / "seed_dead_end.jsonl",
+        folder / "rollout-2026-11-02T08-40-00-01a19b6a.jsonl",
+    )
+    return folder
+
+
+def test_pivotal_folder_gives_its_picker_the_counts_to_fill_in(tmp_path: Path, monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    """Issue 35: 6: `pivotal FOLDER` showed `—` for every count, for ever."""
+    import argparse
+
+    from pivotal.cli import replay as command
+
+    folder = folder_of_sessions(tmp_path)
+    given: dict[str, object] = {}
+    monkeypatch.setattr(command, "_run_app", lambda ref, **kwargs: given.update(kwargs, ref=ref))
+    parser = argparse.ArgumentParser()
+    command.configure(parser)
+    args = parser.parse_args([str(folder)])
+    args.handler(args)
+    refs, details = given["refs"], given["details"]
+    assert given["ref"] is None and len(refs) == 3  # type: ignore[arg-type]
+    assert all(ref.turns is None for ref in refs)  # type: ignore[union-attr]
+    assert details is not None, "the folder's picker would never count its sessions"
+    counted = [ref for batch in details(wanted=lambda: ()) for ref in batch]  # type: ignore[operator]
+    key = lambda ref: str(ref.path)  # noqa: E731
+    assert [str(r.path) for r in sorted(counted, key=key)] == sorted(str(r.path) for r in refs)
+    for ref in counted:
+        assert ref.turns and ref.pivots is not None, ref
+
+
+async def test_a_folder_picker_fills_in_its_counts(tmp_path: Path) -> None:
+    from functools import partial
+
+    from pivotal.cli.replay import _resolve_for_app
+
+    folder = folder_of_sessions(tmp_path)
+    _, refs = _resolve_for_app(folder)
+    assert refs is not None
+    app = ReplayerApp(None, refs=refs, details=partial(discovery.details_of, refs))
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        await wait_for(lambda: "counting" not in title(app))
+        for row in rows(app):
+            turns, pivots = counts(row)
+            assert turns.isdigit() and pivots.isdigit(), row

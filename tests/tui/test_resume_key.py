@@ -105,3 +105,23 @@ async def test_the_notification_is_plain_text() -> None:
         assert message.splitlines()[0] == "cd '/tmp/[bold red]proj[/]' && claude --resume abc-123"
         (note,) = [n for n in app._notifications if n.message == message]
         assert note.markup is False
+
+
+@pytest.mark.parametrize("size", [(80, 24), (160, 48)])
+async def test_the_resume_toast_is_wide_and_leaves_the_status_in_view(
+    size: tuple[int, int],
+) -> None:
+    """Issue 35: 11: at 80 columns the toast wrapped the command over three rows, and sat on
+    the status line for 10 s: it is as wide as the screen allows, and at the top."""
+    from textual.widgets._toast import Toast
+
+    sample, command, _ = CASES[1]
+    app = ReplayerApp(find_sessions([SAMPLES / sample]).refs[0])
+    async with app.run_test(size=size, notifications=True) as pilot:
+        await press_r(app, pilot)
+        await pilot.pause(0.1)
+        (toast,) = app.screen.query(Toast)
+        timeline = replay(app).timeline
+        assert toast.region.bottom <= timeline.region.y, (toast.region, timeline.region)
+        rows = -(-len(command) // toast.content_region.width)  # 81 characters
+        assert rows == (2 if size[0] == 80 else 1), (rows, toast.content_region)

@@ -8,6 +8,8 @@ file, where assistant turns are decoded from their records on demand.
 
 from __future__ import annotations
 
+import threading
+import time
 from pathlib import Path
 
 import pytest
@@ -16,7 +18,7 @@ from pivotal.readers import find_sessions, open_reader
 from pivotal.tui.find import Finder, Query, find_all, raw_hits, turn_text
 from tail.claude_lines import ClaudeStream
 
-from .conftest import make_app, replay
+from .conftest import make_app, replay, wait_for
 
 WIDE = (160, 48)
 
@@ -87,6 +89,40 @@ async def test_regex_toggle_and_a_bad_regex() -> None:
         assert "not a regular expression" in status(app) and pb.cursor == 9
 
 
+@pytest.mark.parametrize("size", [(80, 24), WIDE])
+async def test_a_long_search_says_how_far_it_got_and_esc_stops_it(
+    monkeypatch: pytest.MonkeyPatch, size: tuple[int, int]
+) -> None:
+    """Issue 35: 9: a search over 1 GB took seconds with no way out."""
+    started = threading.Event()
+
+    class Slow(Finder):
+        def matches(self, index: int) -> bool:
+            if not started.is_set():
+                started.set()
+                assert self.progress is not None
+                self.progress("turns", 5_000, 60_000)
+            while not self.cancelled():  # a turn that takes for ever to decode
+                time.sleep(0.01)
+            return False
+
+    monkeypatch.setattr("pivotal.tui.search.Finder", Slow)
+    monkeypatch.setattr("pivotal.tui.search.PROGRESS_EVERY", 0.0)
+    app = make_app(at=0)
+    async with app.run_test(size=size) as pilot:
+        screen = replay(app)
+        await pilot.press("slash", *"zzz", "enter")
+        await wait_for(lambda: "5,000 of 60,000 turns read (Esc stops)" in status(app))
+        assert screen.search.busy
+        await pilot.press("escape")
+        await app.workers.wait_for_complete()
+        await pilot.pause()
+        assert "search for “zzz” stopped" in status(app)
+        assert not screen.search.busy and screen.playback.cursor == 0
+        await pilot.press("escape")  # nothing left to stop: Esc is itself again
+        assert "stopped" not in status(app)
+
+
 @pytest.mark.parametrize(("needle", "found"), [("oom", [3, 6]), ("OOM", [3, 6]), ("Oom", [])])
 def test_smart_case(needle: str, found: list[int]) -> None:
     from .sessions import demo_turns
@@ -102,6 +138,8 @@ def claude_file(tmp_path: Path) -> Path:
         output = f"line {n}\nkv-cache {n * 3} MB\n" + ("padding text\n" * 50)
         if n == 17:
             output += 'CUDA error: out of memory "quoted" \\ back\n'
+        if n == 23:
+            output += "température élevée: GPU à 91 °C\n"
         chunks.append(stream.run(f"grep -n cache config{n}.yaml", output, exit_code=n % 5 == 0))
         chunks.append(stream.human(f"ok {n}"))
     path = tmp_path / "5e55104c.jsonl"
@@ -138,6 +176,72 @@ def test_the_fast_path_finds_what_turn_by_turn_finds(tmp_path: Path, needle: str
         assert len(slow) == 1
     if needle in ("sessionId", "OUT OF MEMORY", "cuda ERROR"):
         assert slow == []
+
+
+SLOW_NEEDLES = [
+    ("élevée: gpu", False),  # not ASCII: the file is scanned for "e: gpu" first
+    ("ÉLEVÉE", False),  # case matters, and no ASCII piece is long enough: turn by turn
+    (r"kv-cache 5\d mb", True),
+    ("out of (memory|disk)", True),
+    (r'"quoted" \\ back', True),
+    ("(?i)CUDA ERROR", True),  # its own flag ignores case
+    ("(looking )+at", True),
+    ("x?y*z{0,3}", True),  # nothing every match holds: turn by turn
+]
+
+
+@pytest.mark.parametrize(("needle", "regex"), SLOW_NEEDLES)
+def test_a_regex_or_text_json_escapes_is_scanned_for_what_every_match_holds(
+    tmp_path: Path, needle: str, regex: bool
+) -> None:
+    """A query that is not all raw-safe text is scanned for its longest raw-safe piece (issue
+    35: 9): it finds what turn-by-turn checking finds, and rules turns out first."""
+    path = claude_file(tmp_path)
+    reader = open_reader(find_sessions([path]).refs[0])
+    reader.poll(final=True)
+    turns = reader.session.turns
+    query = Query(needle, regex)
+    fast = Finder(turns, query, str(path))
+    slow = [t.index for t in turns if query.pattern().search(turn_text(t))]
+    assert fast.all() == slow
+    if needle not in ("ÉLEVÉE", "x?y*z{0,3}"):
+        assert query.raw() is not None and fast.skip, "the raw scan must have ruled turns out"
+    if needle in ("élevée: gpu", "out of (memory|disk)", r'"quoted" \\ back'):
+        assert len(slow) == 1
+
+
+@pytest.mark.parametrize(
+    ("needle", "regex", "raw"),
+    [
+        ("out of memory", False, (b"out of memory", True)),
+        ("Out of", False, (b"Out of", False)),
+        ("héllo wörld", False, (b"llo w", True)),
+        ('say "zz', False, (b"say ", True)),
+        ("é", False, None),
+        ("zz+qq", True, (b"qq", True)),
+        ("(?i)ABC", True, (b"abc", True)),
+        ("a|bcd", True, None),  # either side may match: neither is certain
+        ("x(abcd)+y", True, (b"abcd", True)),
+        ("x(abcd)?y", True, None),
+        ("(?i:abcd)EF", True, (b"EF", False)),  # the group's own flag: left out
+        ("[ab]cde", True, (b"cde", True)),
+    ],
+)
+def test_the_piece_looked_for_in_the_file(needle: str, regex: bool, raw: object) -> None:
+    assert Query(needle, regex).raw() == raw
+
+
+def test_a_long_scan_says_how_far_it_got(tmp_path: Path) -> None:
+    path = claude_file(tmp_path)
+    reader = open_reader(find_sessions([path]).refs[0])
+    reader.poll(final=True)
+    told: list[tuple[str, int, int]] = []
+    finder = Finder(
+        reader.session.turns, Query("no such text"), str(path), progress=lambda *a: told.append(a)
+    )
+    size = path.stat().st_size
+    assert told and told[-1] == ("file", size, size)
+    assert finder.all() == []
 
 
 @pytest.mark.parametrize("chunk", [1, 2, 5, 7, 64])

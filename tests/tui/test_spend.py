@@ -132,7 +132,13 @@ async def test_enter_on_a_turn_without_subagents_still_folds_its_calls(tmp_path)
     async with app.run_test(size=FULL) as pilot:
         screen = replay(app)
         await wait_for(lambda: screen.analysed, timeout=20)
-        await pilot.press("G")  # the last turn: no sub-agent ran from it
+        await pilot.press("G")  # the last turn, your message: nothing to fold
+        await pilot.press("enter")
+        await pilot.pause()
+        assert "nothing to unfold" in screen.timeline.status().plain
+        ran = {sub.parent_turn for sub in screen.subagents}
+        plain = [t.index for t in screen.playback.turns if t.tool_calls and t.index not in ran]
+        screen.moved(screen.playback.goto(plain[-1]))  # calls, but no sub-agent ran from them
         await pilot.press("enter")
         await pilot.pause()
         assert app.replay is screen and screen.transcript.expanded.get(screen.playback.cursor)

@@ -224,6 +224,23 @@ def discover_details(
         yield refs
 
 
+def details_of(
+    refs: Iterable[SessionRef],
+    *,
+    use_cache: bool = True,
+    warn: Callable[[str], None] | None = None,
+    wanted: Wanted | None = None,
+) -> Iterator[list[SessionRef]]:
+    """`discover_details` for sessions found anywhere (`pivotal FOLDER`): each file of
+    `refs` once, newest change first, with the same index and workers. Its picker showed
+    `—` for every count: only the agents' own folders were ever counted."""
+    files: dict[str, Located] = {}
+    for ref in sorted(refs, key=last_change, reverse=True):
+        files.setdefault(str(ref.path), (ref.path, ref.format))
+    for _, found in _iter_detailed(list(files.values()), use_cache, warn or _warn_stderr, wanted):
+        yield found
+
+
 def refresh_index(
     candidates: list[Located],
     *,

@@ -21,6 +21,7 @@ from dataclasses import asdict, dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from pivotal.model import Pivot, PivotKind, Role, Session, SessionRef, Silence
+from pivotal.text.plural import plural
 from pivotal.text.safe import clean
 
 if TYPE_CHECKING:
@@ -425,8 +426,9 @@ def _totals_lines(stats: Sequence[SessionStats]) -> list[str]:
     t = totals(stats)
     runs = [p for s in stats for p in s.pivots]
     out = [
-        f"{t['sessions']} sessions ({t['unreadable']} unreadable), {t['turns']} turns,"
-        f" {t['pivots']} silent pivots in {t['sessions_with_pivots']} sessions",
+        f"{plural(t['sessions'], 'session')} ({t['unreadable']} unreadable),"
+        f" {plural(t['turns'], 'turn')}, {plural(t['pivots'], 'silent pivot')} in"
+        f" {plural(t['sessions_with_pivots'], 'session')}",
         "  kinds: D delegation after dead end, M continue after milestone,"
         " A implicit approval, O other",
         "",
@@ -450,7 +452,7 @@ def _totals_lines(stats: Sequence[SessionStats]) -> list[str]:
     delegations = [p for p in runs if p.kind == PivotKind.DELEGATION_AFTER_DEAD_END]
     out += [
         "",
-        f"Failures before a delegation ({attempts['count']} delegations)",
+        f"Failures before a delegation ({plural(attempts['count'], 'delegation')})",
         f"  failed attempts        median {_fmt(attempts['median'])}, max {_fmt(attempts['max'])}"
         f"   {labelled_histogram([p.failed_attempts for p in delegations], 'attempts')}",
         f"  failed calls in a row  median {_fmt(trailing['median'])}, max {_fmt(trailing['max'])}"
@@ -481,20 +483,26 @@ def _spend_lines(spend: dict[str, Any]) -> list[str]:
         "",
         "Spend (tokens and dollars, sub-agents included once; dollars from the price list)",
         f"  all sessions      {_spent(everything)}",
-        f"  after a silence   {_spent(after)} in {after['count']} runs"
+        f"  after a silence   {_spent(after)} in {plural(after['count'], 'run')}"
         + (f" ({share})" if share else ""),
         "  runs by kind",
     ]
     kinds = {k: v for k, v in spend["runs_by_kind"].items() if v["count"]}
     width = max((len(k) for k in kinds), default=0)
-    out += [f"    {k.ljust(width)}  {_spent(v)} in {v['count']} runs" for k, v in kinds.items()]
+    out += [
+        f"    {k.ljust(width)}  {_spent(v)} in {plural(v['count'], 'run')}"
+        for k, v in kinds.items()
+    ]
     out.append("  runs by agent")
     agents = spend["runs_by_agent"]
     width = max((len(k) for k in agents), default=0)
-    out += [f"    {k.ljust(width)}  {_spent(v)} in {v['count']} runs" for k, v in agents.items()]
+    out += [
+        f"    {k.ljust(width)}  {_spent(v)} in {plural(v['count'], 'run')}"
+        for k, v in agents.items()
+    ]
     if spend["unpriced_sessions"]:
         out.append(
-            f"  {spend['unpriced_sessions']} sessions used models the price list does not"
+            f"  {plural(spend['unpriced_sessions'], 'session')} used models the price list does not"
             " know: their dollars are left out, never guessed"
         )
     return out

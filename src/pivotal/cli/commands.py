@@ -54,6 +54,10 @@ def top_help() -> str:
         usage="pivotal [-h] [--version] [COMMAND] [ARGS ...]",
         description=(
             "Replay AI coding-agent sessions and stop at the silent pivots.\n\n"
+            "A silent pivot is a moment where you said next to nothing (an empty message,\n"
+            "'ok', 'continue', '.') or the context was compacted, and the agent went on\n"
+            "with a plan of its own: after a dead end, after a milestone, or taking your\n"
+            "silence as a yes. The replayer pauses there and says why.\n\n"
             "With no command, `pivotal [PATH]` opens the replayer (`pivotal replay [PATH]`)."
         ),
         epilog=f"commands:\n{listing}\n\nRun `pivotal COMMAND --help` for a command's options.",

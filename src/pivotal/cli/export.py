@@ -17,6 +17,7 @@ from pivotal.cli.exitcodes import ExitCode
 from pivotal.cli.output import err
 from pivotal.cli.resolve import one_ref, read_or_exit
 from pivotal.model import SessionRef
+from pivotal.text.plural import plural
 
 EXPORT_FORMATS = ("md", "html", "json", "cast")
 
@@ -124,4 +125,5 @@ def export_cmd(args: argparse.Namespace) -> None:
         sys.stdout.flush()
     else:
         _write_output(output, chunks)
-        err(f"wrote {output} ({fmt}, {len(data.pivots)} pivots{', redacted' if redact else ''})")
+        pivots = plural(len(data.pivots), "pivot")
+        err(f"wrote {output} ({fmt}, {pivots}{', redacted' if redact else ''})")

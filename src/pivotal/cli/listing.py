@@ -15,6 +15,7 @@ import msgspec
 
 from pivotal.model import SessionRef
 from pivotal.scan.report import iso
+from pivotal.text.fit import cells
 from pivotal.text.safe import clean, clean_line, json_inert
 
 
@@ -63,8 +64,19 @@ def ref_json(ref: SessionRef) -> dict[str, object]:
     }
 
 
-def print_sessions(refs: list[SessionRef], *, as_json: bool, out: TextIO | None = None) -> None:
-    """Write `refs` to `out` (stdout): aligned columns, or one JSON object per line."""
+PROJECT_MIN = 12
+"""The project column gives way first on a narrow terminal, down to this many columns."""
+
+
+def print_sessions(
+    refs: list[SessionRef], *, as_json: bool, out: TextIO | None = None, width: int | None = None
+) -> None:
+    """Write `refs` to `out` (stdout): aligned columns, or one JSON object per line.
+
+    `width`: a terminal that wide. The project column is cut from the left (its last
+    folders are the ones that say which project); a path that does not fit beside
+    its row goes on a line of its own under it, whole, for a person to copy.
+    """
     out = out or sys.stdout
     if as_json:
         encode = msgspec.json.encode
@@ -79,7 +91,7 @@ def print_sessions(refs: list[SessionRef], *, as_json: bool, out: TextIO | None 
         rows.append(
             (
                 ref.format,
-                clean_line(ref.cwd or ref.title or "-", max_len=40),
+                clean_line(ref.cwd or ref.title or "-", max_len=None if width else 40),
                 _age(ref.started, now),
                 _age(ref.updated, now),
                 _count(ref.turns),
@@ -89,6 +101,28 @@ def print_sessions(refs: list[SessionRef], *, as_json: bool, out: TextIO | None 
             )
         )
     last = len(rows[0]) - 1
-    widths = [max(len(r[i]) for r in rows) for i in range(last)]
-    for row in rows:
-        out.write("  ".join(row[i].ljust(widths[i]) for i in range(last)) + "  " + row[last] + "\n")
+    widths = [max(cells(r[i]) for r in rows) for i in range(last)]
+    under = False
+    if width is not None:
+        widths[1] = min(widths[1], 40)
+        before = sum(widths) + 2 * (last - 1)
+        widths[1] = max(widths[1] - max(before - width, 0), PROJECT_MIN)
+        before = sum(widths) + 2 * (last - 1)
+        under = any(before + 2 + cells(r[last]) > width for r in rows[1:])
+    for n, row in enumerate(rows):
+        shown = [_cell(row[i], widths[i]) for i in range(last)]
+        if under:
+            out.write("  ".join(shown).rstrip() + "\n")
+            if n:
+                out.write("    " + row[last] + "\n")
+        else:
+            out.write("  ".join(shown) + "  " + row[last] + "\n")
+
+
+def _cell(text: str, width: int) -> str:
+    """`text` padded to `width` columns, or its end behind `…` when longer."""
+    if cells(text) > width:
+        while text and cells(text) > width - 1:
+            text = text[1:]
+        text = "…" + text
+    return text + " " * (width - cells(text))

@@ -11,6 +11,9 @@ import os
 import sys
 from typing import Any
 
+MIN_WIDTH = 40
+"""Narrower terminals get lines this wide (and wrap them): a table needs some room."""
+
 
 def err(message: str) -> None:
     """One diagnostic line; paths in it may come from untrusted file names.
@@ -28,6 +31,19 @@ def err(message: str) -> None:
         stream.flush()
     except (OSError, ValueError):  # stderr closed or full: nowhere left to say it
         pass
+
+
+def terminal_width(stream: Any) -> int | None:
+    """The columns to fit when `stream` is a terminal (`$COLUMNS` first, as shells set it);
+    None when it is a pipe or a file: then lines are printed whole."""
+    try:
+        if stream is None or not stream.isatty():
+            return None
+    except (AttributeError, OSError, ValueError):
+        return None
+    import shutil  # a terminal only: a scan piped into jq never loads it
+
+    return max(shutil.get_terminal_size().columns, MIN_WIDTH)
 
 
 def silence_stdout() -> None:

@@ -85,6 +85,10 @@ def replay(args: argparse.Namespace) -> None:
     unlisted: list[Path] = []
     if args.path is not None:
         ref, refs = _resolve_for_app(args.path, args.key)
+        if refs:  # a folder of sessions: its picker counts them behind the quick listing
+            from pivotal.catalog.discovery import details_of
+
+            details = partial(details_of, refs, warn=lambda _: None)
     else:
         # the quick listing shows the picker at once; turn and pivot counts fill in behind it
         refs = discover_sessions(roots, details=False, unlisted=unlisted)

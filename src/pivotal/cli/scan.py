@@ -18,7 +18,7 @@ from typing import TextIO
 
 from pivotal.cli.arguments import SESSION_PATH, add_key, add_sensitivity
 from pivotal.cli.exitcodes import BatchDone, ExitCode, worst
-from pivotal.cli.output import err, silence_stdout
+from pivotal.cli.output import err, silence_stdout, terminal_width
 from pivotal.cli.resolve import locate
 from pivotal.cli.scan_batch import run_scan
 from pivotal.model import SessionRef, last_change
@@ -74,6 +74,7 @@ def scan(args: argparse.Namespace) -> None:
             sensitivity=args.sensitivity,
             key=args.key,
             redact=args.redact,
+            width=None if args.as_json else terminal_width(sys.stdout),
         )
     except BrokenPipeError:  # `pivotal scan … | head`: the reader has all it wanted
         silence_stdout()
@@ -115,6 +116,8 @@ def run_follow(
             f"{paths[0]} holds {len(refs)} sessions; following the most recently active one,"
             f" {ref.label} (pick another with PATH#KEY or --key)"
         )
+    else:  # a person left with a silent terminal wonders whether anything runs
+        err(f"watching {ref.label}: each pivot is printed once it is confirmed (Ctrl+C stops)")
     config = PivotConfig.for_sensitivity(sensitivity)
     out: TextIO = _Redacting(sys.stdout, ref) if redact else sys.stdout  # type: ignore[assignment]
     from pivotal.catalog.search_live import LiveIndexer

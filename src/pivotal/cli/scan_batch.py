@@ -34,6 +34,7 @@ from pivotal.scan.report import (
     session_json,
     skipped_line,
 )
+from pivotal.text.fit import fit
 from pivotal.text.safe import json_inert
 
 if TYPE_CHECKING:
@@ -52,8 +53,11 @@ def run_scan(
     out: TextIO | None = None,
     key: str | None = None,
     redact: bool = False,
+    width: int | None = None,
 ) -> int:
-    """Scan `paths` once, printing each session to `out` (stdout); the worst exit code."""
+    """Scan `paths` once, printing each session to `out` (stdout); the worst exit code.
+
+    `width`: the text is fitted to a terminal that wide (None: whole lines, for a pipe)."""
     from pivotal.detect import PivotConfig, PivotTracker, compiled, detect_pivots
 
     out = out or sys.stdout
@@ -98,7 +102,8 @@ def run_scan(
                     data = _redacted(data, users)
                 out.write(json_inert(_encode(data).decode()) + "\n")
             else:
-                _print_text(out, ref, session, pivots, explain, users, rejected, possible)
+                text = report_text(ref, session, pivots, explain, users, rejected, possible, width)
+                out.write(text)
             out.flush()
     _keep_compiled(refs)
     return int(worst(codes))
@@ -173,8 +178,7 @@ def _redacted(value, users: tuple[str, ...]):  # type: ignore[no-untyped-def]
     return redact(value, users=users) if isinstance(value, str) else redact_data(value, users=users)
 
 
-def _print_text(
-    out: TextIO,
+def report_text(
     ref: SessionRef,
     session: Session,
     pivots: list,  # type: ignore[type-arg]
@@ -182,15 +186,17 @@ def _print_text(
     users: tuple[str, ...] | None = None,
     rejected: Sequence[Rejection] = (),
     possible: Sequence[Pivot] = (),
-) -> None:
-    """The text report; `users` (a tuple) when it is redacted, with those home paths."""
+    width: int | None = None,
+) -> str:
+    """The text report; `users` (a tuple) when it is redacted, with those home paths;
+    `width` when it goes to a terminal (redacted first, then broken between words)."""
     lines = [session_header(ref, session)]
     skipped = skipped_line(session)
     if skipped:
         lines.append(skipped)
-    lines.extend(pivot_table(session, pivots))
+    lines.extend(pivot_table(session, pivots, width))
     if possible:
-        lines.extend(possible_lines(session, possible))
+        lines.extend(possible_lines(session, possible, width))
     if with_explain:
         for pivot in [*pivots, *possible]:
             lines.append("")
@@ -199,4 +205,4 @@ def _print_text(
             lines.append("")
             lines.extend("  " + line for line in rejected_lines(session, rejected))
     text = "\n".join(lines) + "\n\n"
-    out.write(_redacted(text, users) if users is not None else text)
+    return fit(_redacted(text, users) if users is not None else text, width)

@@ -9,10 +9,11 @@ from __future__ import annotations
 
 import argparse
 import os
+import sys
 
 from pivotal.cli.arguments import add_roots
 from pivotal.cli.listing import print_sessions
-from pivotal.cli.output import err
+from pivotal.cli.output import err, terminal_width
 
 
 def configure(parser: argparse.ArgumentParser) -> None:
@@ -76,7 +77,7 @@ def sessions(args: argparse.Namespace) -> None:
     found = len(refs) + len(problems)  # a store that cannot be read is not "nothing found"
     if args.limit is not None:
         refs = refs[: args.limit]
-    print_sessions(refs, as_json=args.as_json)
+    print_sessions(refs, as_json=args.as_json, width=terminal_width(sys.stdout))
     if not found:
         where = ", ".join(map(str, roots)) if roots else "the default locations"
         hint = "" if roots else "; --root DIR looks under another home folder"

@@ -27,6 +27,7 @@ import msgspec
 
 from pivotal.export.common import ExportInput, role_label, tool_line, turn_body
 from pivotal.model import Pivot, Turn
+from pivotal.text.plural import plural
 from pivotal.text.safe import clean
 
 COLS, ROWS = 100, 30
@@ -97,7 +98,7 @@ def _turn_frames(turn: Turn, cols: int) -> Iterator[tuple[float, str]]:
     if not lines and turn.is_human:
         lines = ["(empty message)"]
     if len(lines) > TURN_LINES:
-        lines = lines[:TURN_LINES] + [f"… {len(lines) - TURN_LINES} more lines"]
+        lines = lines[:TURN_LINES] + [f"… {plural(len(lines) - TURN_LINES, 'more line')}"]
     text = "\r\n".join([head, *("  " + line for line in lines)])
     yield 0.0, text + "\r\n"
     for call in turn.tool_calls[:12]:
@@ -125,7 +126,8 @@ def timeline(data: ExportInput, cols: int = COLS) -> Iterator[tuple[float, str, 
     s = data.session
     title = clean(data.title, max_len=cols - 12)
     intro = _paint("1", f"pivotal replay: {title}") + "\r\n"
-    intro += _paint("2", f"{s.format} · {len(s.turns)} turns · {len(data.pivots)} pivots")
+    counts = f"{plural(len(s.turns), 'turn')} · {plural(len(data.pivots), 'pivot')}"
+    intro += _paint("2", f"{s.format} · {counts}")
     yield 0.0, "o", intro + "\r\n\r\n"
     anchors = data.pivot_at()
     previous: float | None = None

@@ -128,7 +128,7 @@ def _index(data: ExportInput) -> str:
     items = []
     for n, p in enumerate(data.pivots, 1):
         items.append(
-            f'<li><a href="#turn-{p.turn}">Turn #{p.turn + 1}: {e(str(p.kind))}</a>'
+            f'<li><a href="#turn-{p.turn + 1}">Turn #{p.turn + 1}: {e(str(p.kind))}</a>'
             f" ({e(str(p.silence))}, {p.confidence:.2f}) — {e(p.reason, 200)}"
             f' <a href="#pivot-{n}">[panel]</a></li>'
         )
@@ -139,10 +139,10 @@ def _pivot(data: ExportInput, n: int, p: Pivot) -> str:
     s = data.session
     anchor = s.turns[p.turn] if 0 <= p.turn < len(s.turns) else None
     when = iso(anchor.timestamp) if anchor else None
-    cluster = ", ".join(f'<a href="#turn-{t}">#{t + 1}</a>' for t in p.cluster) or "-"
+    cluster = ", ".join(f'<a href="#turn-{t + 1}">#{t + 1}</a>' for t in p.cluster) or "-"
     head = (
         f'<section class="pivot" id="pivot-{n}"><h3>Pivot {n}: '
-        f'<a href="#turn-{p.turn}">turn #{p.turn + 1}</a> · {e(str(p.kind))}'
+        f'<a href="#turn-{p.turn + 1}">turn #{p.turn + 1}</a> · {e(str(p.kind))}'
         + (" (candidate)" if p.candidate else "")
         + "</h3>"
     )
@@ -170,7 +170,7 @@ def _signals(title: str, signals: list[Signal], *, weighted: bool) -> str:
         return ""
     rows = []
     for sig in signals:
-        turns = ", ".join(f'<a href="#turn-{t}">#{t + 1}</a>' for t in sig.turns[:8]) or "-"
+        turns = ", ".join(f'<a href="#turn-{t + 1}">#{t + 1}</a>' for t in sig.turns[:8]) or "-"
         quotes = "".join(f"<br>“{e(q, 100)}”" for q in sig.quotes[:3])
         weight = f"<td>{sig.weight:+.2f}</td>" if weighted else ""
         rows.append(
@@ -241,7 +241,7 @@ def _turn(turn: Turn, pivot: int | None, silent: bool, marks: dict, usage: str =
         f'<div class="note">🔖 {e(m.note) if m.note.strip() else "marked"}</div>'
         for m in marks.get(turn.index, [])
     )
-    opening = f'<article id="turn-{turn.index}" class="{" ".join(classes)}">'
+    opening = f'<article id="turn-{turn.index + 1}" class="{" ".join(classes)}">'
     return f"{opening}{header}{content}{tools}{notes}</article>"
 
 

@@ -22,6 +22,7 @@ from pivotal.export.common import (
 )
 from pivotal.model import Pivot, Signal, StateChange
 from pivotal.scan.report import iso
+from pivotal.text.plural import plural
 from pivotal.text.safe import clean
 
 EXCERPT_CHARS = 600
@@ -191,7 +192,7 @@ def _excerpt_turn(data: ExportInput, index: int, silent: bool) -> list[str]:
     for call in calls[:8]:
         out.append(f"- {inline(tool_line(call), 200)}")
     if len(calls) > 8:
-        out.append(f"- … {len(calls) - 8} more tool calls")
+        out.append(f"- … {plural(len(calls) - 8, 'more tool call')}")
     if calls:
         out.append("")
     for mark in data.marks_by_turn().get(index, []):

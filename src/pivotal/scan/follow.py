@@ -68,10 +68,10 @@ def pivot_line(session: Session, pivot: Pivot, as_json: bool) -> str:
     when = "-"
     if anchor is not None and anchor.timestamp is not None:
         when = time.strftime("%Y-%m-%d %H:%M:%S", time.gmtime(anchor.timestamp))
-    reason = clean(pivot.reason, max_len=200).replace("\n", " ")
+    # the plain sentence (what the replayer and `scan` say), not the detector's reason
+    what = clean(pivot.summary or pivot.reason, max_len=300).replace("\n", " ")
     return (
-        f"#{pivot.turn + 1}  {when}  {pivot.kind}  {pivot.silence}  "
-        f"{pivot.confidence:.2f}  {reason}"
+        f"#{pivot.turn + 1}  {when}  {pivot.kind}  {pivot.silence}  {pivot.confidence:.2f}  {what}"
     )
 
 

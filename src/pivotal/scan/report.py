@@ -17,6 +17,8 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
 from pivotal.model import Pivot, Session, SessionRef, Signal, StateChange, Turn
+from pivotal.text.fit import wrap
+from pivotal.text.plural import plural
 from pivotal.text.safe import clean, clean_line
 
 if TYPE_CHECKING:
@@ -43,10 +45,6 @@ def _text(value: str, limit: int | None = None) -> str:
 
 def _maybe(value: str | None) -> str | None:
     return clean(value) if value else value
-
-
-def _cut(text: str, width: int) -> str:
-    return text if len(text) <= width else text[: width - 1] + "…"
 
 
 def signal_json(signal: Signal) -> dict[str, Any]:
@@ -147,7 +145,8 @@ def session_header(ref: SessionRef, session: Session) -> str:
     title = f" — {clean_line(session.title, max_len=80)}" if session.title else ""
     ident = f", id {clean_line(session.id, max_len=120)}" if session.id else ""
     label = clean_line(ref.label)
-    return f"{label}  ({clean_line(session.format)}, {len(session.turns)} turns{ident}){title}"
+    turns = plural(len(session.turns), "turn")
+    return f"{label}  ({clean_line(session.format)}, {turns}{ident}){title}"
 
 
 def skipped_line(session: Session) -> str | None:
@@ -162,7 +161,7 @@ def skipped_line(session: Session) -> str | None:
         shown = ", ".join(numbered[:10])
         where = f" at line{'s' if len(numbered) > 1 else ''} {shown}"
         if len(numbered) > 10:
-            where += f" and {len(numbered) - 10} more lines"
+            where += f" and {plural(len(numbered) - 10, 'more line')}"
         if unnumbered:
             where += f" and {unnumbered} without a line number"
     records = "record" if total == 1 else "records"
@@ -170,7 +169,17 @@ def skipped_line(session: Session) -> str | None:
     return f"  skipped {total} unreadable {records}{where} ({first})"
 
 
-def pivot_table(session: Session, pivots: Sequence[Pivot]) -> list[str]:
+WHAT_MIN = 30
+"""Columns the WHAT HAPPENED column needs beside the others; narrower, it goes under its row."""
+
+
+def pivot_table(session: Session, pivots: Sequence[Pivot], width: int | None = None) -> list[str]:
+    """The pivots, a row each; `width`: fitted to a terminal that wide (None: piped, whole).
+
+    The plain sentence of what happened is given whole: on a terminal it is broken
+    between words inside its column, or under its row when the columns before it
+    leave it less than `WHAT_MIN`.
+    """
     if not pivots:
         return ["  no silent pivots"]
     rows = [("TURN", "TIME", "KIND", "SILENCE", "CONF", "WHAT HAPPENED")]
@@ -184,21 +193,43 @@ def pivot_table(session: Session, pivots: Sequence[Pivot]) -> list[str]:
                 kind,
                 str(p.silence),
                 f"{p.confidence:.2f}",
-                _cut(clean_line((p.summary or p.reason).replace("\n", " ")), 110),
+                clean_line((p.summary or p.reason).replace("\n", " ")),
             )
         )
     widths = [max(len(r[i]) for r in rows) for i in range(5)]
-    return ["  " + "  ".join(r[i].ljust(widths[i]) for i in range(5)) + "  " + r[5] for r in rows]
+    lead = ["  " + "  ".join(r[i].ljust(widths[i]) for i in range(5)) + "  " for r in rows]
+    if width is None:
+        return [start + r[5] for start, r in zip(lead, rows, strict=True)]
+    column = len(lead[0])
+    if width - column >= WHAT_MIN:
+        pairs = zip(lead, rows, strict=True)
+        return [row for start, r in pairs for row in wrap(start + r[5], width, column)]
+    under = 4 + widths[0]  # under TIME: the turn number stands out on the left
+    out = [lead[0].rstrip()]
+    for start, r in zip(lead[1:], rows[1:], strict=True):
+        out.append(start.rstrip())
+        out.extend(wrap(" " * under + r[5], width, under))
+    return out
 
 
-def possible_lines(session: Session, possible: Sequence[Pivot]) -> list[str]:
-    """The possible pivots, one line each: the confidence fell just under the bar."""
+def possible_lines(
+    session: Session, possible: Sequence[Pivot], width: int | None = None
+) -> list[str]:
+    """The possible pivots, one line each: the confidence fell just under the bar
+    (`width`: broken between words under the line's sentence, as `pivot_table` does)."""
     out = ["  possible pivots (just under the bar; not paused at):"]
     for p in possible:
         anchor = session.turns[p.turn] if 0 <= p.turn < len(session.turns) else None
         when = short_time(anchor.timestamp if anchor else None)
-        what = _cut(clean_line((p.summary or p.reason).replace("\n", " ")), 110)
-        out.append(f"  ◇ #{p.turn + 1}  {when}  {p.kind}  {p.confidence:.2f}  {what}")
+        what = clean_line((p.summary or p.reason).replace("\n", " "))
+        start = f"  ◇ #{p.turn + 1}  {when}  {p.kind}  {p.confidence:.2f}  "
+        if width is None:
+            out.append(start + what)
+        elif width - len(start) >= WHAT_MIN:
+            out.extend(wrap(start + what, width, len(start)))
+        else:
+            out.append(start.rstrip())
+            out.extend(wrap("      " + what, width, 6))
     return out
 
 

@@ -11,6 +11,7 @@ from pivotal.spend.prices import price_list
 from pivotal.spend.run import Run
 from pivotal.spend.subagents import Subagent
 from pivotal.spend.tally import Tally
+from pivotal.text.plural import plural
 
 
 def count(tokens: int) -> str:
@@ -143,7 +144,7 @@ def run_sentence(run: Run, pivot: Pivot, anchor: Turn | None) -> str:
     sentence = f"{head}: {', '.join(figures)}"
     if run.subagents:
         subs = f"{run.subagents} sub-agent{'s' * (run.subagents != 1)}"
-        detail = [f"{run.sub_turns} turns", f"{run.sub_calls} calls"]
+        detail = [plural(run.sub_turns, "turn"), plural(run.sub_calls, "call")]
         if run.sub_seconds:
             detail.append(duration(run.sub_seconds))
         sub_money = spend(run.sub_tally)

@@ -10,7 +10,12 @@ keeps the byte spans of its records (`turn.extra["spans"]`) and decodes them
 when asked, which costs ~1 s over 100 MB. For a plain query whose JSON form
 is the text itself (printable ASCII without `"` or `\\`), the file is scanned
 in chunks for it first (a miss over 100 MB is one pass of `bytes.find`); only
-turns whose records hold it are decoded and checked. The turns held in
+turns whose records hold it are decoded and checked. Any other query is
+scanned for the longest piece of it that JSON writes as itself (`é` in
+`héllo wörld` leaves `llo w`; a regex's literal runs that every match holds:
+`zz+qq` leaves `qq`), so only a query with no such piece decodes every turn:
+1 GB, a miss cost 6-8 s that way and costs one pass over the file so
+(~0.7 s). Both passes report how far they got and stop when cancelled. The turns held in
 memory are searched as one text (`MemoryText`: every turn's text end to end)
 for a plain query, with one `str.find` per matching turn instead of a regex
 call per turn (100,000 turns: ~45-100 ms -> a few ms). Regexes are checked
@@ -33,6 +38,8 @@ OUTPUT_LIMIT = 200_000
 CHUNK = 1 << 20
 RAW_SAFE = re.compile(r"[ !#-\[\]-~]+")
 """Printable ASCII but `"` and `\\`: JSON writes these characters as themselves."""
+MIN_RAW = 2
+"""Shorter pieces are not looked for in the file: nearly every record holds them."""
 FOLDS_TO_ASCII = re.compile("[\u0130\u0131\u017f\u212a]")
 """The letters besides ASCII's that `re.IGNORECASE` matches to ASCII ones (İ ı ſ K):
 in a text without them, lower-casing it and `find` agree with the pattern."""
@@ -62,12 +69,55 @@ class Query:
             return self.text
         return self.text.lower() if self.text.isascii() else None
 
-    def raw(self) -> bytes | None:
-        """The bytes to look for in the file first, or None when the text may be escaped there."""
-        if self.regex or not RAW_SAFE.fullmatch(self.text):
+    def raw(self) -> tuple[bytes, bool] | None:
+        """(bytes every match holds as they are in the file, compare them lower-cased), or None.
+
+        JSON writes printable ASCII but `"` and `\\` as itself, so the longest such
+        piece of the text (of a regex: of the literal runs every match holds) is in
+        the records of every turn that matches. None when no piece is `MIN_RAW` long.
+        """
+        runs, fold = [self.text], not self.case_sensitive
+        if self.regex:
+            runs, ignores_case = required_literals(self.text)
+            fold = fold or ignores_case
+        pieces = [piece for run in runs for piece in RAW_SAFE.findall(run)]
+        best = max(pieces, key=len, default="")
+        if len(best) < MIN_RAW:
             return None
-        raw = self.text.encode("ascii")
-        return raw if self.case_sensitive else raw.lower()
+        raw = best.encode("ascii")
+        return (raw.lower() if fold else raw), fold
+
+
+def required_literals(pattern: str) -> tuple[list[str], bool]:
+    """Runs of characters every match of the regex `pattern` holds as they are, and whether
+    its own flags (`(?i)`) ignore case; ([], False) when it cannot be parsed."""
+    from re import _constants, _parser  # type: ignore[attr-defined]
+
+    try:
+        parsed = _parser.parse(pattern)
+    except Exception:  # noqa: BLE001 - a bad regex is reported when it is compiled
+        return [], False
+    runs: list[str] = []
+    _literal_runs(parsed, runs, _constants)
+    return runs, bool(parsed.state.flags & re.IGNORECASE)
+
+
+def _literal_runs(items: object, runs: list[str], ops: object) -> None:
+    """Append the runs of LITERALs in `items` (a parsed pattern) that every match passes."""
+    run: list[str] = []
+    for op, arg in items:  # type: ignore[attr-defined]
+        if op is ops.LITERAL:  # type: ignore[attr-defined]
+            run.append(chr(arg))
+            continue
+        if run:
+            runs.append("".join(run))
+            run = []
+        if op is ops.SUBPATTERN and not arg[1] and not arg[2]:  # a group, its flags as ours
+            _literal_runs(arg[3], runs, ops)
+        elif op in (ops.MAX_REPEAT, ops.MIN_REPEAT) and arg[0] >= 1:  # type: ignore[attr-defined]
+            _literal_runs(arg[2], runs, ops)  # at least once: what it holds is held
+    if run:
+        runs.append("".join(run))
 
 
 def turn_text(turn: Turn) -> str:
@@ -212,7 +262,13 @@ def starts_of(texts: list[str]) -> list[int]:
 
 
 def raw_hits(
-    path: str, needle: bytes, fold: bool, cancelled: Callable[[], bool], chunk: int = CHUNK
+    path: str,
+    needle: bytes,
+    fold: bool,
+    cancelled: Callable[[], bool],
+    chunk: int = CHUNK,
+    progress: Callable[[int], None] | None = None,
+    next_from: Callable[[int], int] | None = None,
 ) -> Iterator[int]:
     """Byte offsets in the file where `needle` starts (`fold`: compare lower-cased), ascending.
 
@@ -220,10 +276,15 @@ def raw_hits(
     tail); a match across two blocks is found in the few bytes around their seam.
     Blocks of 1 MiB stay in the cache between the read, `lower` and `find`: 100 MB
     took 92-97 ms in 4 MiB blocks joined to the tail, 64-66 ms so (1 Dec 2026).
+    `progress` is told the bytes read so far after each block; `next_from(offset)`
+    says where to look on after a hit (the end of its record: a word in every line
+    of a 1 GB file is then one hit a record, not millions).
     """
     overlap = len(needle) - 1
     base = 0
     tail = b""
+    resume = 0
+    """No hit before this offset is wanted."""
     with open(path, "rb", buffering=0) as handle:
         while not cancelled():
             block = handle.read(chunk)
@@ -231,17 +292,29 @@ def raw_hits(
                 return
             hay = block.lower() if fold else block
             if tail:  # a match that starts in the last block and ends in this one
-                seam = tail + hay[:overlap]
-                start = seam.find(needle)
+                seam, seam_at = tail + hay[:overlap], base - len(tail)
+                start = seam.find(needle, max(resume - seam_at, 0))
                 while 0 <= start < len(tail):
-                    yield base - len(tail) + start
-                    start = seam.find(needle, start + 1)
-            start = hay.find(needle)
+                    at = seam_at + start
+                    yield at
+                    resume = max(next_from(at) if next_from else 0, at + 1)
+                    start = seam.find(needle, resume - seam_at)
+            start = hay.find(needle, max(resume - base, 0))
             while start >= 0:
-                yield base + start
-                start = hay.find(needle, start + 1)
+                at = base + start
+                yield at
+                resume = max(next_from(at) if next_from else 0, at + 1)
+                start = hay.find(needle, resume - base)
             tail = (tail + hay if len(hay) < overlap else hay)[-overlap:] if overlap else b""
             base += len(block)
+            if progress is not None:
+                progress(base)
+
+
+Progress = Callable[[str, int, int], None]
+"""Told how far a search got: ("file", bytes read, file size) or ("turns", checked, to check)."""
+PROGRESS_EVERY = 256
+"""Turns checked between two calls of `Progress`."""
 
 
 class Finder:
@@ -258,23 +331,19 @@ class Finder:
         path: str | None,
         cancelled: Callable[[], bool] = lambda: False,
         spans: SpanIndex | None = None,
+        progress: Progress | None = None,
     ) -> None:
         self.turns = turns
         self.pattern = query.pattern()
         self.cancelled = cancelled
+        self.progress = progress
         self.skip: set[int] = set()
         """Lazy turns whose records do not hold the query: no need to decode them."""
         self._checked: dict[int, bool] = {}
         spans = self.spans = spans or SpanIndex.of(turns)
         raw = query.raw()
-        if raw is not None and path is not None and os.path.isfile(path):
-            if spans.lazy:
-                hits = set()
-                for offset in raw_hits(path, raw, not query.case_sensitive, cancelled):
-                    owner = spans.owner(offset)
-                    if owner is not None:
-                        hits.add(owner)
-                self.skip = spans.lazy - hits
+        if raw is not None and path is not None and os.path.isfile(path) and spans.lazy:
+            self.skip = spans.lazy - self._raw_owners(path, *raw)
         self.known: set[int] | None = None
         """The in-memory turns that match, when found at once (`MemoryText`)."""
         # the in-memory text is made once and kept with the spans: a regex reads it turn by turn
@@ -288,6 +357,27 @@ class Finder:
                     text = memory.text_of(index)
                     (known.add if self.pattern.search(text) else known.discard)(index)
             self.known = known
+
+    def _raw_owners(self, path: str, needle: bytes, fold: bool) -> set[int]:
+        """The lazy turns whose records hold `needle` (one pass over the file)."""
+        spans, owners = self.spans, set()
+        size = max(os.path.getsize(path), 1)
+        progress = self.progress
+
+        def next_from(offset: int) -> int:
+            pos = bisect_right(spans.starts, offset) - 1
+            if pos >= 0 and offset < spans.ends[pos]:
+                owners.add(spans.owners[pos])
+                return spans.ends[pos]  # the rest of this record cannot add its turn again
+            return offset + 1
+
+        def read(done: int) -> None:
+            if progress is not None:
+                progress("file", done, size)
+
+        for _ in raw_hits(path, needle, fold, self.cancelled, progress=read, next_from=next_from):
+            pass
+        return owners
 
     def matches(self, index: int) -> bool:
         if index in self.skip:
@@ -305,19 +395,26 @@ class Finder:
         """Every matching turn, ascending (None when cancelled)."""
         if self.known is not None:  # only the lazy turns are left to check
             found = set(self.known)
-            for index in sorted(self.spans.lazy - self.skip):
-                if self.cancelled():
+            left = sorted(self.spans.lazy - self.skip)
+            for done, index in enumerate(left):
+                if self.stopped(done, len(left)):
                     return None
                 if self.matches(index):
                     found.add(index)
             return sorted(found)
-        found = []
+        result = []
         for index in range(len(self.turns)):
-            if self.cancelled():
+            if self.stopped(index, len(self.turns)):
                 return None
             if self.matches(index):
-                found.append(index)
-        return found
+                result.append(index)
+        return result
+
+    def stopped(self, done: int, total: int) -> bool:
+        """Cancelled? (Every `PROGRESS_EVERY` turns it also says how far it got.)"""
+        if done % PROGRESS_EVERY == 0 and self.progress is not None and done:
+            self.progress("turns", done, total)
+        return self.cancelled()
 
 
 def find_all(

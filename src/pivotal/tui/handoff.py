@@ -60,10 +60,7 @@ def resume_message(command: ResumeCommand, copied: bool) -> str:
     if command.note:
         lines.append(clean(command.note))
     if copied:
-        lines.append(
-            "Sent to the clipboard with OSC 52; some terminals (and tmux without"
-            " set-clipboard) ignore it, so copy it from here if pasting gives nothing."
-        )
+        lines.append("Sent to the clipboard with OSC 52 (some terminals ignore it: copy it here)")
     return "\n".join(lines)
 
 
@@ -88,7 +85,7 @@ class Handoff:
             resume_message(command, command.available),
             title="Back to the agent",
             severity="information" if command.available else "warning",
-            timeout=15,
+            timeout=8,
             markup=False,
         )
         self.say(

@@ -1,8 +1,8 @@
 """The jump list of one replay screen: every jump can be undone, like vim's jump list.
 
 `Jumps` belongs to one `ReplayScreen`, which creates it with the `Playback`
-it moves. A jump (an evidence link, `]` / `[`, `e` / `E`, a search match, `:`,
-`0`-`9`, Shift+arrows, `g` / `G`, `u` / `U`, a click on the timeline) goes
+it moves. A jump (an evidence link, `]` / `[`, `e` / `E`, `{` / `}`, a search match,
+`:`, `0`-`9`, Shift+arrows, `g` / `G`, `u` / `U`, a click on the timeline) goes
 through `go`, which remembers where the cursor was; Backspace (or `` ` ``, or
 Ctrl+O) goes back there, and again to the place before that. Steps (`l`, `h`)
 and playing are not jumps.

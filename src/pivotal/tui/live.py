@@ -58,6 +58,9 @@ class Shown:
     analysed: bool = False
     paused_at: int | None = None
     """A pivot was just confirmed at the live edge: playback stopped on it."""
+    restarted: bool = False
+    """The file was read again from its start (truncated, replaced): what was said of the
+    old turns (an auto-pause) no longer holds."""
 
 
 class LiveFollow:
@@ -121,6 +124,14 @@ class LiveFollow:
             self.owner.notify(
                 "Nothing to follow: this session was not read from a file.",
                 timeout=4,
+                markup=False,
+            )
+            return
+        if getattr(self.owner.app, "demo", False):
+            self.owner.notify(
+                "Nothing to follow: the demo is a finished session that nothing writes to."
+                " `pivotal follow` follows your agent's newest session as it is written.",
+                timeout=6,
                 markup=False,
             )
             return
@@ -245,8 +256,12 @@ class LiveFollow:
         if snap.reset:
             transcript.expanded.clear()
             self.confirmed = None
+            shown.restarted = True
             if snap.title:  # another session: start pinned at its end
                 shown.pinned, self.mark = True, None
+        if self.mark is not None and self.mark > len(snap.turns):
+            # truncated under a held view: the turns it was held at are gone, follow anew
+            shown.pinned, self.mark, shown.restarted = True, None, True
         if snap.first_changed is not None or snap.reset:
             pb.set_turns(snap.turns)
             transcript.set_turns(snap.turns, 0 if snap.reset else snap.first_changed)
@@ -310,20 +325,46 @@ class LiveFollow:
             return fresh[-1]
         return None
 
-    def label(self) -> str:
-        """The LIVE indicator for the status line ("" when not following)."""
+    def label(self) -> tuple[str, str]:
+        """The LIVE indicator for the status line, full and short (("", "") when not following).
+
+        One part says both that the session is live and where the view is: following
+        its newest turn, or held where the person (or an auto-pause) left it, with the
+        turns written since and End to catch up. `● LIVE │ ⏸ paused` read as a
+        contradiction; at 80 columns the short form keeps the count (`● LIVE held +9 End`).
+        """
         if not self.on:
-            return ""
+            return "", ""
         if self.mark is not None and self.at_edge():
             self.mark = None  # End (or stepping to the last turn) re-pins
         pb = self.playback
-        parts = ["● LIVE"]
+        full, short = ["● LIVE"], ["● LIVE"]
         if self.gone:
-            parts.append("file gone, waiting")
-        if self.mark is not None:
+            full.append("file gone, waiting")
+            short.append("gone")
+        elif not pb.turns:
+            full.append("the file is empty: waiting for its first turn")
+            short.append("empty")
+        elif self.mark is None:
+            full.append("following")
+        else:
             new = len(pb.turns) - self.mark
-            parts.append(f"{new} new turn{'s' if new != 1 else ''} (End)" if new else "End follows")
+            if new > 0:
+                full.append(f"held here · {new} new turn{'s' if new != 1 else ''} (End follows)")
+                short.append(f"held +{new} End")
+            else:
+                full.append("held here (End follows)")
+                short.append("held (End)")
         candidates = [p.turn for p in pb.pivots if p.candidate]
         if candidates:
-            parts.append(f"candidate pivot #{candidates[-1] + 1}")
-        return " · ".join(parts)
+            full.append(f"candidate pivot at turn #{candidates[-1] + 1}")
+        return " · ".join(full), " ".join(short)
+
+    def empty_note(self, reading: str) -> str:
+        """What the transcript says while there is no turn to show."""
+        if self.on and not reading:
+            return (
+                "The session file holds no turn yet (it may be being written): "
+                "its turns appear here as they are written."
+            )
+        return "Reading the session…" if reading else "No turns to show."

@@ -19,7 +19,7 @@ from textual.widget import Widget
 from pivotal.model import Session, SessionRef
 from pivotal.tui.marks import MarkBook, identify
 from pivotal.tui.playback import Playback
-from pivotal.tui.safe import clean
+from pivotal.tui.safe import clean, one_line
 
 
 def fallback_identity(ref: SessionRef) -> Session:
@@ -118,7 +118,7 @@ class Marking:
         index = self._current()
         if index is None:
             return
-        self._edit(index, self.book.note_at(index) or "", "Ctrl+S saves · Esc cancels")
+        self._edit(index, self.book.note_at(index) or "", "Ctrl+S saves · Esc leaves")
 
     def _edit(self, index: int, text: str, hint: str) -> None:
         turn = self.playback.turns[index]
@@ -161,6 +161,14 @@ class Marking:
         """Marked turn indices for the timeline (resolving against the current turns)."""
         self.book.resolve(self.playback.turns)
         return tuple(self.book.indices)
+
+    def mark_notes(self) -> dict[int, str]:
+        """Marked turn -> its note's first line ("" without a note): the transcript's ▼."""
+        self.book.resolve(self.playback.turns)
+        return {
+            index: one_line(note.strip().split("\n", 1)[0], 60)
+            for index, note in self.book.by_index.items()
+        }
 
     def cursor_note(self) -> tuple[int, str] | None:
         """(cursor, its note: "" when marked without one), None when the cursor turn is unmarked."""

@@ -17,7 +17,11 @@ from pivotal.tui.screens import close_once
 
 
 class NoteScreen(ModalScreen[str | None]):
-    """A small Markdown editor for one turn's note: Ctrl+S saves, Esc leaves it unchanged."""
+    """A small Markdown editor for one turn's note: Ctrl+S saves, Esc leaves it unchanged.
+
+    Esc on a changed draft does not throw it away at once: the title asks (Ctrl+S saves
+    it, Esc again discards it), and typing on takes the question back.
+    """
 
     BINDINGS = [
         Binding("ctrl+s", "save", "Save", priority=True),
@@ -28,6 +32,9 @@ class NoteScreen(ModalScreen[str | None]):
     closing = False
     """Ctrl+S or Esc reached it: keys behind them wait for the screen below."""
     dismissed = False
+    asking = False
+    """Esc was pressed on a changed draft: the title asks what to do with it."""
+    ASK = "Unsaved note · Ctrl+S saves it · Esc again discards it"
 
     def __init__(self, title: str, text: str = "") -> None:
         super().__init__()
@@ -64,4 +71,18 @@ class NoteScreen(ModalScreen[str | None]):
         close_once(self, self.value.strip("\n"))
 
     def action_cancel(self) -> None:
-        close_once(self, None)
+        if self.asking or self.value.strip("\n") == self.text.strip("\n"):
+            close_once(self, None)
+            return
+        self.asking = True
+        self.title_line(Text(self.ASK, style="bold reverse"))
+
+    def on_text_area_changed(self) -> None:
+        if self.asking:  # typing on: the draft is wanted after all
+            self.asking = False
+            self.title_line(Text(self.title_text))
+
+    def title_line(self, text: Text) -> None:
+        for title in self.query("#note-title"):
+            if isinstance(title, Static):
+                title.update(text)

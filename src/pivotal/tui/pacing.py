@@ -26,6 +26,8 @@ IDLE_LIMIT = 2.0
 """Seconds any recorded gap is cut down to in real time (asciinema's documented example)."""
 UNTIMED_GAP = 1.0
 """Real time: the gap assumed when either turn has no timestamp."""
+IDLE_STEPS = (1.0, 2.0, 5.0, 10.0, 30.0, 60.0)
+"""What `i` steps the idle limit through (then back to the first)."""
 
 
 def number(value: float) -> str:
@@ -79,5 +81,16 @@ class Pace:
         return f"{number(self.speed)} {unit}"
 
     def short(self) -> str:
-        """The label in a narrow status line: `2/s`, `rt×2`."""
-        return f"rt×{number(self.speed)}" if self.realtime else f"{number(self.speed)}/s"
+        """The label in a narrow status line: `2/s`, `rt×2 ≤2s`."""
+        if self.realtime:
+            return f"rt×{number(self.speed)} ≤{number(self.idle_limit)}s"
+        return f"{number(self.speed)}/s"
+
+    def cycle_idle(self) -> str:
+        """`i`: the next idle limit of `IDLE_STEPS` ("" in real time, where the status line
+        shows it; else a line saying it applies there)."""
+        longer = [step for step in IDLE_STEPS if step > self.idle_limit]
+        self.idle_limit = longer[0] if longer else IDLE_STEPS[0]
+        if self.realtime:
+            return ""
+        return f"idle limit {number(self.idle_limit)} s: it cuts long pauses in real time (R)"

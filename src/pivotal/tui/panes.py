@@ -35,10 +35,16 @@ class Panes:
         """Wide terminals: the person hid the docked panel."""
         self.open = False
         """Narrow terminals: the drawer under the transcript is open."""
+        self.sized = False
+        """The screen's width is known (the first resize sets it: nothing moved then)."""
 
     def resize(self, width: int) -> None:
-        """The screen is `width` columns wide now."""
-        self.wide = width >= WIDE
+        """The screen is `width` columns wide now: a docked panel the screen got too narrow
+        for moves to the bottom (it vanished before), a drawer widened is docked."""
+        wide = width >= WIDE
+        if self.sized and self.wide and not wide and not self.hidden:
+            self.open = True
+        self.wide, self.sized = wide, True
         self.place()
 
     @property

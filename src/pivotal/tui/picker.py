@@ -173,7 +173,7 @@ class PickerScreen(Screen[SessionRef | Picked | None]):
     """Choose a session to replay (no path given, or `o` from a replay), or search their text."""
 
     BINDINGS = [
-        Binding("escape", "clear_or_quit", "Clear / quit"),
+        Binding("escape", "clear_or_quit", "Clear filter / quit"),
         Binding("ctrl+f", "search_mode", "Search text"),
         Binding("ctrl+f", "filter_mode", "Filter sessions"),
         Binding("down", "move(1)", show=False),
@@ -197,6 +197,10 @@ class PickerScreen(Screen[SessionRef | Picked | None]):
         self.refs = refs
         self.query_text = query
         self.back = back
+        if back:  # the footer words Esc as the title does: back to the replay, not quit
+            self._bindings.key_to_bindings["escape"] = [
+                Binding("escape", "clear_or_quit", self.esc_words.capitalize())
+            ]
         """Opened from a replay (`o`): Esc goes back to it instead of quitting."""
         self.unlisted = unlisted
         """Files in the agents' folders that listed no session (`pivotal sessions` says why)."""
@@ -233,12 +237,15 @@ class PickerScreen(Screen[SessionRef | Picked | None]):
         found = f"{count} session{'s' if count != 1 else ''} found"
         if self.query_text.strip():
             found = f"{len(self.shown)} of {count} sessions match"
-        leave = "goes back" if self.back else "quits"
         return Text(
-            f"{found}{self.not_read()}{self.progress()} · Enter replays · Esc clears the filter"
-            f" / {leave}",
+            f"{found}{self.not_read()}{self.progress()} · Enter replays · Esc: {self.esc_words}",
             style="bold",
         )
+
+    @property
+    def esc_words(self) -> str:
+        """What Esc does, in the title and the footer alike."""
+        return f"clear filter / {'back' if self.back else 'quit'}"
 
     def not_read(self) -> str:
         """Session files that could not be listed are never left out without a word."""

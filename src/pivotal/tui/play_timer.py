@@ -83,6 +83,11 @@ class PlayTimer:
         self.schedule()
         return said
 
+    def cycle_idle(self) -> str:
+        said = self.playback.pace.cycle_idle()
+        self.schedule()
+        return said
+
     def toggle_realtime(self) -> str:
         pace = self.playback.pace
         pace.realtime = not pace.realtime

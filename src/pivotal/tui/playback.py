@@ -254,6 +254,25 @@ class Playback:
         pos = bisect_left(self.failures, self.cursor) - 1
         return self._set(self.failures[pos]) if pos >= 0 else None
 
+    def human_turns(self) -> list[int]:
+        """The person's own messages, ascending (found once per turn list)."""
+        if self._human is None:
+            user, turns = Role.USER, self.turns
+            self._human = [t.index for t in turns if t.role is user and int(t.flags) & _HUMAN]
+        return self._human
+
+    def next_human(self) -> int | None:
+        """}: the next message the person wrote (whatever the filter shows)."""
+        human = self.human_turns()
+        pos = bisect_right(human, self.cursor)
+        return self._set(human[pos]) if pos < len(human) else None
+
+    def prev_human(self) -> int | None:
+        """{: the message the person wrote before the cursor."""
+        human = self.human_turns()
+        pos = bisect_left(human, self.cursor) - 1
+        return self._set(human[pos]) if pos >= 0 else None
+
     # -- pivots -------------------------------------------------------------
     def pivot_at_or_before(self, index: int | None = None) -> Pivot | None:
         """The pivot the panel explains: the last one anchored at or before the cursor."""

@@ -95,6 +95,10 @@ class TurnLook:
     """The turn's tokens and dollars, at the end of its header ("" when not recorded)."""
     subagents: tuple[tuple[str, str], ...] = ()
     """(call id, what its sub-agent did) for the calls of this turn that ran one."""
+    mark: str | None = None
+    """The person marked this turn (m): "" without a note, else the note's first line."""
+    reason: str = ""
+    """What happened at the pivot anchored here, said under the header (the pivots filter)."""
 
 
 @dataclass(slots=True)
@@ -154,6 +158,8 @@ def header_text(turn: Turn, look: TurnLook, palette: Palette) -> Text:
         text.append("  error", palette.failed)
     if turn.flags & TurnFlag.SIDECHAIN:
         text.append("  sidechain", palette.dim)
+    if look.mark is not None:  # before the spend, which a narrow screen cuts at its edge
+        text.append("  ▼ marked" + (f": {look.mark}" if look.mark else ""), palette.ok)
     if look.spend:
         text.append(f"  {look.spend}", palette.dim)
     return text
@@ -216,6 +222,25 @@ def cut_lines(text: str, lines: int) -> tuple[str, int]:
         return text, 0
     rest = parts[lines].count("\n") + 1
     return "\n".join(parts[:lines]), rest
+
+
+def expandable(turn: Turn) -> bool:
+    """Enter changes how `turn` looks: it has tool calls, or text shown cut or folded."""
+    try:
+        parts = turn.parts
+    except Exception:  # noqa: BLE001 - an unreadable turn has nothing to unfold
+        return False
+    folded = turn.is_synthetic and not turn.is_human
+    for part in parts:
+        if part.kind is PartKind.TOOL:
+            return True
+        if part.kind is PartKind.TEXT and len(part.text) > TEXT_LIMIT:
+            return True
+        if part.kind is PartKind.TEXT and folded and part.text.count("\n") >= FOLDED_LINES:
+            return True
+        if part.kind is PartKind.REASONING and len(part.text) > TEXT_LIMIT:
+            return True
+    return False
 
 
 def more_note(count: int, unit: str, palette: Palette) -> Text:
@@ -283,7 +308,8 @@ def part_blocks(
             size = len(part.text)
             return [(Text(f"▸ thinking ({size:,} chars, t shows)", palette.dim), None)]
         shown, _ = cut(clean(part.text), EXPANDED_LIMIT if open_ else TEXT_LIMIT)
-        return [(Text(shown, Style(dim=True, italic=True)), None)]
+        label = Text("▾ thinking (the agent's reasoning, t hides)", palette.dim)
+        return [(label, None), (Text(shown, Style(dim=True, italic=True)), None)]
     if part.kind is PartKind.TOOL and part.tool is not None:
         blocks: list[tuple[RenderableType, int | None]] = [
             (tool_header(part.tool, open_, palette), number)
@@ -334,6 +360,10 @@ def render_turn(turn: Turn, look: TurnLook, palette: Palette, console: Console) 
         blocks.append((Text(look.pivot, style, no_wrap=True, overflow="ellipsis"), None))
     header_row = len(blocks)
     blocks.append((header_text(turn, look, palette), None))
+    if look.reason:
+        blocks.append(
+            (Text(f"{PIVOT_GLYPH} {look.reason}", palette.dim + Style(italic=True)), None)
+        )
     blocks += body_blocks(turn, look, palette)
     _, attr = role_label(turn)
     gutter = Segment("▏ ", getattr(palette, attr))

@@ -7,13 +7,13 @@ from the app (`add_turns`, `add_analysis`) as the reading worker delivers it.
 It also owns its helpers, created in `__init__` with what each needs:
 `Panes` (where the pivot panel sits), `PlayTimer` (the timer that reveals
 turns while playing), `Marking` (marks, notes and the session's identity),
-`Search` (the needle and its thread), `Handoff` (resume command, screenshot)
-and `LiveFollow` (the live feed). Every key stays an `action_*` method here
-(keys.py binds them, the palette and help list them); a helper's key is one
-line that delegates to it. Helpers never import this module: what they need
-is passed in, and what happens later comes back as a message
-(`PlayTimer.Advanced`, `Marking.Loaded`, `Search.Finished`,
-`LiveFollow.Updated`, `LiveFollow.Switched`).
+`Search` (the needle and its thread), `Handoff` (resume command, screenshot),
+`Clips` (copy and the pager) and `LiveFollow` (the live feed). Every key stays
+an `action_*` method here (keys.py binds them, the palette and help list them);
+a helper's key is one line that delegates to it. Helpers never import this
+module: what they need is passed in, and what happens later comes back as a
+message (`PlayTimer.Advanced`, `Marking.Loaded`, `Search.Found`,
+`Search.Progress`, `LiveFollow.Updated`, `LiveFollow.Switched`).
 """
 
 from __future__ import annotations
@@ -34,6 +34,7 @@ from pivotal.readers import session_files
 from pivotal.spend.ledger import Ledger
 from pivotal.spend.subagents import Subagent
 from pivotal.spend.words import subagent_note
+from pivotal.tui.clip import Clips
 from pivotal.tui.handoff import Handoff
 from pivotal.tui.jumps import Jumps
 from pivotal.tui.keybar import KeyBar
@@ -47,7 +48,7 @@ from pivotal.tui.pivot_panel import PivotPanel, Verdicts
 from pivotal.tui.pivot_story import Stories
 from pivotal.tui.play_timer import PlayTimer
 from pivotal.tui.playback import Playback
-from pivotal.tui.render import ALL_PARTS
+from pivotal.tui.render import ALL_PARTS, expandable
 from pivotal.tui.safe import one_line
 from pivotal.tui.screens import HelpScreen, PromptScreen
 from pivotal.tui.search import Search
@@ -83,6 +84,9 @@ class ReplayScreen(Screen[None]):
         covers the whole screen with a spinner while it is truthy."""
         self.analysed = False
         self.pending_at: int | None = None
+        self.end_at: int | None = None
+        """G while the file is still read: the cursor sits on the last turn read (here) and
+        follows the end as more arrive, until the person moves it."""
         self.ready = False
         """Widgets exist (data that arrives earlier is kept and shown on mount)."""
         self._bindings_state: tuple[bool, bool] | None = None
@@ -96,6 +100,8 @@ class ReplayScreen(Screen[None]):
         self.handoff = Handoff(self, say=self.say)
         self.live = LiveFollow(self, self.playback)
         self.search.path = lambda: None if self.live.ref is None else str(self.live.ref.path)
+        self.clips = Clips(self, say=self.say)
+        self.clips.files = lambda: None if self.live.ref is None else session_files(self.live.ref)
         self.ledger = Ledger()
         """Tokens and dollars up to each turn (the status line's spend)."""
         self.subagents: list[Subagent] = []
@@ -160,6 +166,7 @@ class ReplayScreen(Screen[None]):
         self.panes.resize(self.app.size.width)
         self.call_after_refresh(self._expect_widths)
         self.ready = True
+        self.transcript.reason_of = self.pivot_reason
         self.transcript.set_turns(self.playback.turns, 0)
         self.transcript.set_banners(self.judged_banners())
         self.show_subagents()
@@ -199,6 +206,13 @@ class ReplayScreen(Screen[None]):
         if self.pending_at is not None and (batch.finished or self.pending_at < len(batch.turns)):
             self.playback.goto(self.pending_at)
             self.pending_at = None
+        if self.end_at is not None:  # G while reading: on to the new end, unless moved since
+            if self.playback.cursor == self.end_at:
+                self.end_at = self.playback.last()
+            if self.playback.cursor != self.end_at or batch.finished:
+                self.end_at = None
+        if batch.finished and self.status.startswith("still reading"):
+            self.status = ""  # said while reading, not true any more
         # keep the person's hand scrolling while the rest of the file arrives
         self.sync(follow=not self.ready or self.transcript.follow_cursor)
 
@@ -236,6 +250,11 @@ class ReplayScreen(Screen[None]):
         """Each judged silence's line in the transcript (`verdicts`)."""
         pb = self.playback
         return self.verdicts(pb.pivots, pb.possible, pb.rejections)
+
+    def pivot_reason(self, turn: int) -> str:
+        """What happened at the pivot anchored at `turn`, in plain words ("" when none is)."""
+        pivot = self.playback.pivot_anchored_at(turn)
+        return "" if pivot is None else one_line(pivot.summary or pivot.reason, 300)
 
     def show_subagents(self) -> None:
         """Each call that ran a sub-agent says, under it, what the sub-agent did."""
@@ -291,13 +310,17 @@ class ReplayScreen(Screen[None]):
             ),
         )
         spend, spend_short = self.ledger.status(pb.cursor)
+        live, live_short = self.live.label()
+        self.transcript.placeholder = "" if pb.turns else self.live.empty_note(self.reading)
+        self.transcript.set_marks(self.marking.mark_notes())
         self.timeline.update_state(
             TimelineState.of(
                 pb,
-                following=self.live.on,
+                following=self.live.on or self.reading.startswith("reading"),  # no end yet
                 loading=self.reading,
                 notice=self.status,
-                live=self.live.label(),
+                live=live,
+                live_short=live_short,
                 marks=self.marking.marked_turns(),
                 spend=spend,
                 spend_short=spend_short,
@@ -374,13 +397,21 @@ class ReplayScreen(Screen[None]):
         self.moved(self.playback.step(delta), "at the end" if delta > 0 else "at the start")
 
     def action_faster(self) -> None:
-        self.say(self.player.faster())
+        self.paced(self.player.faster())
 
     def action_slower(self) -> None:
-        self.say(self.player.slower())
+        self.paced(self.player.slower())
 
     def action_toggle_realtime(self) -> None:
-        self.say(self.player.toggle_realtime())
+        self.paced(self.player.toggle_realtime())
+
+    def action_idle_limit(self) -> None:
+        self.paced(self.player.cycle_idle())
+
+    def paced(self, said: str) -> None:
+        """+, -, R, i: the status line's pace part shows the new pace; the notice says only
+        what it cannot ("already at the top speed"), not the pace a second time."""
+        self.say("" if said == self.playback.pace.label() else said)
 
     def action_toggle_autopause(self) -> None:
         self.playback.autopause = not self.playback.autopause
@@ -388,10 +419,16 @@ class ReplayScreen(Screen[None]):
 
     # -- jumps --------------------------------------------------------------------
     def action_next_pivot(self) -> None:
-        self.at_pivot(self.jumps.go(self.playback.next_pivot), "no later pivot")
+        self.at_pivot(self.jumps.go(self.playback.next_pivot), self.no_pivot("later"))
 
     def action_prev_pivot(self) -> None:
-        self.at_pivot(self.jumps.go(self.playback.prev_pivot), "no earlier pivot")
+        self.at_pivot(self.jumps.go(self.playback.prev_pivot), self.no_pivot("earlier"))
+
+    def no_pivot(self, which: str) -> str:
+        """Why ] or [ did not move: no such pivot, or none is known while the file is read."""
+        if self.analysed:
+            return f"no {which} pivot"
+        return "still reading: no pivot known yet"
 
     def at_pivot(self, target: int | None, what: str) -> None:
         """After ] or [: the explanation shows (a narrow screen opens its drawer).
@@ -433,6 +470,11 @@ class ReplayScreen(Screen[None]):
 
     def action_last(self) -> None:
         self.moved(self.jumps.go(self.playback.last))
+        self.pending_at = None
+        reading = self.reading.startswith("reading") and not self.live.on  # more are coming
+        if reading and self.playback.turns:
+            self.end_at = self.playback.cursor
+            self.say("still reading: following the end as it arrives")
 
     def action_percent(self, tenth: int) -> None:
         self.moved(self.jumps.go(lambda: self.playback.percent(tenth)))
@@ -442,9 +484,20 @@ class ReplayScreen(Screen[None]):
 
     def action_goto(self) -> None:
         def done(value: str | None) -> None:
-            if value and value.strip().isdigit():
-                turn = int(value.strip()) - 1
-                self.moved(self.jumps.go(lambda: self.playback.goto(turn)))
+            text = (value or "").strip()
+            if not text:
+                return
+            if not text.isdigit():
+                self.say(f"not a turn number: {one_line(text, 30)}")
+                return
+            turn = int(text) - 1
+            self.moved(self.jumps.go(lambda: self.playback.goto(turn)))
+            total = len(self.playback.turns)
+            if total and not 0 <= turn < total:  # clamped: say where it went instead
+                where = "the last turn" if turn >= total else "the first turn"
+                self.say(
+                    f"turn {text} is not in 1–{total}: at {where}, #{self.playback.cursor + 1}"
+                )
 
         total = len(self.playback.turns)
         self.app.push_screen(PromptScreen(f"Go to turn (1–{total})", "turn number"), done)
@@ -489,8 +542,13 @@ class ReplayScreen(Screen[None]):
     def show_count(self, message: Search.Counted) -> None:
         self.search.show_count(message)
 
+    @on(Search.Progress)
+    def show_search_progress(self, message: Search.Progress) -> None:
+        self.search.show_progress(message)
+
     def action_cycle_filter(self) -> None:
         value = self.playback.cycle_filter()
+        self.transcript.with_reasons = value.value == "pivots"  # a list of pivots says why
         shown = FILTER_WORDS.get(value.value, value.value)
         self.status = f"showing {shown}" if self.playback.visible else f"no {shown.split()[0]} here"
         self.sync()
@@ -504,7 +562,9 @@ class ReplayScreen(Screen[None]):
         ran = [s for s in self.subagents if s.parent_turn == cursor and not s.error]
         order = [call.call_id for call in self.playback.turns[cursor].tool_calls] if ran else []
         ran.sort(key=lambda s: order.index(s.call_id) if s.call_id in order else len(order))
-        if not ran:
+        if not ran and not expandable(self.playback.turns[cursor]):
+            self.say("nothing to unfold here: this turn has no tool calls and shows in full")
+        elif not ran:
             self.transcript.toggle_expanded(cursor, ALL_PARTS)
         elif len(ran) == 1:
             self.app.open_subagent(ran[0], self)  # type: ignore[attr-defined]
@@ -551,6 +611,8 @@ class ReplayScreen(Screen[None]):
         self.say(f"keys scroll the {self.panes.cycle()} (Tab switches)")
 
     def action_close_overlay(self) -> None:
+        if self.search.cancel():  # a long search first: it is what the person just started
+            return
         if self.panes.close_overlay():
             return
         if self.playback.playing:
@@ -585,10 +647,10 @@ class ReplayScreen(Screen[None]):
             self.analysed = True
         if shown.loading is not None:
             self.reading = shown.loading
+        if shown.restarted and self.status.startswith("auto-paused"):
+            self.status = ""  # said of turns that are gone
         if shown.paused_at is not None:
-            self.status = (
-                f"auto-paused at pivot #{shown.paused_at + 1}, confirmed live (End follows)"
-            )
+            self.status = "auto-paused at a pivot confirmed live"
             self.panes.reveal()
         elif self.playback.playing and not shown.pinned and not self.player.running:
             self.player.schedule()
@@ -620,6 +682,20 @@ class ReplayScreen(Screen[None]):
 
     def action_resume(self) -> None:
         self.handoff.resume(self.marking.identity)
+
+    def action_copy(self) -> None:
+        if self.playback.turns:
+            self.clips.copy(self.playback.turns[self.playback.cursor])
+
+    def action_page(self) -> None:
+        if self.playback.turns:
+            self.clips.page(self.playback.turns[self.playback.cursor])
+
+    def action_next_human(self) -> None:
+        self.moved(self.jumps.go(self.playback.next_human), "no later message of yours")
+
+    def action_prev_human(self) -> None:
+        self.moved(self.jumps.go(self.playback.prev_human), "no earlier message of yours")
 
     def action_screenshot(self) -> None:
         ref = self.live.ref

@@ -9,12 +9,15 @@ starts in the current turn. A thread first finds the nearest match from the
 cursor and posts `Search.Found` (the screen goes there at once), then goes on
 to find every match and posts `Search.Counted`: from then on `n` / `N` are a
 bisect in that list, the status says "match 3/9", and when a move wraps
-round the end it says so. `find.find_all` does the looking.
+round the end it says so. `find.Finder` does the looking. A long search (a
+1 GB file) says how far it got (`Search.Progress`, a few times a second) and
+Esc stops it (`cancel`).
 """
 
 from __future__ import annotations
 
 import re
+import time
 from bisect import bisect_left, bisect_right
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -26,13 +29,16 @@ from textual.containers import Vertical
 from textual.message import Message
 from textual.widget import Widget
 from textual.widgets import Input, Static
-from textual.worker import get_current_worker
+from textual.worker import Worker, get_current_worker
 
 from pivotal.tui.find import Finder, Query, SpanIndex, tool_parts_matching
 from pivotal.tui.jumps import Jumps
 from pivotal.tui.playback import Playback
 from pivotal.tui.screens import PromptInput, PromptScreen, close_once
 from pivotal.tui.transcript import TranscriptView
+
+PROGRESS_EVERY = 0.25
+"""Seconds between two lines saying how far a long search got."""
 
 
 class SearchPrompt(PromptScreen):
@@ -84,6 +90,14 @@ class Search:
             self.turn = turn
             self.wrapped = wrapped
 
+    class Progress(Message):
+        """How far the search thread got (a status line for the person)."""
+
+        def __init__(self, generation: int, status: str) -> None:
+            super().__init__()
+            self.generation = generation
+            self.status = status
+
     class Counted(Message):
         """Every matching turn is known (ascending)."""
 
@@ -119,6 +133,23 @@ class Search:
         self._searched_at = -1
         """The revision the newest search started from."""
         self._spans: tuple[int, SpanIndex] | None = None
+        self._worker: Worker[None] | None = None
+
+    @property
+    def busy(self) -> bool:
+        """A search thread is still looking (or counting)."""
+        return self._worker is not None and not self._worker.is_finished
+
+    def cancel(self) -> bool:
+        """Esc: stop the search thread; False when none was running."""
+        if not self.busy:
+            return False
+        assert self._worker is not None
+        self._worker.cancel()
+        self._worker = None
+        self._generation += 1  # what it still posts is stale
+        self.say(f"search for “{self.query.text}” stopped (n searches again)")
+        return True
 
     @property
     def needle(self) -> str:
@@ -173,18 +204,19 @@ class Search:
         visible, cursor, turns, revision = pb.visible, pb.cursor, pb.turns, pb.revision
         spans = self._spans[1] if self._spans and self._spans[0] == revision else None
         self._searched_at = revision
-        self.say(f"searching “{query.text}”…")
+        self.say(f"searching “{query.text}”… (Esc stops)")
+        progress = self._progress(generation, query.text)
 
         def thread() -> None:
             worker = get_current_worker()
             cancelled = lambda: worker.is_cancelled  # noqa: E731
             index = spans or SpanIndex.of(turns)
             self._spans = (revision, index)
-            finder = Finder(turns, query, path, cancelled, index)
+            finder = Finder(turns, query, path, cancelled, index, progress)
             order, wrap_at = search_order(visible, cursor, forward, include_current)
             found, wrapped = None, False
             for n, turn in enumerate(order):
-                if cancelled():
+                if finder.stopped(n, len(order)):
                     return
                 if finder.matches(turn):
                     found, wrapped = turn, n >= wrap_at
@@ -194,7 +226,7 @@ class Search:
             if matches is not None and not cancelled():
                 self.owner.post_message(Search.Counted(generation, matches))
 
-        self.owner.run_worker(
+        self._worker = self.owner.run_worker(
             thread,
             name="search",
             group="search",
@@ -203,6 +235,24 @@ class Search:
             exit_on_error=False,
             description="Searching the session",
         )
+
+    def _progress(self, generation: int, text: str) -> Callable[[str, int, int], None]:
+        """What the thread calls as it goes: a `Search.Progress` at most every PROGRESS_EVERY s."""
+        last = [time.monotonic()]
+
+        def progress(phase: str, done: int, total: int) -> None:
+            now = time.monotonic()
+            if now - last[0] < PROGRESS_EVERY:
+                return
+            last[0] = now
+            if phase == "file":
+                where = f"{done * 100 // max(total, 1)}% of the file"
+            else:
+                where = f"{done:,} of {total:,} turns read"
+            status = f"searching “{text}”… {where} (Esc stops)"
+            self.owner.post_message(Search.Progress(generation, status))
+
+        return progress
 
     # -- results ------------------------------------------------------------------------
     def show(self, shown: Shown | None) -> None:
@@ -219,6 +269,10 @@ class Search:
             for part in tool_parts_matching(self.playback.turns[turn], pattern):
                 transcript.open_part(turn, part)  # a match in folded output shows
         self.show_status(shown.status, turn is not None)
+
+    def show_progress(self, message: Progress) -> None:
+        if message.generation == self._generation and self.busy:
+            self.say(message.status)
 
     def show_count(self, message: Counted) -> None:
         if (status := self.counted(message)) is not None:

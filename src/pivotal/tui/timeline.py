@@ -51,6 +51,8 @@ class TimelineState:
     """Possible pivots (under the bar): ◇, never counted with the pivots."""
     live: str = ""
     """The live-follow indicator ("" when not following)."""
+    live_short: str = ""
+    """The indicator in a narrow status line (it keeps the count of new turns)."""
     marks: tuple[int, ...] = ()
     """Turns the person marked (m): drawn as ▼ beside a pivot, never over it."""
     elapsed: float | None = None
@@ -99,14 +101,22 @@ def status_text(state: TimelineState, width: int) -> str:
         play = Part("⏸ paused", "⏸", 9)
     here = state.cursor + 1 if state.total else 0
     share = f"{state.cursor * 100 // max(state.total - 1, 1)}%" if state.total > 1 else "100%"
-    parts = [Part(state.live, state.live.split(" · ")[0], 8)] if state.live else []
-    parts.append(play)
-    parts.append(Part(f"turn {here}/{state.total} · {share}", f"{here}/{state.total} {share}", 8))
+    parts = [Part(state.live, state.live_short or state.live, 10)] if state.live else []
+    if not state.live or state.playing:  # following: the indicator says where the view is
+        parts.append(play)
+    place = f"{here}/{state.total}"
+    parts.append(
+        Part(f"turn {place} · {share}", f"{place} {share}", 8)
+        if state.total
+        else Part("no turns yet", "no turns", 8)
+    )
     if state.elapsed is not None:
         whole = f" / {clock(state.duration)}" if state.duration is not None else ""
         parts.append(Part(f"{clock(state.elapsed)}{whole}", clock(state.elapsed), 3))
     parts.append(Part(state.pace, state.pace_short, 4))
     pivots = plural(len(state.pivots), "pivot")
+    if state.loading and not state.pivots:  # none is known before the whole file is read
+        pivots = "pivots …"
     if state.possible:
         maybe = len(state.possible)
         parts.append(Part(f"{pivots} · {maybe} possible", f"{pivots} +{maybe}◇", 5))

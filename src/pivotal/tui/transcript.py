@@ -9,11 +9,14 @@ Markdown widget per message would take minutes (PERF.md §2).
 
 from __future__ import annotations
 
+import textwrap
 from bisect import bisect_right
+from collections.abc import Callable
 from dataclasses import replace
 from functools import partial
 from itertools import accumulate
 
+from rich.segment import Segment
 from rich.style import Style
 from textual import events
 from textual.cache import LRUCache
@@ -29,6 +32,7 @@ from pivotal.tui.heights import Heights
 from pivotal.tui.highlight import Highlighter
 from pivotal.tui.render import (
     ALL_PARTS,
+    PIVOT_GLYPH,
     Palette,
     RenderedTurn,
     TurnLook,
@@ -103,8 +107,25 @@ class TranscriptView(ScrollView, can_focus=False):
         """The session's model: prices turns that name none in their headers."""
         self.subagents: dict[int, tuple[tuple[str, str], ...]] = {}
         """Turn -> (call id, what its sub-agent did) for the calls that ran one."""
+        self._placeholder = ""
+        self.marks: dict[int, str] = {}
+        """Turn -> its note's first line ("" when marked without a note): ▼ in its header."""
+        self._with_reasons = False
+        self.reason_of: Callable[[int], str] = lambda turn: ""
+        """What happened at the pivot anchored at a turn, in plain words (the screen's)."""
 
     # -- inputs from the app -------------------------------------------------
+    @property
+    def placeholder(self) -> str:
+        """Said at the top while no turn is shown (an empty live file is not a blank screen)."""
+        return self._placeholder
+
+    @placeholder.setter
+    def placeholder(self, text: str) -> None:
+        if text != self._placeholder:
+            self._placeholder = text
+            self.refresh()
+
     def set_turns(self, turns: list[Turn], first_changed: int | None = None) -> None:
         """New turn list; forget everything measured from `first_changed` on."""
         self.turns = turns
@@ -388,12 +409,40 @@ class TranscriptView(ScrollView, can_focus=False):
             self._cache.clear()
             self._heights.restyled()
 
+    def set_marks(self, marks: dict[int, str]) -> None:
+        """The marked turns and their notes' first lines (their headers say ▼ marked)."""
+        if marks != self.marks:
+            self.marks = marks
+            self.refresh()  # a header's words, not its height: nothing moves
+
+    @property
+    def with_reasons(self) -> bool:
+        """Under each banner, what happened at its pivot (the pivots filter lists them)."""
+        return self._with_reasons
+
+    @with_reasons.setter
+    def with_reasons(self, on: bool) -> None:
+        if on != self._with_reasons:
+            self._with_reasons = on
+            # the pivots' turns are taller or shorter: measured again (a few turns of
+            # thousands: forgetting by a test over every height cost ~20 ms a key)
+            for index, banner in self.banners.items():
+                if banner.startswith(PIVOT_GLYPH):
+                    self._heights.drop(index)
+                    self._heights.estimates.pop(index, None)
+                    self._stale = True
+
+    def reason(self, index: int) -> str:
+        return self.reason_of(index) if self._with_reasons and index in self.banners else ""
+
     def look(self, index: int) -> TurnLook:
         return TurnLook(
             width=self._layout_width or self.content_width,
             reasoning=self.reasoning,
             expanded=self.expanded.get(index, frozenset()),
             pivot=self.banners.get(index),
+            reason=self.reason(index),
+            mark=self.marks.get(index),
             spend=turn_usage(self.turns[index], self.model) if index < len(self.turns) else "",
             subagents=self.subagents.get(index, ()),
         )
@@ -448,6 +497,11 @@ class TranscriptView(ScrollView, can_focus=False):
         style = self._line_style or self.rich_style
         strip = self._strip_at(line)
         if strip is None:
+            if not self.shown and self._placeholder:
+                lines = textwrap.wrap(self._placeholder, max(width - 4, 10))
+                if 1 <= line <= len(lines):
+                    note = Segment(f"  {lines[line - 1]}", style + Style(italic=True))
+                    return Strip([note]).crop_extend(0, width, style)
             return Strip.blank(width, style)
         strip = self.highlighter.apply(strip)
         return strip.crop_extend(scroll_x, scroll_x + width, style).apply_style(style)

@@ -1,0 +1,145 @@
+"""`scan` and `sessions` fit the terminal's width, and print whole lines to a pipe (issue 35:
+10): at 80 columns no row was to wrap mid-word, as the terminal wraps what is too long."""
+
+from __future__ import annotations
+
+import io
+import os
+import re
+import shutil
+from contextlib import redirect_stderr, redirect_stdout
+from pathlib import Path
+
+import pytest
+
+from pivotal.cli import run
+from pivotal.text.fit import cells, wrap
+
+ROOT = Path(__file__).resolve().parents[2]
+SAMPLES = ROOT / "sample_sessions" / "claude"
+SCANNED = [SAMPLES / "demo.jsonl", SAMPLES / "seed_dead_end.jsonl", SAMPLES / "go_ahead_plan.jsonl"]
+
+
+class Terminal(io.StringIO):
+    """Standard output as a terminal would be (its width comes from $COLUMNS)."""
+
+    def isatty(self) -> bool:
+        return True
+
+
+def pivotal(*args: object, tty: bool) -> str:
+    out = Terminal() if tty else io.StringIO()
+    with redirect_stdout(out), redirect_stderr(io.StringIO()):
+        code = run([os.fspath(a) for a in args])  # type: ignore[arg-type]
+    assert code == 0
+    return out.getvalue()
+
+
+def words(text: str) -> list[str]:
+    """The words of `text`, whatever broke its lines (a row's continuation is indented); a
+    narrow table's sentences go under their rows, without a column header."""
+    return [word for word in text.split() if word not in ("WHAT", "HAPPENED")]
+
+
+def long_lines(text: str, width: int) -> list[str]:
+    """Lines wider than `width`, but a line that is one path, which is printed whole."""
+    return [
+        line
+        for line in text.splitlines()
+        if cells(line) > width and " " in line.strip() and not line.startswith(str(ROOT))
+    ]
+
+
+@pytest.mark.parametrize("width", [80, 160])
+@pytest.mark.parametrize("explain", [False, True])
+def test_scan_fits_the_terminal(monkeypatch: pytest.MonkeyPatch, width: int, explain: bool) -> None:
+    monkeypatch.setenv("COLUMNS", str(width))
+    flags = ["--explain"] if explain else []
+    fitted = pivotal("scan", *flags, *SCANNED, tty=True)
+    piped = pivotal("scan", *flags, *SCANNED, tty=False)
+    assert not long_lines(fitted, width), long_lines(fitted, width)
+    assert "".join(words(fitted)) == "".join(words(piped)), "everything is printed"
+    whole, long = set(words(piped)), [w for w in words(piped) if cells(w) > width // 2]
+    for word in words(fitted):  # only a word no row can hold comes in pieces
+        assert word in whole or any(word in w for w in long), word
+    assert long_lines(piped, width), "piped, the lines are whole"
+
+
+def test_scan_piped_gives_the_whole_sentence_of_each_pivot(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("COLUMNS", "80")
+    piped = pivotal("scan", SAMPLES / "demo.jsonl", tty=False)
+    rows = [line for line in piped.splitlines() if re.match(r"  #\d+ ", line)]
+    assert len(rows) == 2
+    assert all(row.endswith(("calls).", "call).")) for row in rows), rows  # not cut at 110
+
+
+def test_a_narrow_table_puts_the_sentence_under_its_row(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("COLUMNS", "80")
+    fitted = pivotal("scan", SAMPLES / "seed_dead_end.jsonl", tty=True).splitlines()
+    head = next(n for n, line in enumerate(fitted) if line.startswith("  TURN"))
+    assert fitted[head].split() == ["TURN", "TIME", "KIND", "SILENCE", "CONF"]
+    assert fitted[head + 1].startswith("  #90 ") and fitted[head + 1].endswith("0.75")
+    assert fitted[head + 2].startswith("        You said")
+
+
+def home_with_sessions(tmp_path: Path) -> Path:
+    project = tmp_path / ".claude" / "projects" / "-home-dev-src-a-rather-long-project-name-here"
+    project.mkdir(parents=True)
+    shutil.copy2(SAMPLES / "demo.jsonl", project / "3f1b5c2e-8d4a-4c3e-9b1a-2f6e7d8c9a0b.jsonl")
+    codex = tmp_path / ".codex" / "sessions" / "2026" / "11" / "02"
+    codex.mkdir(parents=True)
+    shutil.copy2(
+        ROOT / "sample_sessions" / "codex" / "seed_dead_end.jsonl",
+        codex / "rollout-2026-11-02T08-40-00-01a19b6a.jsonl",
+    )
+    return tmp_path
+
+
+@pytest.mark.parametrize("width", [80, 160])
+def test_sessions_fits_the_terminal(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, width: int
+) -> None:
+    home = home_with_sessions(tmp_path)
+    monkeypatch.setenv("COLUMNS", str(width))
+    fitted = pivotal("sessions", "--root", home, tty=True).splitlines()
+    piped = pivotal("sessions", "--root", home, tty=False).splitlines()
+    assert len(piped) == 3 and piped[0].split()[-1] == "PATH"
+    for line in fitted:
+        path = line.strip()
+        if path.startswith(str(home)):
+            assert line == f"    {path}" and Path(path).is_file()  # whole, on a line of its own
+        else:
+            assert cells(line) <= width, line
+    assert len(fitted) == 5 and "PATH" not in fitted[0]
+
+
+def test_sessions_keeps_the_end_of_a_long_project(tmp_path: Path, monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    from pivotal.cli.listing import print_sessions
+    from pivotal.model import SessionRef
+
+    ref = SessionRef(
+        "claude-code",
+        Path("/s.jsonl"),
+        cwd="/home/dev/src/clients/acme/backend/services/invoice-api",
+        turns=3,
+        pivots=0,
+    )
+    out = io.StringIO()
+    print_sessions([ref], as_json=False, out=out, width=80)
+    row = out.getvalue().splitlines()[1]
+    assert "…" in row and "invoice-api" in row and cells(row) <= 80
+
+
+@pytest.mark.parametrize(
+    ("line", "width", "rows"),
+    [
+        ("short", 80, ["short"]),
+        ("  one two three four", 12, ["  one two", "      three", "      four"]),
+        ("a  b  c", 4, ["a  b", "c"]),  # runs of spaces kept inside a row
+        ("/a/very/long/path/file.jsonl  (x)", 10, ["/a/very/long/path/file.jsonl", "    (x)"]),
+        ('  "Edit: /aa/bb/cc/dd"', 14, ['  "Edit:', "      /aa/bb/", '      cc/dd"']),
+        ("日本語 日本語 日本語", 10, ["日本語", "    日本語", "    日本語"]),
+    ],
+)
+def test_wrap(line: str, width: int, rows: list[str]) -> None:
+    assert wrap(line, width) == rows
