@@ -96,7 +96,7 @@ async def test_silence_at_the_live_edge_is_a_candidate_then_confirmed(tmp_path: 
     scene = stream.pivot_scene(1)[1:]  # the prompt is already in the file
     ok = next(i for i, rec in enumerate(scene) if b'"content":"ok"' in rec)
     async with app.run_test(size=SIZE):
-        await wait_for(lambda: "● LIVE" in status(app))
+        await wait_for(lambda: "● LIVE" in status(app) and replay(app).analysed)
         for record in scene[: ok + 1]:  # failed attempts, then the bare "ok"
             writer.append(record)
         screen = replay(app)

@@ -35,7 +35,8 @@ async def test_after_a_live_auto_pause_live_and_the_new_turns_stay_on_the_line(
     app = open_app(writer.path, follow=True, sensitivity="1")
     scene = stream.pivot_scene(1)[1:]
     async with app.run_test(size=size) as pilot:
-        await wait_for(lambda: "● LIVE" in status(app))
+        # the first verdicts are in: a pivot confirmed after them is a live one
+        await wait_for(lambda: "● LIVE" in status(app) and replay(app).analysed)
         assert "● LIVE · following" in status(app) or size == NARROW
         assert "paused" not in status(app) and "⏸" not in status(app)
         for record in scene:
@@ -70,7 +71,8 @@ async def test_a_file_truncated_to_nothing_says_it_is_empty(
     app = open_app(writer.path, follow=True, sensitivity="1")
     scene = stream.pivot_scene(1)[1:]
     async with app.run_test(size=size):
-        await wait_for(lambda: "● LIVE" in status(app))
+        # the first verdicts are in: a pivot confirmed after them is a live one
+        await wait_for(lambda: "● LIVE" in status(app) and replay(app).analysed)
         for record in scene:
             writer.append(record)
         await wait_for(lambda: "auto-paused" in status(app))
