@@ -22,13 +22,23 @@ from hardening.fuzz_support import (
     JSON_VALUES,
     json_paths,
     lengthened,
+    materialize,
     mutate,
     read,
+    refs_for,
+    signature,
 )
 from pivotal.readers import find_sessions, read_errors, sniff_path
 from pivotal.readers.base import FormatSpec
 
-__all__ = ["FUZZ_SETTINGS", "JSON_VALUES", "lengthened", "mutated", "read_everything"]
+__all__ = [
+    "FUZZ_SETTINGS",
+    "JSON_VALUES",
+    "batch_shows_what_following_shows",
+    "lengthened",
+    "mutated",
+    "read_everything",
+]
 
 
 def mutated(data: st.DataObject, records: list[object], rounds: int = 6) -> list[object]:
@@ -58,6 +68,25 @@ def read_everything(path: Path, spec: FormatSpec | None = None) -> None:
             read(_spec_of(ref.format, spec), ref.path)
         except read_errors():
             pass
+
+
+def batch_shows_what_following_shows(spec: FormatSpec, path: Path) -> None:
+    """A batch read (Cline, Continue: an index, each turn's parts decoded again on demand)
+    shows exactly what a followed read of the same files (parts held in memory) shows."""
+    for ref in refs_for(spec, path):
+        sessions = []
+        for polls in ((True,), (False, True)):
+            reader = spec.open(ref)
+            try:
+                for final in polls:
+                    reader.poll(final=final)
+                materialize(reader)
+            except read_errors():
+                return
+            finally:
+                reader.close()
+            sessions.append(signature([reader.session]))
+        assert sessions[0] == sessions[1]
 
 
 def _head(path: Path) -> bytes:

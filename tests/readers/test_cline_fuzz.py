@@ -11,7 +11,7 @@ from hypothesis import strategies as st
 
 from pivotal.readers.cline import SPEC
 
-from .fuzzing import FUZZ_SETTINGS, mutated, read_everything
+from .fuzzing import FUZZ_SETTINGS, batch_shows_what_following_shows, mutated, read_everything
 from .realhome import REAL
 
 FIXTURES = Path(__file__).resolve().parents[1] / "fixtures"
@@ -48,3 +48,4 @@ def test_session_files_with_wrong_types_in_any_field(data, which) -> None:
             (folder / file_name).write_text(text)
         read_everything(folder, SPEC)
         read_everything(Path(root), SPEC)
+        batch_shows_what_following_shows(SPEC, folder)

@@ -11,7 +11,7 @@ from hypothesis import strategies as st
 
 from pivotal.readers.continue_cli import SPEC
 
-from .fuzzing import FUZZ_SETTINGS, mutated, read_everything
+from .fuzzing import FUZZ_SETTINGS, batch_shows_what_following_shows, mutated, read_everything
 from .realhome import REAL
 
 FIXTURES = Path(__file__).resolve().parents[1] / "fixtures"
@@ -41,3 +41,4 @@ def test_documents_with_wrong_types_in_any_field(data, which, whole) -> None:
         (path.parent / "sessions.json").write_bytes(index)
         read_everything(path, SPEC)
         read_everything(path.parent, SPEC)
+        batch_shows_what_following_shows(SPEC, path)

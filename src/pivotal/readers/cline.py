@@ -24,13 +24,24 @@ about it, and what this reader makes of it:
   `/compact` itself is not stored as a message.
 * The files are rewritten whole: the folder is re-read when any of them changes;
   a half-written document keeps the turns read before until it is whole again.
+
+The messages file is read one message at a time (`json_items`). A batch read
+keeps only each turn's index and where its messages are (`lazy_items`): the
+parts are decoded again when asked for, so a 1 GB session is not held in memory.
+A followed session keeps its parts, as the files it was read from may be
+rewritten at any moment.
 """
 
 from __future__ import annotations
 
 import os
 import re
+import zlib
 from pathlib import Path
+from typing import Any
+
+import msgspec
+from msgspec.structs import asdict
 
 from pivotal.model import (
     Part,
@@ -54,6 +65,8 @@ from pivotal.readers.base import (
     source_gone,
 )
 from pivotal.readers.generic_common import replace_turns
+from pivotal.readers.json_items import ITEMS, decode_light, scan_document
+from pivotal.readers.lazy_items import ItemStore, Piece
 
 FORMAT = "cline"
 MESSAGES = ".messages.json"
@@ -81,6 +94,9 @@ class ClineReader(SessionReader):
         self.session.id = ref.session_id
         self._stamps: tuple | None = None
         self._size = 0
+        self._pinned: bool | None = None
+        """Set by the first poll: a followed session (not final) keeps its parts in memory."""
+        self._store = ItemStore(_files(ref.path)[1], "messages", _rebuild)
 
     @property
     def progress(self) -> tuple[int, int]:
@@ -89,6 +105,8 @@ class ClineReader(SessionReader):
     def poll(self, final: bool = False, budget: int | None = None) -> Update:
         folder = self.ref.path
         skipped_before = len(self.session.skipped)
+        if self._pinned is None:
+            self._pinned = not final
         manifest, messages, compaction = _files(folder)
         stamps = tuple(_stamp(p) for p in (manifest, messages, compaction))
         if stamps[1] is None and not folder.is_dir():
@@ -106,7 +124,8 @@ class ClineReader(SessionReader):
         meta = _load(manifest)
         if isinstance(meta, dict):
             self._meta(meta)
-        doc = _load(messages)
+        index = _Index(None if self._pinned else self._store)
+        doc = index.read(messages)
         if isinstance(doc, ValueError) or doc is None:
             if final and (self._stamps is None or stamps != self._stamps):
                 reason = describe_decode_error(doc) if doc is not None else "no messages file"
@@ -115,7 +134,7 @@ class ClineReader(SessionReader):
                 self._stamps = stamps
             return  # half-written (or not there yet): keep what was read, retry on change
         listed = doc.get("messages") if isinstance(doc, dict) else doc
-        if not isinstance(listed, list):
+        if listed is not ITEMS:
             if final:
                 self.skip(None, f"{messages.name}: no message list")
                 self._stamps = stamps
@@ -124,10 +143,7 @@ class ClineReader(SessionReader):
         if isinstance(doc, dict) and isinstance(doc.get("sessionId"), str):
             self.session.id = doc["sessionId"]
         compacted = _load(compaction)
-        turns = build_turns(
-            [m for m in listed if isinstance(m, dict)],
-            compacted if isinstance(compacted, dict) else None,
-        )
+        turns = index.finished(compacted if isinstance(compacted, dict) else None)
         models = [t.model for t in turns if t.model]
         if models:
             self.session.model = models[-1]
@@ -146,22 +162,163 @@ class ClineReader(SessionReader):
             session.title = extra["title"]
 
 
-def build_turns(messages: list[dict], compaction: dict | None) -> list[Turn]:
-    """Turns of the full history, with the latest compaction placed where it happened."""
-    turns: list[Turn] = []
-    calls: dict[str, ToolCall] = {}
-    cut = _compaction_point(compaction, len(messages))
-    for position, message in enumerate(messages):
-        if position == cut:
-            turns.extend(_compaction_turns(compaction or {}))
-        turn = _message_turn(message, position, calls)
-        if turn is not None:
-            turns.append(turn)
-    if cut == len(messages):
-        turns.extend(_compaction_turns(compaction or {}))
-    for index, turn in enumerate(turns):
-        turn.index = index
-    return turns
+class _Index:
+    """The turns of the messages file, built one message at a time as it is read.
+
+    With a store (a batch read), each turn keeps its index fields and the pieces of
+    the file it is built from (its message, and the later messages whose tool results
+    answer its calls); its parts are dropped as soon as it is built. Without one, the
+    turns keep their parts as well.
+    """
+
+    def __init__(self, store: ItemStore | None) -> None:
+        self.store = store
+        self.begin()
+
+    def begin(self) -> None:
+        self.turns: list[Turn] = []
+        self.pieces: list[list[Piece]] = []
+        self.starts: list[int] = []
+        """The number of turns before each message (where a compaction goes)."""
+        self.calls: dict[str, ToolCall] = {}
+        self.owner: dict[str, int] = {}
+        """The turn (its position in `turns`) of each call in `calls`."""
+
+    def read(self, path: Path) -> object:
+        """The document's members (`ITEMS` for the messages), None when there is no file,
+        a ValueError when it is not whole JSON."""
+        try:
+            fd = os.open(path, os.O_RDONLY)
+        except OSError:
+            return None
+        try:
+            return scan_document(fd, os.fstat(fd).st_size, "messages", self.item, self.begin)
+        except ValueError as exc:
+            return exc
+        except OSError:
+            return None
+        finally:
+            os.close(fd)
+
+    def item(self, offset: int, item: memoryview) -> None:
+        message = _decode(item) if self.store is None else _decode_light(item)
+        if not isinstance(message, dict):
+            return
+        position = len(self.starts)
+        self.starts.append(len(self.turns))
+        filled: list[ToolCall] = []
+        turn = _message_turn(message, position, self.calls, filled)
+        if turn is None and not filled:
+            return
+        lazy = self.store is not None
+        length, crc = len(item), zlib.crc32(item)
+        answered: dict[int, list[str]] = {}
+        for call in filled:
+            answered.setdefault(self.owner[call.call_id], []).append(call.call_id)
+            if lazy:
+                call.output = ""  # answered (a second answer is not taken), and not kept
+        for owner, ids in answered.items():
+            self.pieces[owner].append(Piece(offset, length, crc, tuple(ids)))
+        if turn is None:
+            return
+        number = len(self.turns)
+        made: list[str] = []
+        for part in turn.parts:
+            call = part.tool
+            if call is not None:
+                self.owner[call.call_id] = number
+                made.append(call.call_id)
+                if lazy:
+                    call.input = None
+        # a call with no id of its own is named by the calls before it in the session:
+        # the names given here are kept for the turn's parts to be rebuilt with
+        named = any(ident.startswith("tool#") for ident in made)
+        tag = (position, tuple(made)) if named else position
+        self.turns.append(turn)
+        self.pieces.append([Piece(offset, length, crc, tag)])
+        if lazy:
+            turn._parts = None
+
+    def finished(self, compaction: dict | None) -> list[Turn]:
+        """Every turn, the latest compaction placed where it happened."""
+        turns = self.turns
+        for turn, pieces in zip(turns, self.pieces, strict=True):
+            if self.store is not None:
+                self.store.make_lazy(turn, pieces)
+            else:
+                turn.extra = {"pieces": tuple(pieces)}
+        cut = _compaction_point(compaction, len(self.starts))
+        if cut is not None:
+            at = self.starts[cut] if cut < len(self.starts) else len(turns)
+            turns[at:at] = _compaction_turns(compaction or {})
+        for index, turn in enumerate(turns):
+            turn.index = index
+        return turns
+
+
+class _Block(msgspec.Struct):
+    """What a batch read's index takes of a content block (no text of tools or thinking)."""
+
+    type: Any = None
+    text: Any = None
+    id: Any = None
+    name: Any = None
+    tool_use_id: Any = None
+
+
+class _Message(msgspec.Struct):
+    """What a batch read's index takes of a message: what its turn's index fields, and
+    which calls its tool results answer, come from. The same code builds the turn from
+    it as from the whole message; the parts it gets are dropped."""
+
+    role: Any = None
+    id: Any = None
+    ts: Any = None
+    content: list[_Block] | str | None = None
+    metadata: Any = None
+    modelInfo: Any = None  # noqa: N815 (Cline's name)
+    metrics: Any = None
+
+
+_light = msgspec.json.Decoder(_Message).decode
+
+
+def _decode(item: memoryview) -> object:
+    return decode_json(item)
+
+
+def _decode_light(item: memoryview) -> object:
+    """The message without its bulk (tool inputs and results, thinking), as a dict; the
+    whole message when it does not have the usual shape (or needs `decode_json`'s repair)."""
+    light = decode_light(item, _light)
+    if light is None:
+        return decode_json(item)
+    message = asdict(light)
+    content = light.content
+    if isinstance(content, list):
+        message["content"] = [asdict(block) for block in content]
+    return message
+
+
+def _rebuild(turn: Turn, items: list[tuple[object, object]]) -> list[Part]:
+    """A lazy turn's parts: its message's, with the answers later messages gave its calls."""
+    (message, tag), *answers = items
+    position, names = tag if isinstance(tag, tuple) else (tag, None)
+    if not isinstance(message, dict):
+        return []
+    built = _message_turn(message, position, {})  # type: ignore[arg-type]
+    if built is None:
+        return []
+    calls = built.tool_calls
+    for call, name in zip(calls, names or (), strict=False):
+        call.call_id = name  # as the index named it
+    by_id = {call.call_id: call for call in calls}
+    for answer, ids in answers:
+        mine = {i: by_id[i] for i in ids if i in by_id}  # type: ignore[union-attr]
+        for block in _content_blocks(answer) if isinstance(answer, dict) else []:
+            if block.get("type") == "tool_result":
+                _fold(block, mine)
+    return built.parts
 
 
 def _compaction_point(compaction: dict | None, total: int) -> int | None:
@@ -212,7 +369,19 @@ def _compaction_turns(compaction: dict) -> list[Turn]:
     return [boundary, turn]
 
 
-def _message_turn(message: dict, position: int, calls: dict[str, ToolCall]) -> Turn | None:
+def _content_blocks(message: dict) -> list[dict]:
+    content = message.get("content")
+    return [{"type": "text", "text": content}] if isinstance(content, str) else _blocks(content)
+
+
+def _message_turn(
+    message: dict,
+    position: int,
+    calls: dict[str, ToolCall],
+    filled: list[ToolCall] | None = None,
+) -> Turn | None:
+    """The turn of one message (None for a message of tool results only); the calls its
+    tool results answer are filled in `calls` and added to `filled`."""
     role = message.get("role")
     ident = _str(message.get("id")) or None
     where = SourceRef(record_id=ident or f"messages[{position}]")
@@ -223,8 +392,7 @@ def _message_turn(message: dict, position: int, calls: dict[str, ToolCall]) -> T
         message_id=ident,
         source=where,
     )
-    content = message.get("content")
-    blocks = [{"type": "text", "text": content}] if isinstance(content, str) else _blocks(content)
+    blocks = _content_blocks(message)
     if role == "assistant":
         _assistant(turn, message, blocks, calls)
         return turn
@@ -238,7 +406,9 @@ def _message_turn(message: dict, position: int, calls: dict[str, ToolCall]) -> T
         kind = block.get("type")
         if kind == "tool_result":
             results += 1
-            _fold(block, calls)
+            answered = _fold(block, calls)
+            if answered is not None and filled is not None:
+                filled.append(answered)
         elif kind == "text" and isinstance(block.get("text"), str):
             inner = _WRAPPED.match(block["text"])
             typed.append(inner.group(1) if inner else block["text"])
@@ -292,10 +462,11 @@ def _assistant(turn: Turn, message: dict, blocks: list[dict], calls: dict[str, T
         )
 
 
-def _fold(block: dict, calls: dict[str, ToolCall]) -> None:
+def _fold(block: dict, calls: dict[str, ToolCall]) -> ToolCall | None:
+    """Put a tool result into the call it answers; that call (None if none took it)."""
     call = calls.get(_str(block.get("tool_use_id")))
     if call is None or call.output is not None:
-        return
+        return None
     content = block.get("content")
     if isinstance(content, str):
         try:
@@ -333,6 +504,7 @@ def _fold(block: dict, calls: dict[str, ToolCall]) -> None:
     call.status = "error" if failed else "completed"
     if len(entries) == 1 and stated:
         call.exit_code = stated[0]
+    return call
 
 
 def _text(turn: Turn, text: str) -> None:

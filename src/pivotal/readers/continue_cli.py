@@ -25,12 +25,25 @@ ugly about it, and what this reader makes of it:
   the compaction is not saved at all.
 * A half-written document (the writer is mid-rewrite) keeps the turns read before
   and is read again on the next change; system messages are the prompt, not turns.
+
+The document is read one history item at a time (`json_items`). A batch read
+keeps only each turn's index and where its items are (`lazy_items`): the parts
+are decoded again when asked for, so a 1 GB session is not held in memory. A
+followed session keeps its parts: a compaction rewrites the file without the
+items the turns kept in front of it were read from.
 """
 
 from __future__ import annotations
 
+import os
 import re
+import zlib
+from collections.abc import Callable
 from pathlib import Path
+from typing import Any
+
+import msgspec
+from msgspec.structs import asdict
 
 from pivotal.model import (
     Part,
@@ -45,6 +58,7 @@ from pivotal.model import (
 )
 from pivotal.readers.base import (
     FormatSpec,
+    Update,
     decode_json,
     decode_json_start,
     parse_timestamp,
@@ -52,6 +66,8 @@ from pivotal.readers.base import (
 )
 from pivotal.readers.files import with_files
 from pivotal.readers.generic_common import WholeFileJsonReader
+from pivotal.readers.json_items import ITEMS, decode_light, scan_document
+from pivotal.readers.lazy_items import ItemStore, Piece
 
 FORMAT = "continue"
 INJECTED_CONTINUE = "continue"
@@ -73,9 +89,31 @@ class ContinueReader(WholeFileJsonReader):
     def __init__(self, ref: SessionRef) -> None:
         super().__init__(ref)
         self._reported: set[str] = set()
+        self._pinned: bool | None = None
+        """Set by the first poll: a followed session (not final) keeps its parts in memory."""
+        self._store = ItemStore(ref.path, "history", _rebuild)
+        self._index = _Index(None)
+
+    def poll(self, final: bool = False, budget: int | None = None) -> Update:
+        if self._pinned is None:
+            self._pinned = not final
+        return super().poll(final, budget)
+
+    def read_document(self) -> object:
+        """The document's members, its history's items indexed one by one on the way."""
+        self._index = _Index(None if self._pinned else self._store)
+        with open(self.ref.path, "rb") as handle:
+            fd = handle.fileno()
+            size = os.fstat(fd).st_size
+            try:
+                return scan_document(fd, size, "history", self._index.item, self._index.begin)
+            except ValueError:
+                if _blank(fd, size):
+                    return None  # an empty file: no turns (yet)
+                raise
 
     def build(self, doc: object) -> list[Turn] | None:
-        if not isinstance(doc, dict) or not isinstance(doc.get("history"), list):
+        if not isinstance(doc, dict) or doc.get("history") is not ITEMS:
             return None
         session = self.session
         session.id = _str(doc.get("sessionId")) or session.id
@@ -84,9 +122,9 @@ class ContinueReader(WholeFileJsonReader):
         session.cwd = _str(doc.get("workspaceDirectory")) or session.cwd
         if session.started is None:
             session.started = _index_entry(self.ref.path).get("started")
-        bad: list[int] = []
-        turns = build_turns([h for h in doc["history"] if isinstance(h, dict)], bad)
-        for position in bad:
+        index, self._index = self._index, _Index(None)
+        turns = index.finished()
+        for position in index.bad:
             reason = f"history[{position}]: an item of an unexpected shape"
             if reason not in self._reported:
                 self._reported.add(reason)
@@ -115,26 +153,179 @@ class ContinueReader(WholeFileJsonReader):
     _noted = False
 
 
-def build_turns(history: list[dict], bad: list[int] | None = None) -> list[Turn]:
-    """Turns of the `history` items, tool results folded into their calls.
+class _Index:
+    """The turns of the history, built one item at a time as the document is read.
 
-    An item whose shape breaks the conversion is left out and its position added to `bad`.
+    With a store (a batch read), each turn keeps its index fields and the pieces of
+    the file it is built from (its item, and the later `tool` items that answer its
+    calls, an older layout); its parts are dropped as soon as it is built. Without
+    one, the turns keep their parts as well. A compaction's two turns always do.
     """
-    turns: list[Turn] = []
-    after_summary = False
-    for position, item in enumerate(history):
+
+    def __init__(self, store: ItemStore | None) -> None:
+        self.store = store
+        self.begin()
+
+    def begin(self) -> None:
+        self.turns: list[Turn] = []
+        self.pieces: list[list[Piece] | None] = []
+        self.calls: list[list[ToolCall]] = []
+        """Each turn's calls, for the `tool` items that answer one (parts or not)."""
+        self.bad: list[int] = []
+        self.position = 0
+        self.after_summary = False
+
+    def item(self, offset: int, item: memoryview) -> None:
+        history_item = decode_json(item) if self.store is None else _decode_light(item)
+        if not isinstance(history_item, dict):
+            return
+        position = self.position
+        self.position += 1
+        before = len(self.turns)
+        answered: list[int] = []
         try:
-            after_summary = _item_turns(item, position, after_summary, turns)
+            self.after_summary = _item_turns(
+                history_item, position, self.after_summary, self.turns, self._answer(answered)
+            )
         except (TypeError, ValueError, AttributeError, KeyError):
-            if bad is not None:
-                bad.append(position)
-    for index, turn in enumerate(turns):
-        turn.index = index
-    return turns
+            self.bad.append(position)
+        if not answered and len(self.turns) == before:
+            return
+        length, crc = len(item), zlib.crc32(item)
+        lazy = self.store is not None
+        for number in answered:
+            self.pieces[number].append(Piece(offset, length, crc, "answer"))  # type: ignore[union-attr]
+        for turn in self.turns[before:]:
+            calls = turn.tool_calls
+            self.calls.append(calls)
+            if turn.is_compaction:
+                self.pieces.append(None)
+                continue
+            self.pieces.append([Piece(offset, length, crc, position)])
+            if lazy:
+                for call in calls:
+                    call.input = None
+                    call.output = None if call.output is None else ""
+                turn._parts = None
+
+    def _answer(self, answered: list[int]) -> Callable[[list[Turn], dict], None]:
+        def answer(turns: list[Turn], message: dict) -> None:
+            """`_fold_tool_message` over the calls kept per turn (a lazy turn has no parts)."""
+            call_id = message.get("toolCallId")
+            for number in range(len(self.calls) - 1, -1, -1):
+                for call in self.calls[number]:
+                    if call.call_id == call_id and call.output is None:
+                        _answer_call(call, message)
+                        if self.store is not None:
+                            call.output = ""
+                        answered.append(number)
+                        return
+
+        return answer
+
+    def finished(self) -> list[Turn]:
+        turns = self.turns
+        for turn, pieces in zip(turns, self.pieces, strict=True):
+            if pieces is None:
+                continue
+            if self.store is not None:
+                self.store.make_lazy(turn, pieces)
+            else:
+                turn.extra = {"pieces": tuple(pieces)}
+        for index, turn in enumerate(turns):
+            turn.index = index
+        return turns
 
 
-def _item_turns(item: dict, position: int, after_summary: bool, turns: list[Turn]) -> bool:
-    """Append the turns of one history item; says whether a summary was the last thing seen."""
+class _Output(msgspec.Struct):
+    content: msgspec.Raw = msgspec.Raw()
+    """Only whether it is a string: a call with text output has an output."""
+
+
+class _State(msgspec.Struct):
+    toolCallId: Any = None  # noqa: N815 (Continue's names)
+    status: Any = None
+    toolCall: Any = None  # noqa: N815
+    output: list[_Output] | None = None
+
+
+class _Item(msgspec.Struct):
+    """What a batch read's index takes of a history item: what its turn's index fields,
+    and which calls a later `tool` item answers, come from (no tool output, no context
+    items). The same code builds the turn from it as from the whole item; the parts it
+    gets are dropped."""
+
+    message: Any = None
+    conversationSummary: Any = None  # noqa: N815
+    reasoning: Any = None
+    toolCallStates: list[_State] | None = None  # noqa: N815
+
+
+_light = msgspec.json.Decoder(_Item).decode
+
+
+def _decode_light(item: memoryview) -> object:
+    """The history item without its bulk, as a dict; the whole item when it does not have
+    the usual shape (or holds what only `decode_json` reads)."""
+    light = decode_light(item, _light)
+    if light is None:
+        return decode_json(item)
+    found = asdict(light)
+    if light.toolCallStates is not None:
+        found["toolCallStates"] = states = []
+        for state in light.toolCallStates:
+            states.append(asdict(state))
+            if state.output is not None:
+                states[-1]["output"] = [{"content": _text_mark(o.content)} for o in state.output]
+    return found
+
+
+def _text_mark(raw: msgspec.Raw) -> str | None:
+    """ "" for a string (its text is not needed by the index), None for anything else."""
+    return "" if bytes(memoryview(raw)[:1]) == b'"' else None
+
+
+def _rebuild(turn: Turn, items: list[tuple[object, object]]) -> list[Part]:
+    """A lazy turn's parts: its item's, with what later `tool` items answered its calls."""
+    (item, position), *answers = items
+    built: list[Turn] = []
+    try:
+        _item_turns(item, position, False, built)  # type: ignore[arg-type]
+    except (TypeError, ValueError, AttributeError, KeyError):
+        return []
+    if not built:
+        return []
+    calls = built[-1].tool_calls
+    for answer, _ in answers:
+        message = answer.get("message") if isinstance(answer, dict) else None
+        if not isinstance(message, dict):
+            continue
+        for call in calls:
+            if call.call_id == message.get("toolCallId") and call.output is None:
+                _answer_call(call, message)
+                break
+    return built[-1].parts
+
+
+def _blank(fd: int, size: int) -> bool:
+    """The file holds nothing but white space (read in chunks)."""
+    for offset in range(0, size, 1 << 20):
+        if not os.pread(fd, 1 << 20, offset).isspace():
+            return False
+    return True
+
+
+def _item_turns(
+    item: dict,
+    position: int,
+    after_summary: bool,
+    turns: list[Turn],
+    answer: Callable[[list[Turn], dict], None] | None = None,
+) -> bool:
+    """Append the turns of one history item; says whether a summary was the last thing seen.
+
+    A `tool` item answers a call of an earlier turn: `answer(turns, message)` (by default
+    `_fold_tool_message`) puts it there."""
     message = item.get("message")
     if not isinstance(message, dict):
         return after_summary
@@ -156,7 +347,7 @@ def _item_turns(item: dict, position: int, after_summary: bool, turns: list[Turn
     if role == "assistant":
         turns.append(_assistant(item, message, where))
     elif role == "tool":
-        _fold_tool_message(turns, message)
+        (answer or _fold_tool_message)(turns, message)
     return after_summary
 
 
@@ -252,9 +443,13 @@ def _fold_tool_message(turns: list[Turn], message: dict) -> None:
     for turn in reversed(turns):
         for call in turn.tool_calls:
             if call.call_id == call_id and call.output is None:
-                call.output = _content_text(message.get("content"))
-                call.status = call.status or "completed"
+                _answer_call(call, message)
                 return
+
+
+def _answer_call(call: ToolCall, message: dict) -> None:
+    call.output = _content_text(message.get("content"))
+    call.status = call.status or "completed"
 
 
 def _turn(role: Role, flags: TurnFlag, where: SourceRef) -> Turn:

@@ -20,12 +20,21 @@ from pivotal.readers.base import (
     shown_name,
     source_gone,
 )
+from pivotal.readers.lazy_items import pieces_of
 
 
 def turn_signature(turn: Turn) -> tuple:
-    """Everything a viewer shows of a turn, to tell whether a rebuilt turn changed."""
-    parts = []
-    for part in turn.parts:
+    """Everything a viewer shows of a turn, to tell whether a rebuilt turn changed.
+
+    A turn whose parts stay in the file (`lazy_items`) is told by its items' lengths,
+    CRCs and tags instead: the same bytes read by the same code give the same parts,
+    and nothing has to be decoded to compare them.
+    """
+    pieces = pieces_of(turn)
+    parts: list[tuple] = []
+    if pieces is not None:
+        parts = [(piece.length, piece.crc, piece.tag) for piece in pieces]
+    for part in turn.parts if pieces is None else ():
         tool = part.tool
         if tool is None:
             parts.append((part.kind, part.text))
@@ -66,6 +75,8 @@ def replace_turns(reader: SessionReader, new_turns: list[Turn]) -> None:
     first = 0
     limit = min(len(old), len(new_turns))
     while first < limit and turn_signature(old[first]) == turn_signature(new_turns[first]):
+        if pieces_of(old[first]) is not None:
+            old[first].extra = new_turns[first].extra  # where its items are in the file now
         first += 1
     if first == len(old) == len(new_turns):
         return
@@ -121,16 +132,12 @@ class WholeFileJsonReader(SessionReader):
 
     def _reload(self, stamp: tuple[int, int, int, int], final: bool) -> str | None:
         try:
-            with open(self.ref.path, "rb") as handle:
-                data = handle.read()
+            doc = self.read_document()
         except OSError as exc:
             return f"{shown_name(self.ref.path)}: cannot read ({exc.strerror or exc})"
-        try:
-            doc = None if not data or data.isspace() else decode_json(data)
         except ValueError as exc:
             self._fail(stamp, final, describe_decode_error(exc))
             return None
-        del data  # the document is decoded: its bytes need not stay while the turns are built
         turns = self.build(doc) if doc is not None else []
         if turns is None:
             self._fail(stamp, final, "not a chat document")
@@ -139,6 +146,15 @@ class WholeFileJsonReader(SessionReader):
         self._stamp = stamp
         replace_turns(self, turns)
         return None
+
+    def read_document(self) -> object:
+        """The decoded document; None for an empty file. ValueError when it is not JSON.
+
+        The document's bytes are not kept once it is decoded (the turns are built after).
+        """
+        with open(self.ref.path, "rb") as handle:
+            data = handle.read()
+        return None if not data or data.isspace() else decode_json(data)
 
     def _fail(self, stamp: tuple[int, int, int, int], final: bool, why: str) -> None:
         """The document cannot be read as it is: skipped once per version of the file."""

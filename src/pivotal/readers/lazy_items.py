@@ -1,0 +1,155 @@
+"""Turns of a rewritten JSON document whose parts stay in the file until asked for.
+
+A batch read of a Cline or Continue session (`scan`, an export, the replayer)
+keeps, per turn, what every listing and the detector's first pass need (role,
+flags, time, preview, usage) and where its items are in the file: `Piece`s, each
+an item's offset, length and CRC-32, and what the item adds to the turn (its
+`tag`). `turn.parts` decodes those items again and rebuilds the parts with the
+reader's own code, through a small cache, as the Claude Code reader does with
+its byte spans: a 1 GB session is not held as Python objects.
+
+The file is rewritten whole by its client, so an item may have moved, or be
+gone, when it is asked for: each piece is checked against its CRC, and one that
+no longer matches is looked for by its CRC in the file as it is now (one pass
+over it, kept until the file changes again). A piece found nowhere gives the
+turn no parts until the reader reads the file again. The CRCs also tell a
+rebuilt turn from the one read before without decoding either
+(`generic_common.turn_signature`).
+"""
+
+from __future__ import annotations
+
+import _thread
+import os
+import zlib
+from collections import OrderedDict
+from collections.abc import Callable
+from pathlib import Path
+from typing import NamedTuple
+
+from pivotal.model import Part, Turn
+from pivotal.readers.base import decode_json
+from pivotal.readers.json_items import scan_document
+
+__all__ = ["ItemStore", "Piece", "pieces_of"]
+
+CACHE_TURNS = 256
+CACHE_BYTES = 64 << 20
+"""The cache keeps the parts of at most this many turns, and of items of at most this size."""
+
+
+class Piece(NamedTuple):
+    """One item of the document that a turn is built from."""
+
+    offset: int
+    length: int
+    crc: int
+    tag: object = None
+    """What the item gives the turn (reader-defined, e.g. the calls a tool result answers)."""
+
+
+Rebuild = Callable[[Turn, list[tuple[object, object]]], list[Part]]
+"""The reader's own code: a turn's parts from its items, decoded, each with its piece's tag."""
+
+
+def pieces_of(turn: Turn) -> tuple[Piece, ...] | None:
+    """The pieces a turn of a lazily read document is built from (None for other turns)."""
+    extra = turn.extra
+    return extra.get("pieces") if extra is not None else None
+
+
+def piece(offset: int, item: memoryview, tag: object = None) -> Piece:
+    """The piece for `item`, found at `offset` of the file."""
+    return Piece(offset, len(item), zlib.crc32(item), tag)
+
+
+class ItemStore:
+    """Where a reader's lazy turns find their items: the file, and a bounded cache."""
+
+    def __init__(self, path: Path, key: str, rebuild: Rebuild) -> None:
+        self.path = path
+        self.key = key
+        """The top-level member whose array holds the items."""
+        self.rebuild = rebuild
+        self._lock = _thread.allocate_lock()  # the UI and the detector may ask at once
+        self._cache: OrderedDict[tuple[Piece, ...], list[Part]] = OrderedDict()
+        self._cached_bytes = 0
+        self._moved: tuple[tuple, dict[tuple[int, int], int]] | None = None
+        """The file as it was when its items were last looked for, and where each was."""
+
+    def make_lazy(self, turn: Turn, pieces: list[Piece]) -> None:
+        """Keep `turn`'s parts in the file: drop them, decode them again when asked."""
+        turn.extra = {"pieces": tuple(pieces)}
+        turn._parts = None
+        turn._loader = self.load
+
+    def load(self, turn: Turn) -> list[Part]:
+        pieces = pieces_of(turn) or ()
+        with self._lock:
+            cached = self._cache.get(pieces)
+            if cached is not None:
+                self._cache.move_to_end(pieces)
+                return cached
+        items = self._read(pieces)
+        if items is None:
+            return []  # moved out of the file: nothing until the reader reads it again
+        parts = self.rebuild(turn, items)
+        size = sum(p.length for p in pieces)
+        with self._lock:
+            if pieces not in self._cache:
+                self._cache[pieces] = parts
+                self._cached_bytes += size
+            while self._cache and (
+                len(self._cache) > CACHE_TURNS or self._cached_bytes > CACHE_BYTES
+            ):
+                old, _ = self._cache.popitem(last=False)
+                self._cached_bytes -= sum(p.length for p in old)
+        return parts
+
+    def _read(self, pieces: tuple[Piece, ...]) -> list[tuple[object, object]] | None:
+        items: list[tuple[object, object]] = []
+        try:
+            fd = os.open(self.path, os.O_RDONLY)
+        except OSError:
+            return None
+        try:
+            for found in pieces:
+                data = os.pread(fd, found.length, found.offset)
+                if zlib.crc32(data) != found.crc:
+                    data = self._relocated(fd, found)
+                    if data is None:
+                        return None
+                try:
+                    items.append((decode_json(data), found.tag))
+                except ValueError:
+                    return None
+        except OSError:
+            return None
+        finally:
+            os.close(fd)
+        return items
+
+    def _relocated(self, fd: int, wanted: Piece) -> bytes | None:
+        """The item of `wanted`'s length and CRC, wherever it is in the file now."""
+        st = os.fstat(fd)
+        stamp = (st.st_ino, st.st_size, st.st_mtime_ns)
+        with self._lock:
+            moved = self._moved
+        if moved is None or moved[0] != stamp:
+            where: dict[tuple[int, int], int] = {}
+
+            def note(offset: int, item: memoryview) -> None:
+                where.setdefault((len(item), zlib.crc32(item)), offset)
+
+            try:
+                scan_document(fd, st.st_size, self.key, note)
+            except ValueError:
+                pass  # mid-rewrite: what was found before the break is all there is
+            moved = (stamp, where)
+            with self._lock:
+                self._moved = moved
+        offset = moved[1].get((wanted.length, wanted.crc))
+        if offset is None:
+            return None
+        data = os.pread(fd, wanted.length, offset)
+        return data if zlib.crc32(data) == wanted.crc else None
