@@ -26,7 +26,9 @@ def configure(parser: argparse.ArgumentParser) -> None:
         "Open the replayer on PATH, or pick a session (the bundled demo when there are none)."
     )
     parser.add_argument("path", nargs="?", type=Path, metavar="PATH", help=SESSION_PATH)
-    parser.add_argument("--at", type=int, default=None, metavar="N", help="Start at this turn.")
+    parser.add_argument(
+        "--at", type=int, default=None, metavar="N", help="Start at turn N (#N on screen: from 1)."
+    )
     parser.add_argument(
         "--speed",
         type=float,
