@@ -31,7 +31,11 @@ FORMATS = ("kimi", "vibe", "kilo", "cline", "continue", "qwen")
 ESCAPES = ("none", "json", "raw")
 CWD = "/home/dev/work/huge"
 T0 = 1_796_000_000_000  # ms
-KILO_DB = Path(__file__).resolve().parents[2] / "shared/realclients/kilo-short/.local/share/kilo"
+KILO_DB = (
+    Path(__file__).resolve().parents[1] / "tests/fixtures/realclients/kilo-short/.local/share/kilo"
+)
+"""A database Kilo wrote, kept with the tests: its schema is copied (not ../shared: the
+repository's tests must run on a machine without it)."""
 
 WORDS = (
     "the a to of and in is it that for this we should file function test error value "
