@@ -18,12 +18,12 @@ from __future__ import annotations
 import hashlib
 import os
 import sqlite3
-import time
 from collections.abc import Iterable
 from pathlib import Path
 from typing import Any, NamedTuple
 
 from pivotal import __version__
+from pivotal.catalog.cache_db import connect, open_recovering
 from pivotal.folders import cache_dir
 from pivotal.model import SessionRef
 
@@ -75,8 +75,6 @@ _SESSION_COLS = (
     "path, key, ord, format, session_id, title, cwd, started, updated, size, turns,"
     " human_turns, pivots, tokens, cost, cost_whole"
 )
-# SQLite result codes that mean the file itself is damaged (not busy, not read-only).
-_CORRUPT_CODES = {"SQLITE_CORRUPT", "SQLITE_NOTADB"}
 
 
 class IndexUnavailable(Exception):
@@ -285,98 +283,20 @@ def open_index(directory: Path | None = None) -> SessionIndex:
         directory.mkdir(mode=0o700, parents=True, exist_ok=True)
     except OSError as exc:
         raise IndexUnavailable(f"cannot create {directory} ({exc.strerror or exc})") from exc
-    path = directory / DB_NAME
-    try:
-        return _open_patiently(path)
-    except sqlite3.DatabaseError as exc:
-        if not _is_corrupt(exc):
-            raise IndexUnavailable(f"cannot use {path} ({exc})") from exc
-        _set_aside(path)
-    try:
-        return _open(path)
-    except sqlite3.Error as exc:
-        raise IndexUnavailable(f"cannot use {path} ({exc})") from exc
-
-
-def _open_patiently(path: Path) -> SessionIndex:
-    """`_open`, retried while another process holds the lock.
-
-    Switching a new file to WAL and the first schema write need an exclusive
-    lock that SQLite reports as "database is locked" at once instead of
-    waiting for the busy timeout, so two listings started together retry here.
-    """
-    deadline = time.monotonic() + BUSY_TIMEOUT_S
-    while True:
-        try:
-            return _open(path)
-        except sqlite3.OperationalError as exc:
-            busy = "locked" in str(exc) or "busy" in str(exc)
-            if not busy or time.monotonic() > deadline:
-                raise
-            time.sleep(0.02)
+    return open_recovering(directory / DB_NAME, _open, BUSY_TIMEOUT_S, IndexUnavailable)
 
 
 def _open(path: Path) -> SessionIndex:
-    conn = sqlite3.connect(str(path), timeout=BUSY_TIMEOUT_S, isolation_level=None)
-    try:
-        conn.execute(f"PRAGMA busy_timeout = {int(BUSY_TIMEOUT_S * 1000)}")
-        conn.execute("PRAGMA journal_mode = WAL")
-        conn.execute("PRAGMA synchronous = NORMAL")
-        stamp = code_stamp()
-        if _code_of(conn) != stamp:
-            _rebuild(conn, stamp)
-        return SessionIndex(conn, path)
-    except BaseException:
-        conn.close()
-        raise
+    return SessionIndex(connect(path, BUSY_TIMEOUT_S, code_stamp(), _reset), path)
 
 
-def _code_of(conn: sqlite3.Connection) -> str | None:
-    """The code stamp the index was built with (None for a new or foreign file)."""
-    try:
-        row = conn.execute("SELECT value FROM meta WHERE name = 'code'").fetchone()
-    except sqlite3.OperationalError as exc:
-        if "no such table" in str(exc):
-            return None
-        raise
-    return row[0] if row else None
-
-
-def _rebuild(conn: sqlite3.Connection, stamp: str) -> None:
-    """Empty tables of the current shape: new index, new schema, or new readers/detector."""
-    conn.execute("BEGIN IMMEDIATE")
-    try:
-        if _code_of(conn) != stamp:  # another process may have just done it
-            conn.execute("DROP TABLE IF EXISTS sessions")
-            conn.execute("DROP TABLE IF EXISTS files")
-            for statement in _SCHEMA.split(";"):
-                if statement.strip():
-                    conn.execute(statement)
-            conn.execute("INSERT OR REPLACE INTO meta VALUES ('code', ?)", (stamp,))
-        conn.execute("COMMIT")
-    except BaseException:
-        conn.execute("ROLLBACK")
-        raise
-
-
-def _is_corrupt(exc: sqlite3.DatabaseError) -> bool:
-    name = getattr(exc, "sqlite_errorname", None)
-    if name is not None:
-        return name in _CORRUPT_CODES
-    text = str(exc)
-    return "not a database" in text or "malformed" in text
-
-
-def _set_aside(path: Path) -> None:
-    """Rename a damaged index (and its WAL files) to `<name>.corrupt*`, replacing older ones."""
-    for suffix in ("", "-wal", "-shm"):
-        source = Path(f"{path}{suffix}")
-        try:
-            os.replace(source, Path(f"{path}.corrupt{suffix}"))
-        except FileNotFoundError:
-            continue
-        except OSError as exc:
-            raise IndexUnavailable(f"cannot set aside damaged {path} ({exc})") from exc
+def _reset(conn: sqlite3.Connection) -> None:
+    """The tables of this version, empty (`cache_db.rebuild`: new readers or detector)."""
+    conn.execute("DROP TABLE IF EXISTS sessions")
+    conn.execute("DROP TABLE IF EXISTS files")
+    for statement in _SCHEMA.split(";"):
+        if statement.strip():
+            conn.execute(statement)
 
 
 def _key(path: Path | str) -> str:

@@ -23,11 +23,11 @@ from __future__ import annotations
 
 import os
 import sqlite3
-import time
 from collections.abc import Iterable, Iterator
 from pathlib import Path
 from typing import NamedTuple
 
+from pivotal.catalog.cache_db import connect, is_corrupt, open_recovering, set_aside
 from pivotal.catalog.index import Stamp, code_stamp
 from pivotal.catalog.search_text import Doc, fingerprint
 from pivotal.folders import cache_dir
@@ -43,7 +43,6 @@ OFF = "PIVOTAL_NO_SEARCH_INDEX"
 every session instead)."""
 MIN_SQLITE = (3, 34, 0)
 """The first SQLite with FTS5's trigram tokenizer."""
-_CORRUPT_CODES = {"SQLITE_CORRUPT", "SQLITE_NOTADB"}
 _CHUNK = 500
 """Row ids per `IN (...)` list (SQLite allows 32,766 variables; small lists stay fast)."""
 
@@ -480,41 +479,18 @@ def open_search_index(directory: Path | None = None) -> SearchIndex:
         directory.mkdir(mode=0o700, parents=True, exist_ok=True)
     except OSError as exc:
         raise SearchUnavailable(f"cannot create {directory} ({exc.strerror or exc})") from exc
-    path = directory / SEARCH_DB
-    try:
-        return _open_patiently(path)
-    except sqlite3.DatabaseError as exc:
-        if not is_corrupt(exc):
-            raise SearchUnavailable(f"cannot use {path} ({exc})") from exc
-        set_aside(path)
-    try:
-        return _open(path)
-    except sqlite3.Error as exc:
-        raise SearchUnavailable(f"cannot use {path} ({exc})") from exc
+    return open_recovering(directory / SEARCH_DB, _open, BUSY_TIMEOUT_S, SearchUnavailable)
 
 
 def reset(directory: Path | None = None) -> None:
     """Set a damaged index aside (`search.sqlite3.corrupt`): the next open starts afresh."""
-    set_aside((directory if directory is not None else cache_dir()) / SEARCH_DB)
+    set_aside((directory if directory is not None else cache_dir()) / SEARCH_DB, SearchUnavailable)
 
 
 def index_files(directory: Path | None = None) -> list[Path]:
     """The index's files as they are on disk (what deleting the index means)."""
     folder = directory if directory is not None else cache_dir()
     return sorted(folder.glob(f"{SEARCH_DB}*"))
-
-
-def _open_patiently(path: Path) -> SearchIndex:
-    """`_open`, retried while another process creates or converts the file (see index.py)."""
-    deadline = time.monotonic() + BUSY_TIMEOUT_S
-    while True:
-        try:
-            return _open(path)
-        except sqlite3.OperationalError as exc:
-            busy = "locked" in str(exc) or "busy" in str(exc)
-            if not busy or time.monotonic() > deadline:
-                raise
-            time.sleep(0.02)
 
 
 def _private(path: Path) -> None:
@@ -535,67 +511,17 @@ def _private(path: Path) -> None:
 def _open(path: Path) -> SearchIndex:
     _private(path)
     # one thread at a time uses it, not always the one that opened it (`search_writer`)
-    conn = sqlite3.connect(
-        str(path), timeout=BUSY_TIMEOUT_S, isolation_level=None, check_same_thread=False
-    )
-    try:
-        conn.execute(f"PRAGMA busy_timeout = {int(BUSY_TIMEOUT_S * 1000)}")
-        conn.execute("PRAGMA journal_mode = WAL")
-        conn.execute("PRAGMA synchronous = NORMAL")
-        stamp = search_code_stamp()
-        if _code_of(conn) != stamp:
-            _rebuild(conn, stamp)
-        return SearchIndex(conn, path)
-    except BaseException:
-        conn.close()
-        raise
+    conn = connect(path, BUSY_TIMEOUT_S, search_code_stamp(), _reset, check_same_thread=False)
+    return SearchIndex(conn, path)
 
 
-def _code_of(conn: sqlite3.Connection) -> str | None:
-    try:
-        row = conn.execute("SELECT value FROM meta WHERE name = 'code'").fetchone()
-    except sqlite3.OperationalError as exc:
-        if "no such table" in str(exc):
-            return None
-        raise
-    return row[0] if row else None
-
-
-def _rebuild(conn: sqlite3.Connection, stamp: str) -> None:
-    """Empty tables of the current shape: a new index, or one another version wrote."""
-    conn.execute("BEGIN IMMEDIATE")
-    try:
-        if _code_of(conn) != stamp:  # another process may have just done it
-            for table in _TABLES:
-                conn.execute(f"DROP TABLE IF EXISTS {table}")
-            for statement in _SCHEMA:
-                conn.execute(statement)
-            conn.execute("INSERT OR REPLACE INTO meta VALUES ('code', ?)", (stamp,))
-            conn.execute("INSERT OR REPLACE INTO meta VALUES ('docs', '0'), ('chars', '0')")
-        conn.execute("COMMIT")
-    except BaseException:
-        conn.execute("ROLLBACK")
-        raise
-
-
-def is_corrupt(exc: sqlite3.Error) -> bool:
-    name = getattr(exc, "sqlite_errorname", None)
-    if name is not None:
-        return name in _CORRUPT_CODES
-    text = str(exc)
-    return "not a database" in text or "malformed" in text
-
-
-def set_aside(path: Path) -> None:
-    """Rename a damaged index (and its WAL files) to `<name>.corrupt*`, replacing older ones."""
-    for suffix in ("", "-wal", "-shm"):
-        source = Path(f"{path}{suffix}")
-        try:
-            os.replace(source, Path(f"{path}.corrupt{suffix}"))
-        except FileNotFoundError:
-            continue
-        except OSError as exc:
-            raise SearchUnavailable(f"cannot set aside damaged {path} ({exc})") from exc
+def _reset(conn: sqlite3.Connection) -> None:
+    """Empty tables of this version's shape (`cache_db.rebuild`)."""
+    for table in _TABLES:
+        conn.execute(f"DROP TABLE IF EXISTS {table}")
+    for statement in _SCHEMA:
+        conn.execute(statement)
+    conn.execute("INSERT OR REPLACE INTO meta VALUES ('docs', '0'), ('chars', '0')")
 
 
 def _to_db(value: str | None) -> object:
