@@ -31,6 +31,17 @@ def sensitivity(value: str) -> str:
     return value
 
 
+def whole_number(text: str) -> int:
+    """`--limit N`: a whole number, 0 or more."""
+    try:
+        value = int(text)
+    except ValueError:
+        value = -1
+    if value < 0:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number of 0 or more")
+    return value
+
+
 class UsageError(Exception):
     """Wrong options or arguments, reported by `run` as one line and ExitCode.USAGE."""
 

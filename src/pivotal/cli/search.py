@@ -17,7 +17,7 @@ import sys
 import time
 from pathlib import Path
 
-from pivotal.cli.arguments import SESSION_PATH, add_roots
+from pivotal.cli.arguments import SESSION_PATH, add_roots, whole_number
 from pivotal.cli.exitcodes import PROBLEM_CODES, ExitCode, worst
 from pivotal.cli.output import err
 
@@ -56,7 +56,7 @@ def configure(parser: argparse.ArgumentParser) -> None:
     )
     parser.add_argument(
         "--limit",
-        type=_limit,
+        type=whole_number,
         default=DEFAULT_LIMIT,
         metavar="N",
         help=f"Print at most this many hits (default: {DEFAULT_LIMIT}).",
@@ -70,16 +70,6 @@ def configure(parser: argparse.ArgumentParser) -> None:
         help="Mask keys, tokens, e-mails and home paths in what is printed (as export does).",
     )
     parser.set_defaults(handler=search_cmd)
-
-
-def _limit(text: str) -> int:
-    try:
-        value = int(text)
-    except ValueError:
-        value = -1
-    if value < 0:
-        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number of 0 or more")
-    return value
 
 
 def since_time(text: str, now: float | None = None) -> float:

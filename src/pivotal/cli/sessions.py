@@ -11,7 +11,7 @@ import argparse
 import os
 import sys
 
-from pivotal.cli.arguments import add_roots
+from pivotal.cli.arguments import add_roots, whole_number
 from pivotal.cli.listing import print_sessions
 from pivotal.cli.output import err, terminal_width
 
@@ -28,7 +28,7 @@ def configure(parser: argparse.ArgumentParser) -> None:
         "--json", dest="as_json", action="store_true", help="One JSON object per session per line."
     )
     parser.add_argument(
-        "--limit", type=_limit, default=None, metavar="N", help="Show at most this many."
+        "--limit", type=whole_number, default=None, metavar="N", help="Show at most this many."
     )
     parser.add_argument(
         "--no-cache",
@@ -36,17 +36,6 @@ def configure(parser: argparse.ArgumentParser) -> None:
         help="Read every session afresh; do not use or update the session index.",
     )
     parser.set_defaults(handler=sessions)
-
-
-def _limit(text: str) -> int:
-    """`--limit`: a whole number, 0 or more."""
-    try:
-        value = int(text)
-    except ValueError:
-        value = -1
-    if value < 0:
-        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number of 0 or more")
-    return value
 
 
 def sessions(args: argparse.Namespace) -> None:
