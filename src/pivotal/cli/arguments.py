@@ -11,6 +11,7 @@ import argparse
 import os
 import sys
 from pathlib import Path
+from typing import Any
 
 SENSITIVITIES = ("low", "normal", "high")
 SESSION_PATH = "a session file, a folder of sessions, or a database"
@@ -102,6 +103,23 @@ def add_roots(parser: argparse.ArgumentParser, what: str = "Look for sessions") 
         metavar="DIR",
         help=f"{what} under this home folder instead of yours (repeatable).",
     )
+
+
+def usable_roots(roots: list[Path], codes: list[Any]) -> list[Path]:
+    """The `--root` folders that are folders; each other one said on stderr, its exit code
+    (no sessions for a file, not found for nothing) added to `codes`."""
+    from pivotal.cli.exitcodes import ExitCode
+    from pivotal.cli.output import err
+
+    usable = []
+    for root in roots:
+        if os.path.isdir(root):
+            usable.append(root)
+        else:
+            exists = os.path.lexists(root)
+            err(f"{root}: {'not a folder' if exists else 'no such file or directory'}")
+            codes.append(ExitCode.NO_SESSIONS if exists else ExitCode.NOT_FOUND)
+    return usable
 
 
 def add_sensitivity(parser: argparse.ArgumentParser, help_text: str | None = None) -> None:

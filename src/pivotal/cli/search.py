@@ -17,7 +17,7 @@ import sys
 import time
 from pathlib import Path
 
-from pivotal.cli.arguments import SESSION_PATH, add_roots, whole_number
+from pivotal.cli.arguments import SESSION_PATH, add_roots, usable_roots, whole_number
 from pivotal.cli.exitcodes import PROBLEM_CODES, ExitCode, worst
 from pivotal.cli.output import err
 
@@ -142,14 +142,7 @@ def _where(
             files.setdefault(os.path.abspath(ref.path), (ref.path, ref.format))
         keys = {(os.path.abspath(ref.path), ref.key or "") for ref in refs}
         return list(files.values()), keys
-    roots = []
-    for root in args.roots:
-        if os.path.isdir(root):
-            roots.append(root)
-        else:
-            exists = os.path.lexists(root)
-            err(f"{root}: {'not a folder' if exists else 'no such file or directory'}")
-            codes.append(ExitCode.NO_SESSIONS if exists else ExitCode.NOT_FOUND)
+    roots = usable_roots(args.roots, codes)
     if args.roots and not roots:
         return [], None
     return located(roots or None, args.stamps), None

@@ -8,10 +8,9 @@ checks the roots and says what was found or not (exit codes).
 from __future__ import annotations
 
 import argparse
-import os
 import sys
 
-from pivotal.cli.arguments import add_roots, whole_number
+from pivotal.cli.arguments import add_roots, usable_roots, whole_number
 from pivotal.cli.listing import print_sessions
 from pivotal.cli.output import err, terminal_width
 
@@ -48,14 +47,7 @@ def sessions(args: argparse.Namespace) -> None:
     from pivotal.cli.exitcodes import PROBLEM_CODES, ExitCode, worst
 
     codes: list[ExitCode] = []
-    roots = []
-    for root in args.roots:
-        if os.path.isdir(root):
-            roots.append(root)
-        else:
-            exists = os.path.lexists(root)
-            err(f"{root}: {'not a folder' if exists else 'no such file or directory'}")
-            codes.append(ExitCode.NO_SESSIONS if exists else ExitCode.NOT_FOUND)
+    roots = usable_roots(args.roots, codes)
     if args.roots and not roots:
         raise SystemExit(worst(codes))
     refs = discover_sessions(roots or None, use_cache=not args.no_cache)
