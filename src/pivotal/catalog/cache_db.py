@@ -19,7 +19,15 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import TypeVar
 
-__all__ = ["code_of", "connect", "is_corrupt", "open_recovering", "rebuild", "set_aside"]
+__all__ = [
+    "Transaction",
+    "code_of",
+    "connect",
+    "is_corrupt",
+    "open_recovering",
+    "rebuild",
+    "set_aside",
+]
 
 _CORRUPT_CODES = {"SQLITE_CORRUPT", "SQLITE_NOTADB"}
 T = TypeVar("T")
@@ -123,3 +131,32 @@ def set_aside(path: Path, unavailable: type[Exception]) -> None:
             continue
         except OSError as exc:
             raise unavailable(f"cannot set aside damaged {path} ({exc})") from exc
+
+
+class Transaction:
+    """`with`: BEGIN IMMEDIATE … COMMIT, rolled back on any error; a SQLite error comes out
+    as `fail(error)`, the caller's one-line exception."""
+
+    def __init__(self, conn: sqlite3.Connection, fail: Callable[[sqlite3.Error], Exception]):
+        self._conn = conn
+        self._fail = fail
+
+    def __enter__(self) -> None:
+        try:
+            self._conn.execute("BEGIN IMMEDIATE")
+        except sqlite3.Error as exc:
+            raise self._fail(exc) from exc
+
+    def __exit__(self, kind: object, exc: BaseException | None, tb: object) -> None:
+        if exc is None:
+            try:
+                self._conn.execute("COMMIT")
+                return
+            except sqlite3.Error as error:
+                exc = error
+        try:
+            self._conn.execute("ROLLBACK")
+        except sqlite3.Error:
+            pass
+        if isinstance(exc, sqlite3.Error):
+            raise self._fail(exc) from exc

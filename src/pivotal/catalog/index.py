@@ -23,7 +23,7 @@ from pathlib import Path
 from typing import Any, NamedTuple
 
 from pivotal import __version__
-from pivotal.catalog.cache_db import connect, open_recovering
+from pivotal.catalog.cache_db import Transaction, connect, open_recovering
 from pivotal.folders import cache_dir
 from pivotal.model import SessionRef
 
@@ -242,35 +242,12 @@ class SessionIndex:
         except sqlite3.Error:
             pass
 
-    def _transaction(self) -> _Transaction:
-        return _Transaction(self._conn)
+    def _transaction(self) -> Transaction:
+        return Transaction(self._conn, _not_updated)
 
 
-class _Transaction:
-    """BEGIN IMMEDIATE ... COMMIT, with errors turned into IndexUnavailable."""
-
-    def __init__(self, conn: sqlite3.Connection) -> None:
-        self._conn = conn
-
-    def __enter__(self) -> None:
-        try:
-            self._conn.execute("BEGIN IMMEDIATE")
-        except sqlite3.Error as exc:
-            raise IndexUnavailable(f"session cache not updated ({exc})") from exc
-
-    def __exit__(self, kind: object, exc: BaseException | None, tb: object) -> None:
-        if exc is None:
-            try:
-                self._conn.execute("COMMIT")
-                return
-            except sqlite3.Error as error:
-                exc = error
-        try:
-            self._conn.execute("ROLLBACK")
-        except sqlite3.Error:
-            pass
-        if isinstance(exc, sqlite3.Error):
-            raise IndexUnavailable(f"session cache not updated ({exc})") from exc
+def _not_updated(exc: sqlite3.Error) -> IndexUnavailable:
+    return IndexUnavailable(f"session cache not updated ({exc})")
 
 
 def open_index(directory: Path | None = None) -> SessionIndex:

@@ -27,7 +27,13 @@ from collections.abc import Iterable, Iterator
 from pathlib import Path
 from typing import NamedTuple
 
-from pivotal.catalog.cache_db import connect, is_corrupt, open_recovering, set_aside
+from pivotal.catalog.cache_db import (
+    Transaction,
+    connect,
+    is_corrupt,
+    open_recovering,
+    set_aside,
+)
 from pivotal.catalog.index import Stamp, code_stamp
 from pivotal.catalog.search_text import Doc, fingerprint
 from pivotal.folders import cache_dir
@@ -425,36 +431,10 @@ class SearchIndex:
         except sqlite3.Error:
             pass
 
-    def _transaction(self) -> _Transaction:
-        return _Transaction(self.conn, self.path)
-
-
-class _Transaction:
-    """BEGIN IMMEDIATE ... COMMIT; errors become SearchUnavailable (SearchDamaged if damaged)."""
-
-    def __init__(self, conn: sqlite3.Connection, path: Path) -> None:
-        self._conn = conn
-        self._path = path
-
-    def __enter__(self) -> None:
-        try:
-            self._conn.execute("BEGIN IMMEDIATE")
-        except sqlite3.Error as exc:
-            raise failure(exc, self._path, "search index not updated") from exc
-
-    def __exit__(self, kind: object, exc: BaseException | None, tb: object) -> None:
-        if exc is None:
-            try:
-                self._conn.execute("COMMIT")
-                return
-            except sqlite3.Error as error:
-                exc = error
-        try:
-            self._conn.execute("ROLLBACK")
-        except sqlite3.Error:
-            pass
-        if isinstance(exc, sqlite3.Error):
-            raise failure(exc, self._path, "search index not updated") from exc
+    def _transaction(self) -> Transaction:
+        return Transaction(
+            self.conn, lambda exc: failure(exc, self.path, "search index not updated")
+        )
 
 
 def failure(exc: sqlite3.Error, path: Path, what: str) -> SearchUnavailable:
