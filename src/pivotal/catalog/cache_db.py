@@ -17,16 +17,18 @@ import sqlite3
 import time
 from collections.abc import Callable
 from pathlib import Path
-from typing import TypeVar
+from typing import Any, TypeVar
 
 __all__ = [
     "Transaction",
     "code_of",
     "connect",
+    "from_db",
     "is_corrupt",
     "open_recovering",
     "rebuild",
     "set_aside",
+    "to_db",
 ]
 
 _CORRUPT_CODES = {"SQLITE_CORRUPT", "SQLITE_NOTADB"}
@@ -131,6 +133,28 @@ def set_aside(path: Path, unavailable: type[Exception]) -> None:
             continue
         except OSError as exc:
             raise unavailable(f"cannot set aside damaged {path} ({exc})") from exc
+
+
+def to_db(value: object) -> object:
+    """A value SQLite can store: text that is not UTF-8 becomes a BLOB of its bytes.
+
+    A file name that is not UTF-8 decodes to lone surrogates (`surrogateescape`),
+    and JSON can carry lone `\\ud800` escapes into titles; SQLite only takes
+    valid UTF-8 text. `surrogatepass` keeps every such string exact both ways.
+    """
+    if isinstance(value, str):
+        try:
+            value.encode("utf-8")
+        except UnicodeEncodeError:
+            return value.encode("utf-8", "surrogatepass")
+    return value
+
+
+def from_db(value: Any) -> Any:
+    """What `to_db` stored, as it was."""
+    if isinstance(value, bytes):
+        return value.decode("utf-8", "surrogatepass")
+    return value
 
 
 class Transaction:

@@ -23,7 +23,7 @@ from pathlib import Path
 from typing import Any, NamedTuple
 
 from pivotal import __version__
-from pivotal.catalog.cache_db import Transaction, connect, open_recovering
+from pivotal.catalog.cache_db import Transaction, connect, from_db, open_recovering, to_db
 from pivotal.folders import cache_dir
 from pivotal.model import SessionRef
 
@@ -171,10 +171,10 @@ class SessionIndex:
     def _load(self) -> None:
         rows: dict[str, list[tuple[object, ...]]] = {}
         for stored in self._conn.execute(f"SELECT {_SESSION_COLS} FROM sessions ORDER BY ord"):
-            row = tuple(_from_db(value) for value in stored)
+            row = tuple(from_db(value) for value in stored)
             rows.setdefault(row[0], []).append(row)
         for path, size, mtime_ns in self._conn.execute("SELECT path, size, mtime_ns FROM files"):
-            path = _from_db(path)
+            path = from_db(path)
             self._entries[path] = _Entry((size, mtime_ns), tuple(rows.get(path, ())))
 
     def __len__(self) -> int:
@@ -203,7 +203,7 @@ class SessionIndex:
             return
         with self._transaction():
             for path, stamp, rows in items:
-                key = _to_db(_key(path))
+                key = to_db(_key(path))
                 self._conn.execute("DELETE FROM sessions WHERE path = ?", (key,))
                 self._conn.execute(
                     "INSERT OR REPLACE INTO files (path, size, mtime_ns) VALUES (?, ?, ?)",
@@ -212,7 +212,7 @@ class SessionIndex:
                 self._conn.executemany(
                     f"INSERT OR REPLACE INTO sessions ({_SESSION_COLS})"
                     " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-                    [tuple(_to_db(value) for value in row) for row in rows],
+                    [tuple(to_db(value) for value in row) for row in rows],
                 )
         for path, stamp, rows in items:
             self._entries[_key(path)] = _Entry(stamp, tuple(rows))
@@ -224,8 +224,8 @@ class SessionIndex:
             return
         with self._transaction():
             for path in paths:
-                self._conn.execute("DELETE FROM sessions WHERE path = ?", (_to_db(path),))
-                self._conn.execute("DELETE FROM files WHERE path = ?", (_to_db(path),))
+                self._conn.execute("DELETE FROM sessions WHERE path = ?", (to_db(path),))
+                self._conn.execute("DELETE FROM files WHERE path = ?", (to_db(path),))
         for path in paths:
             self._entries.pop(path, None)
 
@@ -278,27 +278,6 @@ def _reset(conn: sqlite3.Connection) -> None:
 
 def _key(path: Path | str) -> str:
     return os.path.abspath(path)
-
-
-def _to_db(value: object) -> object:
-    """A value SQLite can store: text that is not UTF-8 becomes a BLOB of its bytes.
-
-    A file name that is not UTF-8 decodes to lone surrogates (`surrogateescape`),
-    and JSON can carry lone `\\ud800` escapes into titles; SQLite only takes
-    valid UTF-8 text. `surrogatepass` keeps every such string exact both ways.
-    """
-    if isinstance(value, str):
-        try:
-            value.encode("utf-8")
-        except UnicodeEncodeError:
-            return value.encode("utf-8", "surrogatepass")
-    return value
-
-
-def _from_db(value: object) -> object:
-    if isinstance(value, bytes):
-        return value.decode("utf-8", "surrogatepass")
-    return value
 
 
 def _row(path: str, ordinal: int, ref: SessionRef) -> tuple[object, ...]:

@@ -30,9 +30,11 @@ from typing import NamedTuple
 from pivotal.catalog.cache_db import (
     Transaction,
     connect,
+    from_db,
     is_corrupt,
     open_recovering,
     set_aside,
+    to_db,
 )
 from pivotal.catalog.index import Stamp, code_stamp
 from pivotal.catalog.search_text import Doc, fingerprint
@@ -152,7 +154,7 @@ class SearchIndex:
         self._change = [0, 0]
         """Texts and characters added (removed: negative) by the open transaction."""
         self._stamps: dict[str, Stamp] = {
-            _from_db(p): (size, mtime)
+            from_db(p): (size, mtime)
             for p, size, mtime in conn.execute("SELECT path, size, mtime_ns FROM files")
         }
 
@@ -188,14 +190,14 @@ class SearchIndex:
                 gone = [
                     sid
                     for (sid,) in self.conn.execute(
-                        "SELECT id FROM sessions WHERE path = ?", (_to_db(key),)
+                        "SELECT id FROM sessions WHERE path = ?", (to_db(key),)
                     )
                     if sid not in kept
                 ]
                 self._forget_sessions(gone)
                 self.conn.execute(
                     "INSERT OR REPLACE INTO files (path, size, mtime_ns) VALUES (?, ?, ?)",
-                    (_to_db(key), item.stamp[0], item.stamp[1]),
+                    (to_db(key), item.stamp[0], item.stamp[1]),
                 )
             self._count_change()
         for item in files:
@@ -224,7 +226,7 @@ class SearchIndex:
                 )
             self.conn.execute(
                 "INSERT OR REPLACE INTO files (path, size, mtime_ns) VALUES (?, ?, ?)",
-                (_to_db(key), *PARTIAL),
+                (to_db(key), *PARTIAL),
             )
             self._count_change()
         self._stamps[key] = PARTIAL
@@ -233,15 +235,15 @@ class SearchIndex:
     def _session_id(self, path: str, ref: SessionRef) -> int:
         values = (
             ref.format,
-            _to_db(ref.session_id),
-            _to_db(ref.title),
-            _to_db(ref.cwd),
+            to_db(ref.session_id),
+            to_db(ref.title),
+            to_db(ref.cwd),
             ref.started,
             ref.updated,
         )
         row = self.conn.execute(
             "SELECT id FROM sessions WHERE path = ? AND key = ?",
-            (_to_db(path), _to_db(ref.key or "")),
+            (to_db(path), to_db(ref.key or "")),
         ).fetchone()
         if row is not None:
             self.conn.execute(
@@ -253,7 +255,7 @@ class SearchIndex:
         cursor = self.conn.execute(
             "INSERT INTO sessions (path, key, format, session_id, title, cwd, started, updated)"
             " VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
-            (_to_db(path), _to_db(ref.key or ""), *values),
+            (to_db(path), to_db(ref.key or ""), *values),
         )
         return int(cursor.lastrowid)  # type: ignore[arg-type]
 
@@ -350,11 +352,11 @@ class SearchIndex:
                 sessions = [
                     sid
                     for (sid,) in self.conn.execute(
-                        "SELECT id FROM sessions WHERE path = ?", (_to_db(path),)
+                        "SELECT id FROM sessions WHERE path = ?", (to_db(path),)
                     )
                 ]
                 self._forget_sessions(sessions)
-                self.conn.execute("DELETE FROM files WHERE path = ?", (_to_db(path),))
+                self.conn.execute("DELETE FROM files WHERE path = ?", (to_db(path),))
             self._count_change()
         for path in paths:
             self._stamps.pop(path, None)
@@ -374,9 +376,9 @@ class SearchIndex:
         wanted = set(paths)
         found: dict[tuple[str, str], int] = {}
         for sid, path, key in self.conn.execute("SELECT id, path, key FROM sessions"):
-            path = _from_db(path)
+            path = from_db(path)
             if path in wanted:
-                found[(path, _from_db(key))] = sid
+                found[(path, from_db(key))] = sid
         return found
 
     def session_count(self) -> int:
@@ -396,12 +398,12 @@ class SearchIndex:
                 sid, path, key, fmt, session_id, title, cwd, started, updated = row
                 rows[sid] = SessionRow(
                     sid,
-                    _from_db(path),
-                    _from_db(key) or None,
+                    from_db(path),
+                    from_db(key) or None,
                     fmt,
-                    _from_db(session_id),
-                    _from_db(title),
-                    _from_db(cwd),
+                    from_db(session_id),
+                    from_db(title),
+                    from_db(cwd),
                     started,
                     updated,
                 )
@@ -502,22 +504,6 @@ def _reset(conn: sqlite3.Connection) -> None:
     for statement in _SCHEMA:
         conn.execute(statement)
     conn.execute("INSERT OR REPLACE INTO meta VALUES ('docs', '0'), ('chars', '0')")
-
-
-def _to_db(value: str | None) -> object:
-    """Text SQLite can store: a name that is not UTF-8 becomes the BLOB of its bytes."""
-    if isinstance(value, str):
-        try:
-            value.encode("utf-8")
-        except UnicodeEncodeError:
-            return value.encode("utf-8", "surrogatepass")
-    return value
-
-
-def _from_db(value: object) -> str:
-    if isinstance(value, bytes):
-        return value.decode("utf-8", "surrogatepass")
-    return value  # type: ignore[return-value]
 
 
 def chunks(items: list[int], size: int = _CHUNK) -> Iterator[list[int]]:
