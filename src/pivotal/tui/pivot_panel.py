@@ -92,6 +92,8 @@ class PivotPanel(ScrollView, can_focus=False):
         """(what was shown and at which width, its lines), the latest first (`_wrapped`)."""
         self._width = 0
         self._line_style: Style | None = None
+        self._geometry: tuple[int, int] | None = None
+        """While a frame is drawn: (scroll y, content width)."""
 
     def on_mount(self) -> None:
         self.show_pivot(None, 0, 0, loading=True)  # "Looking for pivots…" until they are known
@@ -207,12 +209,19 @@ class PivotPanel(ScrollView, can_focus=False):
 
     def render_lines(self, crop: Region) -> list[Strip]:
         self._line_style = self.rich_style  # once per frame: a DOM walk (~70 µs) per line adds up
-        return super().render_lines(crop)
+        self._geometry = (int(self.scroll_offset.y), self.scrollable_content_region.width)
+        try:
+            return super().render_lines(crop)
+        finally:
+            self._geometry = None
 
     def render_line(self, y: int) -> Strip:
         lines = self.lines()
-        index = int(self.scroll_offset.y) + y
-        width = self.scrollable_content_region.width
+        if self._geometry is None:
+            top, width = int(self.scroll_offset.y), self.scrollable_content_region.width
+        else:
+            top, width = self._geometry  # asked once per frame, not once per line
+        index = top + y
         style = self._line_style or self.rich_style
         if index >= len(lines):
             return Strip.blank(width, style)

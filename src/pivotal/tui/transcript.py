@@ -92,6 +92,10 @@ class TranscriptView(ScrollView, can_focus=False):
         self._palette: Palette | None = None
         self._stale = False
         self._line_style: Style | None = None
+        self._frame: dict[int, list[Strip]] | None = None
+        """While a frame is drawn: each turn's strips, looked up once, not once per line."""
+        self._geometry: tuple[int, int, int] | None = None
+        """While a frame is drawn: (scroll x, scroll y, content width)."""
         self.renders = 0
         """How many turns were rendered to strips (cache misses): proof of laziness."""
         self._warm_from = 0
@@ -472,7 +476,16 @@ class TranscriptView(ScrollView, can_focus=False):
         anchor = self._anchor(top)
         if self._measure_range(top + crop.y, crop.height):
             self._restore_anchor(anchor)
-        return super().render_lines(crop)
+        # nothing a turn looks like changes while one frame is drawn: each line of a turn
+        # reuses its strips (working out a turn's look and cache key per line cost ~1.5 ms)
+        # and where the view is scrolled to, and how wide, is asked once, not once per line
+        self._frame = {}
+        scroll_x, scroll_y = self.scroll_offset
+        self._geometry = (scroll_x, scroll_y, self.scrollable_content_region.width)
+        try:
+            return super().render_lines(crop)
+        finally:
+            self._frame = self._geometry = None
 
     def _anchor(self, top: int) -> tuple[int, int] | None:
         """(position in `shown`, distance from the top) of the first turn starting on screen."""
@@ -491,9 +504,12 @@ class TranscriptView(ScrollView, can_focus=False):
             self.set_scroll(None, target)
 
     def render_line(self, y: int) -> Strip:
-        scroll_x, scroll_y = self.scroll_offset
+        if self._geometry is None:
+            scroll_x, scroll_y = self.scroll_offset
+            width = self.scrollable_content_region.width
+        else:
+            scroll_x, scroll_y, width = self._geometry
         line = scroll_y + y
-        width = self.scrollable_content_region.width
         style = self._line_style or self.rich_style
         strip = self._strip_at(line)
         if strip is None:
@@ -511,7 +527,13 @@ class TranscriptView(ScrollView, can_focus=False):
         if found is None:
             return None
         index, row = found
-        strips = self.rendered(index).strips
+        frame = self._frame
+        if frame is None:
+            strips = self.rendered(index).strips
+        else:
+            strips = frame.get(index)
+            if strips is None:
+                strips = frame[index] = self.rendered(index).strips
         return strips[row] if row < len(strips) else None
 
     def locate(self, line: int) -> tuple[int, int] | None:
