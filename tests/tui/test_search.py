@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 
 from pivotal.readers import find_sessions, open_reader
-from pivotal.tui.find import Finder, Query, find_all, raw_hits, turn_text
+from pivotal.tui.find import Finder, Query, SpanIndex, find_all, raw_hits, turn_text
 from tail.claude_lines import ClaudeStream
 
 from .conftest import make_app, replay, wait_for
@@ -54,6 +54,37 @@ async def test_match_counts_wrap_and_start_in_the_current_turn() -> None:
         assert pb.cursor == 6 and "match 2/2 · wrapped to the bottom" in status(app)
         await press(app, pilot, "N")
         assert pb.cursor == 3 and "wrapped" not in status(app)
+
+
+async def test_the_first_search_finds_its_index_built_while_the_person_read(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Once the session is judged, a thread builds what a first search needs (where each
+    turn's records are, the in-memory text lower-cased); the first search uses it."""
+    built: list[int] = []
+    of = SpanIndex.of.__func__  # type: ignore[attr-defined]
+
+    def counted(cls: type[SpanIndex], turns: list) -> SpanIndex:  # type: ignore[type-arg]
+        built.append(len(turns))
+        return of(cls, turns)  # type: ignore[no-any-return]
+
+    monkeypatch.setattr(SpanIndex, "of", classmethod(counted))
+    app = make_app(at=3)
+    async with app.run_test(size=WIDE) as pilot:
+        await app.workers.wait_for_complete()
+        await pilot.pause()
+        screen = replay(app)
+        assert built == [len(screen.playback.turns)]
+        revision, index = screen.search._spans
+        assert revision == screen.playback.revision
+        assert index.memory is not None and index.memory._folded is not None
+        await search(app, pilot, *"oom")
+        assert pb_cursor(app) == 3 and "match 1/2" in status(app)
+        assert len(built) == 1  # not built again
+
+
+def pb_cursor(app) -> int:  # type: ignore[no-untyped-def]
+    return replay(app).playback.cursor
 
 
 async def test_the_match_is_marked_in_the_turn() -> None:

@@ -173,6 +173,7 @@ class ReplayScreen(Screen[None]):
         self.marking.open(getattr(self.app, "session", None), self.live.ref)
         self.sync()
         self.land()
+        self.prepare_search()
 
     def on_unmount(self) -> None:
         self.marking.close()
@@ -239,6 +240,13 @@ class ReplayScreen(Screen[None]):
             self.show_subagents()
         self.sync()
         self.land()
+        self.prepare_search()
+
+    def prepare_search(self) -> None:
+        """Once the turns are read and judged and the screen is up: what the first search
+        needs, built in a thread (a live session grows: each of its searches builds its own)."""
+        if self.ready and self.analysed and not self.live.on:
+            self.search.prepare()
 
     def land(self) -> None:
         """Once the pivots are known and the widgets exist: the pending landing, if any."""
