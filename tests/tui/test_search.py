@@ -56,6 +56,15 @@ async def test_match_counts_wrap_and_start_in_the_current_turn() -> None:
         assert pb.cursor == 3 and "wrapped" not in status(app)
 
 
+async def test_a_search_that_went_round_the_end_still_says_so_once_counted() -> None:
+    app = make_app(at=20)  # past turn #7, the last "OOM killed"
+    async with app.run_test(size=WIDE) as pilot:
+        await search(app, pilot, *"OOM")
+        assert pb_cursor(app) == 3 and "match 1/2 · wrapped round" in status(app)
+        await press(app, pilot, "n")
+        assert pb_cursor(app) == 6 and "wrapped" not in status(app)
+
+
 async def test_the_first_search_finds_its_index_built_while_the_person_read(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:

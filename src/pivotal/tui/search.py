@@ -134,6 +134,8 @@ class Search:
         self._generation = 0
         self._searched_at = -1
         """The revision the newest search started from."""
+        self._wrapped = False
+        """The newest search's first match was found past an end of the session."""
         self._spans: tuple[int, SpanIndex] | None = None
         self._spans_lock = threading.Lock()
         """Held while `_spans` is built (by `prepare` or a search): one builds, the other waits."""
@@ -330,6 +332,7 @@ class Search:
             return None
         if message.turn is None:
             return Shown(None, f"“{self.query.text}” not found")
+        self._wrapped = message.wrapped
         wrapped = " · wrapped round" if message.wrapped else ""
         return Shown(message.turn, f"“{self.query.text}” at turn #{message.turn + 1}{wrapped}")
 
@@ -341,7 +344,9 @@ class Search:
         matches = self.visible_matches() or []
         pos = bisect_left(matches, self.playback.cursor)
         if pos < len(matches) and matches[pos] == self.playback.cursor:
-            return f"“{self.query.text}”: match {pos + 1}/{len(matches)}"
+            # the count replaces the line that said the search went round the end: keep that
+            end = " · wrapped round" if self._wrapped else ""
+            return f"“{self.query.text}”: match {pos + 1}/{len(matches)}{end}"
         return None
 
     def step(self, matches: list[int], forward: bool) -> Shown:
