@@ -41,6 +41,8 @@ def fresh_state(monkeypatch: pytest.MonkeyPatch) -> None:
     """This process's kept codes, emptied for one test (and restored after it)."""
     monkeypatch.setattr(compiled, "_codes", {})
     monkeypatch.setattr(compiled, "_fresh", [])
+    monkeypatch.setattr(compiled, "_plans", {})
+    monkeypatch.setattr(compiled, "_new_plans", [])
 
 
 def _same(pattern: re.Pattern[str], source: str, flags: int) -> None:
@@ -198,6 +200,7 @@ def test_a_scan_keeps_the_codes_and_answers_the_same_with_them(tmp_path):
     first = _scan(cache)
     (kept,) = cache.glob("regex-*.json")
     assert json.loads(kept.read_bytes())["codes"]
+    assert json.loads(kept.read_bytes())["plans"]
     assert _scan(cache) == first
     kept.write_bytes(b'{"build": "damaged')
     assert _scan(cache) == first  # and replaced by a whole file again
@@ -214,3 +217,83 @@ def test_a_temporary_file_a_killed_run_left_does_not_stop_the_next_save(tmp_path
     assert sorted(p.name for p in tmp_path.iterdir()) == [
         f"regex-{sys.implementation.cache_tag}.json"
     ]
+
+
+# word lists as the lexicon writes them: `\b` groups (gap-searched), flags, a `(?i:...)` tail
+LAZY = [
+    (r"\bshall i\b|\bwant me to\b|\bshould i\b|✅", 0),
+    (r"\b(?:proceed|continue|go ahead)\b|是否继续", re.IGNORECASE),
+    (r"\bFAILED\b|(?i:\btraceback\b|\berror:)", 0),
+]
+LAZY_TEXTS = [*TEXTS, "Want me to go ahead? ✅", "Traceback (most recent call last)", "FAILED x"]
+
+
+def _spans() -> list[object]:
+    from pivotal.detect.lazyre import lazy
+
+    out: list[object] = []
+    for source, flags in LAZY:
+        pattern = lazy(source, flags)
+        exact = re.compile(source, flags)
+        for text in LAZY_TEXTS:
+            first = pattern.first(text)  # type: ignore[attr-defined]
+            found = exact.search(text)
+            assert first == (found.span() if found else None)
+            hits = [m.span() for m in pattern.finditer(text)]
+            assert hits == [m.span() for m in exact.finditer(text)]
+            out += [first, hits]
+    return out
+
+
+@pytest.mark.usefixtures("fresh_state")
+def test_kept_plans_give_the_same_matches_without_planning(monkeypatch, tmp_path):
+    """A lazy pattern's plan (factored source, gap forms) comes back from the file: no string
+    work is done again, and every match is the one `re` gives."""
+    from pivotal.detect import lazyre
+
+    planned = _spans()
+    assert compiled.save(tmp_path) is True
+    monkeypatch.setattr(compiled, "_plans", {})
+    compiled.load(tmp_path)
+    assert compiled._plans
+
+    def refuse(*_args: object) -> None:
+        raise AssertionError("planned although a kept plan was there")
+
+    with monkeypatch.context() as inner:
+        for name in ("factored", "_span_plan", "_planned_parts"):
+            inner.setattr(lazyre, name, refuse)
+        assert _spans() == planned
+
+
+@pytest.mark.usefixtures("fresh_state")
+def test_plans_made_by_other_planning_code_are_planned_again(monkeypatch, tmp_path):
+    planned = _spans()
+    assert compiled.save(tmp_path) is True
+    (kept,) = tmp_path.glob("regex-*.json")
+    data = json.loads(kept.read_bytes())
+    assert data["planner"]
+    data["planner"] = "0badc0de"  # what an older pivotal's planning code wrote
+    for key in data["plans"]:
+        data["plans"][key] = "a plan this code would not make"
+    kept.write_text(json.dumps(data))
+    monkeypatch.setattr(compiled, "_plans", {})
+    monkeypatch.setattr(compiled, "_new_plans", [])
+    compiled.load(tmp_path)
+    assert compiled._plans == {}
+    assert _spans() == planned
+    assert compiled.unsaved()  # planned anew: the next save keeps this code's plans
+
+
+@pytest.mark.usefixtures("fresh_state")
+def test_plans_a_split_scans_child_made_are_kept_by_the_parent(monkeypatch, tmp_path):
+    planned = _spans()
+    handed = msgspec.msgpack.decode(msgspec.msgpack.encode(compiled.new_plans()))
+    monkeypatch.setattr(compiled, "_plans", {})
+    monkeypatch.setattr(compiled, "_new_plans", [])
+    compiled.adopt([], handed)
+    assert compiled.save(tmp_path)
+    monkeypatch.setattr(compiled, "_plans", {})
+    compiled.load(tmp_path)
+    assert set(compiled._plans) == set(handed)
+    assert _spans() == planned

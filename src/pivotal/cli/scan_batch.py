@@ -117,7 +117,7 @@ def _keep_compiled(refs: list[SessionRef]) -> None:
     from pivotal.readers import session_files
 
     folder = cache_dir()
-    if not compiled.fresh():
+    if not compiled.unsaved():
         return  # nothing new to keep: no file is written
     target = compiled.cache_file(folder)
     if any(session_files(ref).claims(target) is not None for ref in refs):

@@ -15,9 +15,9 @@ from collections.abc import Callable
 from typing import Any, cast
 
 from pivotal.detect.casefold import FoldedSearch, SplitSearch, lower_pattern
-from pivotal.detect.compiled import compile_pattern
+from pivotal.detect.compiled import compile_pattern, remembered
 from pivotal.detect.syntax import alternatives, factored, whole_group
-from pivotal.detect.wordgap import FirstSpan, Part, Span, first_by_search, make_part
+from pivotal.detect.wordgap import FirstSpan, Part, Span, first_by_search, part_from_plan, part_plan
 
 __all__ = ["factored", "first", "lazy"]
 
@@ -52,11 +52,17 @@ def _parts(source: str, flags: int) -> list[tuple[str, bool]] | None:
     return [("|".join(branches[:first]), False), folded] if first else [folded]
 
 
+def _planned_parts(source: str, flags: int) -> list[Any] | None:
+    """`_parts` as a plan `compiled.remembered` keeps: lists, not tuples."""
+    parts = _parts(source, flags)
+    return None if parts is None else [[text, folded] for text, folded in parts]
+
+
 def _fast_searcher(
     source: str, flags: int, exact: Callable[[], re.Pattern[str]]
 ) -> FoldedSearch | SplitSearch | None:
     """A faster way to search with a case-insensitive pattern (`casefold`), when one is exact."""
-    parts = _parts(source, flags)
+    parts = remembered("parts", flags, source, lambda: _planned_parts(source, flags))
     if parts is None:
         return None
     compiled = [compile_pattern(text, flags & ~re.IGNORECASE) for text, _ in parts]
@@ -65,16 +71,22 @@ def _fast_searcher(
     return SplitSearch(compiled[0], compiled[1], exact)
 
 
-def _span_finder(source: str, flags: int, exact: Callable[[], re.Pattern[str]]) -> FirstSpan:
-    """`first` for a pattern: its word groups searched from the gaps between words."""
+def _span_plan(source: str, flags: int) -> list[Any] | None:
+    """The parts `_span_finder` compiles (`part_plan` each); None: only the exact pattern."""
     parts = _parts(source, flags)
     if parts is None:
         if flags & (re.ASCII | re.VERBOSE | re.IGNORECASE):
-            return FirstSpan([Part(None, exact(), False)], exact)
+            return None
         parts = [(source, False)]  # case-sensitive: searched as written
-    return FirstSpan(
-        [make_part(text, flags & ~re.IGNORECASE, folded) for text, folded in parts], exact
-    )
+    return [part_plan(text, folded) for text, folded in parts]
+
+
+def _span_finder(source: str, flags: int, exact: Callable[[], re.Pattern[str]]) -> FirstSpan:
+    """`first` for a pattern: its word groups searched from the gaps between words."""
+    plan = remembered("span", flags, source, lambda: _span_plan(source, flags))
+    if plan is None:
+        return FirstSpan([Part(None, exact(), False)], exact)
+    return FirstSpan([part_from_plan(part, flags & ~re.IGNORECASE) for part in plan], exact)
 
 
 class _LazyPattern:
@@ -86,9 +98,10 @@ class _LazyPattern:
         self._planned = False
 
     def source(self) -> str:
-        """The pattern as `factored` gives it (worked out once)."""
+        """The pattern as `factored` gives it (worked out once; kept by `compiled`)."""
         if self._source is None:
-            self._source = factored(self.pattern)
+            pattern = self.pattern
+            self._source = remembered("factored", 0, pattern, lambda: factored(pattern))
         return self._source
 
     def exact(self) -> re.Pattern[str]:

@@ -20,6 +20,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 from functools import lru_cache
+from typing import Any
 
 from pivotal.detect.casefold import fold
 from pivotal.detect.compiled import compile_pattern
@@ -202,19 +203,32 @@ class Part:
 
 def make_part(source: str, flags: int, folded: bool) -> Part:
     """`source` as a Part: its first branch gap-searched when that is exact."""
+    return part_from_plan(part_plan(source, folded), flags)
+
+
+def part_plan(source: str, folded: bool) -> list[Any]:
+    """What `make_part` compiles, as strings (a plan `compiled.remembered` can keep):
+    [the first branch's gap form or None, the other branches (all of `source` when there
+    is no gap form) or None, `folded`, the pieces the other branches need]."""
     branches = alternatives(source)
     form = gap_form(branches[0], folded)
     if form is None:
-        return Part(None, compile_pattern(source, flags), folded)
+        return [None, source, folded, []]
     others = branches[1:]
     if not others:
-        return Part(compile_pattern(form, flags), None, folded)
-    needs = tuple(_required(branch) for branch in others)
+        return [form, None, folded, []]
+    needs = [_required(branch) for branch in others]
+    return [form, "|".join(others), folded, needs if all(needs) else []]
+
+
+def part_from_plan(plan: list[Any], flags: int) -> Part:
+    """The Part a `part_plan` describes, its patterns compiled with `flags`."""
+    form, rest, folded, needs = plan
     return Part(
-        compile_pattern(form, flags),
-        compile_pattern("|".join(others), flags),
-        folded,
-        needs if all(needs) else (),
+        None if form is None else compile_pattern(form, flags),
+        None if rest is None else compile_pattern(rest, flags),
+        bool(folded),
+        tuple(needs),
     )
 
 

@@ -61,6 +61,8 @@ class ChildReport(msgspec.Struct, array_like=True):
     """The detector patterns only the child compiled, for the parent to keep."""
     runs: ChildRuns | None = None
     """Its pivots' runs and the stretch a parent's run may cross the seam into."""
+    plans: dict[str, Any] = msgspec.field(default_factory=dict)
+    """The lazy patterns' plans only the child worked out, for the parent to keep."""
 
 
 class Snapshot:

@@ -217,6 +217,7 @@ def _child_report(reader: ClaudeCodeReader, config: PivotConfig, overlap: int) -
         title=session.title,
         titled_by_ai=reader.titled_by_ai,
         codes=compiled.fresh(),
+        plans=compiled.new_plans(),
         runs=child_runs(turns, pivots, overlap, session.model, bool(session.children)),
     )
 
@@ -246,7 +247,7 @@ def _parent(
         why = disagreement(reader, at_seam, report, overlap) if report is not None else "no report"
         if report is not None and not why:
             last_outcome = "split"
-            compiled.adopt(report.codes)
+            compiled.adopt(report.codes, report.plans)
             return merged(ref, reader, at_seam, mine, report, overlap)
     last_outcome = f"alone: {why}"
     reader.poll(final=True)  # no split after all: finish alone
