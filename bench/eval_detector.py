@@ -1,7 +1,8 @@
 """Measure the pivot detector on sessions its weights were not fitted to.
 
     python bench/eval_detector.py [--sets realworld,tuning,dev,heldout2] [--curve]
-                                  [--fit-on-all] [--verbose]
+                                  [--fit-on-all] [--verbose] [--own-share 0.5]
+                                  [--penalty 3] [--hold-out heldout2]
 
 The figure that counts is cross-validated: for each group of a set (a repository of the
 real corpus in `../shared/realworld/`, a scenario of the project's own sets) the weights
@@ -13,6 +14,14 @@ Per set and per agent it prints precision, recall and kind accuracy at the shipp
 precision-recall curve (`--curve`), and the shipped weights. `--fit-on-all` adds the
 figure of the shipped weights on the very sessions they were fitted to, labelled as a
 training figure: it says nothing about the next repository.
+
+A candidate fit is measured the same way: `--own-share` and `--penalty` (by default those
+`weights.json` was fitted with) go to every fit of the cross-validation, and when they or
+the training sets differ from the shipped fit the bars are not the shipped ones but chosen
+as `fit_detector.py` chooses them, from this cross-validated curve of the real corpus.
+The shipped fit trains on every set, `heldout2` too, so that set's figure is cross-validated
+by scenario, not held out: `--hold-out heldout2` leaves it out of every fit (and of the
+bars) and judges it once by a fit on the other sets.
 
 Needs numpy (`pip install -e '.[fit]'`). The real corpus is read only when it exists.
 """
@@ -27,8 +36,17 @@ REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO / "tools"))
 sys.path.insert(0, str(REPO / "src"))
 
-from fit_detector import KIND_PENALTY, OWN_SHARE, PENALTY  # noqa: E402
-from fitting.crossval import Judged, Tally, Verdict, cross_validate, curve, tally  # noqa: E402
+from fit_detector import KIND_PENALTY, OWN_SHARE, PENALTY, bars  # noqa: E402
+from fitting.crossval import (  # noqa: E402
+    Judged,
+    Tally,
+    Verdict,
+    cross_validate,
+    curve,
+    held_out,
+    judge,
+    tally,
+)
 from fitting.labelled import OWN_SETS, Labelled, load  # noqa: E402
 from fitting.model import train  # noqa: E402
 
@@ -89,10 +107,20 @@ def shipped(labelled: Labelled, name: str) -> Judged:
 
 def report(name: str, judged: Judged, labelled: Labelled, levels: dict[str, float], args) -> None:  # type: ignore[no-untyped-def]
     groups = len({e.group for e in labelled.examples})
+    how = (
+        "held out: judged by one fit on the other sets, none of it in any fit or bar"
+        if name in args.hold_out
+        else "cross-validated: each group judged by weights fitted without it"
+    )
     print(
         f"== {name}: {len(labelled.examples)} silences, {judged.pivots} labelled pivots, "
-        f"{groups} groups (cross-validated: each group judged by weights fitted without it)"
+        f"{groups} groups ({how})"
     )
+    if name != "realworld" and name not in args.hold_out:
+        print(
+            f"  its other groups are in every fit (as in the shipped weights): "
+            f"not a held-out figure (--hold-out {name} gives one)"
+        )
     for level in ("low", "normal", "high"):
         print(row(f"detector ({level}, bar {levels[level]:.3f})", tally(judged, levels[level])))
     print(row("naive: every empty", naive(labelled, {"empty"}), kinds=False))
@@ -130,31 +158,96 @@ def report(name: str, judged: Judged, labelled: Labelled, levels: dict[str, floa
     print()
 
 
+def evaluate(
+    sets: dict[str, Labelled], own_share: float, penalty: float, hold_out: list[str]
+) -> tuple[dict[str, Judged], dict[str, float] | None]:
+    """Every set judged by fits with this own share and penalty, and the bars these fits
+    give (as `fit_detector.py` chooses them; None without the real corpus): a set in
+    `hold_out` by one fit on the others, every other set by cross-validation."""
+
+    def fit(examples):  # type: ignore[no-untyped-def]
+        return train(examples, own_share, penalty, KIND_PENALTY)
+
+    training = [name for name in sets if name not in hold_out]
+    judged = {
+        name: held_out(name, sets, fit, training)
+        if name in hold_out
+        else cross_validate(name, sets, fit, training)
+        for name in sets
+    }
+    levels = bars(judged["realworld"]) if "realworld" in judged else None
+    return judged, levels
+
+
 def main(argv: list[str] | None = None) -> int:
+    fitted = load_weights()
+    shipped_share = float(fitted.fitted.get("own_share", OWN_SHARE))
+    shipped_penalty = float(fitted.fitted.get("penalty", PENALTY))
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--sets", default=",".join(SETS))
     parser.add_argument("--curve", action="store_true", help="print the precision-recall curve")
     parser.add_argument("--fit-on-all", action="store_true", help="add the training figure")
     parser.add_argument("--verbose", "-v", action="store_true")
+    parser.add_argument(
+        "--own-share",
+        type=float,
+        default=shipped_share,
+        help=f"the own sets' share in every fit (weights.json's: {shipped_share:g})",
+    )
+    parser.add_argument(
+        "--penalty",
+        type=float,
+        default=shipped_penalty,
+        help=f"the L2 penalty of every fit (weights.json's: {shipped_penalty:g})",
+    )
+    parser.add_argument(
+        "--hold-out",
+        default="",
+        help="sets left out of every fit and of the bars, each judged by one fit on the rest",
+    )
     args = parser.parse_args(argv)
     names = [s.strip() for s in args.sets.split(",") if s.strip()]
+    args.hold_out = [s.strip() for s in args.hold_out.split(",") if s.strip()]
+    if "realworld" in args.hold_out:
+        parser.error("the bars come from the real corpus: it cannot be held out")
+    names += [name for name in args.hold_out if name not in names]
     sets = load(names)
     if "realworld" in names and "realworld" not in sets:
         print("== realworld: ../shared/realworld not found, skipped\n")
-    fitted = load_weights()
-    levels = {**fitted.levels, "possible": fitted.possible}
-
-    def fit(examples):  # type: ignore[no-untyped-def]
-        return train(examples, OWN_SHARE, PENALTY, KIND_PENALTY)
+    training = [name for name in sets if name not in args.hold_out]
+    as_shipped = (
+        args.own_share == shipped_share
+        and args.penalty == shipped_penalty
+        and set(training) == set(fitted.fitted.get("sets", training))
+    )
+    judged, refitted = evaluate(sets, args.own_share, args.penalty, args.hold_out)
+    shipped_levels = {**fitted.levels, "possible": fitted.possible}
+    if as_shipped or refitted is None:
+        levels = shipped_levels
+        if refitted is not None and refitted != levels:
+            print(f"note: this fit gives the bars {refitted}, weights.json has others: refit it")
+        said = "the shipped bars (weights.json)"
+    else:
+        levels = refitted
+        said = "bars chosen by this candidate's cross-validated real-corpus curve"
+    print(
+        f"fit: own share {args.own_share:g}, penalty {args.penalty:g}, on "
+        f"{', '.join(training)}; {said}\n"
+    )
 
     for name in sets:
-        judged = cross_validate(name, sets, fit, list(sets))
-        report(name, judged, sets[name], levels, args)
-        if args.fit_on_all:
+        report(name, judged[name], sets[name], levels, args)
+        if args.fit_on_all and name not in args.hold_out:
+            if as_shipped:
+                training_figure = shipped(sets[name], name)
+            else:
+                everything = [e for n in training for e in sets[n].examples]
+                model = train(everything, args.own_share, args.penalty, KIND_PENALTY)
+                training_figure = judge(name, sets[name], model)
             print(
                 row(
                     "TRAINING FIGURE (fit on all)",
-                    tally(shipped(sets[name], name), levels["normal"]),
+                    tally(training_figure, levels["normal"]),
                     kinds=False,
                 )
             )
@@ -162,7 +255,9 @@ def main(argv: list[str] | None = None) -> int:
     print("== shipped weights (weight per unit of value; the silence kinds carry the base)")
     for key, weight in sorted(fitted.weights.items(), key=lambda kv: -abs(kv[1])):
         print(f"  {key:<30} {weight:+.4f}")
-    print(f"  bars: {levels}")
+    print(f"  bars: {shipped_levels}")
+    if not as_shipped:
+        print(f"  this candidate's bars: {levels}")
     return 0
 
 

@@ -16,7 +16,14 @@ import pytest
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "tools"))
 
-from fitting.crossval import Judged, Verdict, bar_for_precision, cross_validate, tally  # noqa: E402
+from fitting.crossval import (  # noqa: E402
+    Judged,
+    Verdict,
+    bar_for_precision,
+    cross_validate,
+    held_out,
+    tally,
+)
 from fitting.labelled import NOT_PIVOT, Example, Labelled  # noqa: E402
 from fitting.logistic import fit  # noqa: E402
 from fitting.model import BIAS, NAMES, SIGNS, SILENCES  # noqa: E402
@@ -90,6 +97,27 @@ def test_a_group_is_judged_by_weights_fitted_without_it() -> None:
     plain.features = {"silence: ack": 1.0}
     model = train(examples, 0.5, 1.0, 1.0)
     assert by_group["alone"] == pytest.approx(float(model.confidences([plain])[0]))
+
+
+def test_a_held_out_set_is_judged_by_one_fit_that_never_saw_it() -> None:
+    """Nothing of a held-out set reaches the fit: its silences are judged as a fit on the
+    other sets alone judges them, and naming it among the training sets is refused."""
+    from fitting.model import train
+
+    examples = [_example(f"r{i}", 1.0, i % 2 == 0) for i in range(10)]
+    other = [_example(f"o{i}", 1.0, True, name="step gate") for i in range(4)]
+    for e in other:
+        e.set = "heldout2"
+    sets = {"realworld": Labelled(examples=examples), "heldout2": Labelled(examples=other)}
+
+    def fit(ex: list[Example]):  # type: ignore[no-untyped-def]
+        return train(ex, 0.5, 1.0, 1.0)
+
+    judged = held_out("heldout2", sets, fit, ["realworld"])
+    expected = fit(examples).confidences(other)
+    assert [v.confidence for v in judged.verdicts] == pytest.approx(list(expected))
+    with pytest.raises(ValueError):
+        held_out("heldout2", sets, fit, ["realworld", "heldout2"])
 
 
 def test_the_bar_is_the_best_recall_at_the_precision_asked() -> None:

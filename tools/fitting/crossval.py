@@ -78,19 +78,49 @@ def cross_validate(
     out = Judged(judged_set)
     for group in sorted({e.group for e in target.examples}):
         model = train([e for e in pool if e.group != group])
-        held = [e for e in target.examples if e.group == group]
-        scored = [e for e in held if e.features is not None]
-        confidences = model.confidences(scored) if scored else []
-        kinds = model.kinds(scored) if scored else []
-        for example, confidence, kind in zip(scored, confidences, kinds, strict=True):
-            out.verdicts.append(Verdict(example, float(confidence), kind))
-        for example in held:
-            if example.features is None:
-                out.verdicts.append(Verdict(example, 0.0, ""))
+        _judge(out, model, [e for e in target.examples if e.group == group])
+    _count_missed(out, target)
+    return out
+
+
+def held_out(
+    judged_set: str,
+    sets: dict[str, Labelled],
+    train: Callable[[list[Example]], Model],
+    training_sets: Sequence[str],
+) -> Judged:
+    """Judge a whole set by one model fitted on `training_sets`, which must not include it:
+    a held-out figure (no group of the set, and nothing else of it, was ever fitted)."""
+    if judged_set in training_sets:
+        raise ValueError(f"{judged_set} is among the training sets: it would not be held out")
+    model = train([e for name in training_sets if name in sets for e in sets[name].examples])
+    return judge(judged_set, sets[judged_set], model)
+
+
+def judge(name: str, labelled: Labelled, model: Model) -> Judged:
+    """Every silence of a set judged by one model (a training figure when it was fitted on
+    them, a held-out one when it never saw them)."""
+    out = Judged(name)
+    _judge(out, model, labelled.examples)
+    _count_missed(out, labelled)
+    return out
+
+
+def _judge(out: Judged, model: Model, held: list[Example]) -> None:
+    scored = [e for e in held if e.features is not None]
+    confidences = model.confidences(scored) if scored else []
+    kinds = model.kinds(scored) if scored else []
+    for example, confidence, kind in zip(scored, confidences, kinds, strict=True):
+        out.verdicts.append(Verdict(example, float(confidence), kind))
+    for example in held:
+        if example.features is None:
+            out.verdicts.append(Verdict(example, 0.0, ""))
+
+
+def _count_missed(out: Judged, target: Labelled) -> None:
     out.missed = len(target.missed)
     for miss in target.missed:
         out.missed_by_format[miss.format] += 1
-    return out
 
 
 def tally(judged: Judged, bar: float, fmt: str | None = None) -> Tally:
