@@ -9,7 +9,9 @@ keyword), the text splits into tokens, and each distinct token is scanned once.
 A keyword occurs in the text exactly when it occurs inside one token, so the
 answer is the same; agent sessions repeat their words, paths and identifiers,
 so there are several times fewer characters to scan. Keywords with a space in
-them (`private key`) are looked for directly.
+them (`private key`) are looked for directly, and so are one-character ones (`@`,
+`~`): one C-level scan of the text each, where through tokens they were held by
+most tokens (a path, a dotted name), each such token costing a lookup per text.
 """
 
 from __future__ import annotations
@@ -36,9 +38,10 @@ class Keywords:
         words = sorted(set(words))
         self.words = tuple(words)
         self.vocabulary = frozenset(words)
-        plain = {w for w in words if tokenish(w)}
+        plain = {w for w in words if tokenish(w) and len(w) > 1}
         # a word with a space in it is looked for directly, and only when the longest
-        # token-shaped piece of it ("private" of "private key") occurs
+        # token-shaped piece of it ("private" of "private key") occurs; a one-character
+        # word always is (`_guard` finds no piece of it)
         self.direct = [(w, _guard(w)) for w in words if w and w not in plain]
         self._extra = {g for _, g in self.direct if g} - plain  # found only as guards
         plain = sorted(plain | self._extra)
@@ -103,7 +106,8 @@ def _guard(word: str) -> str | None:
 
 
 def tokenish(word: str) -> bool:
-    """Whether `word` is found through tokens (else it is looked for directly)."""
+    """Whether `word` is made of token characters (one of two or more characters is
+    found through tokens; any other is looked for directly)."""
     return bool(word) and set(word) <= _ALPHABET
 
 

@@ -370,8 +370,10 @@ def _words() -> Keywords:
     patterns = [rule[1] for rule in OWN_RULES] + [r.pattern for r in gitleaks().rules]
     literals = {w for p in patterns if (how := plan(p)) is not None for w in how.literals}
     needles = {n for rule in OWN_RULES for n in rule[3]} | _PATH_WORDS
-    # a literal is worth knowing about only when it costs no direct search of its own
-    return Keywords(needles | set(gitleaks().keywords.words) | set(filter(tokenish, literals)))
+    # a literal is worth knowing about only when it costs no direct search of its own (one
+    # of one character does: `anchor` finds it as fast as `Keywords` would)
+    literals = {w for w in literals if len(w) > 1 and tokenish(w)}
+    return Keywords(needles | set(gitleaks().keywords.words) | literals)
 
 
 # Rules that say only "something secret-looking": a provider's own rule names it better.
