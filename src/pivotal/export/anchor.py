@@ -12,7 +12,10 @@ characters just before an occurrence of a literal, at most the prefix's width
 before it. `finditer` tries the compiled pattern there only, in ascending order,
 continuing after each match: what `re.finditer` does, minus positions where no
 match can start, so the matches are the same (`tests/export/test_anchor.py`
-compares both on every anchored rule). Patterns of another shape (a literal or a
+compares both on every anchored rule). A pattern that begins with an assertion
+(`\\b(?:hvs\\.|s\\.)…`, `\\bsk-ant-…`) is anchored at its literals too: `re`
+finds the literal after a leading literal by itself, but not after an assertion
+(it then tries every position). Patterns of another shape (a literal or a
 fixed-width start: `re` tries a position in a few steps), or texts where the
 shortcut would not pay, get the plain `finditer`.
 
@@ -146,6 +149,13 @@ def plan_of(items: list[tuple], state: _parser.State) -> Plan | None:  # type: i
     def width(items: list[tuple]) -> tuple[int, int]:  # type: ignore[type-arg]
         return _parser.SubPattern(state, [(op, av) for op, av, _ in items]).getwidth()
 
+    lead = 0  # zero-width items first (`\b`, a look-behind): `re` finds no literal after them
+    while lead < len(items) and items[lead][0] in _ZERO_WIDTH:
+        lead += 1
+    if 0 < lead < len(items):
+        literals = _starts(items[lead:], _LONGEST)
+        if all(len(w) >= 2 or (w and not w.isalnum()) for w in literals):
+            return Plan(tuple(sorted(literals)), 0, 0, None)  # a match starts at one of them
     for k in range(len(items)):
         op, _, flags = items[k]
         if k == 0 and op is C.LITERAL and not flags & re.IGNORECASE:
