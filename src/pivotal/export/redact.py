@@ -163,13 +163,16 @@ OWN_RULES: list[tuple[str, re.Pattern[str], int, tuple[str, ...]]] = [
     # Quotes the detector keeps are cut to a length first and end (or begin) with "…": a
     # key cut there is no longer the shape any rule knows. A token-like piece of six or
     # more characters touching the cut, with a digit and a letter in it, may be the
-    # rest of one. (A preview is cut after redaction instead: `scrubbed`.)
+    # rest of one. (A preview is cut after redaction instead: `scrubbed`.) One pattern for
+    # each side of the "…", each found from it (`anchor`; one alternation of both, with the
+    # "…" in look-arounds, was tried at every position of the text).
     (
         "cut-token",
-        re.compile(rf"(?<![\w+/=-]){_CUT_PIECE}(?=…)|(?<=…){_CUT_PIECE}(?![\w+/=-])", re.ASCII),
-        0,
+        re.compile(rf"(?<![\w+/=-])({_CUT_PIECE})…", re.ASCII),
+        1,
         ("…",),
     ),
+    ("cut-token", re.compile(rf"…({_CUT_PIECE})(?![\w+/=-])", re.ASCII), 1, ("…",)),
     (
         "email",
         re.compile(
