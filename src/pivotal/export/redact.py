@@ -254,6 +254,7 @@ def redact(text: str, counts: Counter[str] | None = None, users: tuple[str, ...]
 
 def _redact(text: str, counts: Counter[str] | None, users: tuple[str, ...]) -> str:
     runs = long_runs(text)
+    low: str | None = None
     if runs:  # examined once (`pivotal.export.runs`); any path is looked for directly
         spans = _spans_with_runs(text, runs)
         found: frozenset[str] | set[str] = _PATH_WORDS
@@ -277,7 +278,8 @@ def _redact(text: str, counts: Counter[str] | None, users: tuple[str, ...]) -> s
     if "projects/-" in found and "projects/-" in text:
         text, done = _replace(_SLUG_HOME, "-~", text, counts)
         changed = changed or done
-    if ":\\" in text and ":\\users\\" in text.lower():
+    # (the lower case from before the masks will do: a mask makes no `:\\users\\`)
+    if ":\\" in text and ":\\users\\" in (text.lower() if low is None else low):
         text, done = _replace(_WINDOWS_HOME, "~", text, counts)
         changed = changed or done
     if ("~" in found or changed) and "~" in text:
@@ -354,16 +356,35 @@ def _secret_spans(text: str, subject: Subject | None = None) -> list[tuple[int, 
     spans: list[tuple[int, int, str]] = []
     present = subject.words if subject.words is not None else _words().present(text.lower())
     if present:
-        for kind, pattern, group, needles in OWN_RULES:
-            if not present.isdisjoint(needles):
-                for match in finditer(pattern, subject):
-                    start, end = match.span(group)
-                    if start < end:
-                        spans.append((start, end, kind))
+        for kind, pattern, group in _own_rules(present):
+            for match in finditer(pattern, subject):
+                start, end = match.span(group)
+                if start < end:
+                    spans.append((start, end, kind))
         spans.extend(findings(text, subject=subject, present=present))
     if spans and "[REDACTED:" in text:  # a mask is no secret: masking twice changes nothing
         spans = [s for s in spans if not _MASK.fullmatch(text, s[0], s[1])]
     return spans
+
+
+_NEEDLES = frozenset(n for rule in OWN_RULES for n in rule[3])
+_OWN_CHOSEN: dict[frozenset[str], tuple[tuple[str, re.Pattern[str], int], ...]] = {}
+
+
+def _own_rules(present: set[str]) -> tuple[tuple[str, re.Pattern[str], int], ...]:
+    """(kind, pattern, group) of our rules a needle of which is in `present`, in order
+    (remembered per set of needles: a session's texts hold few such sets)."""
+    key = frozenset(present.intersection(_NEEDLES))
+    rules = _OWN_CHOSEN.get(key)
+    if rules is None:
+        if len(_OWN_CHOSEN) >= 1 << 12:
+            _OWN_CHOSEN.clear()
+        rules = _OWN_CHOSEN[key] = tuple(
+            (kind, pattern, group)
+            for kind, pattern, group, needles in OWN_RULES
+            if not key.isdisjoint(needles)
+        )
+    return rules
 
 
 @cache

@@ -215,6 +215,9 @@ class Ruleset:
     allowlist: Allowlist
     _keywords: Keywords | None = None
     _by_keyword: dict[str, list[int]] = field(default_factory=dict)
+    _keyword_set: frozenset[str] = frozenset()
+    _chosen: dict[frozenset[str], list[Rule]] = field(default_factory=dict)
+    """The rules for each set of keywords seen: a session's texts hold few such sets."""
 
     @property
     def keywords(self) -> Keywords:
@@ -223,6 +226,7 @@ class Ruleset:
             for index, rule in enumerate(self.rules):
                 for keyword in rule.keywords:
                     self._by_keyword.setdefault(keyword, []).append(index)
+            self._keyword_set = frozenset(self._by_keyword)  # (a set: intersected fast)
             self._keywords = Keywords(self._by_keyword)
         return self._keywords
 
@@ -236,8 +240,17 @@ class Ruleset:
         elif self._keywords is None:
             _ = self.keywords  # builds `_by_keyword`
         by_keyword = self._by_keyword
-        chosen = {i for word in present if word in by_keyword for i in by_keyword[word]}
-        return [self.rules[i] for i in sorted(chosen)]
+        key = frozenset(present.intersection(self._keyword_set))
+        rules = self._chosen.get(key)
+        if rules is None:
+            if len(self._chosen) >= _CHOSEN:
+                self._chosen.clear()
+            chosen = {i for word in key for i in by_keyword[word]}
+            rules = self._chosen[key] = [self.rules[i] for i in sorted(chosen)]
+        return rules
+
+
+_CHOSEN = 1 << 12  # sets of keywords remembered with their rules
 
 
 def _allowlist(table: dict) -> Allowlist:  # type: ignore[type-arg]
