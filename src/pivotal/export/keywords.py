@@ -19,7 +19,7 @@ from __future__ import annotations
 import re
 from bisect import bisect_right
 from collections.abc import Iterable
-from itertools import accumulate
+from itertools import accumulate, filterfalse
 
 # Characters tokens are made of. A word with any other character in it (`private key`,
 # `<add key=`) is looked for directly. A wider alphabet makes fewer, longer tokens (paths
@@ -63,8 +63,9 @@ class Keywords:
 
     def _tokens_hold(self, low: str) -> set[str]:
         found: set[str] = set()
-        tokens = frozenset(low.encode("utf-8", "surrogatepass").translate(self._table).split())
-        tokens = tokens.difference(self._clean)  # (`-=` would walk all of `_clean`)
+        split = low.encode("utf-8", "surrogatepass").translate(self._table).split()
+        # only the tokens not known to be clean are kept (most are): no set of them all
+        tokens = set(filterfalse(self._clean.__contains__, split))
         if not tokens:
             return found
         holding = self._holding
@@ -76,7 +77,7 @@ class Keywords:
             found.update(self._scan(tokens))
         return found
 
-    def _scan(self, tokens: frozenset[bytes]) -> set[str]:
+    def _scan(self, tokens: set[bytes]) -> set[str]:
         """The words in tokens never seen before; each token is remembered."""
         ordered = list(tokens)
         joined = b" ".join(ordered)
