@@ -235,12 +235,12 @@ def redact(text: str, counts: Counter[str] | None = None, users: tuple[str, ...]
     own paths): `/home/<user>` is masked for them even inside a longer path.
     """
     if len(text) > _SHORT:
-        return _redact(text, counts, users)
+        return _redact(text, counts, users)[0]
     key = (text, users)
     kept = _kept.get(key)
     if kept is None:
         found: Counter[str] = Counter()
-        kept = (_redact(text, found, users), tuple(found.items()))
+        kept = (_redact(text, found, users)[0], tuple(found.items()))
         if _kept_size[0] > _KEPT_CHARACTERS:
             _kept.clear()
             _kept_size[0] = 0
@@ -252,21 +252,42 @@ def redact(text: str, counts: Counter[str] | None = None, users: tuple[str, ...]
     return kept[0]
 
 
-def _redact(text: str, counts: Counter[str] | None, users: tuple[str, ...]) -> str:
+def redact_noting(
+    text: str,
+    counts: Counter[str] | None = None,
+    users: tuple[str, ...] = (),
+    also: frozenset[str] = frozenset(),
+) -> tuple[str, frozenset[str] | None]:
+    """`redact` (without the memory of short texts), and the words that chose the rules
+    tried on `text`: `_words()`' words in it, and `also`, words of the text around it
+    that choose rules as its own do (gitleaks' keyword test is over a whole text). None:
+    no one set of words chose them (a text with long runs, `pivotal.export.runs`)."""
+    return _redact(text, counts, users, also)
+
+
+def _redact(
+    text: str,
+    counts: Counter[str] | None,
+    users: tuple[str, ...],
+    also: frozenset[str] = frozenset(),
+) -> tuple[str, frozenset[str] | None]:
     runs = long_runs(text)
     low: str | None = None
+    chosen: frozenset[str] | None = None
     if runs:  # examined once (`pivotal.export.runs`); any path is looked for directly
-        spans = _spans_with_runs(text, runs)
+        spans = _spans_with_runs(text, runs, also)
         found: frozenset[str] | set[str] = _PATH_WORDS
     else:
         low = text.lower()
         words = _words()
-        subject = Subject(text, low, words.present(low), words.vocabulary)
-        spans = _secret_spans(text, subject)
+        present = words.present(low) | also
+        subject = Subject(text, low, present, words.vocabulary)
+        spans = _secret_spans(text, subject, present)
+        chosen = frozenset(present)
         # The words found in the text before masking tell which paths can be in it: a
         # mask cannot make one (`[` and `]` are in none), and "~" is the only one the
         # masks of home paths below add.
-        found = subject.words if subject.words is not None else _PATH_WORDS
+        found = present if subject.words is not None else _PATH_WORDS
     if spans:
         text = _mask(text, spans, counts)
     changed = False
@@ -288,21 +309,25 @@ def _redact(text: str, counts: Counter[str] | None, users: tuple[str, ...]) -> s
     if known is not None and ("/home/" in found or "/users/" in found):
         if "/home/" in text or "/Users/" in text:
             text, _ = _replace(known, "/~", text, counts)
-    return text
+    return text, chosen
 
 
 _PATH_WORDS = frozenset({"/home/", "/users/", "projects/-", "~"})
 
 
-def _spans_with_runs(text: str, runs: list[tuple[int, int]]) -> list[tuple[int, int, str]]:
+def _spans_with_runs(
+    text: str, runs: list[tuple[int, int]], also: frozenset[str] = frozenset()
+) -> list[tuple[int, int, str]]:
     """The secrets in a text with long runs in it: the rules see it with each run's
     middle left out, and the rules that can match inside a run look there once."""
     shown, back = stand_in(text, runs)
     low = shown.lower()
     words = _words()
-    subject = Subject(shown, low, words.present(low), words.vocabulary)
-    spans = [(*back(start, end), kind) for start, end, kind in _secret_spans(shown, subject)]
-    present = subject.words if subject.words is not None else words.present(subject.low)
+    present = words.present(low) | also
+    subject = Subject(shown, low, present, words.vocabulary)
+    spans = [(*back(s, e), kind) for s, e, kind in _secret_spans(shown, subject, present)]
+    if subject.words is None:  # a lower case not one character for one: the run rules' test
+        present = words.present(subject.low) | also
     whole = Subject(text).low  # one character for one, as `examine` needs
 
     def has_keyword(rule: RunRule) -> bool:
@@ -347,14 +372,18 @@ def _replace(
     return text, done > 0
 
 
-def _secret_spans(text: str, subject: Subject | None = None) -> list[tuple[int, int, str]]:
-    """(start, end, kind) of every secret our rules and gitleaks' find in `text`."""
+def _secret_spans(
+    text: str, subject: Subject | None = None, present: set[str] | frozenset[str] | None = None
+) -> list[tuple[int, int, str]]:
+    """(start, end, kind) of every secret our rules and gitleaks' find in `text`; `present`
+    are the words that choose the rules (by default those in `text`)."""
     if subject is None:
         low = text.lower()
         words = _words()
         subject = Subject(text, low, words.present(low), words.vocabulary)
     spans: list[tuple[int, int, str]] = []
-    present = subject.words if subject.words is not None else _words().present(text.lower())
+    if present is None:
+        present = subject.words if subject.words is not None else _words().present(text.lower())
     if present:
         for kind, pattern, group in _own_rules(present):
             for match in finditer(pattern, subject):
@@ -365,6 +394,57 @@ def _secret_spans(text: str, subject: Subject | None = None) -> list[tuple[int, 
     if spans and "[REDACTED:" in text:  # a mask is no secret: masking twice changes nothing
         spans = [s for s in spans if not _MASK.fullmatch(text, s[0], s[1])]
     return spans
+
+
+def spans_beyond(
+    text: str, words: frozenset[str], tried: frozenset[str]
+) -> list[tuple[int, int, str]]:
+    """(start, end, kind) of the secrets in `text` found by the rules `words` choose and
+    `tried` did not: `text` was redacted with the rules of `tried`, and is now shown
+    among other text whose words choose more (gitleaks' keyword test is over all of it)."""
+    done = set(_own_rules(tried))
+    own = [rule for rule in _own_rules(words) if rule not in done]
+    ruleset = gitleaks()
+    before = {id(rule) for rule in ruleset.candidates(text, present=set(tried))}
+    rules = [r for r in ruleset.candidates(text, present=set(words)) if id(r) not in before]
+    if not own and not rules:
+        return []
+    subject = Subject(text)  # its words unknown: every literal is looked for
+    spans: list[tuple[int, int, str]] = []
+    for kind, pattern, group in own:
+        for match in finditer(pattern, subject):
+            start, end = match.span(group)
+            if start < end:
+                spans.append((start, end, kind))
+    for rule in rules:
+        for match in finditer(rule.pattern, subject):
+            span = secret_in(rule, match, text, ruleset)
+            if span is not None:
+                spans.append((span[0], span[1], rule.id))
+    if spans and "[REDACTED:" in text:
+        spans = [s for s in spans if not _MASK.fullmatch(text, s[0], s[1])]
+    return spans
+
+
+def words_in(text: str) -> frozenset[str]:
+    """The words that choose rules (`_words()`) found in `text`."""
+    return frozenset(_words().present(text.lower()))
+
+
+def mask_spans(text: str, spans: list[tuple[int, int, str]], counts: Counter[str] | None) -> str:
+    """`text` with `spans` (start, end, kind) masked, overlapping ones as one."""
+    return _mask(text, spans, counts) if spans else text
+
+
+def mask_words(text: str) -> frozenset[str]:
+    """Words of `_words()` the masks in a redacted `text` hold, which its words before
+    redaction did not choose rules by: those of their labels (`mailgun-key`). (A home
+    path's `~` also makes new words with its neighbours, `q~` or `sha256~`, but the two
+    rules they choose need a word character after the `~`, and a home path's mask has
+    none after it: `/`, a quote, a space.)"""
+    if "[REDACTED:" not in text:
+        return frozenset()
+    return words_in(" ".join(_MASK.findall(text)))
 
 
 _NEEDLES = frozenset(n for rule in OWN_RULES for n in rule[3])
