@@ -15,9 +15,13 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Callable, Iterator
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from pivotal.export.common import ExportInput
 from pivotal.model import Session, SessionRef
+
+if TYPE_CHECKING:
+    from pivotal.export.scrubbed import Shown
 
 FORMATS = ("md", "html", "json", "cast")
 SUFFIX = {"md": ".md", "html": ".html", "json": ".json", "cast": ".cast"}
@@ -129,12 +133,29 @@ def render_chunks(
     session = data.session
     home = str(Path.home())
     users = users_in(str(data.ref.path), str(session.path), session.cwd, home)
-    pieces = chunks(scrub(data, counts, users, shown=_shown(fmt)))
+    seen = _seen(fmt)
+    pieces = chunks(scrub(data, counts, users, shown=_shown(fmt), seen=seen))
     if fmt == "json":
         yield from pieces
         return
     for piece in pieces:
-        yield redact_text(piece, counts, users)
+        yield seen.redact(piece, counts, users) if seen else redact_text(piece, counts, users)
+
+
+def _seen(fmt: str) -> Shown | None:
+    """Where the format prints a text of a turn whole, escaped, in a block of its own, so
+    that the pass over its finished text need not redact it again (`scrubbed.Shown`)."""
+    if fmt != "html":
+        return None
+    from functools import partial
+    from html import escape
+
+    from pivotal.export.common import THINKING
+    from pivotal.export.html import BLOCK, TURN_CHARS
+    from pivotal.export.scrubbed import Shown
+
+    show = partial(escape, quote=True)
+    return Shown(show, BLOCK, TURN_CHARS, prefixes=(show(THINKING),))
 
 
 def render(

@@ -156,6 +156,10 @@ def tool_input_text(call: ToolCall, limit: int) -> str:
     return clean(text, max_len=limit)
 
 
+THINKING = "(thinking) "
+"""What a reasoning part's text is shown after."""
+
+
 def turn_body(turn: Turn, limit: int) -> str:
     """The turn's text (reasoning marked as such), cleaned and cut to `limit` characters."""
     pieces = []
@@ -163,7 +167,7 @@ def turn_body(turn: Turn, limit: int) -> str:
         if part.kind.value == "text" and part.text:
             pieces.append(part.text)
         elif part.kind.value == "reasoning" and part.text:
-            pieces.append("(thinking) " + part.text)
+            pieces.append(THINKING + part.text)
         elif part.kind.value == "attachment":
             pieces.append(part.text or "[attachment]")
     return clean("\n\n".join(pieces), max_len=limit)

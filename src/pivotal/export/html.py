@@ -26,6 +26,8 @@ from pivotal.text.safe import clean
 
 TURN_CHARS = 20_000
 TOOL_CHARS = 8_000
+BLOCK = ("<pre>", "</pre>")
+"""What a block of session text is printed between (escaped, it holds no `</pre>`)."""
 CSP = "default-src 'none'; style-src 'unsafe-inline'; img-src data:; form-action 'none'"
 
 CSS = """

@@ -14,19 +14,34 @@ a 20 MB tool output shown as its first 8,000 characters is not redacted whole.
 A turn's preview is redacted first and cut after: a reader cut it from the turn's
 text, perhaps inside a key (`ghp_R8mN2q` is no key any rule knows), so a preview
 as long as the cut is made again from the redacted text once the parts are read.
+
+The finished text of a format is redacted again (`pivotal.export.render_chunks`).
+Where a format prints a text of a turn whole, escaped, in a block of its own (HTML's
+`<pre>`), that block is not redacted a second time (`Shown`): the rules its words
+chose were tried on it here, so only those the words of the whole piece choose and
+its own did not are.
 """
 
 from __future__ import annotations
 
 import dataclasses
 from collections import Counter
+from collections.abc import Callable, Iterator
 from enum import Enum
 from pathlib import Path
 from typing import Any
 
 import msgspec
 
-from pivotal.export.redact import redact, redact_data
+from pivotal.export.redact import (
+    mask_spans,
+    mask_words,
+    redact,
+    redact_data,
+    redact_noting,
+    spans_beyond,
+    words_in,
+)
 from pivotal.model import Part, Role, Turn
 from pivotal.readers.base import PREVIEW_LIMIT, preview_of
 
@@ -38,19 +53,21 @@ def scrub(
     _loader: _RedactedParts | None = None,
     *,
     shown: int | None = None,
+    seen: Shown | None = None,
     _cut: int | None = None,
 ) -> Any:
     """`value` with every string inside it redacted (structs, dataclasses, lists, dicts, paths).
 
     `shown` is the most characters of one text of a turn's parts the format shows
     (None: all of it): a longer one is redacted that far and a margin on (`_shown`).
-    The turns of one call share one `_RedactedParts` (it lives as long as they do)."""
+    The texts of turns redacted whole are noted in `seen`, if given. The turns of one
+    call share one `_RedactedParts` (it lives as long as they do)."""
     if _loader is None:
-        _loader = _RedactedParts(counts, users, shown)
+        _loader = _RedactedParts(counts, users, shown, seen)
     if isinstance(value, Enum) or value is None or isinstance(value, bool | int | float):
         return value
     if isinstance(value, str):
-        return _shown(value, counts, users, _cut)
+        return _shown(value, counts, users, _cut, _loader.seen if _cut is not None else None)
     if isinstance(value, Path):
         return Path(redact(str(value), counts, users))
     if isinstance(value, Turn):
@@ -79,7 +96,13 @@ MARGIN = 1 << 16
 """Characters redacted past what a format shows: more than any secret is long."""
 
 
-def _shown(text: str, counts: Counter[str] | None, users: tuple[str, ...], cut: int | None) -> str:
+def _shown(
+    text: str,
+    counts: Counter[str] | None,
+    users: tuple[str, ...],
+    cut: int | None,
+    seen: Shown | None = None,
+) -> str:
     """`text` redacted, or as much of it as a format showing `cut` characters can show.
 
     Redaction costs per character and a 20 MB tool output shown as its first 8,000
@@ -87,8 +110,13 @@ def _shown(text: str, counts: Counter[str] | None, users: tuple[str, ...], cut: 
     is redacted that far (a key across the end is cut off with the margin's last
     half, not shown), and spaces stand for the rest: the text keeps its length, which
     the format reports ("… (N more characters)"). Should masks have shortened what
-    was redacted by half the margin, the whole text is redacted."""
+    was redacted by half the margin, the whole text is redacted. A text redacted whole
+    is noted in `seen`, if given."""
     if cut is None or len(text) <= cut + MARGIN:
+        if seen is not None and len(text) >= Shown.SMALLEST:
+            done, words = redact_noting(text, counts, users)
+            seen.note(done, words)
+            return done
         return redact(text, counts, users)
     head = text[: cut + MARGIN]
     done = redact(head, counts, users)
@@ -113,6 +141,101 @@ def _data(value: Any, counts: Counter[str] | None, users: tuple[str, ...], cut: 
     return value
 
 
+class Shown:
+    """Texts of turns redacted whole here, as a format prints them, so that its second pass
+    (over its finished text) need not redact them again.
+
+    The format prints such a text as `show(text)` (its escaping) in a block of its
+    pieces (between `block`'s two strings: HTML's `<pre>`), after one of `prefixes` or
+    none. A block that is one of them was redacted here with the rules its own words
+    chose; the piece's other words may choose more (gitleaks' keyword test is over a
+    whole text), and only those are tried on it. The rest of the piece, each such block
+    left out (its prefix kept), is redacted as the whole piece was, with the blocks'
+    words counted in, and what their escaping and masks show too (`mask_words`): no
+    rule it chose before is left out. A text is kept from when it is noted until `KEPT`
+    characters of them are.
+    """
+
+    SMALLEST = 257
+    """Shorter texts are not noted: `redact` keeps what it made of them anyway."""
+    KEPT = 1 << 21
+    _GAP = "\x00"  # where a block was left out: in no printed text (`clean` shows it as ␀)
+
+    def __init__(
+        self,
+        show: Callable[[str], str],
+        block: tuple[str, str],
+        longest: int,
+        prefixes: tuple[str, ...] = (),
+    ) -> None:
+        self.show = show
+        self.block = block
+        self.longest = longest
+        self.prefixes = prefixes
+        self._escapes = words_in(show("&<>\"'"))  # the words its escaping may add
+        self._texts: dict[str, tuple[frozenset[str], frozenset[str]]] = {}
+        self._size = 0
+
+    def note(self, text: str, words: frozenset[str] | None) -> None:
+        """`text`, redacted with the rules `words` chose (None: not by one set of words)."""
+        if words is None or not self.SMALLEST <= len(text) <= self.longest:
+            return
+        if self._size > self.KEPT:
+            self._texts.clear()
+            self._size = 0
+        shown = self.show(text)
+        self._texts[shown] = (words, words | self._escapes | mask_words(text))
+        self._size += len(shown)
+
+    def redact(self, piece: str, counts: Counter[str] | None, users: tuple[str, ...]) -> str:
+        """`piece` of the format's finished text redacted, its noted blocks as above."""
+        cuts: list[tuple[int, int, frozenset[str], frozenset[str]]] = []
+        for start, end in self._blocks(piece):
+            known = self._texts.get(piece[start:end])
+            if known is None:
+                for prefix in self.prefixes:
+                    if piece.startswith(prefix, start):
+                        known = self._texts.get(piece[start + len(prefix) : end])
+                        if known is not None:
+                            start += len(prefix)
+                            break
+            if known is not None:
+                cuts.append((start, end, *known))
+        if not cuts:
+            return redact(piece, counts, users)
+        between, position = [], 0
+        for start, end, _, _ in cuts:
+            between.append(piece[position:start])
+            position = end
+        between.append(piece[position:])
+        around = frozenset().union(*(shows for _, _, _, shows in cuts))
+        found: Counter[str] = Counter()
+        rest, words = redact_noting(self._GAP.join(between), found, users, around)
+        done = rest.split(self._GAP)
+        if words is None or len(done) != len(between):  # long runs, or a mask over a gap
+            return redact(piece, counts, users)
+        if counts is not None:
+            counts.update(found)
+        out = [done[0]]
+        for (start, end, tried, _), after in zip(cuts, done[1:], strict=True):
+            block = piece[start:end]
+            out.append(mask_spans(block, spans_beyond(block, words, tried), counts))
+            out.append(after)
+        return "".join(out)
+
+    def _blocks(self, piece: str) -> Iterator[tuple[int, int]]:
+        """(start, end) of the text of each block in `piece`."""
+        opening, closing = self.block
+        at = piece.find(opening)
+        while at >= 0:
+            start = at + len(opening)
+            end = piece.find(closing, start)
+            if end < 0:
+                return
+            yield start, end
+            at = piece.find(opening, end + len(closing))
+
+
 class _RedactedParts:
     """The `_loader` of a redacted turn: the original turn's parts, redacted on first use;
     the last `KEEP` turns' are kept (a renderer reads a turn's parts more than once)."""
@@ -120,11 +243,16 @@ class _RedactedParts:
     KEEP = 8
 
     def __init__(
-        self, counts: Counter[str] | None, users: tuple[str, ...], shown: int | None = None
+        self,
+        counts: Counter[str] | None,
+        users: tuple[str, ...],
+        shown: int | None = None,
+        seen: Shown | None = None,
     ) -> None:
         self.counts = counts
         self.users = users
         self.shown = shown
+        self.seen = seen
         self.originals: dict[int, Turn] = {}
         self.recent: dict[int, list[Part]] = {}
 
@@ -133,7 +261,7 @@ class _RedactedParts:
         parts = self.recent.pop(key, None)
         if parts is None:
             original = self.originals[key]
-            parts = scrub(list(original.parts), self.counts, self.users, _cut=self.shown)
+            parts = scrub(list(original.parts), self.counts, self.users, self, _cut=self.shown)
             if len(original.preview) >= PREVIEW_LIMIT:  # perhaps cut inside a secret
                 turn.preview = preview_of(_text(parts))
         self.recent[key] = parts
