@@ -7,6 +7,7 @@ format (from `--to`, else the `-o` suffix, else Markdown) and writes the result.
 from __future__ import annotations
 
 import argparse
+import gc
 import os
 import sys
 from collections.abc import Iterable
@@ -117,6 +118,9 @@ def export_cmd(args: argparse.Namespace) -> None:
     )
     for notice in data.notices:
         err(notice)
+    # The session's index lives as long as the export: frozen, no full collection walks
+    # it again (a redacted export makes many short-lived sets and lists, so runs several).
+    gc.freeze()
     # written as it is rendered, turn by turn: memory stays the session's index
     chunks = render_chunks(fmt, data, redact=redact, cast_version=args.cast_version)
     if output is None:
