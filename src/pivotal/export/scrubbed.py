@@ -64,7 +64,7 @@ def scrub(
     call share one `_RedactedParts` (it lives as long as they do)."""
     if _loader is None:
         _loader = _RedactedParts(counts, users, shown, seen)
-    if isinstance(value, Enum) or value is None or isinstance(value, bool | int | float):
+    if _as_is(value):
         return value
     if isinstance(value, str):
         return _shown(value, counts, users, _cut, _loader.seen if _cut is not None else None)
@@ -73,10 +73,15 @@ def scrub(
     if isinstance(value, Turn):
         return _turn(value, _loader)
     if isinstance(value, msgspec.Struct):
-        changes = {
-            name: scrub(getattr(value, name), counts, users, _loader, _cut=_cut)
-            for name in value.__struct_fields__
-        }
+        # a turn's parts are most of what is scrubbed: their strings go straight to `_shown`
+        noted = _loader.seen if _cut is not None else None
+        changes = {}
+        for name in value.__struct_fields__:
+            item = getattr(value, name)
+            if type(item) is str:
+                changes[name] = _shown(item, counts, users, _cut, noted)
+            elif not _as_is(item):
+                changes[name] = scrub(item, counts, users, _loader, _cut=_cut)
         return msgspec.structs.replace(value, **changes)
     if dataclasses.is_dataclass(value) and not isinstance(value, type):
         changes = {
@@ -90,6 +95,11 @@ def scrub(
     if isinstance(value, dict):
         return _data(value, counts, users, _cut)
     return value
+
+
+def _as_is(value: Any) -> bool:
+    """Whether `value` holds no text: None, a number, a flag or an enum value (a role)."""
+    return value is None or isinstance(value, Enum | bool | int | float)
 
 
 MARGIN = 1 << 16
