@@ -397,19 +397,32 @@ def _secret_spans(
 
 
 def spans_beyond(
-    text: str, words: frozenset[str], tried: frozenset[str]
+    text: str, words: frozenset[str], tried: frozenset[str], known: frozenset[str] | None = None
 ) -> list[tuple[int, int, str]]:
     """(start, end, kind) of the secrets in `text` found by the rules `words` choose and
     `tried` did not: `text` was redacted with the rules of `tried`, and is now shown
-    among other text whose words choose more (gitleaks' keyword test is over all of it)."""
-    done = set(_own_rules(tried))
-    own = [rule for rule in _own_rules(words) if rule not in done]
-    ruleset = gitleaks()
-    before = {id(rule) for rule in ruleset.candidates(text, present=set(tried))}
-    rules = [r for r in ruleset.candidates(text, present=set(words)) if id(r) not in before]
+    among other text whose words choose more (gitleaks' keyword test is over all of it).
+    `known`, if given, holds every word of `_words()` in `text`: a rule none of whose
+    literals is in it cannot match there (`anchor`), and is not tried."""
+    vocabulary = _words().vocabulary
+
+    def can_match(pattern: re.Pattern[str]) -> bool:
+        how = plan(pattern)
+        return (
+            known is None
+            or how is None
+            or any(word in known or word not in vocabulary for word in how.literals)
+        )
+
+    choosing = _choosing()
+    more_own, more_rules = _rules_beyond(words & choosing, tried & choosing)
+    own = [rule for rule in more_own if can_match(rule[1])]
+    rules = [rule for rule in more_rules if can_match(rule.pattern)]
     if not own and not rules:
         return []
-    subject = Subject(text)  # its words unknown: every literal is looked for
+    ruleset = gitleaks()
+    low = text.lower()
+    subject = Subject(text, low, None if known is None else set(known), vocabulary)
     spans: list[tuple[int, int, str]] = []
     for kind, pattern, group in own:
         for match in finditer(pattern, subject):
@@ -424,6 +437,26 @@ def spans_beyond(
     if spans and "[REDACTED:" in text:
         spans = [s for s in spans if not _MASK.fullmatch(text, s[0], s[1])]
     return spans
+
+
+@cache
+def _choosing() -> frozenset[str]:
+    """The words that choose rules: our needles and gitleaks' keywords."""
+    return _NEEDLES | frozenset(gitleaks().keywords.words)
+
+
+@lru_cache(maxsize=1 << 12)
+def _rules_beyond(
+    words: frozenset[str], tried: frozenset[str]
+) -> tuple[tuple[tuple[str, re.Pattern[str], int], ...], tuple[Rule, ...]]:
+    """Our rules and gitleaks' that `words` choose and `tried` do not (both narrowed to
+    `_choosing()`: a session's texts hold few such sets)."""
+    done = set(_own_rules(tried))
+    own = tuple(rule for rule in _own_rules(words) if rule not in done)
+    ruleset = gitleaks()
+    before = {id(rule) for rule in ruleset.candidates("", present=set(tried))}
+    rules = tuple(r for r in ruleset.candidates("", present=set(words)) if id(r) not in before)
+    return own, rules
 
 
 def words_in(text: str) -> frozenset[str]:

@@ -227,9 +227,9 @@ class Shown:
         if counts is not None:
             counts.update(found)
         out = [done[0]]
-        for (start, end, tried, _), after in zip(cuts, done[1:], strict=True):
+        for (start, end, tried, shows), after in zip(cuts, done[1:], strict=True):
             block = piece[start:end]
-            out.append(mask_spans(block, spans_beyond(block, words, tried), counts))
+            out.append(mask_spans(block, spans_beyond(block, words, tried, shows), counts))
             out.append(after)
         return "".join(out)
 
