@@ -72,6 +72,16 @@ def test_a_keyword_beside_a_printed_block_still_gets_its_key_masked(tmp_path) ->
     assert "[REDACTED:mailgun-key]" in page
 
 
+def test_a_key_the_page_joins_by_dropping_colour_is_masked(tmp_path) -> None:
+    # `grep --color` cut the key in three for the model pass; the page drops the colour,
+    # so its block is no text redacted whole and is redacted again, whole
+    key = "ghp_R8mN2qW5eT9yU1iO4pA7sD0fG3hJ6kL8zX2c"
+    output = f"{FILLER}GH={key[:10]}\x1b[01;31m{key[10:20]}\x1b[0m{key[20:]}\n"
+    assert key[:10] in redact(output)
+    page = _html(_session(tmp_path, "Found it.", output))
+    assert key not in page and key[:10] not in page
+
+
 def test_quotes_around_a_masked_value_stay_quotes(tmp_path) -> None:
     page = _html(_session(tmp_path, "Reading it.", f'{FILLER}API_KEY="s3cr3tV4lu3x"\n'))
     assert "s3cr3tV4lu3x" not in page
