@@ -284,3 +284,41 @@ def test_scan_follow_redact_masks_what_it_prints(session_file, monkeypatch, how)
     assert redacted.exit_code == 0, redacted.output
     assert _left(redacted.stdout, [GITHUB, *_secrets()]) == []
     assert "[REDACTED:" in redacted.stdout
+
+
+# secrets a tool call's input names by its members: the rule needs the name ("password")
+MEMBERS = {
+    "password": "hunter2hunter2",
+    "client_secret": "Zq81ka0sd9f8a7s6d5f4",
+    "DB_PASSWORD": "Tr0ub4dor-and-3",
+    "auth_token": "5b9e0c7d1a2f4e6b8c3d",
+}
+
+
+@pytest.fixture()
+def members_file(tmp_path: Path, monkeypatch) -> Path:
+    monkeypatch.setenv("PIVOTAL_DATA_DIR", str(tmp_path / "data"))
+    cwd = "/home/ann/billing"
+    use = {
+        "type": "tool_use",
+        "id": "toolu_db",
+        "name": "mcp__postgres__connect",
+        "input": {"host": "db.internal", "port": 5432, "options": {**MEMBERS}, **MEMBERS},
+    }
+    records = [
+        _record(0, "user", {"role": "user", "content": "Connect to the staging database."}, cwd),
+        _assistant(1, [use], cwd),
+        _result(2, "toolu_db", "connected", cwd),
+    ]
+    path = tmp_path / "members.jsonl"
+    path.write_text("\n".join(records) + "\n", encoding="utf-8")
+    return path
+
+
+@pytest.mark.parametrize("fmt", FORMATS)
+def test_a_secret_named_by_its_member_in_a_tool_input_is_masked(members_file, fmt) -> None:
+    secrets = list(MEMBERS.values())
+    shown = _export(members_file, fmt)
+    if fmt in ("json", "html"):  # md and cast show a call by its key argument only
+        assert _left(shown, secrets) == secrets
+    assert _left(_export(members_file, fmt, "--redact"), secrets) == []

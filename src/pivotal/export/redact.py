@@ -500,6 +500,33 @@ def _own_rules(present: set[str]) -> tuple[tuple[str, re.Pattern[str], int], ...
     return rules
 
 
+def redact_member(
+    key: str, value: str, counts: Counter[str] | None = None, users: tuple[str, ...] = ()
+) -> str:
+    """`value`, the member `key` of a JSON object (a tool call's input), redacted, and then
+    as `key=value` when its name holds a rule's keyword: a rule that needs the name before
+    the secret (`{"password": "hunter2hunter2"}`) sees it, as it does in `password=...`."""
+    done = redact(value, counts, users)
+    if len(key) > _MEMBER_KEY or not _names_a_secret(key):
+        return done
+    name = redact(key)
+    pair = f"{name}={done}"
+    masked = redact(pair, counts, users)
+    if masked != pair and masked.startswith(f"{name}="):
+        return masked[len(name) + 1 :]
+    return done
+
+
+_MEMBER_KEY = 100
+"""Longer member names are not names: their values are redacted on their own."""
+
+
+@lru_cache(maxsize=1 << 10)
+def _names_a_secret(key: str) -> bool:
+    """Whether a member name holds one of the words that choose rules ("password", "key")."""
+    return bool(_words().present(key.lower()))
+
+
 @cache
 def _words() -> Keywords:
     """Our rules' needles, gitleaks' keywords and the literals the rules are anchored at
@@ -559,7 +586,11 @@ def redact_data(value: Any, counts: Counter[str] | None = None, users: tuple[str
         return redact(value, counts, users)
     if isinstance(value, dict):
         return {
-            (redact(k, counts, users) if isinstance(k, str) else k): redact_data(v, counts, users)
+            (redact(k, counts, users) if isinstance(k, str) else k): (
+                redact_member(k, v, counts, users)
+                if isinstance(k, str) and isinstance(v, str)
+                else redact_data(v, counts, users)
+            )
             for k, v in value.items()
         }
     if isinstance(value, list | tuple):

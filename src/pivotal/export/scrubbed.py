@@ -38,6 +38,7 @@ from pivotal.export.redact import (
     mask_words,
     redact,
     redact_data,
+    redact_member,
     redact_noting,
     spans_beyond,
     words_in,
@@ -143,7 +144,11 @@ def _data(value: Any, counts: Counter[str] | None, users: tuple[str, ...], cut: 
         return _shown(value, counts, users, cut)
     if isinstance(value, dict):
         return {
-            (redact(k, counts, users) if isinstance(k, str) else k): _data(v, counts, users, cut)
+            (redact(k, counts, users) if isinstance(k, str) else k): (
+                redact_member(k, v, counts, users)
+                if isinstance(k, str) and isinstance(v, str) and len(v) <= cut
+                else _data(v, counts, users, cut)
+            )
             for k, v in value.items()
         }
     if isinstance(value, list | tuple):
