@@ -322,3 +322,24 @@ def test_a_secret_named_by_its_member_in_a_tool_input_is_masked(members_file, fm
     if fmt in ("json", "html"):  # md and cast show a call by its key argument only
         assert _left(shown, secrets) == secrets
     assert _left(_export(members_file, fmt, "--redact"), secrets) == []
+
+
+def test_a_key_a_terminal_colour_splits_is_masked_in_every_format(tmp_path, monkeypatch) -> None:
+    """`grep --color=always` wraps the match in escapes: the key is in pieces until they go."""
+    monkeypatch.setenv("PIVOTAL_DATA_DIR", str(tmp_path / "data"))
+    cwd = "/home/ann/billing"
+    coloured = f"{GITHUB[:10]}\x1b[01;31m\x1b[K{GITHUB[10:20]}\x1b[m\x1b[K{GITHUB[20:]}"
+    use = {"type": "tool_use", "id": "toolu_g", "name": "Bash", "input": {"command": "grep -r ."}}
+    records = [
+        _record(0, "user", {"role": "user", "content": "Where is the token set?"}, cwd),
+        _assistant(1, [use], cwd),
+        _result(2, "toolu_g", f"./.env:GITHUB_TOKEN={coloured}\n", cwd),
+    ]
+    path = tmp_path / "coloured.jsonl"
+    path.write_text("\n".join(records) + "\n", encoding="utf-8")
+    for fmt in FORMATS:
+        if fmt in ("json", "html"):  # md and cast do not show this output
+            assert GITHUB[20:] in _export(path, fmt)  # the pieces are there without --redact
+        assert (
+            _left(_export(path, fmt, "--redact"), [GITHUB[:10], GITHUB[10:20], GITHUB[20:]]) == []
+        )

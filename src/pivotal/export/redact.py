@@ -271,6 +271,10 @@ def _redact(
     users: tuple[str, ...],
     also: frozenset[str] = frozenset(),
 ) -> tuple[str, frozenset[str] | None]:
+    if "\x1b" in text:
+        # a terminal's escapes inside a key (`grep --color` splits the match out) would hide
+        # it from every rule, and the formats drop or show them apart: they go first
+        text = _ESCAPES.sub("", text)
     runs = long_runs(text)
     low: str | None = None
     chosen: frozenset[str] | None = None
@@ -498,6 +502,10 @@ def _own_rules(present: set[str]) -> tuple[tuple[str, re.Pattern[str], int], ...
             if not key.isdisjoint(needles)
         )
     return rules
+
+
+_ESCAPES = re.compile(r"\x1b(?:\[[0-?]*[ -/]*[@-~]|\][^\x07\x1b]*(?:\x07|\x1b\\)?|[@-Z\\-~])")
+"""A terminal's control sequences (CSI, OSC, and two-character escapes)."""
 
 
 def redact_member(
