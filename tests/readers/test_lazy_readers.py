@@ -1,0 +1,146 @@
+"""A batch read of a Kimi session shows what a read that keeps every part shows.
+
+A batch read (`scan`, an export, the replayer) of these sessions keeps each turn's
+index fields and where its records are (lines of Kimi's wire log), and builds a
+turn's parts again when they are asked for (issue 34: a 1 GB session cost more
+than its size). A followed session keeps its parts in memory, as before. Here both reads of the same
+session are compared field by field: every turn, every part, every tool call.
+"""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import pytest
+
+from pivotal.model import Session, SessionRef, Turn
+from pivotal.readers import find_sessions, open_reader, read_session
+
+from .realhome import REAL
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "bench"))
+
+import huge_homes  # noqa: E402
+
+FIXTURES = Path(__file__).resolve().parents[1] / "fixtures"
+REAL_SESSIONS = {
+    "kimi": [
+        *REAL.glob("kimi-short/.kimi/sessions/*/*"),
+        *REAL.glob("kimi-autocompact/.kimi/sessions/*/*"),
+    ],
+}
+GENERATED = 400_000
+"""Bytes of each generated session (`bench/huge_homes.py`): some of its tool outputs are
+hundreds of KB, so it crosses the line reader's 1 MB chunks."""
+
+
+def turn_fields(turn: Turn) -> tuple:
+    """Everything of a turn any surface shows or uses (its pieces are where, not what)."""
+    extra = {k: v for k, v in (turn.extra or {}).items() if k != "pieces"} or None
+    parts = tuple(
+        (
+            part.kind,
+            part.text,
+            None
+            if part.tool is None
+            else (
+                part.tool.call_id,
+                part.tool.name,
+                repr(part.tool.input),
+                part.tool.output,
+                part.tool.is_error,
+                part.tool.exit_code,
+                part.tool.duration_ms,
+                part.tool.status,
+            ),
+        )
+        for part in turn.parts
+    )
+    return (
+        turn.index,
+        turn.role,
+        int(turn.flags),
+        turn.timestamp,
+        turn.message_id,
+        turn.source,
+        turn.model,
+        turn.usage,
+        turn.preview,
+        repr(extra),
+        parts,
+    )
+
+
+def session_fields(session: Session) -> tuple:
+    return (
+        session.id,
+        session.title,
+        session.cwd,
+        session.model,
+        session.started,
+        session.ended,
+        tuple(turn_fields(turn) for turn in session.turns),
+        tuple(tuple(turn_fields(turn) for turn in branch) for branch in session.branches),
+        tuple(session.skipped),
+        tuple(session.notices),
+        tuple(session.children),
+    )
+
+
+def followed(ref: SessionRef) -> Session:
+    """The session read as live follow reads it (its parts kept), to its end."""
+    reader = open_reader(ref)
+    try:
+        reader.poll(final=False)
+        reader.poll(final=True)
+    finally:
+        reader.close()
+    return reader.session
+
+
+def lazy_turns(session: Session) -> int:
+    """Turns whose parts are not in memory (read again from the session when asked)."""
+    return sum(1 for turn in session.turns if turn._parts is None and turn._loader is not None)
+
+
+def the_ref(path: Path) -> SessionRef:
+    [ref] = find_sessions([path]).refs
+    return ref
+
+
+def check(ref: SessionRef) -> None:
+    batch = read_session(ref)
+    assert lazy_turns(batch) >= len(batch.turns) // 2  # the person's words, the steps
+    kept = followed(ref)
+    assert lazy_turns(kept) == 0
+    assert session_fields(batch) == session_fields(kept)
+    assert lazy_turns(batch) >= len(batch.turns) // 2  # and read again, not kept
+
+
+@pytest.mark.parametrize(
+    "path",
+    [path for paths in REAL_SESSIONS.values() for path in paths],
+    ids=lambda path: path.parts[len(REAL.parts)],
+)
+def test_a_real_session_reads_the_same_either_way(path: Path) -> None:
+    folder = path.parent
+    before = sorted(folder.rglob("*"))
+    refs = find_sessions([path]).refs
+    assert refs
+    for ref in refs:  # a database holds several (sub-agents' too)
+        check(ref)
+    assert sorted(folder.rglob("*")) == before  # read only: nothing made beside it
+
+
+@pytest.mark.parametrize("escapes", huge_homes.ESCAPES)
+@pytest.mark.parametrize("fmt", sorted(REAL_SESSIONS))
+def test_a_generated_session_reads_the_same_either_way(
+    fmt: str, escapes: str, tmp_path: Path
+) -> None:
+    path = huge_homes.make_home(tmp_path, fmt, GENERATED, "json" if escapes == "raw" else escapes)
+    if escapes == "raw":
+        from .test_reader_memory import raw_escapes
+
+        raw_escapes(tmp_path)
+    check(the_ref(path))
