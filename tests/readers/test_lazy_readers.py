@@ -1,14 +1,17 @@
-"""A batch read of a Kimi session shows what a read that keeps every part shows.
+"""A batch read of a Kimi or Vibe session shows what a read that keeps every part shows.
 
 A batch read (`scan`, an export, the replayer) of these sessions keeps each turn's
-index fields and where its records are (lines of Kimi's wire log), and builds a
-turn's parts again when they are asked for (issue 34: a 1 GB session cost more
-than its size). A followed session keeps its parts in memory, as before. Here both reads of the same
-session are compared field by field: every turn, every part, every tool call.
+index fields and where its records are (lines of Kimi's wire log, items of Vibe's
+chunks and journal), and builds a turn's parts again when they are asked for
+(issue 34: a 1 GB session cost more than its size). A followed session keeps its
+parts in memory, as before. Here both reads of the same session are compared field
+by field: every turn, every part, every tool call.
 """
 
 from __future__ import annotations
 
+import json
+import shutil
 import sys
 from pathlib import Path
 
@@ -28,6 +31,10 @@ REAL_SESSIONS = {
     "kimi": [
         *REAL.glob("kimi-short/.kimi/sessions/*/*"),
         *REAL.glob("kimi-autocompact/.kimi/sessions/*/*"),
+    ],
+    "vibe": [
+        *REAL.glob("vibe-short/.vibe/logs/session/unified/*"),
+        *REAL.glob("vibe-autocompact/.vibe/logs/session/unified/*"),
     ],
 }
 GENERATED = 400_000
@@ -131,6 +138,22 @@ def test_a_real_session_reads_the_same_either_way(path: Path) -> None:
     for ref in refs:  # a database holds several (sub-agents' too)
         check(ref)
     assert sorted(folder.rglob("*")) == before  # read only: nothing made beside it
+
+
+def test_vibe_entries_read_from_the_journal_and_an_older_snapshot(tmp_path: Path) -> None:
+    """With a history chunk gone, Vibe's history comes from the journal's operations (one
+    line may hold several) and an older snapshot's chunks: their pieces point there."""
+    for name in ("vibe-short", "vibe-autocompact"):
+        [source] = REAL.glob(f"{name}/.vibe/logs/session/unified/*")
+        folder = tmp_path / name
+        shutil.copytree(source, folder)
+        manifests = sorted((folder / "generations").glob("*/manifest.json"))
+        newest = json.loads(manifests[-1].read_text())
+        for digest in newest["projection_state"]["chunks"]:
+            (folder / "chunks" / f"{digest}.json").unlink()
+        batch = read_session(the_ref(folder))
+        assert "history chunk(s)" in batch.skipped[0].reason
+        check(the_ref(folder))
 
 
 @pytest.mark.parametrize("escapes", huge_homes.ESCAPES)

@@ -32,6 +32,11 @@ makes of it:
   what that chunk held is said to be lost. Per-response token usage exists only in
   the journal; the model only in `meta.json`.
 
+A batch read (`scan`, an export, the replayer) keeps of each entry only what the
+turns' index needs and where the entry is (`vibe_store.light_entry`); a turn's
+parts are read again from its entries when asked for (`lazy_items`), so a 1 GB
+session is not held in memory. A followed session keeps its parts.
+
 A folder from before the unified store (`meta.json` + `messages.jsonl`) is read by
 `vibe_log.py`; the sniff, the refs and `open_reader` send it there.
 """
@@ -62,12 +67,15 @@ from pivotal.readers.base import (
     source_gone,
 )
 from pivotal.readers.generic_common import replace_turns
+from pivotal.readers.lazy_items import ItemStore, Piece
 from pivotal.readers.vibe_store import (
+    PIECE,
     Loaded,
     Store,
     as_dict,
     as_str,
     decoded,
+    entry_at,
     json_text,
     load_json,
     text_of,
@@ -91,10 +99,18 @@ class VibeReader(SessionReader):
         self.store = Store(ref.path)
         self.session.id = ref.session_id or ref.path.name
         self._reported: set[str] = set()
+        self._items: ItemStore | None = None
+        """A batch read's (set by the first poll): where each turn's entries are."""
+        self._pinned: bool | None = None
+        """Set by the first poll: a followed session (not final) keeps its parts in memory."""
 
     def poll(self, final: bool = False, budget: int | None = None) -> Update:
         if not self.folder.is_dir():
             return source_gone(self.folder)
+        if self._pinned is None:
+            self._pinned = not final
+            self.store.lazy = final
+            self._items = ItemStore(self.folder, None, _rebuild) if final else None
         skipped_before = len(self.session.skipped)
         self._meta()
         loaded = self.store.load()
@@ -108,7 +124,7 @@ class VibeReader(SessionReader):
                     notice = problem
         if final and self.store.partial():
             self.skip(None, "the journal's last line is incomplete (still being written?)")
-        replace_turns(self, build_turns(loaded))
+        replace_turns(self, build_turns(loaded, self._items))
         return Update(
             first_changed=self.take_first_changed(),
             notice=notice,
@@ -135,7 +151,10 @@ class VibeReader(SessionReader):
 # -- entries -> turns -------------------------------------------------------------
 
 
-def build_turns(loaded: Loaded) -> list[Turn]:
+def build_turns(loaded: Loaded, store: ItemStore | None = None) -> list[Turn]:
+    """The turns of the history's entries. With a `store` the entries are light ones
+    (`vibe_store.light_entry`) and the turns are made lazy: each keeps the pieces of its
+    entries, in the order they built it, and its parts are built again from them."""
     completion_of = {
         call["id"]: action
         for action, calls in loaded.calls.items()
@@ -145,6 +164,15 @@ def build_turns(loaded: Loaded) -> list[Turn]:
     turns: list[Turn] = []
     groups: dict[str, Turn] = {}
     current: Turn | None = None
+    built: dict[int, list[Piece]] = {}
+    """id(turn) -> the pieces of the entries that built it (with a store)."""
+
+    def note(turn: Turn, entry: dict, call_id: str | None = None) -> None:
+        if store is not None:
+            found: Piece = entry[PIECE]
+            tag = None if found.tag is None and call_id is None else (found.tag, call_id)
+            built.setdefault(id(turn), []).append(found._replace(tag=tag))
+
     compactions = [e for e in loaded.entries if _is_compaction(e)]
     for entry in loaded.entries:
         kind = entry.get("type")
@@ -154,21 +182,24 @@ def build_turns(loaded: Loaded) -> list[Turn]:
         if kind == "message" and entry.get("role") == "user":
             current = None
             turns.append(_user(entry, where, when))
+            note(turns[-1], entry)
         elif kind == "reasoning" or (kind == "message" and entry.get("role") == "assistant"):
             action = _action(ident, kind)
             current = _group(turns, groups, action, where, when)
             _content(current, entry, kind)
+            note(current, entry)
         elif kind == "effect" and as_dict(entry.get("detail")).get("kind") == "tool":
             call_id = loaded.effect_call.get(ident.removeprefix("effect-"))
             action = completion_of.get(call_id) if call_id else None
             if action is not None or current is None:
                 current = _group(turns, groups, action, where, when)
             current.parts.append(Part(PartKind.TOOL, tool=_effect_call(entry, call_id)))
+            note(current, entry, call_id)
         elif _is_compaction(entry):
             current = None
             latest = entry is compactions[-1]
             turns.extend(_compaction(entry, loaded, latest, where, when))
-    _unexecuted_calls(turns, groups, loaded)
+    added = _unexecuted_calls(turns, groups, loaded)
     for action, turn in groups.items():
         usage = loaded.usage.get(action)
         if isinstance(usage, dict):
@@ -177,7 +208,43 @@ def build_turns(loaded: Loaded) -> list[Turn]:
         turn.index = index
         if turn.role is Role.ASSISTANT:
             turn.preview = preview_of(turn.text)
+    if store is not None:
+        _make_lazy(turns, built, added, store)
     return turns
+
+
+def _make_lazy(
+    turns: list[Turn], built: dict[int, list[Piece]], added: dict[int, int], store: ItemStore
+) -> None:
+    """Each turn built of entries keeps their pieces instead of its parts; one that also
+    shows calls only the journal holds (rare) is built whole now and keeps its parts."""
+    for turn in turns:
+        pieces = built.get(id(turn))
+        if pieces is None:
+            continue  # a compaction, or a completion that left only calls: kept as built
+        calls = turn.parts[len(turn.parts) - added[id(turn)] :] if id(turn) in added else []
+        store.make_lazy(turn, pieces)
+        if calls:
+            turn.parts = [*(store.rebuilt(turn) or []), *calls]
+            turn.extra, turn._loader = None, None
+
+
+def _rebuild(turn: Turn, items: list[tuple[object, object]]) -> list[Part]:
+    """A lazy turn's parts, from its entries read again, by the code that built it first."""
+    if turn.role is Role.USER:
+        entry = entry_at(*items[0]) if items else {}
+        return _user(entry, turn.source, None).parts
+    scratch = Turn(index=0, role=Role.ASSISTANT)
+    scratch.parts = []
+    for item, tag in items:
+        entry = entry_at(item, tag)
+        kind = entry.get("type")
+        if kind == "effect":
+            call_id = tag[1] if isinstance(tag, tuple) else None
+            scratch.parts.append(Part(PartKind.TOOL, tool=_effect_call(entry, call_id)))
+        else:
+            _content(scratch, entry, kind)
+    return scratch.parts
 
 
 def _group(
@@ -289,13 +356,15 @@ def _effect_call(entry: dict, call_id: str | None) -> ToolCall:
     return call
 
 
-def _unexecuted_calls(turns: list[Turn], groups: dict[str, Turn], loaded: Loaded) -> None:
+def _unexecuted_calls(turns: list[Turn], groups: dict[str, Turn], loaded: Loaded) -> dict[int, int]:
     """Calls a completion asked for that never became an effect (an unknown tool).
 
     They are in the journal's completion and, with their rejection, in the model's
     context. A completion that left no entry at all gets its own turn, placed after
-    the turn of the completion the journal recorded before it.
+    the turn of the completion the journal recorded before it. Returns how many calls
+    each turn got (by `id(turn)`).
     """
+    added: dict[int, int] = {}
     results = {
         as_str(m.get("tool_call_id")): m
         for m in (as_dict(c.get("message")) for c in loaded.context)
@@ -330,6 +399,8 @@ def _unexecuted_calls(turns: list[Turn], groups: dict[str, Turn], loaded: Loaded
                 call.is_error = result.get("outcome") == "failure"
                 call.status = "error" if call.is_error else "completed"
             turn.parts.append(Part(PartKind.TOOL, tool=call))
+            added[id(turn)] = added.get(id(turn), 0) + 1
+    return added
 
 
 def _is_compaction(entry: dict) -> bool:

@@ -12,6 +12,14 @@ snapshot), the model-context messages of that generation, and what the journal
 adds (token usage and tool-call ids per completion, in order, and which call a
 tool effect ran). The journal is read incrementally; a new generation, a
 missing chunk or an unreadable manifest makes the next `load()` start over.
+Of the journal's records only what those need is kept.
+
+A batch read's store (`lazy`) reads the history chunks one entry at a time and
+keeps of each entry only what the turns' index needs (`light_entry`), with where
+the entry is (a `Piece` of its chunk, journal line or snapshot file, under
+`PIECE`): the turns' parts are read again from there (`vibe.py`), so a 1 GB
+session is not held in memory. Chunks are named by their content and the journal
+is only appended to, so the entries stay where they were.
 """
 
 from __future__ import annotations
@@ -23,8 +31,15 @@ from pathlib import Path
 from typing import Any
 
 from pivotal.readers.base import decode_json
+from pivotal.readers.json_items import ITEMS, scan_document
+from pivotal.readers.lazy_items import Piece, piece, preview_cut
 
 _SEGMENT = re.compile(r"^(\d+)\.jsonl$")
+CHUNK = 1 << 20
+"""Bytes of a journal segment read at a time."""
+PIECE = "\x00piece"
+"""The member of a batch read's light entry that says where the whole entry is (no JSON
+entry has it: light entries are made here, of the members named in `light_entry`)."""
 
 
 @dataclass(slots=True)
@@ -58,12 +73,16 @@ class Store:
 
     def __init__(self, folder: Path) -> None:
         self.folder = folder
+        self.lazy = False
+        """A batch read: light entries, each with its `PIECE`, and nothing kept after
+        `load` (a later load reads the folder again)."""
         self._generation: object = None
         self._base: Loaded | None = None
         self._snapshot = -1
         self._offsets: dict[str, int] = {}
-        self._pending: dict[str, bytes] = {}
-        self._ops: list[tuple[int, dict]] = []
+        self._pending: dict[str, bytearray] = {}
+        self._ops: list[tuple] = []
+        """(sequence, what the view takes of the record: see `_digest`), as read."""
         self._journal_problems: list[str] = []
         self._truncated = False
 
@@ -82,7 +101,10 @@ class Store:
         self._tail_journal()
         if self._truncated:
             return self.load()
-        return self._view()
+        view = self._view()
+        if self.lazy:
+            self._base, self._ops = None, []  # read again if asked again
+        return view
 
     # -- the snapshot ------------------------------------------------------
 
@@ -140,14 +162,28 @@ class Store:
     def _history(self, name: str, manifest: dict) -> tuple[list[dict], int]:
         """The public history entries of one snapshot, and how many of its chunks are missing."""
         state = as_dict(manifest.get("projection_state"))
-        entries, missing = self._chunks(state.get("chunks"))
+        entries, missing = self._chunks(state.get("chunks"), self.lazy)
         path = state.get("path")
         inline = None
+        where: Piece | None = None
         if isinstance(path, str) and "/" not in path and path:
-            inline = load_json(self.folder / "generations" / name / path)
+            file = self.folder / "generations" / name / path
+            data = _read_bytes(file)
+            try:
+                inline = decode_json(data) if data is not None else None
+            except ValueError:
+                inline = None
+            if self.lazy and data is not None:
+                where = piece(0, data, None, file)
         history = as_dict(as_dict(as_dict(inline).get("snapshot")).get("history")).get("entries")
         known = {_id(e) for e in entries} - {None}
-        return entries + [e for e in _dicts(history) if _id(e) not in known], missing
+        listed = history if isinstance(history, list) else []
+        more = [
+            e if where is None else light_entry(e, where._replace(tag=("snapshot", n)))
+            for n, e in enumerate(listed)
+            if isinstance(e, dict) and _id(e) not in known
+        ]
+        return entries + more, missing
 
     def _check_journal(self, loaded: Loaded) -> None:
         segments = self._segments()
@@ -157,14 +193,17 @@ class Store:
                 " what they added cannot be shown"
             )
 
-    def _chunks(self, hashes: object) -> tuple[list[dict], int]:
+    def _chunks(self, hashes: object, light: bool = False) -> tuple[list[dict], int]:
+        """The entries of the chunks named (light ones when `light`), and how many of the
+        chunks are missing."""
         items: list[dict] = []
         missing = 0
         for digest in hashes if isinstance(hashes, list) else []:
             if not isinstance(digest, str) or not re.fullmatch(r"[0-9a-f]{16,128}", digest):
                 missing += 1
                 continue
-            chunk = load_json(self.folder / "chunks" / f"{digest}.json")
+            path = self.folder / "chunks" / f"{digest}.json"
+            chunk = _light_chunk(path) if light else load_json(path)
             if not isinstance(chunk, list):
                 missing += 1
                 continue
@@ -199,22 +238,36 @@ class Store:
                         self._truncated = True  # rewritten: start over
                         return
                     handle.seek(offset)
-                    raw = handle.read()
+                    while raw := handle.read(CHUNK):
+                        self._journal_lines(path, offset, raw)
+                        offset += len(raw)
+                        self._offsets[key] = offset
             except OSError:
                 continue
-            self._offsets[key] = offset + len(raw)
-            lines = (self._pending.pop(key, b"") + raw).split(b"\n")
-            self._pending[key] = lines.pop()
-            for line in lines:
-                if not line.strip():
-                    continue
-                try:
-                    record = decode_json(line)
-                except ValueError:
-                    self._journal_problems.append(f"{path.name}: a malformed journal record")
-                    continue
-                if isinstance(record, dict) and isinstance(record.get("sequence"), int):
-                    self._ops.append((record["sequence"], record))
+
+    def _journal_lines(self, path: Path, offset: int, raw: bytes) -> None:
+        """The lines `raw` (read at `offset` of `path`) ends, after what was held back."""
+        key = str(path)
+        held = self._pending.pop(key, bytearray())
+        start = offset - len(held)  # where the first line begins
+        held += raw
+        end = held.rfind(b"\n")
+        if end < 0:
+            self._pending[key] = held  # a long line still being read (or written)
+            return
+        self._pending[key] = held[end + 1 :]
+        for line in bytes(held[:end]).split(b"\n"):
+            at, start = start, start + len(line) + 1
+            if not line.strip():
+                continue
+            try:
+                record = decode_json(line)
+            except ValueError:
+                self._journal_problems.append(f"{path.name}: a malformed journal record")
+                continue
+            if isinstance(record, dict) and isinstance(record.get("sequence"), int):
+                where = piece(at, line, None, path) if self.lazy else None
+                self._ops.append((record["sequence"], *_digest(record, where)))
 
     def _view(self) -> Loaded:
         base = self._base or Loaded()
@@ -225,20 +278,21 @@ class Store:
         )
         index = {_id(e): i for i, e in enumerate(view.entries) if _id(e) is not None}
         seen: set[int] = set()
-        for sequence, record in sorted(self._ops, key=lambda item: item[0]):
+        for sequence, kind, *what in sorted(self._ops, key=lambda item: item[0]):
             if sequence in seen:
                 continue
             seen.add(sequence)
-            payload = as_dict(record.get("payload"))
-            kind = record.get("type")
-            if kind == "action_intent":
-                request = as_dict(payload.get("request"))
-                if payload.get("kind") == "tool" and isinstance(request.get("call_id"), str):
-                    view.effect_call[str(payload.get("action_id"))] = request["call_id"]
-            elif kind == "action_result":
-                _completion(view, payload)
-            elif kind == "projection_delta" and sequence > self._snapshot:
-                for op in _dicts(payload.get("delta")):
+            if kind == "intent":
+                action, call = what
+                view.effect_call[action] = call
+            elif kind == "result":
+                action, usage, calls = what
+                if usage is not None:
+                    view.usage[action] = usage
+                view.calls[action] = calls
+                view.order.append(action)
+            elif kind == "delta" and sequence > self._snapshot:
+                for op in what[0]:
                     _apply(view.entries, index, op)
         return view
 
@@ -248,17 +302,123 @@ def _sequence(manifest: dict) -> int:
     return value if isinstance(value, int) and not isinstance(value, bool) and value >= 0 else 0
 
 
-def _completion(view: Loaded, payload: dict) -> None:
-    outer = as_dict(payload.get("result"))
-    result = as_dict(outer.get("result"))
-    action = payload.get("action_id")
-    if not isinstance(action, str) or not isinstance(result.get("parts"), list):
-        return
-    parts = _dicts(result["parts"])
-    if isinstance(result.get("usage"), dict):
-        view.usage[action] = result["usage"]
-    view.calls[action] = [p for p in parts if p.get("type") == "tool_call"]
-    view.order.append(action)
+def _digest(record: dict, where: Piece | None) -> tuple:
+    """What the view takes of a journal record: ("intent", action, call id) for a tool
+    action's intent, ("result", action, usage, tool calls) for a completion, ("delta",
+    operations) for a projection delta (their entries light, each with its `PIECE`, when
+    `where` says where the record is), and (None,) for anything else."""
+    payload = as_dict(record.get("payload"))
+    kind = record.get("type")
+    if kind == "action_intent":
+        request = as_dict(payload.get("request"))
+        if payload.get("kind") == "tool" and isinstance(request.get("call_id"), str):
+            return ("intent", str(payload.get("action_id")), request["call_id"])
+    elif kind == "action_result":
+        outer = as_dict(payload.get("result"))
+        result = as_dict(outer.get("result"))
+        action = payload.get("action_id")
+        if isinstance(action, str) and isinstance(result.get("parts"), list):
+            usage = result.get("usage")
+            calls = [p for p in _dicts(result["parts"]) if p.get("type") == "tool_call"]
+            return ("result", action, usage if isinstance(usage, dict) else None, calls)
+    elif kind == "projection_delta":
+        delta = payload.get("delta")
+        ops = delta if isinstance(delta, list) else []
+        if where is None:
+            return ("delta", _dicts(ops))
+        return (
+            "delta",
+            [_light_op(op, where, n) for n, op in enumerate(ops) if isinstance(op, dict)],
+        )
+    return (None,)
+
+
+def _light_op(op: dict, where: Piece, number: int) -> dict:
+    """A delta operation as `_apply` reads it, its entry light (the `number`th of its line)."""
+    light = {k: op[k] for k in ("op", "id", "entryId") if k in op}
+    entry = op.get("entry")
+    if entry is not None:
+        light["entry"] = (
+            light_entry(entry, where._replace(tag=("journal", number)))
+            if isinstance(entry, dict)
+            else entry
+        )
+    return light
+
+
+def light_entry(entry: dict, where: Piece) -> dict:
+    """What the turns' index takes of a history entry (`vibe.build_turns`), and where it is.
+
+    Its kind (type, role, source, kind), id and time; a checkpoint whole (a few short
+    fields); of a text or reasoning only what a preview shows (`preview_cut`); of a tool
+    effect its detail's kind and tool name; of an outcome its type. `where` (a `Piece`,
+    whose tag says how to find the entry in what it points at) goes under `PIECE`.
+    """
+    if entry.get("type") == "checkpoint":
+        light = dict(entry)
+    else:
+        light = {
+            k: entry[k] for k in ("type", "id", "createdAt", "role", "source", "kind") if k in entry
+        }
+        if "content" in entry:
+            light["content"] = preview_cut(text_of(entry["content"]))
+        text = entry.get("text")
+        if isinstance(text, str):
+            light["text"] = preview_cut(text)
+        detail = entry.get("detail")
+        if isinstance(detail, dict):
+            light["detail"] = {k: detail[k] for k in ("kind", "toolName") if k in detail}
+        outcome = entry.get("outcome")
+        if isinstance(outcome, dict) and "type" in outcome:
+            light["outcome"] = {"type": outcome["type"]}
+    light[PIECE] = where
+    return light
+
+
+def entry_at(item: object, tag: object) -> dict:
+    """The entry a light entry's piece points at, in `item` (what the piece holds, decoded):
+    the item itself (a chunk's), an operation of a journal record, or one of a snapshot's."""
+    where = tag[0] if isinstance(tag, tuple) else None  # (where, call id), or None
+    if where is None:
+        return as_dict(item)
+    kind, number = where
+    if kind == "journal":
+        listed = as_dict(as_dict(item).get("payload")).get("delta")
+        return as_dict(as_dict(listed[number]).get("entry")) if isinstance(listed, list) else {}
+    snapshot = as_dict(as_dict(item).get("snapshot"))
+    listed = as_dict(snapshot.get("history")).get("entries")
+    return as_dict(listed[number]) if isinstance(listed, list) else {}
+
+
+def _light_chunk(path: Path) -> list[dict] | None:
+    """A chunk's entries, each decoded alone and kept light (None when it is not a whole
+    JSON array)."""
+    entries: list[dict] = []
+
+    def each(offset: int, item: memoryview) -> None:
+        entry = decode_json(item)
+        if isinstance(entry, dict):
+            entries.append(light_entry(entry, piece(offset, item, None, path)))
+
+    try:
+        fd = os.open(path, os.O_RDONLY)
+    except OSError:
+        return None
+    try:
+        found = scan_document(fd, os.fstat(fd).st_size, "", each)
+    except (OSError, ValueError):
+        return None
+    finally:
+        os.close(fd)
+    return entries if found is ITEMS else None
+
+
+def _read_bytes(path: Path) -> bytes | None:
+    try:
+        with open(path, "rb") as handle:
+            return handle.read()
+    except OSError:
+        return None
 
 
 def _apply(entries: list[dict], index: dict[str, int], op: dict) -> None:
