@@ -216,6 +216,27 @@ def db_refs(path: Path, fmt: str = FORMAT) -> list[SessionRef]:
     return [_ref(path, row[:6], row[6], fmt) for row in rows if isinstance(row[0], str)]
 
 
+def _rows_by_id(
+    conn: sqlite3.Connection, columns: str, table: str, sid: str, mark: Any
+) -> Iterator[tuple[Any, ...]]:
+    """The session's rows of `table` changed at or after `mark`, in id order, one at a time.
+
+    No index gives that order, so SQLite sorts what the query returns: asked for the rows
+    whole, it held every row's data at once (as much as the session). It sorts their rowids
+    instead, and each row is read by its rowid (a table without rowids is read sorted)."""
+    where = f"FROM {table} WHERE session_id = ? AND time_updated >= ? ORDER BY id"
+    try:
+        order = [rowid for (rowid,) in conn.execute(f"SELECT rowid {where}", (sid, mark))]
+    except sqlite3.OperationalError:  # no rowid (or locked: the query below says so)
+        yield from conn.execute(f"SELECT {columns} {where}", (sid, mark))
+        return
+    one = f"SELECT {columns} FROM {table} WHERE rowid = ?"
+    for rowid in order:
+        row = conn.execute(one, (rowid,)).fetchone()
+        if row is not None:
+            yield row
+
+
 def _sql_type(value: Any) -> str:
     """How a user would name what SQLite returned."""
     if value is None:
@@ -341,10 +362,8 @@ class DbReader(OpencodeReader):
         self.set_meta(dict(zip(_SESSION_COLS.split(", "), row, strict=True)))
         self._read_children(conn, sid)
         msg_mark, part_mark = self._msg_mark, self._part_mark
-        for mid, updated, data in conn.execute(
-            "SELECT id, time_updated, data FROM message"
-            " WHERE session_id = ? AND time_updated >= ? ORDER BY id",
-            (sid, self._msg_mark),
+        for mid, updated, data in _rows_by_id(
+            conn, "id, time_updated, data", "message", sid, self._msg_mark
         ):
             if not self._row_ok("message", mid, updated, mid):
                 continue
@@ -356,10 +375,8 @@ class DbReader(OpencodeReader):
             if info is not None:
                 self.put_message(mid, info)
             self._seen_msg[mid] = stamp  # only now: a failed read retries the row
-        for pid, mid, updated, data in conn.execute(
-            "SELECT id, message_id, time_updated, data FROM part"
-            " WHERE session_id = ? AND time_updated >= ? ORDER BY id",
-            (sid, self._part_mark),
+        for pid, mid, updated, data in _rows_by_id(
+            conn, "id, message_id, time_updated, data", "part", sid, self._part_mark
         ):
             if not self._row_ok("part", pid, updated, mid):
                 continue
