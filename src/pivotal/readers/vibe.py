@@ -44,6 +44,7 @@ A folder from before the unified store (`meta.json` + `messages.jsonl`) is read 
 from __future__ import annotations
 
 import re
+from collections.abc import Iterator
 from pathlib import Path
 
 from pivotal.model import (
@@ -174,7 +175,7 @@ def build_turns(loaded: Loaded, store: ItemStore | None = None) -> list[Turn]:
             built.setdefault(id(turn), []).append(found._replace(tag=tag))
 
     compactions = [e for e in loaded.entries if _is_compaction(e)]
-    for entry in loaded.entries:
+    for entry in _taken(loaded.entries) if store is not None else loaded.entries:
         kind = entry.get("type")
         ident = as_str(entry.get("id"))
         where = SourceRef(record_id=ident or None)
@@ -211,6 +212,18 @@ def build_turns(loaded: Loaded, store: ItemStore | None = None) -> list[Turn]:
     if store is not None:
         _make_lazy(turns, built, added, store)
     return turns
+
+
+def _taken(entries: list[dict]) -> Iterator[dict]:
+    """Each of `entries`, let go of once it has been used (the list is emptied): a batch
+    read's light entries are as many as the session's, its turns' index holds less."""
+    for number, entry in enumerate(entries):
+        entries[number] = _USED
+        yield entry
+    entries.clear()
+
+
+_USED: dict = {}
 
 
 def _make_lazy(

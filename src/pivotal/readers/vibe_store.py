@@ -26,6 +26,7 @@ from __future__ import annotations
 
 import os
 import re
+import sys
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -350,29 +351,36 @@ def light_entry(entry: dict, where: Piece) -> dict:
     """What the turns' index takes of a history entry (`vibe.build_turns`), and where it is.
 
     Its kind (type, role, source, kind), id and time; a checkpoint whole (a few short
-    fields); of a text or reasoning only what a preview shows (`preview_cut`); of a tool
-    effect its detail's kind and tool name; of an outcome its type. `where` (a `Piece`,
-    whose tag says how to find the entry in what it points at) goes under `PIECE`.
+    fields); of a message's text only what a preview shows (`preview_cut`); of a tool
+    effect its detail's kind; of an outcome its type. Reasoning shows in no preview: its
+    text is left out. `where` (a `Piece`, whose tag says how to find the entry in what it
+    points at) goes under `PIECE`.
     """
     if entry.get("type") == "checkpoint":
         light = dict(entry)
     else:
-        light = {
-            k: entry[k] for k in ("type", "id", "createdAt", "role", "source", "kind") if k in entry
-        }
+        light = {k: _shared(entry[k]) for k in _KINDS if k in entry}
+        for key in ("id", "createdAt"):
+            if key in entry:
+                light[key] = entry[key]
         if "content" in entry:
             light["content"] = preview_cut(text_of(entry["content"]))
-        text = entry.get("text")
-        if isinstance(text, str):
-            light["text"] = preview_cut(text)
         detail = entry.get("detail")
         if isinstance(detail, dict):
-            light["detail"] = {k: detail[k] for k in ("kind", "toolName") if k in detail}
+            light["detail"] = {"kind": _shared(detail["kind"])} if "kind" in detail else {}
         outcome = entry.get("outcome")
         if isinstance(outcome, dict) and "type" in outcome:
-            light["outcome"] = {"type": outcome["type"]}
+            light["outcome"] = {"type": _shared(outcome["type"])}
     light[PIECE] = where
     return light
+
+
+_KINDS = ("type", "role", "source", "kind")
+
+
+def _shared(value: object) -> object:
+    """A short name (an entry's type, role, ...) as one string for every entry that has it."""
+    return sys.intern(value) if type(value) is str and len(value) <= 32 else value
 
 
 def entry_at(item: object, tag: object) -> dict:
