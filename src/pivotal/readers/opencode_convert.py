@@ -150,7 +150,19 @@ def index_part(part: dict[str, Any], assistant: bool) -> dict[str, Any]:
         return {key: part[key] for key in ("type", "mime", "filename") if key in part}
     if kind in ("subtask", "agent", "compaction"):
         return part
-    return {"type": kind} if "type" in part else {}
+    if "type" not in part:
+        return {}
+    shared = _TYPE_ONLY.get(kind) if type(kind) is str else None
+    if shared is None:
+        shared = {"type": kind}
+        if type(kind) is str and len(_TYPE_ONLY) < 64:
+            _TYPE_ONLY[kind] = shared
+    return shared
+
+
+_TYPE_ONLY: dict[str, dict[str, Any]] = {}
+"""One dict, never changed, for every part of a kind the index reads only the type of
+(steps, reasoning, patches): a session has thousands of them, of a few kinds."""
 
 
 def is_shell_mark(parts: list[dict[str, Any]]) -> bool:
