@@ -6,16 +6,16 @@ Without `--readers`: a 1 GB Claude Code session, built with
 FILE` in a child process. Until the CLI has a `scan` command it falls back to
 `read_session` + the pivot detector in a child.
 
-With `--readers`: the six newer readers (Kimi, Vibe, Kilo, Cline, Continue, Qwen;
-`--readers continue,cline` for some), each given the same kind of session in its
-own layout (`bench/huge_homes.py`), 35 MB unless `--size-mb` says otherwise, three
-times: plain tool output, colour escapes written as JSON escapes, and the same
-escapes written raw (`--escapes` picks). Each is scanned and exported to the four
-formats (`--commands` picks), and every figure is printed with its ratio to the
-session's size: issue 34 asks for at most 5 times the file, and under 1 GB with a
-1 GB session. The 1 GB case (`--readers --size-mb 1000`) takes a while and needs
-the machine to itself: one session of 1 GB on disk at a time, minutes per reader
-(`--escapes json --commands scan` for the short form).
+With `--readers`: the newer readers (Kimi, Vibe, Kilo, Cline, Continue, Qwen, and
+Kimi Code as `kimi-code`; `--readers continue,cline` for some), each given the same
+kind of session in its own layout (`bench/huge_homes.py`), 35 MB unless `--size-mb`
+says otherwise, three times: plain tool output, colour escapes written as JSON
+escapes, and the same escapes written raw (`--escapes` picks). Each is scanned and
+exported to the four formats (`--commands` picks), and every figure is printed with
+its ratio to the session's size: issue 34 asks for at most 5 times the file, and
+under 1 GB with a 1 GB session. The 1 GB case (`--readers --size-mb 1000`) takes a
+while and needs the machine to itself: one session of 1 GB on disk at a time,
+minutes per reader (`--escapes json --commands scan` for the short form).
 
 Peak RSS is the child's own `ru_maxrss` from `os.wait4`, so the generator's memory
 never counts.

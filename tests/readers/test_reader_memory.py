@@ -1,4 +1,4 @@
-"""The six newer readers read a session full of raw colour escapes in bounded memory (issue 34).
+"""The newer readers read a session full of raw colour escapes in bounded memory (issue 34).
 
 Each reader gets the same kind of 5 MB session in its own layout (the generator
 of `bench/bench_huge.py --readers`), its tool output coloured word by word. The
