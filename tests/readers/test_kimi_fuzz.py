@@ -54,3 +54,4 @@ def test_kimi_code_journals_with_wrong_types_in_any_field(data) -> None:
         (folder / "state.json").write_text(json.dumps(state))
         read_everything(folder, SPEC)
         read_everything(folder / "agents" / "main" / "wire.jsonl", SPEC)
+        batch_shows_what_following_shows(SPEC, folder)

@@ -164,8 +164,50 @@ def test_vibe_entries_read_from_the_journal_and_an_older_snapshot(tmp_path: Path
         check(the_ref(folder))
 
 
+def test_a_kimi_code_journal_reads_the_same_either_way(tmp_path: Path) -> None:
+    """Kimi Code's journal: steps streamed as loop events and written as whole messages,
+    results, a person's `!command` and its output, compactions and notices."""
+    from .test_kimi_code import journal, loop, rec, user, write_home
+
+    check(the_ref(write_home(tmp_path / "one", journal())))
+    lines = journal()
+    again = [line for line in lines[1:] if isinstance(line, dict)]  # the same ids again
+    check(the_ref(write_home(tmp_path / "twice", [*lines, *again])))
+    calls = [{"id": "Read_1", "name": "Read", "arguments": '{"path": "cart.py"}'}]
+    answer = {"role": "assistant", "content": [{"type": "text", "text": "Reading."}]}
+    late = [  # results written after their step closed, a command's output after a prompt
+        lines[0],
+        user("go on", 1),
+        loop(2, type="step.begin", uuid="s1"),
+        loop(3, type="content.part", stepUuid="s1", part={"type": "text", "text": "Run it."}),
+        loop(4, type="tool.call", stepUuid="s1", toolCallId="Bash_9", name="Bash", args={}),
+        loop(5, type="step.end", uuid="s1", finishReason="tool_use"),
+        rec("context.append_message", 6, message={**answer, "toolCalls": calls}),
+        loop(7, type="tool.result", toolCallId="Bash_9", result={"output": "ok", "isError": False}),
+        rec(
+            "context.append_message",
+            8,
+            message={
+                "role": "tool",
+                "toolCallId": "Read_1",
+                "content": [{"type": "text", "text": "x = 1"}],
+            },
+        ),
+        user("<bash-input>\nls\n</bash-input>", 9, {"kind": "shell_command", "phase": "input"}),
+        user("and this", 10),
+        user(
+            "<bash-stdout>cart.py</bash-stdout>", 11, {"kind": "shell_command", "phase": "output"}
+        ),
+    ]
+    folder = write_home(tmp_path / "late", late)
+    check(the_ref(folder))
+    [_, step, message, command, _] = read_session(the_ref(folder)).turns
+    assert [c.output for c in step.tool_calls + message.tool_calls] == ["ok", "x = 1"]
+    assert command.tool_calls[0].output == "cart.py"
+
+
 @pytest.mark.parametrize("escapes", huge_homes.ESCAPES)
-@pytest.mark.parametrize("fmt", ["kimi", "vibe", "kilo"])
+@pytest.mark.parametrize("fmt", ["kimi", "vibe", "kilo", "kimi-code"])
 def test_a_generated_session_reads_the_same_either_way(
     fmt: str, escapes: str, tmp_path: Path
 ) -> None:

@@ -85,7 +85,7 @@ def test_raw_colour_escapes_cost_at_most_five_times_the_session(fmt: str, tmp_pa
     assert peak <= 5 * size, f"{fmt}: peak {peak / size:.1f} times the session"
 
 
-LAZY = ("cline", "continue", "kimi", "vibe", "kilo")
+LAZY = ("cline", "continue", "kimi", "vibe", "kilo", "kimi-code")
 """The readers whose batch read keeps an index and decodes each turn's parts on demand."""
 
 
