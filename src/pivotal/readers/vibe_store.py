@@ -273,11 +273,13 @@ class Store:
     def _view(self) -> Loaded:
         base = self._base or Loaded()
         view = Loaded(
-            entries=list(base.entries),
+            # a batch read's base is not read again: its entries need no copy
+            entries=base.entries if self.lazy else list(base.entries),
             context=base.context,
             problems=base.problems + self._journal_problems,
         )
-        index = {_id(e): i for i, e in enumerate(view.entries) if _id(e) is not None}
+        index: dict[str, int] | None = None
+        """Where each entry is, by id: made for the first operation (most views have none)."""
         seen: set[int] = set()
         for sequence, kind, *what in sorted(self._ops, key=lambda item: item[0]):
             if sequence in seen:
@@ -294,6 +296,10 @@ class Store:
                 view.order.append(action)
             elif kind == "delta" and sequence > self._snapshot:
                 for op in what[0]:
+                    if index is None:
+                        index = {
+                            _id(e): i for i, e in enumerate(view.entries) if _id(e) is not None
+                        }
                     _apply(view.entries, index, op)
         return view
 
