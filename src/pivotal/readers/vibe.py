@@ -290,7 +290,7 @@ def _action(ident: str, kind: str) -> str | None:
 def _user(entry: dict, where: SourceRef, when: float | None) -> Turn:
     text = text_of(entry.get("content"))
     source = entry.get("source")
-    human = source in HUMAN_SOURCES or source is None
+    human = source is None or (isinstance(source, str) and source in HUMAN_SOURCES)
     turn = Turn(
         index=0,
         role=Role.USER,
