@@ -31,6 +31,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+import msgspec
+
 from pivotal.readers.base import decode_json
 from pivotal.readers.json_items import ITEMS, scan_document
 from pivotal.readers.lazy_items import Piece, piece, preview_cut
@@ -406,10 +408,17 @@ def entry_at(item: object, tag: object) -> dict:
 
 def _light_chunk(path: Path) -> list[dict] | None:
     """A chunk's entries, each decoded alone and kept light (None when it is not a whole
-    JSON array)."""
+    JSON array).
+
+    Vibe writes a chunk as one line of compact JSON, a few MB at most: it is read whole
+    and cut into its items by msgspec (`_RAW_ITEMS`), each found in the bytes after the
+    one before. A chunk that is not valid JSON as it stands (raw control bytes, a BOM)
+    or is bigger than `WHOLE_CHUNK` is read item by item (`scan_document`, slower on
+    JSON that is not indented), repaired as `decode_json` repairs it.
+    """
     entries: list[dict] = []
 
-    def each(offset: int, item: memoryview) -> None:
+    def each(offset: int, item: memoryview | msgspec.Raw) -> None:
         entry = decode_json(item)
         if isinstance(entry, dict):
             entries.append(light_entry(entry, piece(offset, item, None, path)))
@@ -419,12 +428,41 @@ def _light_chunk(path: Path) -> list[dict] | None:
     except OSError:
         return None
     try:
-        found = scan_document(fd, os.fstat(fd).st_size, "", each)
+        size = os.fstat(fd).st_size
+        data = os.pread(fd, size, 0) if size <= WHOLE_CHUNK else b""
+        items = _raw_items(data)
+        if items is None:
+            data = b""  # not kept while the items are read one by one
+            found = scan_document(fd, size, "", each)
+            return entries if found is ITEMS else None
     except (OSError, ValueError):
         return None
     finally:
         os.close(fd)
-    return entries if found is ITEMS else None
+    at = 0
+    for item in items:
+        at = data.find(item, at)  # only white space and commas come before it
+        try:
+            each(at, item)
+        except ValueError:
+            return None
+        at += len(item)
+    return entries
+
+
+WHOLE_CHUNK = 64 << 20
+"""A chunk at most this big is read at once."""
+_RAW_ITEMS = msgspec.json.Decoder(list[msgspec.Raw]).decode
+
+
+def _raw_items(data: bytes) -> list[msgspec.Raw] | None:
+    """The items of the JSON array `data`, undecoded; None when it is not one as it stands."""
+    if not data:
+        return None
+    try:
+        return _RAW_ITEMS(data)
+    except (msgspec.DecodeError, RecursionError):  # a ValidationError is a DecodeError
+        return None
 
 
 def _read_bytes(path: Path) -> bytes | None:
