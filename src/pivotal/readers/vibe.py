@@ -184,6 +184,8 @@ def build_turns(loaded: Loaded, store: ItemStore | None = None) -> list[Turn]:
             current = None
             turns.append(_user(entry, where, when))
             note(turns[-1], entry)
+            if store is not None:  # nothing more joins a person's turn: its parts go now
+                store.make_lazy(turns[-1], built.pop(id(turns[-1])))
         elif kind == "reasoning" or (kind == "message" and entry.get("role") == "assistant"):
             action = _action(ident, kind)
             current = _group(turns, groups, action, where, when)
@@ -232,7 +234,7 @@ def _make_lazy(
     """Each turn built of entries keeps their pieces instead of its parts; one that also
     shows calls only the journal holds (rare) is built whole now and keeps its parts."""
     for turn in turns:
-        pieces = built.get(id(turn))
+        pieces = built.pop(id(turn), None)
         if pieces is None:
             continue  # a compaction, or a completion that left only calls: kept as built
         calls = turn.parts[len(turn.parts) - added[id(turn)] :] if id(turn) in added else []

@@ -375,10 +375,10 @@ def light_entry(entry: dict, where: Piece) -> dict:
             light["content"] = preview_cut(text_of(entry["content"]))
         detail = entry.get("detail")
         if isinstance(detail, dict):
-            light["detail"] = {"kind": _shared(detail["kind"])} if "kind" in detail else {}
+            light["detail"] = _one("kind", detail["kind"]) if "kind" in detail else {}
         outcome = entry.get("outcome")
         if isinstance(outcome, dict) and "type" in outcome:
-            light["outcome"] = {"type": _shared(outcome["type"])}
+            light["outcome"] = _one("type", outcome["type"])
     light[PIECE] = where
     return light
 
@@ -389,6 +389,22 @@ _KINDS = ("type", "role", "source", "kind")
 def _shared(value: object) -> object:
     """A short name (an entry's type, role, ...) as one string for every entry that has it."""
     return sys.intern(value) if type(value) is str and len(value) <= 32 else value
+
+
+def _one(key: str, value: object) -> dict:
+    """`{key: value}`, one dict (never changed) for every entry with that short name: an
+    effect's detail, an outcome."""
+    if type(value) is not str or len(value) > 32:
+        return {key: value}
+    found = _ONES.get((key, value))
+    if found is None:
+        found = {key: sys.intern(value)}
+        if len(_ONES) < 64:
+            _ONES[(key, value)] = found
+    return found
+
+
+_ONES: dict[tuple[str, str], dict] = {}
 
 
 def entry_at(item: object, tag: object) -> dict:
