@@ -1,10 +1,11 @@
-"""Big synthetic sessions in the six newer agents' own layouts, for `bench_huge.py --readers`.
+"""Big synthetic sessions in the newer agents' own layouts, for `bench_huge.py --readers`.
 
 `../shared/tools/gen_session.py` writes Claude Code, opencode and Codex only. This
 module writes the same kind of session (a person's prompt, the agent's reasoning and
 text, a shell command and its output, ~3 % of outputs 50-500 KB, ~2 % of prompts
-empty) as Kimi, Mistral Vibe, Kilo, Cline, Continue and Qwen store it, each in a home
-of its own, streamed to disk so a 1 GB session costs the generator no memory.
+empty) as Kimi (kimi-cli, and Kimi Code: `kimi-code`), Mistral Vibe, Kilo, Cline,
+Continue and Qwen store it, each in a home of its own, streamed to disk so a 1 GB
+session costs the generator no memory.
 The shapes are the real clients' (`../shared/realclients`), filled with made-up text.
 
 `escapes` chooses what the tool outputs hold:
@@ -27,7 +28,7 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
-FORMATS = ("kimi", "vibe", "kilo", "cline", "continue", "qwen")
+FORMATS = ("kimi", "vibe", "kilo", "cline", "continue", "qwen", "kimi-code")
 ESCAPES = ("none", "json", "raw")
 CWD = "/home/dev/work/huge"
 T0 = 1_796_000_000_000  # ms
@@ -312,6 +313,63 @@ def write_kimi(home: Path, stream: Iterator[Round], target: int, raw: bool) -> P
         for step, (kind, payload) in enumerate(events):
             record = {"timestamp": r.ms(step) / 1000, "message": {"type": kind, "payload": payload}}
             sink.write(dumps(record, raw) + "\n")
+        if sink.size >= target:
+            break
+    sink.close()
+    return folder
+
+
+def write_kimi_code(home: Path, stream: Iterator[Round], target: int, raw: bool) -> Path:
+    """Kimi Code's journal: flat records, each step streamed as loop events."""
+    folder = home / ".kimi-code" / "sessions" / "wd_huge_0a1b2c3d4e5f" / "session_huge1"
+    (folder / "agents" / "main").mkdir(parents=True)
+    state = {"createdAt": T0, "title": "Huge session", "cwd": CWD, "agents": {}, "custom": {}}
+    (folder / "state.json").write_text(json.dumps(state, indent=2))
+    sink = Sink(folder / "agents" / "main" / "wire.jsonl")
+    sink.write(json.dumps({"type": "metadata", "protocol_version": "1.4", "created_at": T0}))
+    sink.write("\n")
+    usage = {"inputOther": 1000, "output": 50, "inputCacheRead": 0, "inputCacheCreation": 0}
+    for r in stream:
+        text = [{"type": "text", "text": r.prompt}]
+        message = {"role": "user", "content": text, "toolCalls": [], "origin": {"kind": "user"}}
+        output = r.output + (
+            f"\nCommand failed with exit code: {r.exit_code}." if r.exit_code else ""
+        )
+        first, second = f"step-{r.n}a", f"step-{r.n}b"
+        events = [
+            {"type": "step.begin", "uuid": first},
+            {
+                "type": "content.part",
+                "stepUuid": first,
+                "part": {"type": "think", "think": r.thinking},
+            },
+            {"type": "content.part", "stepUuid": first, "part": {"type": "text", "text": r.text}},
+            {
+                "type": "tool.call",
+                "stepUuid": first,
+                "toolCallId": r.call_id,
+                "name": "Bash",
+                "args": {"command": r.command},
+            },
+            {
+                "type": "tool.result",
+                "toolCallId": r.call_id,
+                "result": {"output": output, "isError": bool(r.exit_code)},
+            },
+            {"type": "step.end", "uuid": first, "usage": usage, "finishReason": "tool_use"},
+            {"type": "step.begin", "uuid": second},
+            {"type": "content.part", "stepUuid": second, "part": {"type": "text", "text": r.final}},
+            {"type": "step.end", "uuid": second, "usage": usage, "finishReason": "end_turn"},
+        ]
+        records = [
+            {"type": "turn.prompt", "input": text},
+            {"type": "context.append_message", "message": message, "agentId": "main"},
+            {"type": "llm.request", "kind": "loop", "model": "mock-model"},
+            *({"type": "context.append_loop_event", "event": e, "agentId": "main"} for e in events),
+            {"type": "turn.ended", "turnId": r.n, "reason": "completed"},
+        ]
+        for step, record in enumerate(records):
+            sink.write(dumps({**record, "time": r.ms(step)}, raw) + "\n")
         if sink.size >= target:
             break
     sink.close()
@@ -619,6 +677,7 @@ WRITERS: dict[str, Writer] = {
     "cline": write_cline,
     "continue": write_continue,
     "qwen": write_qwen,
+    "kimi-code": write_kimi_code,
 }
 
 

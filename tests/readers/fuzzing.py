@@ -71,8 +71,9 @@ def read_everything(path: Path, spec: FormatSpec | None = None) -> None:
 
 
 def batch_shows_what_following_shows(spec: FormatSpec, path: Path) -> None:
-    """A batch read (Cline, Continue: an index, each turn's parts decoded again on demand)
-    shows exactly what a followed read of the same files (parts held in memory) shows."""
+    """A batch read (Cline, Continue, Kimi, Vibe, Kilo: an index, each turn's parts decoded
+    again on demand) shows exactly what a followed read of the same files (parts held in
+    memory) shows."""
     for ref in refs_for(spec, path):
         sessions = []
         for polls in ((True,), (False, True)):

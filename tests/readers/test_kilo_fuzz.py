@@ -12,7 +12,7 @@ from hypothesis import strategies as st
 
 from pivotal.readers.kilo import SPEC
 
-from .fuzzing import FUZZ_SETTINGS, mutated, read_everything
+from .fuzzing import FUZZ_SETTINGS, batch_shows_what_following_shows, mutated, read_everything
 from .realhome import REAL
 
 DB = REAL / "kilo-autocompact/.local/share/kilo/kilo.db"
@@ -54,3 +54,4 @@ def test_mutated_rows_never_break_sniff_or_read(data, table, raw) -> None:
         finally:
             conn.close()
         read_everything(path, SPEC)
+        batch_shows_what_following_shows(SPEC, path)

@@ -12,7 +12,7 @@ from hypothesis import strategies as st
 from hardening.fuzz_support import encode
 from pivotal.readers.kimi import SPEC
 
-from .fuzzing import FUZZ_SETTINGS, mutated, read_everything
+from .fuzzing import FUZZ_SETTINGS, batch_shows_what_following_shows, mutated, read_everything
 from .realhome import REAL
 
 FOLDER = next((REAL / "kimi-autocompact").glob(".kimi/sessions/*/*"))
@@ -39,6 +39,7 @@ def test_session_folders_with_wrong_types_in_any_field(data, target, left_out) -
         )
         read_everything(folder, SPEC)
         read_everything(Path(root), SPEC)
+        batch_shows_what_following_shows(SPEC, folder)
 
 
 @FUZZ_SETTINGS
@@ -53,3 +54,4 @@ def test_kimi_code_journals_with_wrong_types_in_any_field(data) -> None:
         (folder / "state.json").write_text(json.dumps(state))
         read_everything(folder, SPEC)
         read_everything(folder / "agents" / "main" / "wire.jsonl", SPEC)
+        batch_shows_what_following_shows(SPEC, folder)

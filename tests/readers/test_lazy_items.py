@@ -13,8 +13,13 @@ import json
 import shutil
 from pathlib import Path
 
+from hypothesis import given
+from hypothesis import strategies as st
+
 from pivotal.model import SessionRef
 from pivotal.readers import read_session
+from pivotal.readers.base import preview_of
+from pivotal.readers.lazy_items import preview_cut
 
 from .realhome import REAL
 
@@ -74,3 +79,19 @@ def test_a_deleted_file_leaves_the_index_without_parts(tmp_path: Path) -> None:
     path.unlink()
     assert session.turns
     assert all(turn.parts == [] for turn in session.turns)
+
+
+PIECES = st.sampled_from(["a", "b c", " ", "\n", "\u00a0", " " * 90, "w" * 120, "\u2028\t"])
+TEXTS = st.lists(st.lists(PIECES, max_size=24).map("".join), max_size=4)
+"""Texts around the preview's 200 characters: long runs of white space and of words."""
+
+
+@given(TEXTS)
+def test_a_preview_cut_of_each_text_gives_the_same_preview(texts: list[str]) -> None:
+    """Vibe's and Kilo's indexes keep of each text only what a preview can show: the turn's
+    preview of the texts joined (as `Turn.text` joins them) comes out the same."""
+    texts = [t for t in texts if t]  # a turn has a part only for a text that is not empty
+    cut = [preview_cut(t) for t in texts]
+    assert [bool(t) for t in cut] == [True] * len(texts)
+    assert preview_of("\n\n".join(cut)) == preview_of("\n\n".join(texts))
+    assert all(len(c) <= len(t) + 1 for c, t in zip(cut, texts, strict=True))

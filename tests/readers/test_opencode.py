@@ -166,6 +166,23 @@ def test_reading_leaves_the_database_untouched(short_copy: Path) -> None:
     assert sorted(p.name for p in short_copy.parent.iterdir()) == ["opencode.db"]
 
 
+def test_a_part_table_without_rowids_reads_the_same(short_copy: Path) -> None:
+    """Rows are read one by one, in id order, by their rowids (SQLite sorting whole rows
+    held the session's data at once); a table without rowids is read sorted instead."""
+    expected = [(t.role, t.text, t.tool_calls) for t in read_all(REAL_SHORT)[0].turns]
+    conn = sqlite3.connect(short_copy, isolation_level=None)
+    columns = "id, message_id, session_id, time_created, time_updated, data"
+    conn.executescript(
+        "CREATE TABLE part_copy (id text PRIMARY KEY, message_id text, session_id text,"
+        " time_created integer, time_updated integer, data text) WITHOUT ROWID;"
+        f" INSERT INTO part_copy SELECT {columns} FROM part;"
+        " DROP TABLE part; ALTER TABLE part_copy RENAME TO part;"
+    )
+    conn.close()
+    session, _ = read_all(short_copy)
+    assert [(t.role, t.text, t.tool_calls) for t in session.turns] == expected
+
+
 # ---------------------------------------------------------------------------
 # Live updates through a separate read-write WAL connection
 

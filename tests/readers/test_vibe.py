@@ -251,3 +251,18 @@ def test_entry_ids_of_the_wrong_type_cost_only_themselves(tmp_path: Path) -> Non
         "ok",
     ]
     assert len([c for t in session.turns for c in t.tool_calls]) == 4
+
+
+def test_a_message_source_of_the_wrong_type_is_no_person(tmp_path: Path) -> None:
+    """Found by the fuzz test: a person's message whose `source` was a list stopped the
+    read (a list is no member of a set of names). Only a named human source, or none, is
+    the person."""
+    folder = copy(tmp_path, AUTOCOMPACT)
+    chunk = folder / "chunks" / f"{HISTORY_AUTOCOMPACT}.json"
+    entries = json.loads(chunk.read_text())
+    first = next(e for e in entries if e.get("type") == "message" and e.get("role") == "user")
+    first["source"] = []
+    chunk.write_text(json.dumps(entries))
+    session = read(folder)
+    assert [t.text for t in session.human_turns()] == ["continue with big outputs", "ok"]
+    assert session.turns[0].flags & TurnFlag.SYNTHETIC

@@ -13,7 +13,7 @@ from hypothesis import strategies as st
 from hardening.fuzz_support import encode
 from pivotal.readers.vibe import SPEC
 
-from .fuzzing import FUZZ_SETTINGS, mutated, read_everything
+from .fuzzing import FUZZ_SETTINGS, batch_shows_what_following_shows, mutated, read_everything
 from .realhome import REAL
 
 FOLDERS = [
@@ -50,6 +50,7 @@ def test_store_files_with_wrong_types_in_any_field(data, which) -> None:
             data_now = path.read_bytes()
             path.write_bytes(data_now[: data.draw(st.integers(0, len(data_now)), label="at")])
         read_everything(folder, SPEC)
+        batch_shows_what_following_shows(SPEC, folder)
 
 
 @FUZZ_SETTINGS

@@ -26,6 +26,12 @@ append-only over the whole session), `context.jsonl` (the model's context) and
   instead, each rotation after a summary being a compaction (see `kimi_context.py`);
   those files have no timestamps.
 
+A batch read (`scan`, an export, the replayer) keeps each turn's index fields and
+where its lines are in the wire log (`lazy_items`): the person's words, a step's
+text, calls and results are decoded again when asked for, so a 1 GB log is not held
+in memory. The log is only appended to, so the lines stay where they were. A
+followed session keeps its parts, as a session read line by line always did.
+
 Kimi Code, the TypeScript successor, keeps `state.json` and `agents/<agent>/wire.jsonl`
 under `~/.kimi-code/sessions/`: same agent, same resume command, another journal
 (`kimi_code.py`). The sniff, the refs and `open_reader` ask it first.
@@ -36,6 +42,7 @@ from __future__ import annotations
 import hashlib
 import os
 import re
+import zlib
 from pathlib import Path
 
 from msgspec.structs import replace
@@ -73,6 +80,7 @@ from pivotal.readers.kimi_context import (
     summary_turn,
     turns_from_contexts,
 )
+from pivotal.readers.lazy_items import ItemStore, Piece, pieces_of
 from pivotal.readers.lines import LineFileReader
 
 FORMAT = "kimi"
@@ -90,6 +98,8 @@ class KimiReader(SessionReader):
         self.folder = ref.path
         self._wire = _WireReader(ref, self)
         self._contexts_stamp: tuple | None = None
+        self._pinned: bool | None = None
+        """Set by the first poll: a followed session (not final) keeps its parts in memory."""
         _folder_facts(self.session, self.folder)
 
     @property
@@ -98,6 +108,10 @@ class KimiReader(SessionReader):
 
     def poll(self, final: bool = False, budget: int | None = None) -> Update:
         skipped_before = len(self.session.skipped)
+        if self._pinned is None:
+            self._pinned = not final
+            if final:
+                self._wire.store = ItemStore(self.folder / WIRE, None, _rebuild)
         if not (self.folder / WIRE).exists() and not self._wire.lines_read:
             if not self.folder.is_dir():
                 return source_gone(self.folder)
@@ -132,11 +146,19 @@ class _WireReader(LineFileReader):
         super().__init__(replace(ref, path=ref.path / WIRE))
         self.owner = owner
         self.session = owner.session  # one session: skipped lines and notices land there
+        self.store: ItemStore | None = None
+        """A batch read's: each turn keeps where its lines are, its parts are read again."""
+        self._line: tuple[int, int, bytes] = (0, 0, b"")
+        """The line being handled (its number, offset and bytes): what a piece is made of."""
         self.reset()
 
     def reset(self) -> None:
         self._step: Turn | None = None
-        self._calls: dict[str, tuple[ToolCall, int]] = {}
+        self._pieces: list[Piece] = []
+        """The lines the open step is built from (batch read)."""
+        self._calls: dict[str, tuple[ToolCall | None, int]] = {}
+        """Each call's id, its call while its step is open (or always, when followed) and
+        the index of its step."""
         self._compactions: list[tuple[Turn, bool]] = []
         """Each compaction's boundary turn, and whether its summary is in place."""
         self._known: list[str] | None = None
@@ -157,6 +179,7 @@ class _WireReader(LineFileReader):
         payload = message.get("payload")
         payload = payload if isinstance(payload, dict) else {}
         where = SourceRef(line=line_no, offset=offset)
+        self._line = (line_no, offset, line)
         if when is not None:
             if self.session.started is None:
                 self.session.started = when
@@ -170,21 +193,19 @@ class _WireReader(LineFileReader):
         owner = self.owner
         if kind in ("TurnBegin", "SteerInput"):
             self.close_step()
-            owner.append_turn(_user_turn(payload.get("user_input"), where, when))
+            turn = owner.append_turn(_user_turn(payload.get("user_input"), where, when))
+            if self.store is not None:
+                self.store.make_lazy(turn, [self._piece()])
         elif kind == "StepBegin":
             self.close_step()
         elif kind == "ContentPart":
             self._content(payload, where, when)
         elif kind == "ToolCall":
             step = self._open_step(where, when)
-            function = payload.get("function") if isinstance(payload.get("function"), dict) else {}
-            name = function.get("name") if isinstance(function.get("name"), str) else "tool"
-            ident = (
-                payload.get("id") if isinstance(payload.get("id"), str) else f"{name}#{where.line}"
-            )
-            call = ToolCall(call_id=ident, name=name, input=call_input(function.get("arguments")))
+            self._step_line()
+            call = _tool_call(payload, where.line)
             step.parts.append(Part(PartKind.TOOL, tool=call))
-            self._calls[ident] = (call, step.index)
+            self._calls[call.call_id] = (call, step.index)
             owner.mark_changed(step.index)
         elif kind == "ToolResult":
             self._result(payload)
@@ -215,24 +236,37 @@ class _WireReader(LineFileReader):
         return self._step
 
     def close_step(self) -> None:
-        if self._step is not None:
-            self._step.preview = preview_of(self._step.text)
-            self._step = None
+        step = self._step
+        if step is None:
+            return
+        step.preview = preview_of(step.text)
+        self._step = None
+        if self.store is None:
+            return
+        for call in step.tool_calls:  # its results now only add lines to its pieces
+            found = self._calls.get(call.call_id)
+            if found is not None and found[0] is call:
+                self._calls[call.call_id] = (None, found[1])
+        self.store.make_lazy(step, self._pieces)
+        self._pieces = []
+
+    def _step_line(self) -> None:
+        """The line being handled builds the open step (kept as a piece in a batch read)."""
+        if self.store is not None:
+            self._pieces.append(self._piece())
+
+    def _piece(self) -> Piece:
+        """The line being handled, as a piece of a lazily read turn (its number as tag)."""
+        line_no, offset, line = self._line
+        return Piece(offset, len(line), zlib.crc32(line), line_no)
 
     def _content(self, payload: dict, where: SourceRef, when: float | None) -> None:
-        kind = payload.get("type")
-        if kind == "think" and isinstance(payload.get("think"), str):
-            part = Part(PartKind.REASONING, text=payload["think"])
-        elif kind == "text" and isinstance(payload.get("text"), str):
-            part = Part(PartKind.TEXT, text=payload["text"])
-        else:
+        part = _content_part(payload)
+        if part is None:
             return
         step = self._open_step(where, when)
-        last = step.parts[-1] if step.parts else None
-        if last is not None and last.kind is part.kind and last.tool is None:
-            last.text += part.text  # one block streamed in pieces
-        else:
-            step.parts.append(part)
+        self._step_line()
+        _add_content(step, part)
         step.preview = preview_of(step.text)
         self.owner.mark_changed(step.index)
 
@@ -243,13 +277,14 @@ class _WireReader(LineFileReader):
         if found is None or not isinstance(value, dict):
             return
         call, index = found
-        output = value.get("output")
-        message = value.get("message") if isinstance(value.get("message"), str) else ""
-        text = "\n".join(content_texts(output)) if not isinstance(output, str) else output
-        call.output = text or message
-        call.is_error = value.get("is_error") is True
-        call.status = "error" if call.is_error else "completed"
-        call.exit_code = exit_code_in(message) if message else None
+        if self.store is not None:
+            if call is not None:
+                self._step_line()  # its step is the open one
+            else:
+                turn = self.owner.session.turns[index]
+                turn.extra = {"pieces": (*(pieces_of(turn) or ()), self._piece())}
+        if call is not None:
+            _fill_result(call, value)
         self.owner.mark_changed(index)
 
     def fill_summaries(self) -> None:
@@ -275,6 +310,79 @@ class _WireReader(LineFileReader):
             self._calls = {k: (c, i + (i > boundary.index)) for k, (c, i) in self._calls.items()}
             self._compactions[rank] = (boundary, True)
             self.owner.mark_changed(boundary.index + 1)
+
+
+def _content_part(payload: dict) -> Part | None:
+    """A `ContentPart`'s part: thinking or text (None for any other kind)."""
+    kind = payload.get("type")
+    if kind == "think" and isinstance(payload.get("think"), str):
+        return Part(PartKind.REASONING, text=payload["think"])
+    if kind == "text" and isinstance(payload.get("text"), str):
+        return Part(PartKind.TEXT, text=payload["text"])
+    return None
+
+
+def _add_content(step: Turn, part: Part) -> None:
+    last = step.parts[-1] if step.parts else None
+    if last is not None and last.kind is part.kind and last.tool is None:
+        last.text += part.text  # one block streamed in pieces
+    else:
+        step.parts.append(part)
+
+
+def _tool_call(payload: dict, line: int | None) -> ToolCall:
+    """A `ToolCall`'s call; one with no id is named by its tool and line."""
+    function = payload.get("function") if isinstance(payload.get("function"), dict) else {}
+    name = function.get("name") if isinstance(function.get("name"), str) else "tool"
+    ident = payload.get("id") if isinstance(payload.get("id"), str) else f"{name}#{line}"
+    return ToolCall(call_id=ident, name=name, input=call_input(function.get("arguments")))
+
+
+def _fill_result(call: ToolCall, value: dict) -> None:
+    """A `ToolResult`'s return value, folded into the call it answers."""
+    output = value.get("output")
+    message = value.get("message") if isinstance(value.get("message"), str) else ""
+    text = "\n".join(content_texts(output)) if not isinstance(output, str) else output
+    call.output = text or message
+    call.is_error = value.get("is_error") is True
+    call.status = "error" if call.is_error else "completed"
+    call.exit_code = exit_code_in(message) if message else None
+
+
+def _rebuild(turn: Turn, items: list[tuple[object, object]]) -> list[Part]:
+    """A lazily read turn's parts, from its lines decoded again, by the code that read them
+    first: the person's words, or a step's content and calls with their results."""
+    if turn.role is Role.USER:
+        payload = _payload(items[0][0]) if items else {}
+        return _user_turn(payload.get("user_input"), turn.source, None).parts
+    step = Turn(index=0, role=Role.ASSISTANT)
+    step.parts = []
+    calls: dict[str, ToolCall] = {}
+    for record, line in items:
+        payload = _payload(record)
+        try:
+            kind = record["message"]["type"]  # type: ignore[index]  (read as such before)
+            if kind == "ContentPart":
+                part = _content_part(payload)
+                if part is not None:
+                    _add_content(step, part)
+            elif kind == "ToolCall":
+                call = _tool_call(payload, line)  # type: ignore[arg-type]
+                step.parts.append(Part(PartKind.TOOL, tool=call))
+                calls[call.call_id] = call
+            elif kind == "ToolResult":
+                answered = calls.get(payload.get("tool_call_id"))  # type: ignore[arg-type]
+                if answered is not None:
+                    _fill_result(answered, payload["return_value"])
+        except (TypeError, ValueError, AttributeError, KeyError):
+            continue  # as the first read skipped it
+    return step.parts
+
+
+def _payload(record: object) -> dict:
+    message = record.get("message") if isinstance(record, dict) else None
+    payload = message.get("payload") if isinstance(message, dict) else None
+    return payload if isinstance(payload, dict) else {}
 
 
 def _user_turn(value: object, where: SourceRef, when: float | None) -> Turn:

@@ -30,12 +30,18 @@ of it:
 * Every other record type (requests, tool snapshots, token counts, permissions, plan
   mode) is bookkeeping: read past without a word. Only lines that are not JSON objects,
   or have no type, are reported.
+
+A batch read (`scan`, an export, the replayer) keeps each turn's index fields and the
+lines that gave it parts (`lazy_items`): a turn's parts are built again by replaying
+those lines through the same handlers, so a 1 GB journal is not held in memory. The
+journal is only appended to. A followed session keeps its parts.
 """
 
 from __future__ import annotations
 
 import os
 import re
+import zlib
 from pathlib import Path
 from typing import Any
 
@@ -60,6 +66,7 @@ from pivotal.readers.base import (
     preview_of,
     source_gone,
 )
+from pivotal.readers.lazy_items import ItemStore, Piece, pieces_of
 from pivotal.readers.lines import LineFileReader
 
 FORMAT = "kimi"
@@ -178,6 +185,8 @@ class KimiCodeReader(SessionReader):
         wire = wire_of(ref.path) or ref.path / MAIN_WIRE
         self.session_dir = ref.path if wire.parent.name == "main" else ref.path.parent.parent
         self._journal = _Journal(replace(ref, path=wire), self)
+        self._pinned: bool | None = None
+        """Set by the first poll: a followed session (not final) keeps its parts in memory."""
 
     @property
     def progress(self) -> tuple[int, int]:
@@ -188,6 +197,10 @@ class KimiCodeReader(SessionReader):
         session = self.session
         session.id = self.ref.session_id or self.session_dir.name
         session.title = _title(state) or session.title
+        if self._pinned is None:
+            self._pinned = not final
+            if final:
+                self._journal.store = ItemStore(self._journal.ref.path, None, _rebuild)
         update = self._journal.poll(final=final, budget=budget)
         if update.gone and not self.folder.is_dir():
             return source_gone(self.folder)  # the session is gone, not only its journal
@@ -210,17 +223,25 @@ class _Journal(LineFileReader):
 
     format = FORMAT
 
-    def __init__(self, ref: SessionRef, owner: KimiCodeReader) -> None:
+    def __init__(self, ref: SessionRef, owner: SessionReader) -> None:
         super().__init__(ref)
         self.owner = owner
         self.session = owner.session  # one session: skipped lines and notices land there
+        self.store: ItemStore | None = None
+        """A batch read's: each turn keeps the lines that gave it parts, not the parts."""
+        self._line: tuple[int, int, bytes] = (0, 0, b"")
+        """The line being handled (its number, offset and bytes): what a piece is made of."""
         self.reset()
 
     def reset(self) -> None:
         self._step: Turn | None = None
         self._step_id: object = None
-        self._calls: dict[str, tuple[ToolCall, int]] = {}
-        self._shell: tuple[ToolCall, int] | None = None
+        self._step_pieces: list[Piece] = []
+        """The lines the open step is built of (batch read)."""
+        self._calls: dict[str, tuple[ToolCall | None, int]] = {}
+        """Each call's id, its call (in a batch read, only while its step is open) and the
+        index of its turn."""
+        self._shell: tuple[ToolCall | None, int] | None = None
         self._compaction: Turn | None = None
         self.model: str | None = None
         self._alias: str | None = None
@@ -243,6 +264,7 @@ class _Journal(LineFileReader):
             if self.session.started is None:
                 self.session.started = when
             self.session.ended = when
+        self._line = (line_no, offset, line)
         try:
             handler(self, obj, SourceRef(line=line_no, offset=offset), when)
         except (TypeError, ValueError, AttributeError, KeyError) as exc:
@@ -262,6 +284,7 @@ class _Journal(LineFileReader):
             self._content(event.get("part"), event.get("stepUuid"), where, when)
         elif kind == "tool.call":
             step = self._open_step(event.get("stepUuid"), where, when)
+            self._builds(step)
             name = event.get("name") if isinstance(event.get("name"), str) else "tool"
             ident = event.get("toolCallId")
             ident = ident if isinstance(ident, str) else f"{name}#{where.line}"
@@ -288,9 +311,32 @@ class _Journal(LineFileReader):
         return self._step
 
     def close_step(self) -> None:
-        if self._step is not None:
-            self._step.preview = preview_of(self._step.text)
-            self._step = None
+        step = self._step
+        if step is None:
+            return
+        step.preview = preview_of(step.text)
+        self._step = None
+        if self.store is None:
+            return
+        for call in step.tool_calls:  # its results now only add lines to its pieces
+            found = self._calls.get(call.call_id)
+            if found is not None and found[0] is call:
+                self._calls[call.call_id] = (None, found[1])
+        self.store.make_lazy(step, self._step_pieces)
+        self._step_pieces = []
+
+    def _builds(self, turn: Turn) -> None:
+        """The line being handled gives `turn` parts: in a batch read, one of its pieces
+        (the open step's are kept until it closes)."""
+        if self.store is None:
+            return
+        line_no, offset, line = self._line
+        pieces = self._step_pieces if turn is self._step else list(pieces_of(turn) or ())
+        if pieces and pieces[-1].offset == offset:
+            return  # a line that gives several parts (a whole message) counts once
+        pieces.append(Piece(offset, len(line), zlib.crc32(line), line_no))
+        if turn is not self._step:
+            self.store.make_lazy(turn, pieces)
 
     def _content(self, part: object, step_id: object, where: SourceRef, when: float | None) -> None:
         if not isinstance(part, dict):
@@ -303,6 +349,7 @@ class _Journal(LineFileReader):
         else:
             return
         step = self._open_step(step_id, where, when)
+        self._builds(step)
         last = step.parts[-1] if step.parts else None
         if last is not None and last.kind is new.kind and last.tool is None:
             last.text += new.text  # one block streamed in pieces
@@ -333,6 +380,12 @@ class _Journal(LineFileReader):
         if found is None:
             return
         call, index = found
+        if call is None:  # a batch read's closed step: the line is one of its pieces
+            self._builds(self.owner.session.turns[index])
+            self.owner.mark_changed(index)
+            return
+        if self.store is not None:
+            self._builds(self._step_of(index))
         text = output if isinstance(output, str) else "\n".join(_texts(output))
         call.output = text
         call.is_error = is_error
@@ -340,6 +393,11 @@ class _Journal(LineFileReader):
         code = _EXIT.search(text[-200:]) if is_error else None
         call.exit_code = int(code.group(1)) if code else None
         self.owner.mark_changed(index)
+
+    def _step_of(self, index: int) -> Turn:
+        """The turn at `index` (the open step, while one of its calls is open)."""
+        step = self._step
+        return step if step is not None and step.index == index else self.session.turns[index]
 
     # -- whole messages --------------------------------------------------------------
 
@@ -358,6 +416,7 @@ class _Journal(LineFileReader):
                 self._content(part, None, where, when)
             for raw in _list(message.get("toolCalls")):
                 if isinstance(raw, dict) and isinstance(raw.get("id"), str):
+                    self._builds(step)
                     name = raw.get("name") if isinstance(raw.get("name"), str) else "tool"
                     call = ToolCall(call_id=raw["id"], name=name, input=_arguments(raw))
                     step.parts.append(Part(PartKind.TOOL, tool=call))
@@ -401,6 +460,7 @@ class _Journal(LineFileReader):
         turn.message_id = message["id"] if isinstance(message.get("id"), str) else None
         turn.preview = preview_of(turn.text)
         self.owner.append_turn(turn)
+        self._builds(turn)
 
     def _shell_command(self, origin: dict, text: str, where: SourceRef, when: float | None) -> None:
         tags = {tag: _unescape(body) for tag, body in _BASH.findall(text)}
@@ -408,6 +468,11 @@ class _Journal(LineFileReader):
             if self._shell is None:
                 return
             call, index = self._shell
+            if call is None:  # a batch read's: the line is one of its turn's pieces
+                self._builds(self.owner.session.turns[index])
+                self._shell = None
+                self.owner.mark_changed(index)
+                return
             streams = [tags.get("bash-stdout", ""), tags.get("bash-stderr", "")]
             call.output = "\n".join(s for s in streams if s) if tags else text
             call.is_error = origin.get("isError") is True
@@ -421,7 +486,8 @@ class _Journal(LineFileReader):
         turn.parts = [Part(PartKind.TEXT, text=f"!{command}"), Part(PartKind.TOOL, tool=call)]
         turn.preview = preview_of(f"!{command}")
         self.owner.append_turn(turn)
-        self._shell = (call, turn.index)
+        self._shell = (call if self.store is None else None, turn.index)
+        self._builds(turn)
 
     # -- compaction, notices, model ---------------------------------------------------
 
@@ -521,6 +587,30 @@ _HANDLERS = {
     "config.update": _Journal._config,
     "profile.bind": _Journal._config,
 }
+
+
+class _Replay(SessionReader):
+    """The session a lazy turn's lines are replayed into (its one turn)."""
+
+    format = FORMAT
+
+    def poll(self, final: bool = False, budget: int | None = None) -> Update:
+        return Update()
+
+
+def _rebuild(turn: Turn, items: list[tuple[object, object]]) -> list[Part]:
+    """A lazy turn's parts: its lines handled again, in order, by the same handlers, into a
+    session of their own, where they make that one turn."""
+    replay = _Replay(SessionRef(format=FORMAT, path=Path()))
+    journal = _Journal(replay.ref, replay)
+    for record, line in items:
+        try:
+            handler = _HANDLERS[record["type"]]  # type: ignore[index]  (read as such before)
+            handler(journal, record, SourceRef(line=line), None)  # type: ignore[arg-type]
+        except (TypeError, ValueError, AttributeError, KeyError):
+            continue  # as the first read skipped it
+    turns = replay.session.turns
+    return turns[0].parts if turns else []
 
 
 def _origin(message: dict) -> dict:

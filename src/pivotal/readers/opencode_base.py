@@ -75,7 +75,9 @@ class OpencodeReader(SessionReader):
     def rebuild(self) -> None:
         """Re-derive the turns of changed messages; new messages are placed by id."""
         changed = {m for m in self._dirty if m in self._infos}
-        self._dirty -= changed  # parts whose message has not arrived yet stay dirty
+        # parts whose message has not arrived yet stay dirty (a new set: an emptied one
+        # would keep the room it had for every message of the session)
+        self._dirty = self._dirty - changed
         if not changed:
             return
         changed |= self._pair_shell_runs(changed)
@@ -181,9 +183,15 @@ class OpencodeReader(SessionReader):
         run = self._run_of.get(message_id)
         if run is not None:
             parts = self._parts.get(run, {})
-            return build_shell_turn(message_id, info, [parts[key] for key in sorted(parts)])
-        parts = self._parts.get(message_id, {})
-        return build_turn(message_id, info, [parts[key] for key in sorted(parts)])
+            turn = build_shell_turn(message_id, info, [parts[key] for key in sorted(parts)])
+        else:
+            parts = self._parts.get(message_id, {})
+            turn = build_turn(message_id, info, [parts[key] for key in sorted(parts)])
+        return self.made(turn)
+
+    def made(self, turn: Turn) -> Turn:
+        """A turn just built of its message's records (a reader may keep its parts elsewhere)."""
+        return turn
 
     def _replace(self, pos: int) -> None:
         turn = self._make(self._order[pos])

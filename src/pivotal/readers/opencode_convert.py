@@ -12,6 +12,7 @@ from typing import Any
 
 from pivotal.model import Part, PartKind, Role, SourceRef, ToolCall, Turn, TurnFlag, Usage
 from pivotal.readers.base import parse_timestamp, preview_of, sane_duration
+from pivotal.readers.lazy_items import preview_cut
 from pivotal.readers.tokens import generated
 
 ABORTED = "MessageAbortedError"
@@ -110,6 +111,58 @@ def tool_call(part: dict[str, Any]) -> ToolCall:
     if isinstance(start, int | float) and isinstance(end, int | float) and end >= start:
         call.duration_ms = sane_duration(end - start)
     return call
+
+
+def index_info(info: dict[str, Any]) -> dict[str, Any]:
+    """What a batch read's index keeps of a message's info: all `build_turn` and the
+    `!command` pairing read of it (not its paths, provider, or when it completed)."""
+    light = {key: info[key] for key in _INFO_KEYS if key in info}
+    created = info.get("time")
+    if isinstance(created, dict):
+        light["time"] = {"created": created["created"]} if "created" in created else {}
+    return light
+
+
+_INFO_KEYS = ("role", "parentID", "modelID", "tokens", "summary", "error", "time")
+
+
+def index_part(part: dict[str, Any], assistant: bool) -> dict[str, Any]:
+    """What a batch read's index keeps of a part: all `build_turn` and `build_shell_turn`
+    read of it for a turn's flags, preview and extra, and the `!command` pairing; the parts
+    are built again from the whole records when asked for.
+
+    A person's text is kept whole (a quoted blank, an injected text's length, a marker are
+    read of it); of an assistant's text what a preview shows; of a tool call its command;
+    of a file its name and type; the rest is its type, or a note's few short fields.
+    """
+    kind = part.get("type")
+    if kind == "text":
+        light = {key: part[key] for key in ("type", "synthetic", "ignored") if key in part}
+        text = part.get("text")
+        light["text"] = preview_cut(text) if assistant and isinstance(text, str) else text
+        return light
+    if kind == "tool":
+        command = _dict(_dict(part.get("state")).get("input")).get("command")
+        if isinstance(command, str):
+            return {"type": kind, "state": {"input": {"command": command}}}
+        return {"type": kind}
+    if kind == "file":
+        return {key: part[key] for key in ("type", "mime", "filename") if key in part}
+    if kind in ("subtask", "agent", "compaction"):
+        return part
+    if "type" not in part:
+        return {}
+    shared = _TYPE_ONLY.get(kind) if type(kind) is str else None
+    if shared is None:
+        shared = {"type": kind}
+        if type(kind) is str and len(_TYPE_ONLY) < 64:
+            _TYPE_ONLY[kind] = shared
+    return shared
+
+
+_TYPE_ONLY: dict[str, dict[str, Any]] = {}
+"""One dict, never changed, for every part of a kind the index reads only the type of
+(steps, reasoning, patches): a session has thousands of them, of a few kinds."""
 
 
 def is_shell_mark(parts: list[dict[str, Any]]) -> bool:

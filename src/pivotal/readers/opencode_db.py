@@ -21,18 +21,27 @@ read it mid-write. That is "locked; try again".
 Parts are upserted in place while they stream, so each poll re-reads the rows
 whose `time_updated` is at or after the newest one seen and re-derives only
 the turns they belong to.
+
+A batch read (`scan`, an export, the replayer) keeps of each part only what the
+turns' index needs (`opencode_convert.index_part`): a turn's parts are read again
+from its rows when asked for (by their ids, through one read-only connection
+opened as above), so a 1 GB database is not held in memory. A row changed since
+gives its turn no parts until the reader reads the database again. A followed
+session keeps its parts.
 """
 
 from __future__ import annotations
 
+import _thread
 import os
 import sqlite3
+import weakref
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
-from pivotal.model import SessionRef
+from pivotal.model import Part, SessionRef, Turn
 from pivotal.readers.base import (
     SQLITE_MAGIC,
     Update,
@@ -41,7 +50,14 @@ from pivotal.readers.base import (
     shown_name,
     source_gone,
 )
+from pivotal.readers.lazy_items import PartsCache
 from pivotal.readers.opencode_base import FORMAT, OpencodeReader
+from pivotal.readers.opencode_convert import (
+    build_shell_turn,
+    build_turn,
+    index_info,
+    index_part,
+)
 from pivotal.readers.opencode_private import needs_private_copy, private_copy
 
 BUSY_TIMEOUT_S = 2.0
@@ -49,6 +65,8 @@ WAL_LOCK_WAIT_S = 0.25
 """A WAL reader is kept out only by a recovery (milliseconds) or by a writer in exclusive
 locking mode (for as long as it runs): this long tells the two apart."""
 REQUIRED_TABLES = frozenset({"session", "message", "part"})
+IDS_PER_QUERY = 500
+"""Part ids asked for in one query (older SQLite allows 999 variables)."""
 FALLBACK_NOTICE = (
     "opened the opencode database immutable (read-only directory?): live updates may be missed"
 )
@@ -68,7 +86,11 @@ def _is_wal(path: Path) -> bool:
 
 
 def _connect(uri: str) -> sqlite3.Connection:
-    conn = sqlite3.connect(uri, uri=True, timeout=BUSY_TIMEOUT_S, isolation_level=None)
+    # any thread may use it (one at a time): a batch read's turns are read by the UI's
+    # and the detector's threads
+    conn = sqlite3.connect(
+        uri, uri=True, timeout=BUSY_TIMEOUT_S, isolation_level=None, check_same_thread=False
+    )
     conn.execute("PRAGMA query_only = 1")
     return conn
 
@@ -216,6 +238,32 @@ def db_refs(path: Path, fmt: str = FORMAT) -> list[SessionRef]:
     return [_ref(path, row[:6], row[6], fmt) for row in rows if isinstance(row[0], str)]
 
 
+def _rows_by_id(
+    conn: sqlite3.Connection, columns: str, table: str, sid: str, mark: Any
+) -> Iterator[tuple[Any, ...]]:
+    """The session's rows of `table` changed at or after `mark`, in id order, one at a time.
+
+    No index gives that order, so SQLite sorts what the query returns: asked for the rows
+    whole, it held every row's data at once (as much as the session). It sorts their rowids
+    instead, and each row is read by its rowid (a table without rowids is read sorted)."""
+    where = f"FROM {table} WHERE session_id = ? AND time_updated >= ? ORDER BY id"
+    try:
+        order = [rowid for (rowid,) in conn.execute(f"SELECT rowid {where}", (sid, mark))]
+    except sqlite3.OperationalError:  # no rowid (or locked: the query below says so)
+        yield from conn.execute(f"SELECT {columns} {where}", (sid, mark))
+        return
+    one = f"SELECT {columns} FROM {table} WHERE rowid = ?"
+    for rowid in order:
+        row = conn.execute(one, (rowid,)).fetchone()
+        if row is not None:
+            yield row
+
+
+def _utf8(data: Any) -> Any:
+    """A text column's value as bytes (lone surrogates kept, for `decode_json` to replace)."""
+    return data.encode("utf-8", "surrogatepass") if isinstance(data, str) else data
+
+
 def _sql_type(value: Any) -> str:
     """How a user would name what SQLite returned."""
     if value is None:
@@ -241,10 +289,20 @@ class DbReader(OpencodeReader):
         self._broken: str | None = None
         self._bad_rows: set[tuple[str, str, str, str]] = set()
         """Rows of the wrong shape already reported (they match every poll's query)."""
+        self._lazy: bool | None = None
+        """Set by the first poll: a batch read keeps an index and reads parts again."""
+        self._cache = PartsCache()
+        self._conn: sqlite3.Connection | None = None
+        """The connection a batch read's turns read their parts through (opened when first
+        asked; no transaction stays open on it)."""
+        self._conn_lock = _thread.allocate_lock()
+        self._loader = self._load_parts  # one bound method for every turn
 
     def poll(self, final: bool = False, budget: int | None = None) -> Update:
         path = self.ref.path
         skipped_before = len(self.session.skipped)
+        if self._lazy is None:
+            self._lazy = final
         try:
             st = os.stat(path)
         except FileNotFoundError:
@@ -307,6 +365,7 @@ class DbReader(OpencodeReader):
 
     def _reset(self) -> None:
         self.forget()
+        self._cache.clear()
         self._bad_rows.clear()
         self._seen_msg.clear()
         self._seen_part.clear()
@@ -341,10 +400,8 @@ class DbReader(OpencodeReader):
         self.set_meta(dict(zip(_SESSION_COLS.split(", "), row, strict=True)))
         self._read_children(conn, sid)
         msg_mark, part_mark = self._msg_mark, self._part_mark
-        for mid, updated, data in conn.execute(
-            "SELECT id, time_updated, data FROM message"
-            " WHERE session_id = ? AND time_updated >= ? ORDER BY id",
-            (sid, self._msg_mark),
+        for mid, updated, data in _rows_by_id(
+            conn, "id, time_updated, data", "message", sid, self._msg_mark
         ):
             if not self._row_ok("message", mid, updated, mid):
                 continue
@@ -354,12 +411,10 @@ class DbReader(OpencodeReader):
                 continue
             info = self._decode(data, f"message {mid}")
             if info is not None:
-                self.put_message(mid, info)
+                self.put_message(mid, index_info(info) if self._lazy else info)
             self._seen_msg[mid] = stamp  # only now: a failed read retries the row
-        for pid, mid, updated, data in conn.execute(
-            "SELECT id, message_id, time_updated, data FROM part"
-            " WHERE session_id = ? AND time_updated >= ? ORDER BY id",
-            (sid, self._part_mark),
+        for pid, mid, updated, data in _rows_by_id(
+            conn, "id, message_id, time_updated, data", "part", sid, self._part_mark
         ):
             if not self._row_ok("part", pid, updated, mid):
                 continue
@@ -369,6 +424,9 @@ class DbReader(OpencodeReader):
                 continue
             part = self._decode(data, f"part {pid}")
             if part is not None:
+                if self._lazy:
+                    assistant = self._infos.get(mid, {}).get("role") == "assistant"
+                    part = index_part(part, assistant)
                 self.put_part(mid, pid, part)
             self._seen_part[pid] = stamp
         self._msg_mark, self._part_mark = msg_mark, part_mark
@@ -400,8 +458,7 @@ class DbReader(OpencodeReader):
         return False
 
     def _decode(self, data: Any, what: str) -> dict[str, Any] | None:
-        if isinstance(data, str):
-            data = data.encode("utf-8", "surrogatepass")
+        data = _utf8(data)
         if not isinstance(data, bytes):
             self.skip(None, f"{what}: data is not JSON text")
             return None
@@ -414,6 +471,71 @@ class DbReader(OpencodeReader):
             self.skip(None, f"{what}: data is not a JSON object")
             return None
         return value
+
+    def made(self, turn: Turn) -> Turn:
+        """A batch read keeps the turn's index fields; its parts are read again."""
+        if self._lazy:
+            turn._parts = None
+            turn._loader = self._loader
+        return turn
+
+    def _load_parts(self, turn: Turn) -> list[Part]:
+        """A lazy turn's parts, built by `build_turn` (or `build_shell_turn`) of its rows as
+        they are now: none when one of them changed or went since it was read."""
+        message_id = turn.message_id
+        info = self._infos.get(message_id) if message_id is not None else None
+        if message_id is None or info is None:
+            return []
+        run = self._run_of.get(message_id)
+        ids = sorted(self._parts.get(run or message_id, {}))
+        stamps = tuple(self._seen_part.get(pid) for pid in ids)
+        key = (message_id, run, stamps)
+        cached = self._cache.get(key)
+        if cached is not None:
+            return cached
+        rows = self._rows(ids) if ids else {}
+        if rows is None or [rows.get(pid, (None,))[0] for pid in ids] != list(stamps):
+            return []
+        try:
+            records = [decode_json(_utf8(rows[pid][1])) for pid in ids]
+        except ValueError:
+            return []
+        if not all(isinstance(record, dict) for record in records):
+            return []
+        built = build_shell_turn if run is not None else build_turn
+        parts = built(message_id, info, records).parts  # type: ignore[arg-type]
+        self._cache.put(key, parts, sum(len(rows[pid][1]) for pid in ids))
+        return parts
+
+    def close(self) -> None:
+        """Close the parts' connection (a lazy turn asked for later opens another)."""
+        with self._conn_lock:
+            if self._conn is not None:
+                self._conn.close()
+                self._conn = None
+
+    def _rows(self, ids: list[str]) -> dict[str, tuple[tuple[Any, int], Any]] | None:
+        """Each part row's stamp (as `_read` made it) and data, by id; None when the
+        database cannot be read now."""
+        found: dict[str, tuple[tuple[Any, int], Any]] = {}
+        with self._conn_lock:
+            try:
+                if self._conn is None:
+                    self._conn, _ = open_readonly(self.ref.path)
+                    weakref.finalize(self, self._conn.close)  # closed with the reader
+                for start in range(0, len(ids), IDS_PER_QUERY):
+                    some = ids[start : start + IDS_PER_QUERY]
+                    marks = ",".join("?" * len(some))
+                    for pid, updated, data in self._conn.execute(
+                        f"SELECT id, time_updated, data FROM part WHERE id IN ({marks})", some
+                    ):
+                        found[pid] = ((updated, hash(data)), data)
+            except (sqlite3.Error, OSError):
+                if self._conn is not None:
+                    self._conn.close()
+                self._conn = None
+                return None
+        return found
 
     def _read_children(self, conn: sqlite3.Connection, sid: str) -> None:
         rows = conn.execute(

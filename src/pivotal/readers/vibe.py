@@ -32,6 +32,11 @@ makes of it:
   what that chunk held is said to be lost. Per-response token usage exists only in
   the journal; the model only in `meta.json`.
 
+A batch read (`scan`, an export, the replayer) keeps of each entry only what the
+turns' index needs and where the entry is (`vibe_store.light_entry`); a turn's
+parts are read again from its entries when asked for (`lazy_items`), so a 1 GB
+session is not held in memory. A followed session keeps its parts.
+
 A folder from before the unified store (`meta.json` + `messages.jsonl`) is read by
 `vibe_log.py`; the sniff, the refs and `open_reader` send it there.
 """
@@ -39,6 +44,7 @@ A folder from before the unified store (`meta.json` + `messages.jsonl`) is read 
 from __future__ import annotations
 
 import re
+from collections.abc import Iterator
 from pathlib import Path
 
 from pivotal.model import (
@@ -62,12 +68,15 @@ from pivotal.readers.base import (
     source_gone,
 )
 from pivotal.readers.generic_common import replace_turns
+from pivotal.readers.lazy_items import ItemStore, Piece
 from pivotal.readers.vibe_store import (
+    PIECE,
     Loaded,
     Store,
     as_dict,
     as_str,
     decoded,
+    entry_at,
     json_text,
     load_json,
     text_of,
@@ -91,10 +100,18 @@ class VibeReader(SessionReader):
         self.store = Store(ref.path)
         self.session.id = ref.session_id or ref.path.name
         self._reported: set[str] = set()
+        self._items: ItemStore | None = None
+        """A batch read's (set by the first poll): where each turn's entries are."""
+        self._pinned: bool | None = None
+        """Set by the first poll: a followed session (not final) keeps its parts in memory."""
 
     def poll(self, final: bool = False, budget: int | None = None) -> Update:
         if not self.folder.is_dir():
             return source_gone(self.folder)
+        if self._pinned is None:
+            self._pinned = not final
+            self.store.lazy = final
+            self._items = ItemStore(self.folder, None, _rebuild) if final else None
         skipped_before = len(self.session.skipped)
         self._meta()
         loaded = self.store.load()
@@ -108,7 +125,7 @@ class VibeReader(SessionReader):
                     notice = problem
         if final and self.store.partial():
             self.skip(None, "the journal's last line is incomplete (still being written?)")
-        replace_turns(self, build_turns(loaded))
+        replace_turns(self, build_turns(loaded, self._items))
         return Update(
             first_changed=self.take_first_changed(),
             notice=notice,
@@ -135,7 +152,10 @@ class VibeReader(SessionReader):
 # -- entries -> turns -------------------------------------------------------------
 
 
-def build_turns(loaded: Loaded) -> list[Turn]:
+def build_turns(loaded: Loaded, store: ItemStore | None = None) -> list[Turn]:
+    """The turns of the history's entries. With a `store` the entries are light ones
+    (`vibe_store.light_entry`) and the turns are made lazy: each keeps the pieces of its
+    entries, in the order they built it, and its parts are built again from them."""
     completion_of = {
         call["id"]: action
         for action, calls in loaded.calls.items()
@@ -145,8 +165,17 @@ def build_turns(loaded: Loaded) -> list[Turn]:
     turns: list[Turn] = []
     groups: dict[str, Turn] = {}
     current: Turn | None = None
+    built: dict[int, list[Piece]] = {}
+    """id(turn) -> the pieces of the entries that built it (with a store)."""
+
+    def note(turn: Turn, entry: dict, call_id: str | None = None) -> None:
+        if store is not None:
+            found: Piece = entry[PIECE]
+            tag = None if found.tag is None and call_id is None else (found.tag, call_id)
+            built.setdefault(id(turn), []).append(found._replace(tag=tag))
+
     compactions = [e for e in loaded.entries if _is_compaction(e)]
-    for entry in loaded.entries:
+    for entry in _taken(loaded.entries) if store is not None else loaded.entries:
         kind = entry.get("type")
         ident = as_str(entry.get("id"))
         where = SourceRef(record_id=ident or None)
@@ -154,21 +183,26 @@ def build_turns(loaded: Loaded) -> list[Turn]:
         if kind == "message" and entry.get("role") == "user":
             current = None
             turns.append(_user(entry, where, when))
+            note(turns[-1], entry)
+            if store is not None:  # nothing more joins a person's turn: its parts go now
+                store.make_lazy(turns[-1], built.pop(id(turns[-1])))
         elif kind == "reasoning" or (kind == "message" and entry.get("role") == "assistant"):
             action = _action(ident, kind)
             current = _group(turns, groups, action, where, when)
             _content(current, entry, kind)
+            note(current, entry)
         elif kind == "effect" and as_dict(entry.get("detail")).get("kind") == "tool":
             call_id = loaded.effect_call.get(ident.removeprefix("effect-"))
             action = completion_of.get(call_id) if call_id else None
             if action is not None or current is None:
                 current = _group(turns, groups, action, where, when)
             current.parts.append(Part(PartKind.TOOL, tool=_effect_call(entry, call_id)))
+            note(current, entry, call_id)
         elif _is_compaction(entry):
             current = None
             latest = entry is compactions[-1]
             turns.extend(_compaction(entry, loaded, latest, where, when))
-    _unexecuted_calls(turns, groups, loaded)
+    added = _unexecuted_calls(turns, groups, loaded)
     for action, turn in groups.items():
         usage = loaded.usage.get(action)
         if isinstance(usage, dict):
@@ -177,7 +211,55 @@ def build_turns(loaded: Loaded) -> list[Turn]:
         turn.index = index
         if turn.role is Role.ASSISTANT:
             turn.preview = preview_of(turn.text)
+    if store is not None:
+        _make_lazy(turns, built, added, store)
     return turns
+
+
+def _taken(entries: list[dict]) -> Iterator[dict]:
+    """Each of `entries`, let go of once it has been used (the list is emptied): a batch
+    read's light entries are as many as the session's, its turns' index holds less."""
+    for number, entry in enumerate(entries):
+        entries[number] = _USED
+        yield entry
+    entries.clear()
+
+
+_USED: dict = {}
+
+
+def _make_lazy(
+    turns: list[Turn], built: dict[int, list[Piece]], added: dict[int, int], store: ItemStore
+) -> None:
+    """Each turn built of entries keeps their pieces instead of its parts; one that also
+    shows calls only the journal holds (rare) is built whole now and keeps its parts."""
+    for turn in turns:
+        pieces = built.pop(id(turn), None)
+        if pieces is None:
+            continue  # a compaction, or a completion that left only calls: kept as built
+        calls = turn.parts[len(turn.parts) - added[id(turn)] :] if id(turn) in added else []
+        store.make_lazy(turn, pieces)
+        if calls:
+            turn.parts = [*(store.rebuilt(turn) or []), *calls]
+            turn.extra, turn._loader = None, None
+
+
+def _rebuild(turn: Turn, items: list[tuple[object, object]]) -> list[Part]:
+    """A lazy turn's parts, from its entries read again, by the code that built it first."""
+    if turn.role is Role.USER:
+        entry = entry_at(*items[0]) if items else {}
+        return _user(entry, turn.source, None).parts
+    scratch = Turn(index=0, role=Role.ASSISTANT)
+    scratch.parts = []
+    for item, tag in items:
+        entry = entry_at(item, tag)
+        kind = entry.get("type")
+        if kind == "effect":
+            call_id = tag[1] if isinstance(tag, tuple) else None
+            scratch.parts.append(Part(PartKind.TOOL, tool=_effect_call(entry, call_id)))
+        else:
+            _content(scratch, entry, kind)
+    return scratch.parts
 
 
 def _group(
@@ -210,7 +292,7 @@ def _action(ident: str, kind: str) -> str | None:
 def _user(entry: dict, where: SourceRef, when: float | None) -> Turn:
     text = text_of(entry.get("content"))
     source = entry.get("source")
-    human = source in HUMAN_SOURCES or source is None
+    human = source is None or (isinstance(source, str) and source in HUMAN_SOURCES)
     turn = Turn(
         index=0,
         role=Role.USER,
@@ -289,13 +371,15 @@ def _effect_call(entry: dict, call_id: str | None) -> ToolCall:
     return call
 
 
-def _unexecuted_calls(turns: list[Turn], groups: dict[str, Turn], loaded: Loaded) -> None:
+def _unexecuted_calls(turns: list[Turn], groups: dict[str, Turn], loaded: Loaded) -> dict[int, int]:
     """Calls a completion asked for that never became an effect (an unknown tool).
 
     They are in the journal's completion and, with their rejection, in the model's
     context. A completion that left no entry at all gets its own turn, placed after
-    the turn of the completion the journal recorded before it.
+    the turn of the completion the journal recorded before it. Returns how many calls
+    each turn got (by `id(turn)`).
     """
+    added: dict[int, int] = {}
     results = {
         as_str(m.get("tool_call_id")): m
         for m in (as_dict(c.get("message")) for c in loaded.context)
@@ -330,6 +414,8 @@ def _unexecuted_calls(turns: list[Turn], groups: dict[str, Turn], loaded: Loaded
                 call.is_error = result.get("outcome") == "failure"
                 call.status = "error" if call.is_error else "completed"
             turn.parts.append(Part(PartKind.TOOL, tool=call))
+            added[id(turn)] = added.get(id(turn), 0) + 1
+    return added
 
 
 def _is_compaction(entry: dict) -> bool:
