@@ -92,6 +92,37 @@ async def test_the_first_search_finds_its_index_built_while_the_person_read(
         assert len(built) == 1  # not built again
 
 
+async def test_no_text_is_built_ahead_for_turns_a_reader_keeps_out_of_memory() -> None:
+    """Kimi's, Vibe's, Cline's readers rebuild a turn's parts when asked (no byte spans):
+    building the search's text ahead would decode every turn and keep it, for a search
+    that may never come. The span index is built; the text waits for a search."""
+    from pivotal.tui.app import ReplayerApp
+
+    from .sessions import demo_pivots, demo_session
+
+    session = demo_session()
+    decoded: list[int] = []
+    for turn in session.turns:
+        if turn.role.value == "assistant" and turn._parts is not None:
+            parts = turn._parts
+
+            def load(t, parts=parts):  # type: ignore[no-untyped-def]
+                decoded.append(t.index)
+                return parts
+
+            turn._parts, turn._loader = None, load
+    app = ReplayerApp(session=session, pivots=demo_pivots(), at=3)
+    async with app.run_test(size=WIDE) as pilot:
+        await app.workers.wait_for_complete()
+        await pilot.pause()
+        screen = replay(app)
+        revision, index = screen.search._spans
+        assert revision == screen.playback.revision and index.memory is None
+        assert decoded  # the turns were read through their loader, not held
+        await search(app, pilot, *"OOM")  # a search still finds what it found
+        assert pb_cursor(app) == 3 and "match 1/2" in status(app)
+
+
 def pb_cursor(app) -> int:  # type: ignore[no-untyped-def]
     return replay(app).playback.cursor
 

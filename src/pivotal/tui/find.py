@@ -192,6 +192,13 @@ class SpanIndex:
         starts, ends, owners = ([span[n] for span in spans] for n in range(3))
         return cls(starts, ends, owners, lazy)
 
+    def memory_is_cheap(self, turns: list[Turn]) -> bool:
+        """Whether `memory_of` would only copy text already in memory: every turn not read
+        from its byte spans holds its parts (a reader that rebuilds parts on demand, such as
+        Kimi's or Cline's, would have every turn decoded and its text kept)."""
+        lazy = self.lazy
+        return all(t._parts is not None or t._loader is None or t.index in lazy for t in turns)
+
     def owner(self, offset: int) -> int | None:
         pos = bisect_right(self.starts, offset) - 1
         if pos >= 0 and offset < self.ends[pos]:

@@ -206,7 +206,8 @@ class Search:
         """Build, while the person reads, what the first search of a session builds: where
         each turn's records are in the file and the text of the turns held in memory,
         lower-cased (1 GB: ~0.2 s of a first search that took ~1 s). Nothing when a search
-        is already under way (it builds them)."""
+        is already under way (it builds them); not the text when that would decode turns
+        a reader keeps out of memory (`SpanIndex.memory_is_cheap`): a search may never come."""
         if self.busy:
             return
         pb = self.playback
@@ -215,7 +216,8 @@ class Search:
         def thread() -> None:
             with self._spans_lock:
                 index = self._index_of(turns, revision)
-                index.memory_of(turns).folded()
+                if index.memory_is_cheap(turns):
+                    index.memory_of(turns).folded()
 
         self.owner.run_worker(
             thread,
