@@ -80,7 +80,7 @@ from pivotal.readers.kimi_context import (
     summary_turn,
     turns_from_contexts,
 )
-from pivotal.readers.lazy_items import ItemStore, Piece, pieces_of
+from pivotal.readers.lazy_items import ItemStore, Piece, close_lazily, pieces_of
 from pivotal.readers.lines import LineFileReader
 
 FORMAT = "kimi"
@@ -239,15 +239,8 @@ class _WireReader(LineFileReader):
         step = self._step
         if step is None:
             return
-        step.preview = preview_of(step.text)
         self._step = None
-        if self.store is None:
-            return
-        for call in step.tool_calls:  # its results now only add lines to its pieces
-            found = self._calls.get(call.call_id)
-            if found is not None and found[0] is call:
-                self._calls[call.call_id] = (None, found[1])
-        self.store.make_lazy(step, self._pieces)
+        close_lazily(step, self.store, self._pieces, self._calls)
         self._pieces = []
 
     def _step_line(self) -> None:

@@ -66,7 +66,7 @@ from pivotal.readers.base import (
     preview_of,
     source_gone,
 )
-from pivotal.readers.lazy_items import ItemStore, Piece, pieces_of
+from pivotal.readers.lazy_items import ItemStore, Piece, close_lazily, pieces_of
 from pivotal.readers.lines import LineFileReader
 
 FORMAT = "kimi"
@@ -314,15 +314,8 @@ class _Journal(LineFileReader):
         step = self._step
         if step is None:
             return
-        step.preview = preview_of(step.text)
         self._step = None
-        if self.store is None:
-            return
-        for call in step.tool_calls:  # its results now only add lines to its pieces
-            found = self._calls.get(call.call_id)
-            if found is not None and found[0] is call:
-                self._calls[call.call_id] = (None, found[1])
-        self.store.make_lazy(step, self._step_pieces)
+        close_lazily(step, self.store, self._step_pieces, self._calls)
         self._step_pieces = []
 
     def _builds(self, turn: Turn) -> None:

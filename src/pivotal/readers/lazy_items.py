@@ -32,8 +32,8 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import NamedTuple
 
-from pivotal.model import Part, Turn
-from pivotal.readers.base import PREVIEW_LIMIT, decode_json
+from pivotal.model import Part, ToolCall, Turn
+from pivotal.readers.base import PREVIEW_LIMIT, decode_json, preview_of
 from pivotal.readers.json_items import scan_document
 
 __all__ = ["ItemStore", "PartsCache", "Piece", "pieces_of", "preview_cut"]
@@ -87,6 +87,25 @@ def preview_cut(text: str) -> str:
         return text
     more = "x" if rest[PREVIEW_LIMIT:].strip() else ""
     return text[: len(text) - len(rest) + PREVIEW_LIMIT] + more
+
+
+def close_lazily(
+    step: Turn,
+    store: ItemStore | None,
+    pieces: list[Piece],
+    calls: dict[str, tuple[ToolCall | None, int]],
+) -> None:
+    """A step of a line log that has just closed (Kimi's, Kimi Code's): its preview, and in
+    a batch read (`store`) it is kept as its `pieces`, its calls' later results only adding
+    lines to them (`calls` forgets the call objects, not where they are)."""
+    step.preview = preview_of(step.text)
+    if store is None:
+        return
+    for call in step.tool_calls:
+        found = calls.get(call.call_id)
+        if found is not None and found[0] is call:
+            calls[call.call_id] = (None, found[1])
+    store.make_lazy(step, pieces)
 
 
 class PartsCache:
