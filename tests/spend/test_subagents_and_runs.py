@@ -15,7 +15,7 @@ import pytest
 from pivotal.model import Pivot, PivotKind, Role, Silence, ToolCall, Turn, TurnFlag, Usage
 from pivotal.readers import find_sessions, read_session
 from pivotal.scan.report import pivot_json
-from pivotal.spend.run import edited_paths, join, measure, pivot_run
+from pivotal.spend.run import edited_paths, join, measure, pivot_run, run_end
 from pivotal.spend.session import session_spend
 from pivotal.spend.subagents import read_subagents
 
@@ -160,6 +160,14 @@ def test_two_stretches_measured_apart_add_up_to_the_whole_run() -> None:
         assert run.tally.tokens == 175 and run.seconds == pytest.approx(90.0)
         assert run.ended_by == "person" and run.end == 4
     assert sorted(halves.paths) == ["a.py", "b.py", "c.py"]
+
+
+def test_a_run_whose_next_pivot_is_not_read_yet_ends_at_the_last_turn_read() -> None:
+    # while a big file is read, the analysis may already know a pivot past the turns read
+    turns = [_turn(0, Role.USER, human=True), _turn(1, Role.ASSISTANT), _turn(2, Role.ASSISTANT)]
+    pivot = Pivot(turn=0, kind=PivotKind.OTHER, silence=Silence.ACK, confidence=0.5)
+    assert run_end(turns, pivot, stop=40) == 3
+    assert pivot_run(turns, pivot, stop=40).agent_turns == 2
 
 
 def test_edit_paths_come_from_edit_tools_only() -> None:

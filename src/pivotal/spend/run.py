@@ -117,7 +117,7 @@ class Run(msgspec.Struct):
 def run_end(turns: Sequence[Turn], pivot: Pivot, stop: int | None = None) -> int:
     """The person's next message after the pivot's silent stretch (or `stop`, len(turns))."""
     last = max([pivot.turn, *pivot.cluster])
-    stop = len(turns) if stop is None else stop
+    stop = len(turns) if stop is None else min(stop, len(turns))  # the next may be unread yet
     user = Role.USER
     for index in range(last + 1, stop):
         turn = turns[index]
