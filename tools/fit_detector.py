@@ -1,15 +1,15 @@
 """Fit the detector's weights and bars to labelled sessions; write `weights.json`.
 
-    python tools/fit_detector.py [--sets realworld,tuning,dev,heldout2] [--own-share 0.5]
-                                 [--penalty 3] [--dry-run]
+    python tools/fit_detector.py [--sets realworld,tuning,dev,heldout2] [--own-share 1]
+                                 [--penalty 1] [--dry-run]
 
 Reads every labelled set present (`fitting.labelled`: the real corpus beside the repository
 in `../shared/realworld/`, and the project's own sample sets), lets the detector measure
 every silence, and fits one weight per signal (L2-regularised logistic regression, the
 signs its definition allows, `fitting.model`) on all of them: real sessions weigh 1 each,
-the project's own together `--own-share` (0.5) of the real ones, so they never drown them.
-The bars come from cross-validation by repository
-on the real corpus (fit on all other repositories, judge the held-out one, pool): `normal`
+the project's own together `--own-share` (1) times the real ones, so they never outweigh
+them. The bars come from cross-validation by repository on the real corpus (fit on all
+other repositories, judge the held-out one, pool): `normal`
 is the lowest bar whose pooled precision is at least 0.85 (the best recall there), `high`
 the bar of the best F1 (never above `normal`), and possible pivots start at the bar where
 the pooled precision falls to 0.5. `low` is always strictly above `normal` (`low_bar`): the
@@ -54,9 +54,9 @@ PRECISION_LOW = 0.95
 PRECISION_POSSIBLE = 0.5
 LOW_STEP = 0.05
 """How far above `normal` the `low` bar goes when the curve has no pivot-finding bar above it."""
-PENALTY = 3.0
+PENALTY = 1.0
 KIND_PENALTY = 1.0
-OWN_SHARE = 0.5
+OWN_SHARE = 1.0
 
 
 def low_bar(judged: Judged, normal: float) -> tuple[float, str]:
