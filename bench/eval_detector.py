@@ -1,8 +1,8 @@
 """Measure the pivot detector on sessions its weights were not fitted to.
 
     python bench/eval_detector.py [--sets realworld,tuning,dev,heldout2] [--curve]
-                                  [--fit-on-all] [--verbose] [--own-share 0.5]
-                                  [--penalty 3] [--hold-out heldout2]
+                                  [--fit-on-all] [--verbose] [--own-share 1]
+                                  [--penalty 1] [--hold-out heldout2]
 
 The figure that counts is cross-validated: for each group of a set (a repository of the
 real corpus in `../shared/realworld/`, a scenario of the project's own sets) the weights

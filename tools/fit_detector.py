@@ -1,18 +1,22 @@
 """Fit the detector's weights and bars to labelled sessions; write `weights.json`.
 
-    python tools/fit_detector.py [--sets realworld,tuning,dev,heldout2] [--own-share 0.5]
-                                 [--penalty 3] [--dry-run]
+    python tools/fit_detector.py [--sets realworld,tuning,dev,heldout2] [--own-share 1]
+                                 [--penalty 1] [--dry-run]
 
 Reads every labelled set present (`fitting.labelled`: the real corpus beside the repository
 in `../shared/realworld/`, and the project's own sample sets), lets the detector measure
 every silence, and fits one weight per signal (L2-regularised logistic regression, the
 signs its definition allows, `fitting.model`) on all of them: real sessions weigh 1 each,
-the project's own together `--own-share` (0.5) of the real ones, so they never drown them.
-The bars come from cross-validation by repository
-on the real corpus (fit on all other repositories, judge the held-out one, pool): `normal`
-is the lowest bar whose pooled precision is at least 0.85 (the best recall there), `low`
-at 0.95, `high` the bar of the best F1, and possible pivots start at the bar where the
-pooled precision falls to 0.5. The kinds are fitted on the labelled pivots of every set.
+the project's own together `--own-share` (1) times the real ones, so they never outweigh
+them. The bars come from cross-validation by repository on the real corpus (fit on all
+other repositories, judge the held-out one, pool): `normal`
+is the lowest bar whose pooled precision is at least 0.85 (the best recall there), `high`
+the bar of the best F1 (never above `normal`), and possible pivots start at the bar where
+the pooled precision falls to 0.5. `low` is always strictly above `normal` (`low_bar`): the
+lowest bar whose pooled precision is at least 0.95 if one is above `normal`; else, among the
+bars strictly above `normal` that find a pivot, the one of the highest pooled precision (the
+best recall among equals); else `normal` + 0.05. The kinds are fitted on the labelled
+pivots of every set.
 
 Deterministic and offline (numpy only: `pip install -e '.[fit]'`). Needs the real corpus:
 without it, it refuses rather than fit the bars to the project's own samples alone.
@@ -48,9 +52,42 @@ DEFAULT_SETS = ("realworld", *OWN_SETS)
 PRECISION_NORMAL = 0.85
 PRECISION_LOW = 0.95
 PRECISION_POSSIBLE = 0.5
-PENALTY = 3.0
+LOW_STEP = 0.05
+"""How far above `normal` the `low` bar goes when the curve has no pivot-finding bar above it."""
+PENALTY = 1.0
 KIND_PENALTY = 1.0
-OWN_SHARE = 0.5
+OWN_SHARE = 1.0
+
+
+def low_bar(judged: Judged, normal: float) -> tuple[float, str]:
+    """The `low` bar, always strictly above `normal` (so `--sensitivity low` is always
+    stricter than the default), and the rule that gave it. Among the bars of the pooled
+    curve strictly above `normal` that find at least one pivot:
+
+    1. `precision 0.95`: those whose pooled precision is at least 0.95, the best recall
+       (`bar_for_precision`'s bar, whenever that is above `normal`);
+    2. `highest precision above normal`: if none, the one of the highest pooled precision
+       (ties: the best recall). It may be less precise than `normal` itself, but it stops
+       at fewer silences, never more;
+    3. `normal + 0.05`: if there is no such bar, a fixed step (`LOW_STEP`) above `normal`,
+       capped at 1 (a `normal` of 1 leaves no room: the fit refuses).
+
+    Equal tallies keep the highest bar, as `bar_for_precision` does.
+    """
+    above = [(bar, t) for bar, t in curve(judged) if round(bar, 4) > round(normal, 4) and t.tp]
+    sure = [(bar, t) for bar, t in above if t.precision >= PRECISION_LOW]
+    if sure:
+        bar, _ = max(sure, key=lambda p: p[1].recall)  # the first (highest) among equals
+        return bar, f"precision {PRECISION_LOW}"
+    if above:
+        bar, _ = max(above, key=lambda p: (p[1].precision, p[1].recall))
+        return bar, "highest precision above normal"
+    step = min(1.0, normal + LOW_STEP)
+    if round(step, 4) <= round(normal, 4):
+        raise SystemExit(
+            f"the normal bar is {normal}: no stricter low bar is left; not writing weights"
+        )
+    return step, f"normal + {LOW_STEP}"
 
 
 def bars(judged: Judged) -> dict[str, float]:
@@ -61,7 +98,7 @@ def bars(judged: Judged) -> dict[str, float]:
             f"no bar reaches a cross-validated precision of {PRECISION_NORMAL}: "
             "not writing weights that cannot keep the promise"
         )
-    low = bar_for_precision(judged, PRECISION_LOW) or normal
+    low, _ = low_bar(judged, normal[0])
     best = bar_for_f1(judged) or normal
     high = min(best[0], normal[0])
     floor = min(
@@ -69,7 +106,7 @@ def bars(judged: Judged) -> dict[str, float]:
         default=high,
     )
     return {
-        "low": round(max(low[0], normal[0]), 4),
+        "low": round(low, 4),
         "normal": round(normal[0], 4),
         "high": round(high, 4),
         "possible": round(min(floor, high), 4),
@@ -114,6 +151,7 @@ def main(argv: list[str] | None = None) -> int:
             "by": "tools/fit_detector.py "
             + " ".join(argv if argv is not None else sys.argv[1:]).strip(),
             "sets": counts,
+            "low_bar": low_bar(judged, levels["normal"])[1],
             "own_share": args.own_share,
             "penalty": args.penalty,
             "signals": list(NAMES),

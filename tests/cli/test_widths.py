@@ -69,7 +69,7 @@ def test_scan_piped_gives_the_whole_sentence_of_each_pivot(monkeypatch: pytest.M
     monkeypatch.setenv("COLUMNS", "80")
     piped = pivotal("scan", SAMPLES / "demo.jsonl", tty=False)
     rows = [line for line in piped.splitlines() if re.match(r"  #\d+ ", line)]
-    assert len(rows) == 2
+    assert len(rows) == 3  # the demo's three labelled pivots
     assert all(row.endswith(("calls).", "call).")) for row in rows), rows  # not cut at 110
 
 
@@ -78,7 +78,10 @@ def test_a_narrow_table_puts_the_sentence_under_its_row(monkeypatch: pytest.Monk
     fitted = pivotal("scan", SAMPLES / "seed_dead_end.jsonl", tty=True).splitlines()
     head = next(n for n, line in enumerate(fitted) if line.startswith("  TURN"))
     assert fitted[head].split() == ["TURN", "TIME", "KIND", "SILENCE", "CONF"]
-    assert fitted[head + 1].startswith("  #90 ") and fitted[head + 1].endswith("0.75")
+    # the row ends at its confidence (whatever the fitted weights make it)
+    assert fitted[head + 1].startswith("  #90 ") and re.search(
+        r" ack +[01]\.\d\d$", fitted[head + 1]
+    )
     assert fitted[head + 2].startswith("        You said")
 
 

@@ -29,17 +29,18 @@ def make_home(tmp_path: Path, monkeypatch) -> Path:  # type: ignore[no-untyped-d
     home = tmp_path / "home"
     folder = home / ".claude/projects/-home-dev-work-qwen-serve"
     folder.mkdir(parents=True)
-    shutil.copy(DEMO, folder / "demo.jsonl")  # pivots at turns #17 and #57
+    shutil.copy(DEMO, folder / "demo.jsonl")  # pivots at #17, #31, #57 (at `low`: #17, #57)
     write_claude(home, "cjk", [("you", "连接超时了，请重试一下"), ("agent", "好的，我再试一次。")])
     long = "a long preamble of words before it " * 3 + "then the hugepages-setting, at last"
     write_claude(home, "long", [("you", long)])
     return home
 
 
-def app_over(home: Path) -> ReplayerApp:
+def app_over(home: Path, sensitivity: str = "normal") -> ReplayerApp:
     """The app as `pivotal` opens it: the quick listing, counts (and the index) filled behind."""
     refs = discover_sessions([home], details=False)
-    return ReplayerApp(None, refs=refs, details=partial(discover_details, [home], warn=print))
+    details = partial(discover_details, [home], warn=print)
+    return ReplayerApp(None, refs=refs, details=details, sensitivity=sensitivity)
 
 
 def rows(app: ReplayerApp) -> list[str]:
@@ -60,7 +61,9 @@ def footer(app: ReplayerApp) -> str:
 
 async def test_ctrl_f_searches_text_and_enter_lands_on_the_hit(tmp_path: Path, monkeypatch) -> None:  # type: ignore[no-untyped-def]
     home = make_home(tmp_path, monkeypatch)
-    app = app_over(home)
+    # at `low` the demo's pivots are #17 and #57 only, so the pivot nearest the hit (#57)
+    # is not the one the cursor is under (#17)
+    app = app_over(home, sensitivity="low")
     async with app.run_test(size=SIZE) as pilot:
         await pilot.pause()
         assert isinstance(app.screen, PickerScreen)

@@ -130,6 +130,57 @@ def test_the_bar_is_the_best_recall_at_the_precision_asked() -> None:
     assert tally(judged, 0.85).recall == pytest.approx(1 / 4)
 
 
+def _curve(points: list[tuple[float, bool]]) -> Judged:
+    judged = Judged("x")
+    for confidence, pivot in points:
+        judged.verdicts.append(Verdict(_example("g", 1.0, pivot), confidence, "implicit_approval"))
+    return judged
+
+
+def test_low_is_the_bar_at_precision_095_when_one_is_above_normal() -> None:
+    from fit_detector import bars, low_bar
+
+    # pooled P by bar: 0.9-0.7 1.00 (3 of 6 found), 0.6 0.75, 0.5 0.80, 0.4 0.83, 0.3 0.86
+    # (6 of 6), 0.2 0.75
+    points = [(0.9, True), (0.8, True), (0.7, True), (0.6, False), (0.5, True), (0.4, True)]
+    judged = _curve([*points, (0.3, True), (0.2, False)])
+    levels = bars(judged)
+    assert (levels["normal"], levels["low"]) == (0.3, 0.7)
+    assert low_bar(judged, 0.3) == (0.7, "precision 0.95")
+    # a normal bar that is itself at 0.95: low is the best such bar strictly above it
+    assert low_bar(judged, 0.7) == (0.8, "precision 0.95")
+
+
+def test_without_a_bar_at_095_low_is_the_most_precise_bar_above_normal() -> None:
+    """A wrong stop at the top (a clamped confidence of 1): no bar reaches 0.95, and `low`
+    still stops at fewer silences than `normal`, here even a little less precisely."""
+    from fit_detector import bars, low_bar
+
+    # pooled P by bar: 1.0 none found, 0.9 0.50, 0.8 0.67, 0.75 0.75, 0.7 0.80, 0.6 0.83,
+    # 0.55 0.86, 0.5 0.88 (7 of 7), 0.4 0.78
+    points = [(1.0, False), (0.9, True), (0.8, True), (0.75, True), (0.7, True), (0.6, True)]
+    judged = _curve([*points, (0.55, True), (0.5, True), (0.4, False)])
+    levels = bars(judged)
+    assert (levels["normal"], levels["low"]) == (0.5, 0.55)
+    assert low_bar(judged, 0.5) == (0.55, "highest precision above normal")
+    low, normal = tally(judged, 0.55), tally(judged, 0.5)
+    assert low.precision < normal.precision and low.tp + low.fp < normal.tp + normal.fp
+
+
+def test_with_no_pivot_found_above_normal_low_is_a_fixed_step_above_it() -> None:
+    from fit_detector import LOW_STEP, bars, low_bar
+
+    # a wrong stop above six pivots of one confidence: normal 0.8 (P 0.86), and the one bar
+    # above it finds no pivot
+    judged = _curve([(0.9, False), *[(0.8, True)] * 6])
+    assert LOW_STEP == 0.05
+    assert low_bar(judged, 0.8) == (pytest.approx(0.85), "normal + 0.05")
+    assert bars(judged)["low"] == 0.85
+    # a normal bar of 1 leaves no stricter bar: the fit refuses to write weights
+    with pytest.raises(SystemExit):
+        bars(_curve([(1.0, True)] * 3))
+
+
 def test_the_shipped_weights_name_only_signals_the_fit_knows() -> None:
     fitted = load()
     assert set(fitted.weights) <= set(SIGNS) | set(SILENCES)
