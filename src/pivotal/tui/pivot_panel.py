@@ -35,8 +35,8 @@ from pivotal.tui.safe import clean
 DIM = Style(dim=True)
 REDRAW_EVERY = 0.25
 """Seconds between two redraws the live feed asks for."""
-RECENT = 16
-"""Explanations kept wrapped, the latest shown first."""
+RECENT = 40
+"""Explanations kept wrapped, the latest shown first (the prefetch fills up to ~20)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -69,6 +69,27 @@ def note_block(index: int, note: str) -> RenderableType:
     return Group(title, markdown_text(clean(note)), Text(""))
 
 
+Written = tuple[RenderableType | None, Text]
+"""A marked turn's note block (or None) and the explanation, as the panel shows them."""
+
+
+def _written(shown: tuple[object, ...]) -> Written:
+    """(the note's block, the explanation) for a shown state (see `PivotPanel._draw`)."""
+    pivot, number, total, loading, context, verdicts, note = shown
+    assert isinstance(verdicts, Verdicts)
+    block = None if note is None else note_block(*note)  # type: ignore[misc]
+    if verdicts.here is not None:
+        return block, rejection_text(verdicts.here, verdicts.bar)
+    if pivot is None:
+        return block, no_pivot_text(
+            verdicts.pivots,
+            verdicts.possible,
+            verdicts.rejections,
+            loading,  # type: ignore[arg-type]
+        )
+    return block, pivot_text(pivot, number, total, context, verdicts.bar)  # type: ignore[arg-type]
+
+
 class PivotPanel(ScrollView, can_focus=False):
     """Side panel for the current pivot.
 
@@ -88,7 +109,7 @@ class PivotPanel(ScrollView, can_focus=False):
         self.note: RenderableType | None = None
         """The cursor turn's mark and note, shown above the pivot."""
         self._lines: list[Strip] = []
-        self._recent: list[tuple[tuple[object, ...], list[Strip]]] = []
+        self._recent: list[tuple[tuple[object, ...], list[Strip], Written]] = []
         """(what was shown and at which width, its lines), the latest first (`_wrapped`)."""
         self._width = 0
         self._line_style: Style | None = None
@@ -151,19 +172,42 @@ class PivotPanel(ScrollView, can_focus=False):
         shown = (pivot, number, total, loading, context, verdicts, note)
         moved = self._shown is None or _place(self._shown) != _place(shown)
         self._shown = shown
-        self.note = None if note is None else note_block(*note)
-        if verdicts.here is not None:
-            self.text = rejection_text(verdicts.here, verdicts.bar)
-        elif pivot is None:
-            self.text = no_pivot_text(
-                verdicts.pivots, verdicts.possible, verdicts.rejections, loading
-            )
-        else:
-            self.text = pivot_text(pivot, number, total, context, verdicts.bar)
+        self.note, self.text = self._kept(shown) or _written(shown)
         self._lines = []
         if moved:  # the same pivot, updated, keeps the person's place in its explanation
             self.scroll_to(y=0, animate=False, immediate=True, force=True)
         self.refresh()
+
+    def prepare(
+        self,
+        pivot: Pivot | None,
+        number: int,
+        total: int,
+        loading: bool = False,
+        note: tuple[int, str] | None = None,
+        *,
+        context: Context | None = None,
+        verdicts: Verdicts | None = None,
+    ) -> bool:
+        """Wrap what `show_pivot` with these arguments would show, without showing it.
+
+        The prefetch (`prefetch.py`) asks this for the places a jump key leads to: the
+        jump then finds the explanation wrapped. True when there was work to do.
+        """
+        shown = (pivot, number, total, loading, context, verdicts or Verdicts(total), note)
+        width = max(self.scrollable_content_region.width, 10)
+        if shown == self._shown or any(seen == (shown, width) for seen, _, _ in self._recent):
+            return False
+        written = _written(shown)
+        self._remember((shown, width), self._wrap(*written, width), written)
+        return True
+
+    def _kept(self, shown: tuple[object, ...]) -> Written | None:
+        """The note and explanation written for `shown` earlier (by `prepare`), if kept."""
+        for (seen, _), _, written in self._recent:
+            if seen == shown:
+                return written
+        return None
 
     def lines(self) -> list[Strip]:
         """The text wrapped at the current width (computed once per pivot and width)."""
@@ -186,17 +230,23 @@ class PivotPanel(ScrollView, can_focus=False):
         moves to another pivot; going back to one (Backspace, `[` after `]`) reuses it.
         """
         key = (self._shown, width)
-        for n, (seen, lines) in enumerate(self._recent):
+        for n, (seen, lines, _) in enumerate(self._recent):
             if seen == key:
                 self._recent.insert(0, self._recent.pop(n))
                 return lines
+        lines = self._wrap(self.note, self.text, width)
+        self._remember(key, lines, (self.note, self.text))
+        return lines
+
+    def _wrap(self, note: RenderableType | None, text: Text, width: int) -> list[Strip]:
         console = self.app.console
         options = console.options.update(width=width, highlight=False, markup=False)
-        shown = self.text if self.note is None else Group(self.note, self.text)
-        lines = [Strip(line, width) for line in console.render_lines(shown, options)]
-        self._recent.insert(0, (key, lines))
+        shown = text if note is None else Group(note, text)
+        return [Strip(line, width) for line in console.render_lines(shown, options)]
+
+    def _remember(self, key: tuple[object, ...], lines: list[Strip], written: Written) -> None:
+        self._recent.insert(0, (key, lines, written))
         del self._recent[RECENT:]
-        return lines
 
     def on_click(self) -> None:
         self.add_class("-keys")  # the scroll keys follow the mouse here (Tab gives them back)

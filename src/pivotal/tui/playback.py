@@ -9,7 +9,7 @@ turns stepping visits and the transcript shows.
 from __future__ import annotations
 
 from bisect import bisect_left, bisect_right
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import TYPE_CHECKING
@@ -227,6 +227,14 @@ class Playback:
         pos = bisect_right(visible, self.cursor) - 1
         step = max(len(visible) // 10, 1) * direction
         return self._set(visible[max(0, min(pos + step, len(visible) - 1))])
+
+    def landing(self, move: Callable[[], int | None]) -> int | None:
+        """Where `move` would put the cursor, which stays where it is (the prefetch asks)."""
+        here = self.cursor
+        try:
+            return move()
+        finally:
+            self.cursor = here
 
     def next_pivot(self) -> int | None:
         pos = bisect_right(self._pivot_turns, self.cursor)

@@ -48,6 +48,7 @@ from pivotal.tui.pivot_panel import PivotPanel, Verdicts
 from pivotal.tui.pivot_story import Stories
 from pivotal.tui.play_timer import PlayTimer
 from pivotal.tui.playback import Playback
+from pivotal.tui.prefetch import Prefetch
 from pivotal.tui.render import ALL_PARTS, expandable
 from pivotal.tui.safe import one_line
 from pivotal.tui.screens import HelpScreen, PromptScreen
@@ -116,6 +117,8 @@ class ReplayScreen(Screen[None]):
         """The line on each judged silence: pivot, possible pivot, or why it is none."""
         self.session_name: SessionName | None = None
         """Which session this is (the top line and the terminal's title say it)."""
+        self.prefetch: Prefetch | None = None
+        """Draws ahead, between frames, where the jump keys lead (made on mount)."""
 
     # -- widgets -----------------------------------------------------------------
     def compose(self) -> ComposeResult:
@@ -171,6 +174,9 @@ class ReplayScreen(Screen[None]):
         self.transcript.set_banners(self.judged_banners())
         self.show_subagents()
         self.marking.open(getattr(self.app, "session", None), self.live.ref)
+        self.prefetch = Prefetch(
+            self, self.playback, self.marking, self.transcript, self.panel, self.panel_shows
+        )
         self.sync()
         self.land()
         self.prepare_search()
@@ -296,27 +302,7 @@ class ReplayScreen(Screen[None]):
             return
         pb = self.playback
         self.transcript.show(pb.shown(), pb.cursor, follow=follow)
-        pivot = self.jumps.panel_pivot()
-        number, total = pb.number_of(pivot) if pivot is not None else (0, len(pb.pivots))
-        self.panel.show_pivot(
-            pivot,
-            number,
-            total,
-            loading=not self.analysed,
-            note=self.marking.cursor_note(),
-            live=live,
-            verdicts=self.panel_verdicts(pivot),
-            context=None
-            if pivot is None
-            else self.stories.context(
-                pivot,
-                pb.turns,
-                pb.failures,
-                pivots=pb.pivots,
-                model=self.ledger.model,
-                subagents=self.subagents,
-            ),
-        )
+        self.panel.show_pivot(**self.panel_shows(self.jumps.panel_pivot()), live=live)
         spend, spend_short = self.ledger.status(pb.cursor)
         live, live_short = self.live.label()
         self.transcript.placeholder = "" if pb.turns else self.live.empty_note(self.reading)
@@ -339,6 +325,33 @@ class ReplayScreen(Screen[None]):
             self._bindings_state = bindings_state
             enabled = [a for _, _, _, a, _ in FOOTER if self.check_action(a.split("(")[0], ())]
             self.query_one(KeyBar).set_enabled(frozenset(enabled))
+        if self.prefetch is not None and self.analysed:  # where pivots are is known
+            self.prefetch.soon()
+
+    def panel_shows(self, pivot: Pivot | None) -> dict[str, object]:
+        """What the panel shows about `pivot` with the cursor where it is (`show_pivot`'s
+        arguments: the prefetch asks the same for the places a jump leads to)."""
+        pb = self.playback
+        number, total = pb.number_of(pivot) if pivot is not None else (0, len(pb.pivots))
+        context = None
+        if pivot is not None:
+            context = self.stories.context(
+                pivot,
+                pb.turns,
+                pb.failures,
+                pivots=pb.pivots,
+                model=self.ledger.model,
+                subagents=self.subagents,
+            )
+        return {
+            "pivot": pivot,
+            "number": number,
+            "total": total,
+            "loading": not self.analysed,
+            "note": self.marking.cursor_note(),
+            "context": context,
+            "verdicts": self.panel_verdicts(pivot),
+        }
 
     def panel_verdicts(self, pivot: Pivot | None) -> Verdicts:
         """What the panel says beside (or instead of) a pivot: the silence under the cursor

@@ -451,6 +451,30 @@ class TranscriptView(ScrollView, can_focus=False):
             subagents=self.subagents.get(index, ()),
         )
 
+    def prerender(self, visible: list[int], target: int) -> bool:
+        """Render one turn a jump to `target` would draw and that is not drawn yet: `target`
+        or a visible turn above it in the view it would fill. False when none is left.
+
+        Only the cache is filled (`prefetch.py`): heights and offsets stay as they are, so
+        nothing on screen moves; the jump measures them and finds the strips ready.
+        """
+        pos = bisect_right(visible, target) - 1
+        if pos < 0 or visible[pos] != target or not self._layout_width:
+            return False
+        viewport, filled = max(self.scrollable_content_region.height, 1), 0
+        while pos >= 0 and filled < viewport:
+            index = visible[pos]
+            key = (index, self.look(index))
+            found = self._cache.get(key)
+            if found is None:
+                turn, console = self.turns[index], self.app.console
+                self._cache[key] = render_turn(turn, key[1], self.palette(), console)
+                self.renders += 1
+                return True
+            filled += len(found.strips)
+            pos -= 1
+        return False
+
     def rendered(self, index: int) -> RenderedTurn:
         """The turn's strips; the cursor look is derived from the cached plain one."""
         key = (index, self.look(index))

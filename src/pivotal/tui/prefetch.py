@@ -1,0 +1,124 @@
+"""Where the jump keys lead from here, drawn ahead while the person reads.
+
+A far jump (`]`, `u`, Shift+→, a digit, End…) lands on turns never drawn: rendering
+them (Markdown, syntax colour, wrapping) and wrapping the explanation the panel shows
+there was most of that key's frame on a 100 MB session (`bench/bench_tui.py`). After
+each move, between frames, the places those keys would land on are rendered into the
+transcript's and the panel's caches, one turn or one explanation per idle step, so a
+key pressed meanwhile waits at most one step and the jump itself only draws. Nothing
+on screen changes; a move plans again from the new place.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Protocol
+
+from textual.timer import Timer
+
+from pivotal.model import Pivot
+from pivotal.tui.marking import Marking
+from pivotal.tui.pivot_panel import PivotPanel
+from pivotal.tui.playback import Playback
+from pivotal.tui.transcript import TranscriptView
+
+PAUSE = 0.01
+"""Seconds between two steps (a key arriving meanwhile goes first)."""
+
+
+class Host(Protocol):
+    def set_timer(self, delay: float, callback: Callable[[], None]) -> Timer: ...
+
+
+class Prefetch:
+    """Renders, between frames, the turns and explanations the jump keys would show next."""
+
+    def __init__(
+        self,
+        host: Host,
+        playback: Playback,
+        marking: Marking,
+        transcript: TranscriptView,
+        panel: PivotPanel,
+        panel_shows: Callable[[Pivot | None], dict[str, object]],
+    ) -> None:
+        self.host, self.playback, self.marking = host, playback, marking
+        self.transcript, self.panel, self.panel_shows = transcript, panel, panel_shows
+        self._places: list[int] | None = None
+        self._panel_done: set[int] = set()
+        self._timer: Timer | None = None
+        self.steps = 0
+        """Turns and explanations prepared so far (tests)."""
+
+    @property
+    def busy(self) -> bool:
+        """A step is due: places are still being drawn ahead."""
+        return self._timer is not None
+
+    def soon(self) -> None:
+        """The cursor or what is shown changed: plan again from here, between frames."""
+        self._places, self._panel_done = None, set()
+        if self._timer is None:
+            self._timer = self.host.set_timer(PAUSE, self._step)
+
+    def landings(self) -> list[int]:
+        """The turns the jump keys lead to from the cursor, the likeliest first."""
+        pb, marking = self.playback, self.marking
+        moves: list[Callable[[], int | None]] = [
+            lambda: pb.step(1),
+            lambda: pb.step(-1),
+            pb.next_pivot,
+            pb.prev_pivot,
+            lambda: pb.seek(1),
+            lambda: pb.seek(-1),
+            pb.next_possible,
+            pb.prev_possible,
+            marking.next_mark,
+            marking.prev_mark,
+            pb.next_failure,
+            pb.prev_failure,
+            pb.next_human,
+            pb.prev_human,
+            pb.first,
+            pb.last,
+            *[lambda tenth=tenth: pb.percent(tenth) for tenth in range(10)],
+        ]
+        places: list[int] = []
+        for move in moves:
+            target = pb.landing(move)
+            if target is not None and target != pb.cursor and target not in places:
+                places.append(target)
+        return places
+
+    def _step(self) -> None:
+        self._timer = None
+        pb = self.playback
+        if pb.playing or not pb.turns:
+            return  # playing moves on by itself; a move plans again
+        if self._places is None:
+            self._places = self.landings()
+        visible = pb.visible
+        while self._places:
+            target = self._places[0]
+            if target < len(pb.turns) and self.transcript.prerender(visible, target):
+                break
+            if target not in self._panel_done:
+                self._panel_done.add(target)
+                if self._prepare_panel(target):
+                    break
+            self._places.pop(0)
+        else:
+            return
+        self.steps += 1
+        self._timer = self.host.set_timer(PAUSE, self._step)
+
+    def _prepare_panel(self, target: int) -> bool:
+        """Wrap the explanation a jump to `target` would show; True when it had to."""
+        pb = self.playback
+        here = pb.cursor
+        try:
+            pb.cursor = target
+            shows = self.panel_shows(pb.explained_at())  # a jump unpins the panel
+        finally:
+            pb.cursor = here
+        return self.panel.prepare(**shows)  # type: ignore[arg-type]

@@ -1,0 +1,106 @@
+"""Where the jump keys lead is drawn ahead, between frames, and nothing on screen moves.
+
+A far jump on a big session spent most of its frame rendering turns never drawn and
+wrapping the pivot's explanation there (`prefetch.py`). After a move, once the app is
+idle, `]`, `[`, Shift+→ and the rest land on turns already rendered and on an
+explanation already wrapped; the view the person reads stays exactly as it was.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+import pivotal.tui.transcript as transcript_module
+from pivotal.tui.prefetch import Prefetch
+
+from .conftest import make_app, replay, screen_text
+
+WIDE = (160, 48)
+
+
+async def until_prefetched(app, pilot) -> None:  # type: ignore[no-untyped-def]
+    """Idle until the prefetch has drawn every place ahead (however slow the machine)."""
+    prefetch = replay(app).prefetch
+    assert prefetch is not None
+    for _ in range(400):
+        await pilot.pause(0.02)
+        if not prefetch.busy:
+            return
+    raise AssertionError("the prefetch never finished")
+
+
+def count_renders(monkeypatch: pytest.MonkeyPatch) -> list[int]:
+    """Turn indices rendered to strips from now on, in order."""
+    seen: list[int] = []
+    real = transcript_module.render_turn
+
+    def counting(turn, look, palette, console):  # type: ignore[no-untyped-def]
+        seen.append(turn.index)
+        return real(turn, look, palette, console)
+
+    monkeypatch.setattr(transcript_module, "render_turn", counting)
+    return seen
+
+
+@pytest.mark.parametrize("key", ["right_square_bracket", "shift+right", "G", "7"])
+async def test_a_far_jump_finds_its_turns_rendered(
+    key: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    app = make_app(at=2)
+    async with app.run_test(size=WIDE) as pilot:
+        screen = replay(app)
+        await until_prefetched(app, pilot)
+        rendered = count_renders(monkeypatch)
+        wrapped: list[int] = []
+        real_wrap = screen.panel._wrap
+        monkeypatch.setattr(screen.panel, "_wrap", lambda *a: wrapped.append(1) or real_wrap(*a))
+        shown = screen.panel.text.plain
+        await pilot.press(key)
+        assert screen.playback.cursor > 2
+        assert rendered == []  # no turn had to be rendered by the key itself
+        assert wrapped == []  # nor the panel's explanation wrapped
+        if key == "right_square_bracket":
+            assert screen.panel.text.plain != shown  # it did change: to the pivot's
+        assert screen.prefetch is not None and screen.prefetch.steps > 0
+
+
+async def test_without_the_idle_time_the_jump_renders_its_turns(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # the same jump with the prefetch kept from running: the check above can fail
+    monkeypatch.setattr(Prefetch, "_step", lambda self: None)
+    app = make_app(at=2)
+    async with app.run_test(size=WIDE) as pilot:
+        await pilot.pause(0.1)
+        rendered = count_renders(monkeypatch)
+        await pilot.press("right_square_bracket")
+        assert rendered != []
+
+
+async def test_prefetching_moves_nothing_on_screen() -> None:
+    app = make_app(at=12)
+    async with app.run_test(size=WIDE) as pilot:
+        screen = replay(app)
+        assert screen.prefetch is not None
+        screen.prefetch.soon()
+        view = screen.transcript
+        before = (screen_text(app), view.scroll_offset, view.virtual_size, screen.playback.cursor)
+        panel = screen.panel.text.plain
+        await until_prefetched(app, pilot)
+        assert screen.prefetch.steps > 0
+        after = (screen_text(app), view.scroll_offset, view.virtual_size, screen.playback.cursor)
+        assert after == before and screen.panel.text.plain == panel
+
+
+async def test_the_landings_are_where_the_keys_go_and_the_cursor_stays() -> None:
+    app = make_app(at=10)
+    async with app.run_test(size=WIDE) as pilot:
+        screen = replay(app)
+        assert screen.prefetch is not None
+        places = screen.prefetch.landings()
+        assert screen.playback.cursor == 10
+        for key in ("right_square_bracket", "left_square_bracket", "shift+right", "l", "G"):
+            await pilot.press("colon", "1", "1", "enter")  # back to turn #11 (index 10)
+            assert screen.playback.cursor == 10
+            await pilot.press(key)
+            assert screen.playback.cursor in places, key
