@@ -8,9 +8,13 @@ explanation already wrapped; the view the person reads stays exactly as it was.
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 
 import pivotal.tui.transcript as transcript_module
+from pivotal.model import Part, PartKind, Role, Session, Turn, TurnFlag
+from pivotal.tui.app import ReplayerApp
 from pivotal.tui.prefetch import Prefetch
 
 from .conftest import make_app, replay, screen_text
@@ -104,3 +108,21 @@ async def test_the_landings_are_where_the_keys_go_and_the_cursor_stays() -> None
             assert screen.playback.cursor == 10
             await pilot.press(key)
             assert screen.playback.cursor in places, key
+
+
+async def test_the_page_above_is_ready_for_page_up(monkeypatch: pytest.MonkeyPatch) -> None:
+    turns = []
+    for n in range(400):  # far more pages than the jump keys land on
+        role, flags = (Role.USER, TurnFlag.HUMAN) if n % 2 == 0 else (Role.ASSISTANT, TurnFlag.NONE)
+        body = f"message {n}\n\nsome **markdown** text"
+        turns.append(Turn(n, role, flags, preview=body, _parts=[Part(PartKind.TEXT, body)]))
+    session = Session(format="x", path=Path("/x"), turns=turns)
+    app = ReplayerApp(session=session, pivots=[], at=333)
+    async with app.run_test(size=(100, 24)) as pilot:
+        screen = replay(app)
+        await until_prefetched(app, pilot)
+        rendered = count_renders(monkeypatch)
+        top = screen.transcript.scroll_offset.y
+        await pilot.press("pageup")
+        assert screen.transcript.scroll_offset.y < top
+        assert rendered == []

@@ -97,6 +97,10 @@ class Prefetch:
             return  # playing moves on by itself; a move plans again
         if self._places is None:
             self._places = self.landings()
+        if self.transcript.prerender_pages():  # PgUp / PgDn / k / j scroll into them
+            self.steps += 1
+            self._timer = self.host.set_timer(PAUSE, self._step)
+            return
         visible = pb.visible
         while self._places:
             target = self._places[0]

@@ -475,6 +475,26 @@ class TranscriptView(ScrollView, can_focus=False):
             pos -= 1
         return False
 
+    def prerender_pages(self) -> bool:
+        """Render one turn of the page above the view or the page below it that is not
+        drawn yet (PgUp / Ctrl+U / k scroll into them); False when both are ready."""
+        height = max(self.scrollable_content_region.height, 1)
+        top, offsets = int(self.scroll_offset.y), self._offsets
+        if len(offsets) != len(self.shown) + 1:
+            return False  # laid out again at the next frame
+        for start in (top - height, top + height):
+            pos = max(bisect_right(offsets, max(start, 0)) - 1, 0)
+            while pos < len(self.shown) and offsets[pos] < start + height:
+                index = self.shown[pos]
+                key = (index, self.look(index))
+                if key not in self._cache:
+                    turn, console = self.turns[index], self.app.console
+                    self._cache[key] = render_turn(turn, key[1], self.palette(), console)
+                    self.renders += 1
+                    return True
+                pos += 1
+        return False
+
     def rendered(self, index: int) -> RenderedTurn:
         """The turn's strips; the cursor look is derived from the cached plain one."""
         key = (index, self.look(index))
