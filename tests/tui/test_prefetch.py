@@ -54,6 +54,7 @@ async def test_a_far_jump_finds_its_turns_rendered(
     async with app.run_test(size=WIDE) as pilot:
         screen = replay(app)
         await until_prefetched(app, pilot)
+        monkeypatch.setattr(Prefetch, "_step", lambda self: None)  # what follows is the key's
         rendered = count_renders(monkeypatch)
         wrapped: list[int] = []
         real_wrap = screen.panel._wrap
@@ -121,6 +122,7 @@ async def test_the_page_above_is_ready_for_page_up(monkeypatch: pytest.MonkeyPat
     async with app.run_test(size=(100, 24)) as pilot:
         screen = replay(app)
         await until_prefetched(app, pilot)
+        monkeypatch.setattr(Prefetch, "_step", lambda self: None)  # what follows is the key's
         rendered = count_renders(monkeypatch)
         top = screen.transcript.scroll_offset.y
         await pilot.press("pageup")

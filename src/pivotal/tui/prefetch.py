@@ -4,8 +4,9 @@ A far jump (`]`, `u`, Shift+→, a digit, End…) lands on turns never drawn: re
 them (Markdown, syntax colour, wrapping) and wrapping the explanation the panel shows
 there was most of that key's frame on a 100 MB session (`bench/bench_tui.py`). After
 each move, between frames, the places those keys would land on are rendered into the
-transcript's and the panel's caches, one turn or one explanation per idle step, so a
-key pressed meanwhile waits at most one step and the jump itself only draws. Nothing
+transcript's and the panel's caches, one turn or one explanation per step, each once
+the screen is drawn and idle (never between a key and its frame), so a key pressed
+meanwhile waits at most one step and the jump itself only draws. Nothing
 on screen changes; a move plans again from the new place.
 """
 
@@ -14,20 +15,15 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Protocol
 
-from textual.timer import Timer
-
 from pivotal.model import Pivot
 from pivotal.tui.marking import Marking
 from pivotal.tui.pivot_panel import PivotPanel
 from pivotal.tui.playback import Playback
 from pivotal.tui.transcript import TranscriptView
 
-PAUSE = 0.01
-"""Seconds between two steps (a key arriving meanwhile goes first)."""
-
 
 class Host(Protocol):
-    def set_timer(self, delay: float, callback: Callable[[], None]) -> Timer: ...
+    def call_after_refresh(self, callback: Callable[[], None]) -> bool: ...
 
 
 class Prefetch:
@@ -46,20 +42,28 @@ class Prefetch:
         self.transcript, self.panel, self.panel_shows = transcript, panel, panel_shows
         self._places: list[int] | None = None
         self._panel_done: set[int] = set()
-        self._timer: Timer | None = None
+        self._due = False
         self.steps = 0
         """Turns and explanations prepared so far (tests)."""
 
     @property
     def busy(self) -> bool:
         """A step is due: places are still being drawn ahead."""
-        return self._timer is not None
+        return self._due
 
     def soon(self) -> None:
         """The cursor or what is shown changed: plan again from here, between frames."""
         self._places, self._panel_done = None, set()
-        if self._timer is None:
-            self._timer = self.host.set_timer(PAUSE, self._step)
+        self._next()
+
+    def pages(self) -> None:
+        """The view scrolled: draw the pages around it ahead (the places stay planned)."""
+        self._next()
+
+    def _next(self) -> None:
+        """One more step once the screen is drawn and idle: never before a key's frame."""
+        if not self._due:
+            self._due = self.host.call_after_refresh(self._step)
 
     def landings(self) -> list[int]:
         """The turns the jump keys lead to from the cursor, the likeliest first."""
@@ -91,7 +95,7 @@ class Prefetch:
         return places
 
     def _step(self) -> None:
-        self._timer = None
+        self._due = False
         pb = self.playback
         if pb.playing or not pb.turns:
             return  # playing moves on by itself; a move plans again
@@ -99,7 +103,7 @@ class Prefetch:
             self._places = self.landings()
         if self.transcript.prerender_pages():  # PgUp / PgDn / k / j scroll into them
             self.steps += 1
-            self._timer = self.host.set_timer(PAUSE, self._step)
+            self._next()
             return
         visible = pb.visible
         while self._places:
@@ -114,7 +118,7 @@ class Prefetch:
         else:
             return
         self.steps += 1
-        self._timer = self.host.set_timer(PAUSE, self._step)
+        self._next()
 
     def _prepare_panel(self, target: int) -> bool:
         """Wrap the explanation a jump to `target` would show; True when it had to."""

@@ -177,6 +177,7 @@ class ReplayScreen(Screen[None]):
         self.prefetch = Prefetch(
             self, self.playback, self.marking, self.transcript, self.panel, self.panel_shows
         )
+        self.transcript.scrolled = self.prefetch.pages
         self.sync()
         self.land()
         self.prepare_search()

@@ -117,6 +117,8 @@ class TranscriptView(ScrollView, can_focus=False):
         self._with_reasons = False
         self.reason_of: Callable[[int], str] = lambda turn: ""
         """What happened at the pivot anchored at a turn, in plain words (the screen's)."""
+        self.scrolled: Callable[[], None] = lambda: None
+        """Called when the view scrolled (the prefetch draws the pages around it ahead)."""
 
     # -- inputs from the app -------------------------------------------------
     @property
@@ -476,15 +478,19 @@ class TranscriptView(ScrollView, can_focus=False):
         return False
 
     def prerender_pages(self) -> bool:
-        """Render one turn of the page above the view or the page below it that is not
-        drawn yet (PgUp / Ctrl+U / k scroll into them); False when both are ready."""
+        """Render one turn of the pages above the view or the page below it that is not
+        drawn yet (PgUp / Ctrl+U / k scroll into them); False when they are ready.
+
+        Two pages above: heights there are guesses until drawn, and a page up that
+        measures the turns it lands on moves the view by what the guesses missed.
+        """
         height = max(self.scrollable_content_region.height, 1)
         top, offsets = int(self.scroll_offset.y), self._offsets
         if len(offsets) != len(self.shown) + 1:
             return False  # laid out again at the next frame
-        for start in (top - height, top + height):
+        for start, end in ((top - 2 * height, top), (top + height, top + 2 * height)):
             pos = max(bisect_right(offsets, max(start, 0)) - 1, 0)
-            while pos < len(self.shown) and offsets[pos] < start + height:
+            while pos < len(self.shown) and offsets[pos] < end:
                 index = self.shown[pos]
                 key = (index, self.look(index))
                 if key not in self._cache:
@@ -592,6 +598,11 @@ class TranscriptView(ScrollView, can_focus=False):
             self._relayout()
         if self.follow_cursor:
             self.scroll_to_cursor()
+
+    def watch_scroll_y(self, old_value: float, new_value: float) -> None:
+        super().watch_scroll_y(old_value, new_value)
+        if round(old_value) != round(new_value):
+            self.scrolled()
 
     def scroll_by_hand(self, lines: int) -> None:
         """Scroll `lines` (negative = up) and stop keeping the cursor in view."""
