@@ -8,6 +8,7 @@ from pivotal.model import Part, PartKind, Role, Session, Turn, TurnFlag
 from pivotal.readers import find_sessions
 from pivotal.tui.app import ReplayerApp
 from pivotal.tui.picker import PickerScreen
+from pivotal.tui.prefetch import Prefetch
 
 from .conftest import make_app, replay, turn_text
 
@@ -52,7 +53,16 @@ async def test_huge_message_is_cut() -> None:
         assert len(text) < 20_000
 
 
-async def test_only_turns_on_screen_are_rendered() -> None:
+async def test_only_turns_on_screen_are_rendered(monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    monkeypatch.setattr(Prefetch, "_step", lambda self: None)  # the keys' own renders only
+    await only_turns_on_screen_are_rendered(limit=120)
+
+
+async def test_drawing_ahead_renders_the_places_keys_lead_to_not_the_session() -> None:
+    await only_turns_on_screen_are_rendered(limit=400, idle=True)
+
+
+async def only_turns_on_screen_are_rendered(limit: int, idle: bool = False) -> None:
     turns = []
     for n in range(5_000):
         role, flags = (Role.USER, TurnFlag.HUMAN) if n % 2 == 0 else (Role.ASSISTANT, TurnFlag.NONE)
@@ -65,9 +75,10 @@ async def test_only_turns_on_screen_are_rendered() -> None:
         await pilot.pause()
         assert replay(app).playback.cursor == 4_999
         assert "message 4999" in "\n".join(view.render_line(y).text for y in range(38))
-        await pilot.press("5", "g", "9")
-        await pilot.pause()
-        assert view.renders < 120  # a few screens' worth, not 5,000 turns
+        for key in ("5", "g", "9"):
+            await pilot.press(key)
+            await pilot.pause(0.5 if idle else None)
+        assert view.renders < limit  # a few screens' worth, not 5,000 turns
 
 
 async def test_reads_a_real_file_in_the_worker_and_finds_pivots() -> None:
