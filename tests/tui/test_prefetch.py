@@ -128,3 +128,28 @@ async def test_the_page_above_is_ready_for_page_up(monkeypatch: pytest.MonkeyPat
         await pilot.press("pageup")
         assert screen.transcript.scroll_offset.y < top
         assert rendered == []
+
+
+@pytest.mark.parametrize("marked_before", [False, True])
+async def test_m_finds_the_turn_and_the_panel_drawn(
+    marked_before: bool, monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    monkeypatch.setenv("PIVOTAL_DATA_DIR", str(tmp_path))  # marks of its own
+    app = make_app(at=12)
+    async with app.run_test(size=WIDE) as pilot:
+        screen = replay(app)
+        await app.workers.wait_for_complete()  # the marks are loaded
+        await pilot.pause()
+        assert screen.marking.book.session is not None
+        if marked_before:
+            await pilot.press("m")
+            assert screen.marking.cursor_note() is not None
+        await until_prefetched(app, pilot)
+        monkeypatch.setattr(Prefetch, "_step", lambda self: None)  # what follows is the key's
+        rendered = count_renders(monkeypatch)
+        wrapped: list[int] = []
+        real_wrap = screen.panel._wrap
+        monkeypatch.setattr(screen.panel, "_wrap", lambda *a: wrapped.append(1) or real_wrap(*a))
+        await pilot.press("m")
+        assert (screen.marking.cursor_note() is None) == marked_before  # it did toggle
+        assert rendered == [] and wrapped == []

@@ -37,12 +37,16 @@ class Prefetch:
         transcript: TranscriptView,
         panel: PivotPanel,
         panel_shows: Callable[[Pivot | None], dict[str, object]],
+        panel_now: Callable[[], dict[str, object]],
     ) -> None:
         self.host, self.playback, self.marking = host, playback, marking
         self.transcript, self.panel, self.panel_shows = transcript, panel, panel_shows
+        self.panel_now = panel_now
+        """What the panel shows now (its arguments): `m` changes only the note in it."""
         self._places: list[int] | None = None
         self._panel_done: set[int] = set()
         self._due = False
+        self._mark_done = False
         self.steps = 0
         """Turns and explanations prepared so far (tests)."""
 
@@ -53,7 +57,7 @@ class Prefetch:
 
     def soon(self) -> None:
         """The cursor or what is shown changed: plan again from here, between frames."""
-        self._places, self._panel_done = None, set()
+        self._places, self._panel_done, self._mark_done = None, set(), False
         self._next()
 
     def pages(self) -> None:
@@ -101,7 +105,7 @@ class Prefetch:
             return  # playing moves on by itself; a move plans again
         if self._places is None:
             self._places = self.landings()
-        if self.transcript.prerender_pages():  # PgUp / PgDn / k / j scroll into them
+        if self.transcript.prerender_pages() or self._prepare_mark():
             self.steps += 1
             self._next()
             return
@@ -119,6 +123,19 @@ class Prefetch:
             return
         self.steps += 1
         self._next()
+
+    def _prepare_mark(self) -> bool:
+        """Draw the cursor turn and the panel as `m` would leave them (marked or not)."""
+        if self._mark_done:
+            return False
+        pb = self.playback
+        note = self.marking.cursor_note()
+        if self.transcript.prerender_marked(pb.cursor, None if note is not None else ""):
+            return True
+        self._mark_done = True
+        shows = self.panel_now()
+        shows["note"] = None if note is not None else (pb.cursor, "")
+        return self.panel.prepare(**shows)  # type: ignore[arg-type]
 
     def _prepare_panel(self, target: int) -> bool:
         """Wrap the explanation a jump to `target` would show; True when it had to."""

@@ -175,7 +175,13 @@ class ReplayScreen(Screen[None]):
         self.show_subagents()
         self.marking.open(getattr(self.app, "session", None), self.live.ref)
         self.prefetch = Prefetch(
-            self, self.playback, self.marking, self.transcript, self.panel, self.panel_shows
+            self,
+            self.playback,
+            self.marking,
+            self.transcript,
+            self.panel,
+            self.panel_shows,
+            lambda: self.panel_shows(self.jumps.panel_pivot()),
         )
         self.transcript.scrolled = self.prefetch.pages
         self.sync()

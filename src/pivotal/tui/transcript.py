@@ -477,6 +477,18 @@ class TranscriptView(ScrollView, can_focus=False):
             pos -= 1
         return False
 
+    def prerender_marked(self, index: int, mark: str | None) -> bool:
+        """Render turn `index` as it looks with `mark` (None: unmarked), if not done yet:
+        `m` on the cursor turn then finds it drawn. True when it had to render it."""
+        if not 0 <= index < len(self.turns) or not self._layout_width:
+            return False
+        key = (index, replace(self.look(index), mark=mark))
+        if key in self._cache:
+            return False
+        self._cache[key] = render_turn(self.turns[index], key[1], self.palette(), self.app.console)
+        self.renders += 1
+        return True
+
     def prerender_pages(self) -> bool:
         """Render one turn of the pages above the view or the page below it that is not
         drawn yet (PgUp / Ctrl+U / k scroll into them); False when they are ready.
