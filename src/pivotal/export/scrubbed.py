@@ -130,9 +130,12 @@ def _shown(
             return done
         return redact(text, counts, users)
     head = text[: cut + MARGIN]
-    done = redact(head, counts, users)
+    found: Counter[str] = Counter()  # kept only if the head is what is shown
+    done = redact(head, found, users)
     if len(done) < cut + MARGIN // 2:
         return redact(text, counts, users)
+    if counts is not None:
+        counts.update(found)
     return done[: len(done) - MARGIN // 2] + " " * (len(text) - len(head) + MARGIN // 2)
 
 
