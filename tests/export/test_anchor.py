@@ -140,7 +140,8 @@ def test_a_wrong_rest_would_be_caught(monkeypatch):
     text = "the my_service.key = abcdefgh12345"
     honest = plan(pattern)
     assert honest is not None and honest.rest is not None
-    wrong = Plan(honest.literals, honest.shortest, honest.longest, honest.run, re.compile("x"))
+    never = anchor.parsed(re.compile("x"))  # what follows `key` here is never an x
+    wrong = Plan(honest.literals, honest.shortest, honest.longest, honest.run, never)
     monkeypatch.setattr(anchor, "plan", lambda p: wrong)
     assert _all(finditer(pattern, text)) != _all(pattern.finditer(text))
 
@@ -174,3 +175,34 @@ def test_unanchored_patterns_fall_back_to_re():
     assert plan(re.compile(r"(?:\w*)?")) is None  # can match empty
     text = "x ghp_" + "a" * 36
     assert _all(finditer(literal_first, text)) == _all(literal_first.finditer(text))
+
+
+def test_the_literals_are_read_without_compiling_a_rule():
+    # the words that choose rules include every rule's literals, read from its source:
+    # the same as its compiled pattern's plan gives, and no rule is compiled for them
+    import subprocess
+    import sys
+
+    from pivotal.export.anchor import literals_of
+    from pivotal.export.ruleset import RULE_FLAGS, rule_source
+
+    for rule in gitleaks().rules:
+        how = plan(rule.pattern)
+        expected = () if how is None else how.literals
+        assert literals_of(rule_source(rule.regex), RULE_FLAGS) == expected, rule.id
+    check = (
+        "from pivotal.export.redact import _words\n"
+        "from pivotal.export.ruleset import gitleaks\n"
+        "_words()\n"
+        "print(sum(rule._compiled is not None for rule in gitleaks().rules))\n"
+    )
+    import os
+    from pathlib import Path
+
+    import pivotal
+
+    here = str(Path(pivotal.__file__).parents[1])  # this checkout's pivotal, not another's
+    env = {**os.environ, "PYTHONPATH": here}
+    done = subprocess.run([sys.executable, "-c", check], capture_output=True, text=True, env=env)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.strip() == "0"

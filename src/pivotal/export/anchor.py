@@ -31,8 +31,8 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterator
-from dataclasses import dataclass
-from functools import cache
+from dataclasses import dataclass, field
+from functools import cache, cached_property
 from re import _compiler, _parser
 from re import _constants as C  # noqa: N812
 
@@ -63,9 +63,20 @@ class Plan:
     shortest: int
     longest: int | None  # None: unbounded (then `run` bounds it)
     run: re.Pattern[str] | None  # `(?:class)*+`: the prefix's characters, matched backwards
-    rest: re.Pattern[str] | None = None
-    """What follows the prefix (it begins with a literal), on its own: a literal where it
-    does not match is one no match of the whole pattern passes through (`_rest`)."""
+    after: _parser.SubPattern | None = field(default=None, compare=False, repr=False)
+    """What follows the prefix (it begins with a literal), parsed (`_after`)."""
+
+    @cached_property
+    def rest(self) -> re.Pattern[str] | None:
+        """`after` compiled on its own (on first use: most rules are never tried): a
+        literal where it does not match is one no match of the whole pattern passes
+        through."""
+        if self.after is None:
+            return None
+        try:
+            return _compiler.compile(self.after, self.after.state.flags)  # type: ignore[no-any-return]
+        except Exception:  # noqa: BLE001 - the compiler's internals: every position is tried
+            return None
 
 
 class Subject:
@@ -104,8 +115,12 @@ class Subject:
 @cache
 def parsed(pattern: re.Pattern[str]) -> _parser.SubPattern | None:
     """The parse tree of `pattern` (`re`'s own parser), None if it cannot be read."""
+    return _parsed(pattern.pattern, pattern.flags)
+
+
+def _parsed(source: str, flags: int) -> _parser.SubPattern | None:
     try:
-        return _parser.parse(pattern.pattern, pattern.flags)
+        return _parser.parse(source, flags)
     except Exception:  # noqa: BLE001 - the parser's internals: no plan, plain finditer
         return None
 
@@ -113,7 +128,17 @@ def parsed(pattern: re.Pattern[str]) -> _parser.SubPattern | None:
 @cache
 def plan(pattern: re.Pattern[str]) -> Plan | None:
     """The anchor of `pattern`, or None when it has none worth using."""
-    tree = parsed(pattern)
+    return _plan(parsed(pattern))
+
+
+def literals_of(source: str, flags: int) -> tuple[str, ...]:
+    """The literals of the plan of `re.compile(source, flags)`, () if it has none: read
+    without compiling it (most rules are never tried, and need not be compiled)."""
+    how = _plan(_parsed(source, flags))
+    return () if how is None else how.literals
+
+
+def _plan(tree: _parser.SubPattern | None) -> Plan | None:
     if tree is None:
         return None
     if tree.getwidth()[0] == 0:  # an empty match would change finditer's stepping
@@ -176,8 +201,8 @@ def plan_of(items: list[tuple], state: _parser.State) -> Plan | None:  # type: i
             return None
         literals = _starts(items[k:], _LONGEST)
         if all(len(w) >= 2 or (w and not w.isalnum()) for w in literals):
-            rest = _rest(items[k:], state)
-            return Plan(tuple(sorted(literals)), lo, hi if bounded else None, run, rest)
+            after = _after(items[k:], state)
+            return Plan(tuple(sorted(literals)), lo, hi if bounded else None, run, after)
     return None
 
 
@@ -185,7 +210,7 @@ _FLAGS = re.IGNORECASE | re.MULTILINE | re.DOTALL | re.VERBOSE
 _REFERENCES = (C.GROUPREF, C.GROUPREF_EXISTS)
 
 
-def _rest(items: list[tuple], state: _parser.State) -> re.Pattern[str] | None:  # type: ignore[type-arg]
+def _after(items: list[tuple], state: _parser.State) -> _parser.SubPattern | None:  # type: ignore[type-arg]
     """The pattern `items` (flattened, `_flatten`) make on their own, each with its flags,
     or None when that is not what they match inside the whole pattern: a reference to
     a group they do not hold.
@@ -204,10 +229,7 @@ def _rest(items: list[tuple], state: _parser.State) -> re.Pattern[str] | None:  
         add, remove = flags & _FLAGS & ~base, base & ~flags & _FLAGS
         inner = _parser.SubPattern(state, [(op, av)])
         data.append((C.SUBPATTERN, (None, add, remove, inner)) if add or remove else (op, av))
-    try:
-        return _compiler.compile(_parser.SubPattern(state, data), state.flags)  # type: ignore[no-any-return]
-    except Exception:  # noqa: BLE001 - the compiler's internals: no shortcut, every position
-        return None
+    return _parser.SubPattern(state, data)
 
 
 def _refers(data: list[tuple]) -> bool:  # type: ignore[type-arg]
