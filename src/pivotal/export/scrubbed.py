@@ -105,7 +105,14 @@ def scrub(
 
 def _as_is(value: Any) -> bool:
     """Whether `value` holds no text: None, a number, a flag or an enum value (a role)."""
-    return value is None or isinstance(value, Enum | bool | int | float)
+    kind = type(value)
+    known = _AS_IS.get(kind)
+    if known is None:  # (asked once per type: a turn's parts ask it of every field)
+        known = _AS_IS[kind] = value is None or issubclass(kind, Enum | bool | int | float)
+    return known
+
+
+_AS_IS: dict[type, bool] = {}
 
 
 MARGIN = 1 << 16
