@@ -32,7 +32,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 from dataclasses import dataclass, field
-from functools import cache, cached_property
+from functools import cached_property
 from re import _compiler, _parser
 from re import _constants as C  # noqa: N812
 
@@ -112,30 +112,42 @@ class Subject:
         return self._backwards
 
 
-@cache
 def parsed(pattern: re.Pattern[str]) -> _parser.SubPattern | None:
     """The parse tree of `pattern` (`re`'s own parser), None if it cannot be read."""
-    return _parsed(pattern.pattern, pattern.flags)
+    return _read(pattern.pattern, pattern.flags)[0]
 
 
-def _parsed(source: str, flags: int) -> _parser.SubPattern | None:
-    try:
-        return _parser.parse(source, flags)
-    except Exception:  # noqa: BLE001 - the parser's internals: no plan, plain finditer
-        return None
-
-
-@cache
 def plan(pattern: re.Pattern[str]) -> Plan | None:
     """The anchor of `pattern`, or None when it has none worth using."""
-    return _plan(parsed(pattern))
+    return _read(pattern.pattern, pattern.flags)[1]
 
 
 def literals_of(source: str, flags: int) -> tuple[str, ...]:
     """The literals of the plan of `re.compile(source, flags)`, () if it has none: read
     without compiling it (most rules are never tried, and need not be compiled)."""
-    how = _plan(_parsed(source, flags))
+    how = _read(source, flags)[1]
     return () if how is None else how.literals
+
+
+_READ: dict[tuple[str, int], tuple[_parser.SubPattern | None, Plan | None]] = {}
+
+
+def _read(source: str, flags: int) -> tuple[_parser.SubPattern | None, Plan | None]:
+    """The parse tree and plan of `re.compile(source, flags)`, each worked out once: kept
+    under the flags given and under the pattern's own (`flags` and those it sets itself,
+    which a compiled pattern's `flags` are), so that reading a rule's literals before it
+    is compiled and planning its pattern once it is share them."""
+    key = (source, flags)
+    known = _READ.get(key)
+    if known is None:
+        try:
+            tree = _parser.parse(source, flags)
+        except Exception:  # noqa: BLE001 - the parser's internals: no plan, plain finditer
+            tree = None
+        known = _READ[key] = (tree, _plan(tree))
+        if tree is not None:
+            _READ[source, tree.state.flags] = known
+    return known
 
 
 def _plan(tree: _parser.SubPattern | None) -> Plan | None:
