@@ -63,18 +63,22 @@ class Plan:
     shortest: int
     longest: int | None  # None: unbounded (then `run` bounds it)
     run: re.Pattern[str] | None  # `(?:class)*+`: the prefix's characters, matched backwards
-    after: _parser.SubPattern | None = field(default=None, compare=False, repr=False)
-    """What follows the prefix (it begins with a literal), parsed (`_after`)."""
+    after: tuple[list[tuple], _parser.State] | None = field(  # type: ignore[type-arg]
+        default=None, compare=False, repr=False
+    )
+    """What follows the prefix (it begins with a literal): its items (`_flatten`) and the
+    parse state they belong to."""
 
     @cached_property
     def rest(self) -> re.Pattern[str] | None:
-        """`after` compiled on its own (on first use: most rules are never tried): a
-        literal where it does not match is one no match of the whole pattern passes
-        through."""
-        if self.after is None:
+        """`after` as a pattern of its own (`_after`), made on first use (most rules are
+        never tried): a literal where it does not match is one no match of the whole
+        pattern passes through."""
+        tree = None if self.after is None else _after(*self.after)
+        if tree is None:
             return None
         try:
-            return _compiler.compile(self.after, self.after.state.flags)  # type: ignore[no-any-return]
+            return _compiler.compile(tree, tree.state.flags)  # type: ignore[no-any-return]
         except Exception:  # noqa: BLE001 - the compiler's internals: every position is tried
             return None
 
@@ -213,12 +217,12 @@ def plan_of(items: list[tuple], state: _parser.State) -> Plan | None:  # type: i
             return None
         literals = _starts(items[k:], _LONGEST)
         if all(len(w) >= 2 or (w and not w.isalnum()) for w in literals):
-            after = _after(items[k:], state)
+            after = (items[k:], state)
             return Plan(tuple(sorted(literals)), lo, hi if bounded else None, run, after)
     return None
 
 
-_FLAGS = re.IGNORECASE | re.MULTILINE | re.DOTALL | re.VERBOSE
+_FLAGS = int(re.IGNORECASE | re.MULTILINE | re.DOTALL | re.VERBOSE)  # (an int: enum & is slow)
 _REFERENCES = (C.GROUPREF, C.GROUPREF_EXISTS)
 
 
@@ -235,9 +239,10 @@ def _after(items: list[tuple], state: _parser.State) -> _parser.SubPattern | Non
     fails there once."""
     if _refers([(op, av) for op, av, _ in items]):
         return None
-    base = state.flags & _FLAGS
+    base = int(state.flags) & _FLAGS
     data = []
     for op, av, flags in items:
+        flags = int(flags)
         add, remove = flags & _FLAGS & ~base, base & ~flags & _FLAGS
         inner = _parser.SubPattern(state, [(op, av)])
         data.append((C.SUBPATTERN, (None, add, remove, inner)) if add or remove else (op, av))

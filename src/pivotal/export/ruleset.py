@@ -145,8 +145,10 @@ def compile_rule(pattern: str) -> re.Pattern[str]:
     return re.compile(rule_source(pattern), RULE_FLAGS)
 
 
+@cache
 def rule_source(pattern: str) -> str:
-    """What `compile_rule` compiles (with `RULE_FLAGS`)."""
+    """What `compile_rule` compiles (with `RULE_FLAGS`): worked out once per rule, as
+    reading the rules' literals needs it before the rule is compiled."""
     source = go_regex(pattern)
     for old, new in _WIDER:
         if old in source:
