@@ -9,7 +9,11 @@ peak RSS (all from `os.wait4`), and `--redact` as a multiple of the plain export
 after: on a busy machine wall time says more about the others.
 
     python bench/bench_redact.py [FILE] [--cases token,aider,file] [--formats json,html,md,cast]
-                                 [--rounds 3]
+                                 [--rounds 3] [--against OTHER/src]
+
+`--against` also times `--redact` of another checkout (its `src` folder, e.g. the
+main branch's) in the same rounds, so a change is measured against what it changes
+under the same load.
 
 The cases:
 - `token`: a Claude Code session whose one tool output is 20 MB of base64 in one
@@ -118,8 +122,11 @@ def aider_history(folder: Path) -> Path:
     return path
 
 
-def bench(name: str, path: Path, formats: list[str], rounds: int) -> None:
+def bench(
+    name: str, path: Path, formats: list[str], rounds: int, against: Path | None = None
+) -> None:
     env = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
+    other = {**env, "PYTHONPATH": str(against)} if against is not None else None
     size_mb = path.stat().st_size / 1e6
     own = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss // 1024
     print(
@@ -131,19 +138,33 @@ def bench(name: str, path: Path, formats: list[str], rounds: int) -> None:
         command += ["--no-notes", "-o", os.devnull]
         plain: list[tuple[float, float, int, int]] = []
         redacted: list[tuple[float, float, int, int]] = []
+        before: list[tuple[float, float, int, int]] = []
         for _ in range(rounds):
             plain.append(run(command, env))
             redacted.append(run([*command, "--redact"], env))
-        codes = {code for *_, code in plain + redacted}
+            if other is not None:
+                before.append(run([*command, "--redact"], other))
+        codes = {code for *_, code in plain + redacted + before}
         walls = [statistics.median(r[0] for r in runs) for runs in (plain, redacted)]
         cpus = [statistics.median(r[1] for r in runs) for runs in (plain, redacted)]
         rss = [statistics.median(r[2] for r in runs) for runs in (plain, redacted)]
         print(
             f"  --to {fmt:<4}  plain {walls[0]:6.2f} s (CPU {cpus[0]:6.2f}, {rss[0]:5.0f} MB)"
             f"  --redact {walls[1]:6.2f} s (CPU {cpus[1]:6.2f}, {rss[1]:5.0f} MB)"
-            f"  = {walls[1] / walls[0]:4.1f}x wall, {cpus[1] / cpus[0]:4.1f}x CPU"
+            f"  = {walls[1] / walls[0]:4.1f}x wall, {cpus[1] / cpus[0]:4.2f}x CPU"
             f"  exit {','.join(map(str, sorted(codes)))}"
         )
+        print(f"           CPU of each run: plain {_listed(plain)}, --redact {_listed(redacted)}")
+        if before:
+            cpu = statistics.median(r[1] for r in before)
+            print(
+                f"           --against: --redact CPU {cpu:6.2f} = {cpu / cpus[0]:4.2f}x"
+                f" ({_listed(before)})"
+            )
+
+
+def _listed(runs: list[tuple[float, float, int, int]]) -> str:
+    return " ".join(f"{r[1]:.2f}" for r in runs)
 
 
 def main() -> None:
@@ -152,18 +173,21 @@ def main() -> None:
     parser.add_argument("--cases", default="token,aider,file")
     parser.add_argument("--formats", default="json,html,md,cast")
     parser.add_argument("--rounds", type=int, default=3)
+    parser.add_argument("--against", type=Path, default=None, metavar="OTHER/src")
     args = parser.parse_args()
     formats = args.formats.split(",")
     cases = args.cases.split(",")
     with tempfile.TemporaryDirectory(prefix="bench-redact-") as temp:
         folder = Path(temp)
         if "token" in cases:
-            bench(f"one {TOKEN_MB} MB token", token_session(folder), formats, args.rounds)
+            token = token_session(folder)
+            bench(f"one {TOKEN_MB} MB token", token, formats, args.rounds, args.against)
         if "aider" in cases:
-            bench(f"one {AIDER_MB} MB aider line", aider_history(folder), formats, args.rounds)
+            aider = aider_history(folder)
+            bench(f"one {AIDER_MB} MB aider line", aider, formats, args.rounds, args.against)
     if "file" in cases:
         if args.file.exists():
-            bench("a whole session", args.file, formats, args.rounds)
+            bench("a whole session", args.file, formats, args.rounds, args.against)
         else:
             print(f"{args.file}: missing (see this script's docstring for how to make it)")
     print(f"load after: {load()}")

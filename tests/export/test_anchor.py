@@ -120,6 +120,45 @@ def test_a_wrong_plan_would_be_caught(monkeypatch):
     assert _all(finditer(pattern, text)) != _all(pattern.finditer(text))
 
 
+def test_what_follows_the_literal_is_tried_once_per_literal():
+    # the generic rule's `key` with no `=` after it: its 50 start positions are not tried
+    by_id = {r.id: r for r in gitleaks().rules}
+    generic = plan(by_id["generic-api-key"].pattern)
+    assert generic is not None and generic.rest is not None
+    assert generic.rest.match("key = 'abcdefgh12345678'") is not None
+    assert generic.rest.match("key of the dict") is None
+    text = "the " + "monkey_" * 6 + "key of the dict, and " + "x" * 40 + "token: abcdefgh12345678"
+    assert anchor._starts_in(generic, Subject(text)) is not None
+    assert _all(finditer(by_id["generic-api-key"].pattern, text)) == _all(
+        by_id["generic-api-key"].pattern.finditer(text)
+    )
+
+
+def test_a_wrong_rest_would_be_caught(monkeypatch):
+    # the comparison can fail: a rest that refuses what the whole pattern matches loses it
+    pattern = re.compile(r"[\w.-]{0,50}?(?:key)\s*=\s*(\w{8,})")
+    text = "the my_service.key = abcdefgh12345"
+    honest = plan(pattern)
+    assert honest is not None and honest.rest is not None
+    x = anchor.parsed(re.compile("x"))  # what follows `key` here is never an x
+    never = (anchor._flatten(list(x.data), x.state.flags), x.state)
+    wrong = Plan(honest.literals, honest.shortest, honest.longest, honest.run, never)
+    monkeypatch.setattr(anchor, "plan", lambda p: wrong)
+    assert _all(finditer(pattern, text)) != _all(pattern.finditer(text))
+
+
+def test_a_rest_that_refers_to_a_group_is_not_used():
+    # the rest is compiled without the prefix's groups: a reference to one would never match
+    pattern = re.compile(r"([\w.-]{0,50}?)(?:key)=(\w+)\1|x(\w)\3")
+    assert anchor._refers(list(anchor.parsed(pattern).data))
+    quoted = re.compile(r"(['\"])[\w.-]{0,50}?(?:key)=(\w{4,})\1")
+    how = plan(quoted)
+    assert how is not None and how.rest is None
+    text = "see 'my.key=abcd1234' and \"key=efgh5678\""
+    assert _all(finditer(quoted, text)) == _all(quoted.finditer(text))
+    assert len(_all(quoted.finditer(text))) == 2
+
+
 def test_long_runs_before_the_literal_are_read_back_far_enough():
     pattern = next(p for kind, p, _, _ in OWN_RULES if kind == "secret-value")
     for length in (0, 1, 255, 256, 257, 5000):
@@ -137,3 +176,37 @@ def test_unanchored_patterns_fall_back_to_re():
     assert plan(re.compile(r"(?:\w*)?")) is None  # can match empty
     text = "x ghp_" + "a" * 36
     assert _all(finditer(literal_first, text)) == _all(literal_first.finditer(text))
+
+
+def test_the_literals_are_read_without_compiling_a_rule():
+    # the words that choose rules include every rule's literals, read from its source:
+    # the same as its compiled pattern's plan gives, and no rule is compiled for them
+    import subprocess
+    import sys
+    from re import _parser
+
+    from pivotal.export.anchor import literals_of
+    from pivotal.export.ruleset import RULE_FLAGS, rule_source
+
+    for rule in gitleaks().rules:
+        # planned afresh from the compiled pattern (not from what `plan` keeps)
+        how = anchor._plan(_parser.parse(rule.pattern.pattern, rule.pattern.flags))
+        expected = () if how is None else how.literals
+        assert literals_of(rule_source(rule.regex), RULE_FLAGS) == expected, rule.id
+        assert plan(rule.pattern) == how, rule.id
+    check = (
+        "from pivotal.export.redact import _words\n"
+        "from pivotal.export.ruleset import gitleaks\n"
+        "_words()\n"
+        "print(sum(rule._compiled is not None for rule in gitleaks().rules))\n"
+    )
+    import os
+    from pathlib import Path
+
+    import pivotal
+
+    here = str(Path(pivotal.__file__).parents[1])  # this checkout's pivotal, not another's
+    env = {**os.environ, "PYTHONPATH": here}
+    done = subprocess.run([sys.executable, "-c", check], capture_output=True, text=True, env=env)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.strip() == "0"

@@ -272,3 +272,21 @@ def test_redacting_what_a_format_shows_shows_what_redacting_all_would(
 
 def _without_counts(text: str) -> str:
     return re.sub(r"\(\d[\d,]* more characters\)", "(N more characters)", text)
+
+
+def test_a_text_redacted_again_whole_counts_its_findings_once() -> None:
+    # masks shortened the redacted head by more than half the margin (one private key
+    # across the cut), so the whole text is redacted: the head's findings are not kept
+    from collections import Counter
+
+    from pivotal.export.scrubbed import MARGIN, _shown
+
+    body = "".join(f"{base64.b64encode(bytes([n % 256]) * 48).decode()}\n" for n in range(3000))
+    key = f"-----BEGIN RSA PRIVATE KEY-----\n{body}-----END RSA PRIVATE KEY-----\n"
+    text = f"cat id_rsa\n{key}done, and mail mara@ledgerly.example\n" + "z " * MARGIN
+    assert len(text) > 100 + MARGIN and len(key) > MARGIN
+    counts: Counter[str] = Counter()
+    shown = _shown(text, counts, (), 100)
+    whole: Counter[str] = Counter()
+    assert shown == redact(text, whole)
+    assert counts == whole == Counter({"private-key": 1, "email": 1})

@@ -106,6 +106,15 @@ def _shown(fmt: str) -> int | None:
     return None
 
 
+def _hidden(fmt: str) -> frozenset[str]:
+    """The fields of a turn and its parts the format never shows, so never redacts: the
+    ids of messages, records and tool calls (only the JSON export gives them)."""
+    return frozenset() if fmt == "json" else HIDDEN
+
+
+HIDDEN = frozenset({"message_id", "record_id", "call_id"})
+
+
 def render_chunks(
     fmt: str,
     data: ExportInput,
@@ -134,7 +143,7 @@ def render_chunks(
     home = str(Path.home())
     users = users_in(str(data.ref.path), str(session.path), session.cwd, home)
     seen = _seen(fmt)
-    pieces = chunks(scrub(data, counts, users, shown=_shown(fmt), seen=seen))
+    pieces = chunks(scrub(data, counts, users, shown=_shown(fmt), seen=seen, hidden=_hidden(fmt)))
     if fmt == "json":
         yield from pieces
         return

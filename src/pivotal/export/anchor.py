@@ -12,7 +12,10 @@ characters just before an occurrence of a literal, at most the prefix's width
 before it. `finditer` tries the compiled pattern there only, in ascending order,
 continuing after each match: what `re.finditer` does, minus positions where no
 match can start, so the matches are the same (`tests/export/test_anchor.py`
-compares both on every anchored rule). A pattern that begins with an assertion
+compares both on every anchored rule). What follows the prefix is also compiled on
+its own (`Plan.rest`) and tried once at each literal: where it fails (`key` with no
+`=` after it, most of them), no match passes through that literal and none of its up
+to 50 start positions is tried. A pattern that begins with an assertion
 (`\\b(?:hvs\\.|s\\.)…`, `\\bsk-ant-…`) is anchored at its literals too: `re`
 finds the literal after a leading literal by itself, but not after an assertion
 (it then tries every position). Patterns of another shape (a literal or a
@@ -28,10 +31,10 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterator
-from dataclasses import dataclass
-from functools import cache
+from dataclasses import dataclass, field
+from functools import cached_property
+from re import _compiler, _parser
 from re import _constants as C  # noqa: N812
-from re import _parser
 
 _LONGEST = 8  # literal characters worth collecting
 _MOST = 64  # literal strings worth looking for
@@ -60,6 +63,24 @@ class Plan:
     shortest: int
     longest: int | None  # None: unbounded (then `run` bounds it)
     run: re.Pattern[str] | None  # `(?:class)*+`: the prefix's characters, matched backwards
+    after: tuple[list[tuple], _parser.State] | None = field(  # type: ignore[type-arg]
+        default=None, compare=False, repr=False
+    )
+    """What follows the prefix (it begins with a literal): its items (`_flatten`) and the
+    parse state they belong to."""
+
+    @cached_property
+    def rest(self) -> re.Pattern[str] | None:
+        """`after` as a pattern of its own (`_after`), made on first use (most rules are
+        never tried): a literal where it does not match is one no match of the whole
+        pattern passes through."""
+        tree = None if self.after is None else _after(*self.after)
+        if tree is None:
+            return None
+        try:
+            return _compiler.compile(tree, tree.state.flags)  # type: ignore[no-any-return]
+        except Exception:  # noqa: BLE001 - the compiler's internals: every position is tried
+            return None
 
 
 class Subject:
@@ -95,19 +116,45 @@ class Subject:
         return self._backwards
 
 
-@cache
 def parsed(pattern: re.Pattern[str]) -> _parser.SubPattern | None:
     """The parse tree of `pattern` (`re`'s own parser), None if it cannot be read."""
-    try:
-        return _parser.parse(pattern.pattern, pattern.flags)
-    except Exception:  # noqa: BLE001 - the parser's internals: no plan, plain finditer
-        return None
+    return _read(pattern.pattern, pattern.flags)[0]
 
 
-@cache
 def plan(pattern: re.Pattern[str]) -> Plan | None:
     """The anchor of `pattern`, or None when it has none worth using."""
-    tree = parsed(pattern)
+    return _read(pattern.pattern, pattern.flags)[1]
+
+
+def literals_of(source: str, flags: int) -> tuple[str, ...]:
+    """The literals of the plan of `re.compile(source, flags)`, () if it has none: read
+    without compiling it (most rules are never tried, and need not be compiled)."""
+    how = _read(source, flags)[1]
+    return () if how is None else how.literals
+
+
+_READ: dict[tuple[str, int], tuple[_parser.SubPattern | None, Plan | None]] = {}
+
+
+def _read(source: str, flags: int) -> tuple[_parser.SubPattern | None, Plan | None]:
+    """The parse tree and plan of `re.compile(source, flags)`, each worked out once: kept
+    under the flags given and under the pattern's own (`flags` and those it sets itself,
+    which a compiled pattern's `flags` are), so that reading a rule's literals before it
+    is compiled and planning its pattern once it is share them."""
+    key = (source, flags)
+    known = _READ.get(key)
+    if known is None:
+        try:
+            tree = _parser.parse(source, flags)
+        except Exception:  # noqa: BLE001 - the parser's internals: no plan, plain finditer
+            tree = None
+        known = _READ[key] = (tree, _plan(tree))
+        if tree is not None:
+            _READ[source, tree.state.flags] = known
+    return known
+
+
+def _plan(tree: _parser.SubPattern | None) -> Plan | None:
     if tree is None:
         return None
     if tree.getwidth()[0] == 0:  # an empty match would change finditer's stepping
@@ -170,8 +217,48 @@ def plan_of(items: list[tuple], state: _parser.State) -> Plan | None:  # type: i
             return None
         literals = _starts(items[k:], _LONGEST)
         if all(len(w) >= 2 or (w and not w.isalnum()) for w in literals):
-            return Plan(tuple(sorted(literals)), lo, hi if bounded else None, run)
+            after = (items[k:], state)
+            return Plan(tuple(sorted(literals)), lo, hi if bounded else None, run, after)
     return None
+
+
+_FLAGS = int(re.IGNORECASE | re.MULTILINE | re.DOTALL | re.VERBOSE)  # (an int: enum & is slow)
+_REFERENCES = (C.GROUPREF, C.GROUPREF_EXISTS)
+
+
+def _after(items: list[tuple], state: _parser.State) -> _parser.SubPattern | None:  # type: ignore[type-arg]
+    """The pattern `items` (flattened, `_flatten`) make on their own, each with its flags,
+    or None when that is not what they match inside the whole pattern: a reference to
+    a group they do not hold.
+
+    A match of the whole pattern that passes through a literal at `at` matches `items`
+    there (from `at` on, what it matched after the prefix), so where the rest does not
+    match at `at` no match can use that literal: its start positions need not be tried.
+    A prefix of up to 50 characters makes up to 50 tries of the whole pattern per
+    literal, mostly failing at what follows it (`key` with no `=` after it); the rest
+    fails there once."""
+    if _refers([(op, av) for op, av, _ in items]):
+        return None
+    base = int(state.flags) & _FLAGS
+    data = []
+    for op, av, flags in items:
+        flags = int(flags)
+        add, remove = flags & _FLAGS & ~base, base & ~flags & _FLAGS
+        inner = _parser.SubPattern(state, [(op, av)])
+        data.append((C.SUBPATTERN, (None, add, remove, inner)) if add or remove else (op, av))
+    return _parser.SubPattern(state, data)
+
+
+def _refers(data: list[tuple]) -> bool:  # type: ignore[type-arg]
+    """Whether the (op, value) items of a parse tree refer to a group anywhere in them."""
+    for op, value in data:
+        if op in _REFERENCES:
+            return True
+        for inner in value if isinstance(value, tuple | list) else (value,):
+            subs = inner if isinstance(inner, list) else [inner]
+            if any(isinstance(s, _parser.SubPattern) and _refers(s.data) for s in subs):
+                return True
+    return False
 
 
 def finditer(pattern: re.Pattern[str], subject: Subject | str) -> Iterator[re.Match[str]]:
@@ -214,12 +301,15 @@ def _starts_in(how: Plan, subject: Subject) -> list[tuple[int, int]] | None:
     ranges: list[tuple[int, int]] = []
     size = len(low)
     budget = size // 8 + 64  # beyond it, re's own scan is cheaper than ours
-    shortest, longest, run = how.shortest, how.longest, how.run
+    shortest, longest, run, rest = how.shortest, how.longest, how.run, how.rest
+    text = subject.text
     backwards = subject.backwards if run is not None else ""
     previous = -1  # the last hit, and where its run starts
     previous_first = 0
     end = -1  # the last range's end
     for hit in hits:
+        if rest is not None and rest.match(text, hit) is None:
+            continue  # no match passes through this literal
         last = hit - shortest
         floor = 0 if longest is None else max(0, hit - longest)
         first = floor

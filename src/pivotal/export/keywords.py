@@ -46,7 +46,10 @@ class Keywords:
         self._extra = {g for _, g in self.direct if g} - plain  # found only as guards
         plain = sorted(plain | self._extra)
         self._table = bytes(b if chr(b) in _ALPHABET else 0x20 for b in range(256))
-        self._prefixes = {w.encode(): [p for p in plain if w.startswith(p)] for w in plain}
+        every = set(plain)  # each word's prefixes that are words (in order, as `plain`)
+        self._prefixes = {
+            w.encode(): [w[:n] for n in range(1, len(w) + 1) if w[:n] in every] for w in plain
+        }
         self._trie = re.compile(f"(?=({trie(plain)}))".encode()) if plain else None
         self._clean: set[bytes] = set()  # tokens that hold no word
         self._holding: dict[bytes, list[str]] = {}  # tokens that hold some, and which

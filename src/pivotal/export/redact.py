@@ -33,9 +33,9 @@ from collections import Counter
 from functools import cache, lru_cache, partial
 from typing import Any
 
-from pivotal.export.anchor import Subject, finditer, plan
+from pivotal.export.anchor import Subject, finditer, literals_of, plan
 from pivotal.export.keywords import Keywords, tokenish
-from pivotal.export.ruleset import Rule, findings, gitleaks, secret_in
+from pivotal.export.ruleset import RULE_FLAGS, Rule, findings, gitleaks, rule_source, secret_in
 from pivotal.export.runs import RunIndex, RunRule, examine, long_runs, run_rule, stand_in
 
 _PEM = r"-----BEGIN (?:[A-Z0-9]+ )*PRIVATE KEY(?: BLOCK)?-----"
@@ -539,8 +539,9 @@ def _names_a_secret(key: str) -> bool:
 def _words() -> Keywords:
     """Our rules' needles, gitleaks' keywords and the literals the rules are anchored at
     (`pivotal.export.anchor`): all found in one pass over a text."""
-    patterns = [rule[1] for rule in OWN_RULES] + [r.pattern for r in gitleaks().rules]
-    literals = {w for p in patterns if (how := plan(p)) is not None for w in how.literals}
+    sources = [(rule[1].pattern, rule[1].flags) for rule in OWN_RULES]
+    sources += [(rule_source(r.regex), RULE_FLAGS) for r in gitleaks().rules]
+    literals = {w for source, flags in sources for w in literals_of(source, flags)}
     needles = {n for rule in OWN_RULES for n in rule[3]} | _PATH_WORDS
     # a literal is worth knowing about only when it costs no direct search of its own (one
     # of one character does: `anchor` finds it as fast as `Keywords` would)

@@ -142,11 +142,21 @@ _WIDER = (
 def compile_rule(pattern: str) -> re.Pattern[str]:
     """A rule's Go pattern as Python's `re`, with gitleaks' separators around a secret
     widened to what a path has (`_WIDER`)."""
+    return re.compile(rule_source(pattern), RULE_FLAGS)
+
+
+@cache
+def rule_source(pattern: str) -> str:
+    """What `compile_rule` compiles (with `RULE_FLAGS`): worked out once per rule, as
+    reading the rules' literals needs it before the rule is compiled."""
     source = go_regex(pattern)
     for old, new in _WIDER:
         if old in source:
             source = source.replace(old, new)
-    return re.compile(source, re.ASCII)
+    return source
+
+
+RULE_FLAGS = re.ASCII
 
 
 def entropy(text: str) -> float:

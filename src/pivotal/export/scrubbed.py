@@ -55,16 +55,18 @@ def scrub(
     *,
     shown: int | None = None,
     seen: Shown | None = None,
+    hidden: frozenset[str] = frozenset(),
     _cut: int | None = None,
 ) -> Any:
     """`value` with every string inside it redacted (structs, dataclasses, lists, dicts, paths).
 
     `shown` is the most characters of one text of a turn's parts the format shows
     (None: all of it): a longer one is redacted that far and a margin on (`_shown`).
-    The texts of turns redacted whole are noted in `seen`, if given. The turns of one
-    call share one `_RedactedParts` (it lives as long as they do)."""
+    The texts of turns redacted whole are noted in `seen`, if given. `hidden` names the
+    fields of a turn and its parts the format never shows (ids): they are left as they
+    are. The turns of one call share one `_RedactedParts` (it lives as long as they do)."""
     if _loader is None:
-        _loader = _RedactedParts(counts, users, shown, seen)
+        _loader = _RedactedParts(counts, users, shown, seen, hidden)
     if _as_is(value):
         return value
     if isinstance(value, str):
@@ -76,8 +78,11 @@ def scrub(
     if isinstance(value, msgspec.Struct):
         # a turn's parts are most of what is scrubbed: their strings go straight to `_shown`
         noted = _loader.seen if _cut is not None else None
+        hidden = _loader.hidden
         changes = {}
         for name in value.__struct_fields__:
+            if name in hidden:
+                continue
             item = getattr(value, name)
             if type(item) is str:
                 changes[name] = _shown(item, counts, users, _cut, noted)
@@ -100,7 +105,14 @@ def scrub(
 
 def _as_is(value: Any) -> bool:
     """Whether `value` holds no text: None, a number, a flag or an enum value (a role)."""
-    return value is None or isinstance(value, Enum | bool | int | float)
+    kind = type(value)
+    known = _AS_IS.get(kind)
+    if known is None:  # (asked once per type: a turn's parts ask it of every field)
+        known = _AS_IS[kind] = value is None or issubclass(kind, Enum | bool | int | float)
+    return known
+
+
+_AS_IS: dict[type, bool] = {}
 
 
 MARGIN = 1 << 16
@@ -130,9 +142,12 @@ def _shown(
             return done
         return redact(text, counts, users)
     head = text[: cut + MARGIN]
-    done = redact(head, counts, users)
+    found: Counter[str] = Counter()  # kept only if the head is what is shown
+    done = redact(head, found, users)
     if len(done) < cut + MARGIN // 2:
         return redact(text, counts, users)
+    if counts is not None:
+        counts.update(found)
     return done[: len(done) - MARGIN // 2] + " " * (len(text) - len(head) + MARGIN // 2)
 
 
@@ -263,11 +278,13 @@ class _RedactedParts:
         users: tuple[str, ...],
         shown: int | None = None,
         seen: Shown | None = None,
+        hidden: frozenset[str] = frozenset(),
     ) -> None:
         self.counts = counts
         self.users = users
         self.shown = shown
         self.seen = seen
+        self.hidden = hidden
         self.originals: dict[int, Turn] = {}
         self.recent: dict[int, list[Part]] = {}
 
@@ -292,8 +309,12 @@ def _turn(turn: Turn, loader: _RedactedParts) -> Turn:
         role=turn.role,
         flags=turn.flags,
         timestamp=turn.timestamp,
-        message_id=scrub(turn.message_id, counts, users),
-        source=scrub(turn.source, counts, users),
+        message_id=(
+            turn.message_id
+            if "message_id" in loader.hidden
+            else scrub(turn.message_id, counts, users)
+        ),
+        source=scrub(turn.source, counts, users, loader),
         model=scrub(turn.model, counts, users),
         usage=turn.usage,
         # a whole preview is redacted here; a cut one once the parts are (`_RedactedParts`)
