@@ -11,7 +11,7 @@ import gc
 import pytest
 
 from pivotal.tui import collector as module
-from pivotal.tui.collector import CEILING, FLOOR, QUIET, IdleCollector
+from pivotal.tui.collector import CEILING, FLOOR, QUIET, SETTLE, IdleCollector
 
 
 class StandInApp:
@@ -19,12 +19,21 @@ class StandInApp:
         self.intervals: list[tuple[float, object]] = []
 
         self.after_refresh: list[object] = []
+        self.timers: list[tuple[float, object]] = []
 
     def set_interval(self, every: float, callback: object, name: str = "") -> None:
         self.intervals.append((every, callback))
 
     def call_after_refresh(self, callback: object) -> None:
         self.after_refresh.append(callback)
+
+    def set_timer(self, delay: float, callback: object) -> None:
+        self.timers.append((delay, callback))
+
+    def fire_timers(self) -> None:
+        waiting, self.timers = self.timers, []
+        for _, callback in waiting:
+            callback()  # type: ignore[operator]
 
     def refresh(self) -> None:
         """A frame was drawn: what waited for it runs."""
@@ -106,10 +115,41 @@ def test_keys_held_down_get_a_young_collection_after_a_frame(clock, collections)
     idle.tick()
     assert collections.made == []  # not between the key and its frame
     idle.tick()  # a second tick before the frame asks for no second collection
+    clock[0] += 2 * SETTLE
     app.refresh()
     assert collections.made == [(CEILING, 0)]  # the youngest generation only
     app.refresh()
     assert collections.made == [(CEILING, 0)]
+
+
+def test_a_young_collection_waits_for_a_key_just_pressed(clock, collections) -> None:  # type: ignore[no-untyped-def]
+    # Ctrl+D's frame waits on a scroll: the screen is idle before it, and runs what
+    # waited for "after the frame" there: the collection must not be in that key
+    app = StandInApp()
+    idle = IdleCollector(app)  # type: ignore[arg-type]
+    idle.start()
+    collections.waiting = CEILING
+    idle.key()
+    clock[0] += 2 * SETTLE
+    idle.tick()  # keys keep coming: a young collection after the next frame
+    idle.key()  # ... and one more came just before that frame
+    app.refresh()
+    assert collections.made == [] and len(app.timers) == 1
+    clock[0] += 2 * SETTLE
+    app.fire_timers()
+    app.refresh()
+    assert collections.made == [(CEILING, 0)]
+
+
+def test_far_too_many_waiting_are_collected_even_right_after_a_key(clock, collections) -> None:  # type: ignore[no-untyped-def]
+    app = StandInApp()
+    idle = IdleCollector(app)  # type: ignore[arg-type]
+    idle.start()
+    collections.waiting = 4 * CEILING
+    idle.key()
+    idle.tick()
+    app.refresh()
+    assert collections.made == [(4 * CEILING, 0)]
 
 
 def test_a_reader_that_turned_collection_back_on_is_undone(clock, collections) -> None:  # type: ignore[no-untyped-def]

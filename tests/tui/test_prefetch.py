@@ -153,3 +153,21 @@ async def test_m_finds_the_turn_and_the_panel_drawn(
         await pilot.press("m")
         assert (screen.marking.cursor_note() is None) == marked_before  # it did toggle
         assert rendered == [] and wrapped == []
+
+
+async def test_no_step_runs_right_after_a_key() -> None:
+    # a key whose frame waits on a scroll leaves the screen idle before that frame
+    app = make_app(at=2)
+    async with app.run_test(size=WIDE) as pilot:
+        screen = replay(app)
+        await until_prefetched(app, pilot)
+        prefetch = screen.prefetch
+        assert prefetch is not None
+        prefetch._places, steps = [20], prefetch.steps
+        prefetch.since_key = lambda: 0.0  # a key this instant
+        prefetch._step()
+        assert prefetch.steps == steps and prefetch.busy  # put off, not dropped
+        assert prefetch._places == [20]
+        prefetch.since_key = lambda: 1.0
+        await until_prefetched(app, pilot)
+        assert prefetch._places == []  # done once the key's frame had its time

@@ -33,6 +33,8 @@ FLOOR = 2_000
 """Fewer objects than this waiting: not worth a collection yet."""
 CEILING = 50_000
 """This many waiting: collect even while keys keep coming (after the next frame)."""
+SETTLE = 0.05
+"""Seconds after a key before that collection may run (the key's frame first)."""
 
 
 class IdleCollector:
@@ -69,7 +71,16 @@ class IdleCollector:
             self.app.call_after_refresh(self._collect_young)
 
     def _collect_young(self) -> None:
-        """Only the young objects, once the frame a key asked for is on screen."""
+        """Only the young objects, once the frame a key asked for is on screen.
+
+        A key whose frame waits on a scroll (Ctrl+D) leaves the screen idle before
+        that frame: a key that came less than `SETTLE` ago puts it off a little, unless
+        far too many are waiting.
+        """
+        wait = SETTLE - (monotonic() - self.last_key)
+        if wait > 0 and gc.get_count()[0] < 4 * CEILING:
+            self.app.set_timer(wait, lambda: self.app.call_after_refresh(self._collect_young))
+            return
         self._young_pending = False
         gc.collect(0)
         self.collections += 1

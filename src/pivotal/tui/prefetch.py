@@ -12,6 +12,7 @@ on screen changes; a move plans again from the new place.
 
 from __future__ import annotations
 
+import gc
 from collections.abc import Callable
 from typing import Protocol
 
@@ -21,9 +22,18 @@ from pivotal.tui.pivot_panel import PivotPanel
 from pivotal.tui.playback import Playback
 from pivotal.tui.transcript import TranscriptView
 
+YOUNG = 20_000
+"""Young objects waiting after a step that make it collect them (a few ms, while idle)."""
+
+
+SETTLE = 0.05
+"""Seconds after a key before a step may run: the key's frame first, whatever the key."""
+
 
 class Host(Protocol):
     def call_after_refresh(self, callback: Callable[[], None]) -> bool: ...
+
+    def set_timer(self, delay: float, callback: Callable[[], None]) -> object: ...
 
 
 class Prefetch:
@@ -38,10 +48,14 @@ class Prefetch:
         panel: PivotPanel,
         panel_shows: Callable[[Pivot | None], dict[str, object]],
         panel_now: Callable[[], dict[str, object]],
+        since_key: Callable[[], float] = lambda: SETTLE,
     ) -> None:
         self.host, self.playback, self.marking = host, playback, marking
         self.transcript, self.panel, self.panel_shows = transcript, panel, panel_shows
         self.panel_now = panel_now
+        self.since_key = since_key
+        """Seconds since the last key: a key whose frame waits on a scroll (Ctrl+D) leaves
+        the screen idle before its frame, and a step must not run there."""
         """What the panel shows now (its arguments): `m` changes only the note in it."""
         self._places: list[int] | None = None
         self._panel_done: set[int] = set()
@@ -62,6 +76,10 @@ class Prefetch:
 
     def pages(self) -> None:
         """The view scrolled: draw the pages around it ahead (the places stay planned)."""
+        self._next()
+
+    def _after_wait(self) -> None:
+        self._due = False
         self._next()
 
     def _next(self) -> None:
@@ -100,14 +118,18 @@ class Prefetch:
 
     def _step(self) -> None:
         self._due = False
+        wait = SETTLE - self.since_key()
+        if wait > 0:
+            self._due = True
+            self.host.set_timer(wait, self._after_wait)
+            return
         pb = self.playback
         if pb.playing or not pb.turns:
             return  # playing moves on by itself; a move plans again
         if self._places is None:
             self._places = self.landings()
         if self.transcript.prerender_pages() or self._prepare_mark():
-            self.steps += 1
-            self._next()
+            self._stepped()
             return
         visible = pb.visible
         while self._places:
@@ -121,7 +143,17 @@ class Prefetch:
             self._places.pop(0)
         else:
             return
+        self._stepped()
+
+    def _stepped(self) -> None:
+        """One step done: collect its young objects now, while idle, then the next one.
+
+        The collector is off while keys come (`collector.py`): left to pile up, a burst of
+        steps' objects made one young collection of 17-158 ms, which a key could meet.
+        """
         self.steps += 1
+        if gc.get_count()[0] >= YOUNG:
+            gc.collect(0)
         self._next()
 
     def _prepare_mark(self) -> bool:

@@ -20,6 +20,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import replace
+from time import monotonic
 
 from rich.text import Text
 from textual import events, on
@@ -182,6 +183,7 @@ class ReplayScreen(Screen[None]):
             self.panel,
             self.panel_shows,
             lambda: self.panel_shows(self.jumps.panel_pivot()),
+            self.since_key,
         )
         self.transcript.scrolled = self.prefetch.pages
         self.sync()
@@ -334,6 +336,11 @@ class ReplayScreen(Screen[None]):
             self.query_one(KeyBar).set_enabled(frozenset(enabled))
         if self.prefetch is not None and self.analysed:  # where pivots are is known
             self.prefetch.soon()
+
+    def since_key(self) -> float:
+        """Seconds since the last key reached the app (its collector keeps the time)."""
+        collector = getattr(self.app, "collector", None)
+        return monotonic() - collector.last_key if collector is not None else 1.0
 
     def panel_shows(self, pivot: Pivot | None) -> dict[str, object]:
         """What the panel shows about `pivot` with the cursor where it is (`show_pivot`'s
