@@ -33,6 +33,14 @@ async def until_prefetched(app, pilot) -> None:  # type: ignore[no-untyped-def]
     raise AssertionError("the prefetch never finished")
 
 
+def count_wraps(panel, monkeypatch: pytest.MonkeyPatch) -> list[int]:  # type: ignore[no-untyped-def]
+    """One entry per explanation the panel wraps from now on."""
+    wrapped: list[int] = []
+    real = panel._wrap
+    monkeypatch.setattr(panel, "_wrap", lambda *a: wrapped.append(1) or real(*a))
+    return wrapped
+
+
 def count_renders(monkeypatch: pytest.MonkeyPatch) -> list[int]:
     """Turn indices rendered to strips from now on, in order."""
     seen: list[int] = []
@@ -56,9 +64,7 @@ async def test_a_far_jump_finds_its_turns_rendered(
         await until_prefetched(app, pilot)
         monkeypatch.setattr(Prefetch, "_step", lambda self: None)  # what follows is the key's
         rendered = count_renders(monkeypatch)
-        wrapped: list[int] = []
-        real_wrap = screen.panel._wrap
-        monkeypatch.setattr(screen.panel, "_wrap", lambda *a: wrapped.append(1) or real_wrap(*a))
+        wrapped = count_wraps(screen.panel, monkeypatch)
         shown = screen.panel.text.plain
         await pilot.press(key)
         assert screen.playback.cursor > 2
@@ -147,9 +153,7 @@ async def test_m_finds_the_turn_and_the_panel_drawn(
         await until_prefetched(app, pilot)
         monkeypatch.setattr(Prefetch, "_step", lambda self: None)  # what follows is the key's
         rendered = count_renders(monkeypatch)
-        wrapped: list[int] = []
-        real_wrap = screen.panel._wrap
-        monkeypatch.setattr(screen.panel, "_wrap", lambda *a: wrapped.append(1) or real_wrap(*a))
+        wrapped = count_wraps(screen.panel, monkeypatch)
         await pilot.press("m")
         assert (screen.marking.cursor_note() is None) == marked_before  # it did toggle
         assert rendered == [] and wrapped == []

@@ -466,12 +466,8 @@ class TranscriptView(ScrollView, can_focus=False):
         viewport, filled = max(self.scrollable_content_region.height, 1), 0
         while pos >= 0 and filled < viewport:
             index = visible[pos]
-            key = (index, self.look(index))
-            found = self._cache.get(key)
-            if found is None:
-                turn, console = self.turns[index], self.app.console
-                self._cache[key] = render_turn(turn, key[1], self.palette(), console)
-                self.renders += 1
+            found, new = self._render_cached((index, self.look(index)))
+            if new:
                 return True
             filled += len(found.strips)
             pos -= 1
@@ -482,12 +478,7 @@ class TranscriptView(ScrollView, can_focus=False):
         `m` on the cursor turn then finds it drawn. True when it had to render it."""
         if not 0 <= index < len(self.turns) or not self._layout_width:
             return False
-        key = (index, replace(self.look(index), mark=mark))
-        if key in self._cache:
-            return False
-        self._cache[key] = render_turn(self.turns[index], key[1], self.palette(), self.app.console)
-        self.renders += 1
-        return True
+        return self._render_cached((index, replace(self.look(index), mark=mark)))[1]
 
     def prerender_pages(self) -> bool:
         """Render one turn of the pages above the view or the page below it that is not
@@ -504,23 +495,26 @@ class TranscriptView(ScrollView, can_focus=False):
             pos = max(bisect_right(offsets, max(start, 0)) - 1, 0)
             while pos < len(self.shown) and offsets[pos] < end:
                 index = self.shown[pos]
-                key = (index, self.look(index))
-                if key not in self._cache:
-                    turn, console = self.turns[index], self.app.console
-                    self._cache[key] = render_turn(turn, key[1], self.palette(), console)
-                    self.renders += 1
+                if self._render_cached((index, self.look(index)))[1]:
                     return True
                 pos += 1
         return False
 
+    def _render_cached(self, key: tuple[int, TurnLook]) -> tuple[RenderedTurn, bool]:
+        """The turn (index, look) from the cache, rendered into it first when missing; and
+        whether it had to be."""
+        found = self._cache.get(key)
+        if found is not None:
+            return found, False
+        turn, console = self.turns[key[0]], self.app.console
+        found = self._cache[key] = render_turn(turn, key[1], self.palette(), console)
+        self.renders += 1
+        return found, True
+
     def rendered(self, index: int) -> RenderedTurn:
         """The turn's strips; the cursor look is derived from the cached plain one."""
         key = (index, self.look(index))
-        found = self._cache.get(key)
-        if found is None:
-            found = render_turn(self.turns[index], key[1], self.palette(), self.app.console)
-            self._cache[key] = found
-            self.renders += 1
+        found, _ = self._render_cached(key)
         if index == self.cursor:
             cursor_key = (index, replace(key[1], cursor=True))
             marked = self._cache.get(cursor_key)
