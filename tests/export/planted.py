@@ -194,3 +194,24 @@ def leaks(text: str, secrets: list[str]) -> list[str]:
     """The secrets still in `text`, whitespace ignored (wrapped lines, indents)."""
     flat = _SPACE.sub("", text)
     return [s for s in secrets if _SPACE.sub("", s) in flat]
+
+
+def claude_record(
+    n: int, kind: str, message: dict, *, uuid: str | None = None, chained: bool = True
+) -> str:  # type: ignore[type-arg]
+    """Line `n` of a Claude Code session file as the CLI writes it (`chained`: its
+    parentUuid names line n - 1)."""
+    return json.dumps(
+        {
+            "parentUuid": f"u{n - 1}" if chained and n else None,
+            "isSidechain": False,
+            "userType": "external",
+            "cwd": "/srv/app",
+            "sessionId": "0f6f3c2e-4b7a-4d1e-9a55-3c1d2e4f5a6b",
+            "version": "2.1.197",
+            "type": kind,
+            "message": message,
+            "uuid": uuid or f"u{n}",
+            "timestamp": f"2026-11-30T10:00:{n:02d}.000Z",
+        }
+    )

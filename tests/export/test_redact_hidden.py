@@ -20,7 +20,7 @@ import pytest
 from pivotal import export
 from pivotal.readers import find_sessions, read_session
 
-from .planted import decoded
+from .planted import claude_record, decoded
 
 GITHUB = "ghp_R8mN2qW5eT9yU1iO4pA7sD0fG3hJ6kL8zX2c"
 EMAIL = "mara@ledgerly.example"
@@ -32,31 +32,17 @@ IDS = {
 
 
 def _session(tmp_path: Path) -> Path:
-    def record(n: int, kind: str, message: dict, uuid: str | None = None) -> str:
-        return json.dumps(
-            {
-                "parentUuid": None,
-                "isSidechain": False,
-                "userType": "external",
-                "cwd": "/srv/app",
-                "sessionId": "0f6f3c2e-4b7a-4d1e-9a55-3c1d2e4f5a6b",
-                "version": "2.1.197",
-                "type": kind,
-                "message": message,
-                "uuid": uuid or f"u{n}",
-                "timestamp": f"2026-11-30T10:00:{n:02d}.000Z",
-            }
-        )
-
     use = {"type": "tool_use", "id": IDS["tool"], "name": "Bash", "input": {"command": "ls"}}
     result = {"type": "tool_result", "tool_use_id": IDS["tool"], "content": "a.txt"}
     said = {"type": "text", "text": "Let me look."}
     reply = {"id": IDS["message"], "type": "message", "role": "assistant", "model": "m"}
     lines = [
-        record(0, "user", {"role": "user", "content": "What is here?"}, IDS["uuid"]),
-        record(1, "assistant", reply | {"content": [said, use]}),
-        record(2, "user", {"role": "user", "content": [result]}),
-        record(3, "user", {"role": "user", "content": "ok"}),
+        claude_record(
+            0, "user", {"role": "user", "content": "What is here?"}, uuid=IDS["uuid"], chained=False
+        ),
+        claude_record(1, "assistant", reply | {"content": [said, use]}, chained=False),
+        claude_record(2, "user", {"role": "user", "content": [result]}, chained=False),
+        claude_record(3, "user", {"role": "user", "content": "ok"}, chained=False),
     ]
     path = tmp_path / "s.jsonl"
     path.write_text("\n".join(lines) + "\n", encoding="utf-8")

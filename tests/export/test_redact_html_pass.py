@@ -10,7 +10,6 @@ and the escaped quotes around a masked value stay quotes.
 
 from __future__ import annotations
 
-import json
 from collections import Counter
 from functools import partial
 from html import escape
@@ -21,25 +20,10 @@ from pivotal.export.html import BLOCK
 from pivotal.export.redact import redact, redact_noting
 from pivotal.export.scrubbed import Shown
 
+from .planted import claude_record
+
 MAILGUN = "key-3f9a8c7e1b2d4f6a0c5e9b8d7a6f1e2c"
 FILLER = "".join(f"line {n}: nothing to see here\n" for n in range(20))
-
-
-def _record(n: int, kind: str, message: dict) -> str:
-    return json.dumps(
-        {
-            "parentUuid": f"u{n - 1}" if n else None,
-            "isSidechain": False,
-            "userType": "external",
-            "cwd": "/srv/app",
-            "sessionId": "0f6f3c2e-4b7a-4d1e-9a55-3c1d2e4f5a6b",
-            "version": "2.1.197",
-            "type": kind,
-            "message": message,
-            "uuid": f"u{n}",
-            "timestamp": f"2026-11-30T10:00:{n:02d}.000Z",
-        }
-    )
 
 
 def _session(tmp_path: Path, said: str, output: str) -> Path:
@@ -47,10 +31,11 @@ def _session(tmp_path: Path, said: str, output: str) -> Path:
     use = {"type": "tool_use", "id": "toolu_1", "name": "Bash", "input": {"command": "cat .env"}}
     result = {"type": "tool_result", "tool_use_id": "toolu_1", "content": output}
     assistant = {"id": "m1", "type": "message", "role": "assistant", "model": "claude-opus-4-8"}
+    text = {"type": "text", "text": said}
     lines = [
-        _record(0, "user", {"role": "user", "content": "Look at the config"}),
-        _record(1, "assistant", assistant | {"content": [{"type": "text", "text": said}, use]}),
-        _record(2, "user", {"role": "user", "content": [result]}),
+        claude_record(0, "user", {"role": "user", "content": "Look at the config"}),
+        claude_record(1, "assistant", assistant | {"content": [text, use]}),
+        claude_record(2, "user", {"role": "user", "content": [result]}),
     ]
     path = tmp_path / "s.jsonl"
     path.write_text("\n".join(lines) + "\n", encoding="utf-8")
