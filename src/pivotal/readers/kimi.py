@@ -58,7 +58,7 @@ from pivotal.model import (
     TurnFlag,
     Usage,
 )
-from pivotal.readers import kimi_code
+from pivotal.readers import kimi_code, kimi_code_home
 from pivotal.readers.base import (
     FormatSpec,
     SessionReader,
@@ -480,12 +480,12 @@ def _session_folder(path: Path) -> Path | None:
 def sniff(path: Path, head: bytes) -> bool:
     """A session folder (or a file of one) holding Kimi's wire log or context files, or a
     Kimi Code session (`agents/<agent>/wire.jsonl` beside `state.json`)."""
-    return kimi_code.session_folder(path) is not None or _session_folder(path) is not None
+    return kimi_code_home.session_folder(path) is not None or _session_folder(path) is not None
 
 
 def open_reader(ref: SessionRef) -> SessionReader:
     """Kimi Code's journal when the folder holds one, else kimi-cli's wire log or contexts."""
-    if kimi_code.wire_of(ref.path) is not None:
+    if kimi_code_home.wire_of(ref.path) is not None:
         return kimi_code.KimiCodeReader(ref)
     return KimiReader(ref)
 
@@ -493,16 +493,16 @@ def open_reader(ref: SessionRef) -> SessionReader:
 def files(ref: SessionRef) -> SessionFiles:
     """kimi-cli: the session folder and the share folder's `kimi.json` (its work folder);
     Kimi Code: the agent's folder and its session's `state.json`."""
-    wire = kimi_code.wire_of(ref.path)
+    wire = kimi_code_home.wire_of(ref.path)
     if wire is None:
         return with_files(ref, [_listing(ref.path)])
     session = ref.path if wire.parent.name == "main" else ref.path.parent.parent
-    return SessionFiles(files=(session / kimi_code.STATE,), folders=(ref.path,))
+    return SessionFiles(files=(session / kimi_code_home.STATE,), folders=(ref.path,))
 
 
 def refs(path: Path) -> list[SessionRef]:
-    if kimi_code.session_folder(path) is not None:
-        return kimi_code.refs(path)
+    if kimi_code_home.session_folder(path) is not None:
+        return kimi_code_home.refs(path)
     folder = _session_folder(path)
     if folder is None:
         return []

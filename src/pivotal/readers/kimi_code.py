@@ -34,16 +34,15 @@ of it:
 A batch read (`scan`, an export, the replayer) keeps each turn's index fields and the
 lines that gave it parts (`lazy_items`): a turn's parts are built again by replaying
 those lines through the same handlers, so a 1 GB journal is not held in memory. The
-journal is only appended to. A followed session keeps its parts.
+journal is only appended to. A followed session keeps its parts. Where a session lives
+and what its `state.json` says: `kimi_code_home.py`.
 """
 
 from __future__ import annotations
 
-import os
 import re
 import zlib
 from pathlib import Path
-from typing import Any
 
 from msgspec.structs import replace
 
@@ -66,111 +65,22 @@ from pivotal.readers.base import (
     preview_of,
     source_gone,
 )
+from pivotal.readers.kimi_code_home import (
+    FORMAT,
+    MAIN_WIRE,
+    read_state,
+    state_cwd,
+    state_time,
+    state_title,
+    wire_of,
+)
 from pivotal.readers.lazy_items import ItemStore, Piece, close_lazily, pieces_of
 from pivotal.readers.lines import LineFileReader
 
-FORMAT = "kimi"
-WIRE = "wire.jsonl"
-MAIN_WIRE = Path("agents") / "main" / WIRE
-STATE = "state.json"
-_HEAD = re.compile(rb'\A\s*\{\s*"type"\s*:\s*"metadata"\s*,\s*"protocol_version"\s*:')
 _EXIT = re.compile(r"exit code:? (-?\d{1,4})")
 _BASH = re.compile(r"<(bash-input|bash-stdout|bash-stderr)>(.*?)</\1>", re.S)
 _PERSON = frozenset({"user"})
 """Prompt origins that are the person's own words (others are the harness's)."""
-
-
-def session_folder(path: Path) -> Path | None:
-    """The session folder `path` is or lies in: the folder itself, its `state.json`, an
-    agent's folder or its `wire.jsonl` (`agents/<agent>/wire.jsonl`)."""
-    found = _locate(path)
-    return found[0] if found is not None else None
-
-
-def _locate(path: Path) -> tuple[Path, Path] | None:
-    """(session folder, the folder a ref names) for `path`: the session folder itself for
-    the main agent, a sub-agent's own folder when that was named. None when `path` is not
-    part of a Kimi Code session whose journal opens with the metadata line."""
-    is_dir = path.is_dir()
-    if not is_dir and path.name not in (WIRE, STATE):
-        return None
-    folder = path if is_dir else path.parent
-    if path.name != STATE and folder.parent.name == "agents":
-        session = folder.parent.parent
-        named = session if folder.name == "main" else folder
-    elif path.name == STATE or (folder / MAIN_WIRE).is_file():
-        session = named = folder
-    else:
-        return None
-    wire = wire_of(named)
-    return (session, named) if wire is not None and _opens_journal(wire) else None
-
-
-def wire_of(path: Path) -> Path | None:
-    """The journal a ref's path names: a session folder's main agent, or one agent's folder."""
-    if (path / MAIN_WIRE).is_file():
-        return path / MAIN_WIRE
-    if path.parent.name == "agents" and (path / WIRE).is_file():
-        return path / WIRE
-    return None
-
-
-def _opens_journal(wire: Path) -> bool:
-    try:
-        with open(wire, "rb") as handle:
-            return _HEAD.match(handle.readline(4096)) is not None
-    except OSError:
-        return False
-
-
-def refs(path: Path) -> list[SessionRef]:
-    found = _locate(path)
-    if found is None:
-        return []
-    session, named = found
-    wire = wire_of(named)
-    state = _state(session)
-    try:
-        st = os.stat(wire) if wire is not None else None
-    except OSError:
-        st = None
-    return [
-        SessionRef(
-            format=FORMAT,
-            path=named,
-            session_id=session.name if named == session else f"{session.name}/{named.name}",
-            title=_title(state),
-            cwd=_cwd(state),
-            started=_time(state.get("createdAt")),
-            updated=st.st_mtime if st is not None else _time(state.get("updatedAt")),
-            size=st.st_size if st is not None else None,
-        )
-    ]
-
-
-def _state(session: Path) -> dict[str, Any]:
-    try:
-        with open(session / STATE, "rb") as handle:
-            state = decode_json(handle.read())
-    except (OSError, ValueError):
-        return {}
-    return state if isinstance(state, dict) else {}
-
-
-def _title(state: dict[str, Any]) -> str | None:
-    title = state.get("title")
-    return title if isinstance(title, str) and title else None
-
-
-def _cwd(state: dict[str, Any]) -> str | None:
-    for key in ("cwd", "workDir"):
-        if isinstance(state.get(key), str) and state[key]:
-            return state[key]
-    return None
-
-
-def _time(value: object) -> float | None:
-    return parse_timestamp(value) if isinstance(value, int | float | str) else None
 
 
 class KimiCodeReader(SessionReader):
@@ -193,10 +103,10 @@ class KimiCodeReader(SessionReader):
         return self._journal.progress
 
     def poll(self, final: bool = False, budget: int | None = None) -> Update:
-        state = _state(self.session_dir)
+        state = read_state(self.session_dir)
         session = self.session
         session.id = self.ref.session_id or self.session_dir.name
-        session.title = _title(state) or session.title
+        session.title = state_title(state) or session.title
         if self._pinned is None:
             self._pinned = not final
             if final:
@@ -206,9 +116,9 @@ class KimiCodeReader(SessionReader):
             return source_gone(self.folder)  # the session is gone, not only its journal
         if final:
             self._journal.close_step()
-        session.cwd = _cwd(state) or self._journal.disclosed_cwd or session.cwd
+        session.cwd = state_cwd(state) or self._journal.disclosed_cwd or session.cwd
         session.model = self._journal.session_model or session.model
-        session.started = _time(state.get("createdAt")) or session.started
+        session.started = state_time(state.get("createdAt")) or session.started
         return Update(
             first_changed=self.take_first_changed(),
             reloaded=update.reloaded,
