@@ -1,16 +1,13 @@
-"""Where each agent keeps its sessions, and a listing of them.
+"""A listing of the sessions every agent keeps on this machine, quick and detailed.
 
 The quick part stats files, reads a few KB of their head for the working
 directory and start time, and asks databases for their session rows. The
 detailed part (turn and pivot counts) needs a full read of each session, so
 it is done once per file version and kept in the session index; with
 thousands of sessions only the new or changed ones are read, in a process
-pool when there are many. Each agent's location honours its own environment
-variable (CLAUDE_CONFIG_DIR, CODEX_HOME, XDG_DATA_HOME for opencode and Kilo,
-GEMINI_CLI_HOME, QWEN_RUNTIME_DIR then QWEN_HOME, CONTINUE_GLOBAL_DIR, KIMI_SHARE_DIR
-and KIMI_CODE_HOME, VIBE_HOME, CLINE_SESSION_DATA_DIR / CLINE_DATA_DIR / CLINE_DIR);
-`roots` replaces the home directory (for copies of other machines' homes and
-for tests).
+pool when there are many. Where each agent keeps its sessions (and the
+environment variables that move them) is `locations.py`; `roots` replaces the home
+directory (for copies of other machines' homes and for tests).
 """
 
 from __future__ import annotations
@@ -18,13 +15,14 @@ from __future__ import annotations
 import os
 import re
 import sys
-from collections.abc import Callable, Iterable, Iterator, Mapping
+from collections.abc import Callable, Iterable, Iterator
 from pathlib import Path
 from stat import S_ISDIR, S_ISREG
 
 from msgspec.structs import replace
 
 from pivotal.catalog.index import IndexUnavailable, SessionIndex, Stamp, file_stamp, open_index
+from pivotal.catalog.locations import agent_locations, candidate_files
 from pivotal.catalog.search_index import (
     FileText,
     SearchDamaged,
@@ -48,95 +46,6 @@ MAX_WORKERS = 8
 WRITE_BATCH = 200
 _TIMESTAMP = re.compile(rb'"(?:timestamp|startTime)":"([0-9T:.\-+Z]{10,40})"')
 _CWD = re.compile(rb'"cwd":"((?:[^"\\]|\\.){1,1000})"')
-
-
-def agent_locations(home: Path | None = None) -> list[tuple[str, Path]]:
-    """(agent, folder) pairs to search. With `home`, environment overrides are ignored."""
-    env = {} if home is not None else os.environ
-    home = home if home is not None else Path.home()
-    claude = Path(env["CLAUDE_CONFIG_DIR"]) if env.get("CLAUDE_CONFIG_DIR") else home / ".claude"
-    codex = Path(env["CODEX_HOME"]) if env.get("CODEX_HOME") else home / ".codex"
-    data = Path(env["XDG_DATA_HOME"]) if env.get("XDG_DATA_HOME") else home / ".local" / "share"
-    gemini = Path(env["GEMINI_CLI_HOME"]) if env.get("GEMINI_CLI_HOME") else home
-    qwen = _first_set(env, "QWEN_RUNTIME_DIR", "QWEN_HOME") or home / ".qwen"
-    continue_dir = _first_set(env, "CONTINUE_GLOBAL_DIR") or home / ".continue"
-    kimi = _first_set(env, "KIMI_SHARE_DIR") or home / ".kimi"
-    kimi_code = _first_set(env, "KIMI_CODE_HOME") or home / ".kimi-code"
-    vibe = _first_set(env, "VIBE_HOME") or home / ".vibe"
-    cline_dir = _first_set(env, "CLINE_DIR") or home / ".cline"
-    cline_data = _first_set(env, "CLINE_DATA_DIR") or cline_dir / "data"
-    cline = _first_set(env, "CLINE_SESSION_DATA_DIR") or cline_data / "sessions"
-    return [
-        ("claude-code", claude / "projects"),
-        ("codex", codex / "sessions"),
-        ("codex", codex / "archived_sessions"),
-        ("opencode", data / "opencode"),
-        ("kilo", data / "kilo"),
-        ("gemini", gemini / ".gemini" / "tmp"),
-        ("qwen", qwen / "projects"),
-        ("qwen", qwen / "tmp"),  # before 0.5: whole-file chats, as Gemini CLI kept them
-        ("continue", continue_dir / "sessions"),
-        ("kimi", kimi / "sessions"),
-        ("kimi", kimi_code / "sessions"),
-        ("vibe", vibe / "logs" / "session" / "unified"),
-        ("vibe", vibe / "logs" / "session"),  # before Vibe 3: session_<time>_<id>/
-        ("cline", cline),
-        ("aider", home),
-    ]
-
-
-def _first_set(env: Mapping[str, str], *names: str) -> Path | None:
-    """The folder named by the first of `names` that is set (and not empty)."""
-    for name in names:
-        if env.get(name):
-            return Path(env[name])
-    return None
-
-
-def _candidate_files(agent: str, folder: Path) -> Iterator[Path]:
-    if not folder.is_dir():
-        return
-    if agent == "claude-code":
-        yield from folder.glob("*/*.jsonl")
-    elif agent == "codex":
-        yield from folder.rglob("rollout-*.jsonl")
-    elif agent == "opencode":
-        yield from sorted(folder.glob("opencode*.db"))
-        if (folder / "storage").is_dir():
-            yield folder / "storage"
-    elif agent == "kilo":
-        yield from sorted(folder.glob("kilo*.db"))
-    elif agent == "qwen":
-        yield from folder.glob("*/chats/*.jsonl")
-        yield from folder.glob("*/chats/session-*.json")
-    elif agent == "continue":
-        yield from (p for p in sorted(folder.glob("*.json")) if p.name != "sessions.json")
-    elif agent == "cline":
-        yield from (
-            p for p in sorted(folder.glob("*")) if (p / f"{p.name}.messages.json").is_file()
-        )
-    elif agent == "kimi":
-        yield from (
-            p
-            for p in sorted(folder.glob("*/*"))
-            if (p / "wire.jsonl").is_file()
-            or (p / "context.jsonl").is_file()
-            or (p / "agents" / "main" / "wire.jsonl").is_file()  # Kimi Code
-        )
-    elif agent == "vibe":
-        yield from (
-            p
-            for p in sorted(folder.glob("*"))
-            if (p / "CURRENT").is_file()
-            or ((p / "messages.jsonl").is_file() and (p / "meta.json").is_file())
-        )
-    elif agent == "gemini":
-        yield from folder.glob("*/chats/*.jsonl")
-        yield from folder.glob("*/chats/session-*.json")
-    elif agent == "aider":
-        history = folder / ".aider.chat.history.md"
-        if history.is_file():
-            yield history
 
 
 def discover_sessions(
@@ -188,7 +97,7 @@ def _located(
     seen: set[tuple[int, int]] = set()
     for home in homes:
         for agent, folder in agent_locations(home):
-            for path in _candidate_files(agent, folder):
+            for path in candidate_files(agent, folder):
                 try:
                     st = os.stat(path)  # one call, where realpath costs one per path part
                 except OSError:
