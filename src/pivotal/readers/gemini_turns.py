@@ -235,8 +235,8 @@ def _user_turn(entry: _Entry, calls: _Calls) -> Turn | None:
             data = part.get("inlineData") or part.get("fileData") or {}
             mime = data.get("mimeType") if isinstance(data, dict) else None
             attachments.append(Part(PartKind.ATTACHMENT, text=f"[{mime or 'attachment'}]"))
-    if responses and not texts and not attachments:
-        return None
+    if responses and not texts:
+        return None  # tool results; inline data beside them is a tool's (read_file of an image)
     text = "".join(texts)
     stripped = text.lstrip()
     if stripped.startswith(CONTEXT_TAG):
