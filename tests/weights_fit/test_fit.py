@@ -8,6 +8,7 @@ fails here.
 
 from __future__ import annotations
 
+import json
 import sys
 from pathlib import Path
 
@@ -237,3 +238,52 @@ def test_a_real_label_matches_by_any_of_its_ids_else_by_any_of_its_lines() -> No
     assert not _real_matches(turn("u2", 7), by_id)
     assert _real_matches(turn(None, 41), by_line) and not _real_matches(turn(None, 42), by_line)
     assert repository("codex/owner__repo__rollout-2025.jsonl") == "owner__repo"
+
+
+def test_every_real_set_weighs_as_real_and_a_second_one_is_read_beside_the_first(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """`realextra` (more real sessions, labelled by the project, kept beside the repository)
+    is read from each of its subfolders in `realworld`'s layout, and weighs as real in a fit:
+    the own sets' share is counted against both real sets."""
+    import shutil
+
+    from fitting import labelled
+    from fitting.model import own_weight
+
+    folder = tmp_path / "realextra" / "claude"
+    (folder / "claude-code").mkdir(parents=True)
+    saved = "claude-code/someone__repo__go_ahead_plan.jsonl"
+    shutil.copy(SAMPLES / "claude" / "go_ahead_plan.jsonl", folder / saved)
+    header = "\t".join(
+        ("saved_path", "format", "repo", "path_in_repo", "commit_if_known", "size_bytes")
+        + ("real_or_fixture", "notes")
+    )
+    row = f"{saved}\tclaude-code\tsomeone/repo\tx.jsonl\t\t1\treal\t"
+    (folder / "MANIFEST.tsv").write_text(f"{header}\n{row}\n", encoding="utf-8")
+    label = {
+        "file": saved,
+        "format": "claude-code",
+        "line": 15,
+        "message_id": "c0bbe99b-a986-4aff-8eb3-89c134f5ed3b",
+        "text": "go ahead",
+        "silence": "ack",
+        "label": "implicit_approval",
+        "sure": True,
+    }
+    (folder / "labels.json").write_text(json.dumps([label]), encoding="utf-8")
+    monkeypatch.setattr(labelled, "REALEXTRA", tmp_path / "realextra")
+
+    extra = labelled.load(["realextra"])["realextra"]
+    assert {e.set for e in extra.examples} == {"realextra"}
+    assert [e.label for e in extra.examples if e.pivot] == ["implicit_approval"]
+    assert {e.group for e in extra.examples} == {"someone__repo"}
+
+    real = [_example(f"r{i}", 1.0, False) for i in range(2)]
+    more = [_example(f"x{i}", 1.0, False) for i in range(2)]
+    own = [_example(f"o{i}", 1.0, False) for i in range(2)]
+    for e in more:
+        e.set = "realextra"
+    for e in own:
+        e.set = "tuning"
+    assert own_weight([*real, *more, *own], 1.0) == pytest.approx(2.0)

@@ -34,6 +34,10 @@ from pivotal.readers import find_sessions, read_session
 
 REPO = Path(__file__).resolve().parents[2]
 REALWORLD = REPO.parent / "shared" / "realworld"
+REALEXTRA = REPO.parent / "realextra"
+"""More real sessions, from repositories `realworld` does not hold, labelled blind by the
+project (each subfolder: `MANIFEST.tsv`, `labels.json` and the files, as in `realworld`)."""
+REAL_SETS = ("realworld", "realextra")
 SAMPLES = REPO / "sample_sessions"
 OWN_SETS = {"tuning": SAMPLES, "dev": SAMPLES / "heldout", "heldout2": SAMPLES / "heldout2"}
 """The project's own labelled sets (`tuning` is `sample_sessions/` without its held-out folders)."""
@@ -133,7 +137,9 @@ def real_files(root: Path) -> dict[str, tuple[str, list[dict[str, Any]]]]:
     return out
 
 
-def realworld(root: Path = REALWORLD, cfg: PivotConfig | None = None) -> Labelled:
+def realworld(
+    root: Path = REALWORLD, cfg: PivotConfig | None = None, name: str = "realworld"
+) -> Labelled:
     cfg = cfg or PivotConfig()
     out = Labelled()
     for rel, (fmt, labels) in sorted(real_files(root).items()):
@@ -156,7 +162,7 @@ def realworld(root: Path = REALWORLD, cfg: PivotConfig | None = None) -> Labelle
                     label = labels[hit] if hit is not None else {}
                     out.examples.append(
                         Example(
-                            "realworld",
+                            name,
                             group,
                             rel,
                             fmt,
@@ -174,7 +180,7 @@ def realworld(root: Path = REALWORLD, cfg: PivotConfig | None = None) -> Labelle
         for i, lab in enumerate(labels):
             if i not in used and lab["label"] != NOT_PIVOT:
                 where = f"line {lab.get('line')} id {lab.get('message_id')}"
-                out.missed.append(Missed("realworld", group, rel, fmt, lab["label"], where))
+                out.missed.append(Missed(name, group, rel, fmt, lab["label"], where))
     return out
 
 
@@ -269,9 +275,15 @@ def load(sets: Sequence[str], cfg: PivotConfig | None = None) -> dict[str, Label
         if name == "realworld":
             if (REALWORLD / "labels.json").exists():
                 out[name] = realworld(REALWORLD, cfg)
+        elif name == "realextra":
+            roots = sorted(p.parent for p in REALEXTRA.glob("*/labels.json"))
+            if roots:
+                out[name] = Labelled()
+                for root in roots:
+                    out[name].extend(realworld(root, cfg, name))
         elif name in OWN_SETS:
             if OWN_SETS[name].is_dir():
                 out[name] = own_set(name, OWN_SETS[name], cfg)
         else:
-            raise ValueError(f"unknown set {name!r}: use realworld, {', '.join(OWN_SETS)}")
+            raise ValueError(f"unknown set {name!r}: use {', '.join((*REAL_SETS, *OWN_SETS))}")
     return out

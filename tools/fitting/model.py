@@ -17,7 +17,7 @@ from collections.abc import Sequence
 
 import numpy as np
 
-from fitting.labelled import NOT_PIVOT, Example
+from fitting.labelled import NOT_PIVOT, REAL_SETS, Example
 from fitting.logistic import fit, softmax_fit
 
 SCALE = 8.0
@@ -159,8 +159,8 @@ class Model:
 def own_weight(examples: Sequence[Example], share: float) -> float:
     """The weight of one of the project's own silences such that all of them together weigh
     `share` times the real ones (so the written samples never drown the real sessions)."""
-    real = sum(1 for e in examples if e.features is not None and e.set == "realworld")
-    own = sum(1 for e in examples if e.features is not None and e.set != "realworld")
+    real = sum(1 for e in examples if e.features is not None and e.set in REAL_SETS)
+    own = sum(1 for e in examples if e.features is not None and e.set not in REAL_SETS)
     return share * real / own if own and real else 1.0
 
 
@@ -173,14 +173,14 @@ def train(
     ow = own_weight(usable, own_share)
     x = matrix(usable)
     y = targets(usable)
-    w = np.array([1.0 if e.set == "realworld" else ow for e in usable])
+    w = np.array([1.0 if e.set in REAL_SETS else ow for e in usable])
     beta = fit(x, y, w, penalty, [SIGNS[n] for n in NAMES], [n in FREE for n in NAMES])
     pivots = [e for e in usable if e.pivot and e.label in KINDS]
     kind_beta = None
     if pivots:
         xk = np.hstack([matrix(pivots, KIND_SIGNALS), np.ones((len(pivots), 1))])
         yk = np.array([KINDS.index(e.label) for e in pivots])
-        wk = np.array([1.0 if e.set == "realworld" else ow for e in pivots])
+        wk = np.array([1.0 if e.set in REAL_SETS else ow for e in pivots])
         kind_beta = softmax_fit(xk, yk, len(KINDS), wk, kind_penalty)
     return Model(beta, kind_beta)
 
