@@ -362,6 +362,15 @@ async def test_every_action_is_in_the_command_palette() -> None:
             assert needed in titles
 
 
+async def test_the_palette_offers_one_screenshot_the_one_that_saves_a_file() -> None:
+    """Textual's own entry delivers to a browser and does nothing in a terminal: only the
+    replay's (S, written to pivotal's screenshots folder) is offered."""
+    app = make_app()
+    async with app.run_test(size=WIDE):
+        shots = [c for c in app.get_system_commands(replay(app)) if "creenshot" in c.title]
+        assert [c.help for c in shots] == ["key: S"]
+
+
 async def test_palette_command_runs_the_action() -> None:
     app = make_app()
     async with app.run_test(size=WIDE) as pilot:

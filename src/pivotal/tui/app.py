@@ -501,7 +501,11 @@ class ReplayerApp(App[int]):
 
     # -- command palette ---------------------------------------------------------------
     def get_system_commands(self, screen: Screen) -> Iterable[SystemCommand]:
-        yield from super().get_system_commands(screen)
+        # Textual's own "Screenshot" delivers the file to a browser (textual-serve): in a
+        # terminal it does nothing. The replay's "Save a screenshot (SVG)" (S) replaces it.
+        for command in super().get_system_commands(screen):
+            if command.title != "Screenshot":
+                yield command
         if not isinstance(screen, ReplayScreen):
             return
         for title, action in PALETTE:  # the help line is the key: the palette teaches it
