@@ -125,6 +125,25 @@ async def test_cjk_as_you_type_and_star_from_the_replay(tmp_path: Path, monkeypa
         assert app.screen is screen
 
 
+async def test_star_after_a_hit_searches_what_was_typed(tmp_path: Path, monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    """A hit's matches are marked with its terms as a regex (`survives\\ reboots`); the status
+    and `*` speak the person's words, as typed in the picker."""
+    home = make_home(tmp_path, monkeypatch)
+    app = app_over(home)
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        await pilot.press("ctrl+f", *"hugepages-setting")
+        await wait_for(lambda: any("hugepages-setting" in r for r in rows(app)))
+        await pilot.press("enter")
+        await wait_for(lambda: app.replay is not None and app.replay.landing is None)
+        screen = app.replay
+        assert "“hugepages-setting” at turn" in screen.status
+        await pilot.press("asterisk")
+        assert isinstance(app.screen, PickerScreen) and app.screen.text_search.active
+        assert app.screen.query_one("#picker-filter").value == "hugepages-setting"
+        await wait_for(lambda: any("hugepages-setting" in r for r in rows(app)))
+
+
 async def test_the_title_says_when_counts_are_known_and_text_is_being_indexed(
     tmp_path: Path, monkeypatch
 ) -> None:  # type: ignore[no-untyped-def]

@@ -52,6 +52,14 @@ class Query:
 
     text: str
     regex: bool = False
+    typed: str | None = None
+    """What the person typed, when the pattern was built for them from it (a hit of the
+    cross-session search: its terms as a regex). Shown, and searched again by `*`."""
+
+    @property
+    def label(self) -> str:
+        """The search in the person's words."""
+        return self.typed if self.typed is not None else self.text
 
     @property
     def case_sensitive(self) -> bool:

@@ -659,8 +659,13 @@ class ReplayScreen(Screen[None]):
         self.app.open_picker()  # type: ignore[attr-defined]
 
     def action_search_sessions(self) -> None:
-        """*: search every session's text for this search's text (the picker's search mode)."""
-        self.app.search_sessions(self.search.needle)  # type: ignore[attr-defined]
+        """*: search every session's text for this search's text (the picker's search mode);
+        after a hit of that search, for what was typed there, as it was typed."""
+        query = self.search.query
+        if query.typed is not None and self.search.needle:
+            self.app.open_picker(query.typed)  # type: ignore[attr-defined]
+        else:
+            self.app.search_sessions(self.search.needle)  # type: ignore[attr-defined]
 
     def action_help(self) -> None:
         self.app.push_screen(HelpScreen())

@@ -154,12 +154,12 @@ class Search:
         self._worker.cancel()
         self._worker = None
         self._generation += 1  # what it still posts is stale
-        self.say(f"search for “{self.query.text}” stopped (n searches again)")
+        self.say(f"search for “{self.query.label}” stopped (n searches again)")
         return True
 
     @property
     def needle(self) -> str:
-        return self.query.text if self.pattern is not None else ""
+        return self.query.label if self.pattern is not None else ""
 
     # -- the keys -------------------------------------------------------------------------
     def ask(self) -> None:
@@ -200,7 +200,7 @@ class Search:
         except re.error:
             return
         self.query, self.pattern, self.matches = query, pattern, None
-        self.show(Shown(turn, f"“{query.text}” at turn #{turn + 1}"))
+        self.show(Shown(turn, f"“{query.label}” at turn #{turn + 1}"))
 
     def prepare(self) -> None:
         """Build, while the person reads, what the first search of a session builds: where
@@ -244,8 +244,8 @@ class Search:
         pb = self.playback
         visible, cursor, turns, revision = pb.visible, pb.cursor, pb.turns, pb.revision
         self._searched_at = revision
-        self.say(f"searching “{query.text}”… (Esc stops)")
-        progress = self._progress(generation, query.text)
+        self.say(f"searching “{query.label}”… (Esc stops)")
+        progress = self._progress(generation, query.label)
 
         def thread() -> None:
             worker = get_current_worker()
@@ -333,10 +333,10 @@ class Search:
         if message.generation != self._generation:
             return None
         if message.turn is None:
-            return Shown(None, f"“{self.query.text}” not found")
+            return Shown(None, f"“{self.query.label}” not found")
         self._wrapped = message.wrapped
         wrapped = " · wrapped round" if message.wrapped else ""
-        return Shown(message.turn, f"“{self.query.text}” at turn #{message.turn + 1}{wrapped}")
+        return Shown(message.turn, f"“{self.query.label}” at turn #{message.turn + 1}{wrapped}")
 
     def counted(self, message: Counted) -> str | None:
         """Every match is known: the status line now (None: stale or the cursor is not on one)."""
@@ -348,12 +348,12 @@ class Search:
         if pos < len(matches) and matches[pos] == self.playback.cursor:
             # the count replaces the line that said the search went round the end: keep that
             end = " · wrapped round" if self._wrapped else ""
-            return f"“{self.query.text}”: match {pos + 1}/{len(matches)}{end}"
+            return f"“{self.query.label}”: match {pos + 1}/{len(matches)}{end}"
         return None
 
     def step(self, matches: list[int], forward: bool) -> Shown:
         """The next counted match after (or before) the cursor, wrapping round the ends."""
-        text = self.query.text
+        text = self.query.label
         if not matches:
             return Shown(None, f"“{text}” not found")
         cursor = self.playback.cursor

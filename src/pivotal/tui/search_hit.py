@@ -25,7 +25,7 @@ def find_query(query: SearchQuery) -> Query:
     """The `/` query that marks what the cross-session search matched: any of its terms,
     case ignored (the index ignores case, so a capital letter must not make it matter)."""
     ordered = sorted((term.lower() for term in query.terms), key=len, reverse=True)
-    return Query("|".join(re.escape(term) for term in ordered), regex=True)
+    return Query("|".join(re.escape(term) for term in ordered), regex=True, typed=query.text)
 
 
 def nearest_pivot(pivots: list[Pivot], turn: int) -> Pivot | None:
