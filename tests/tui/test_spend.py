@@ -99,7 +99,7 @@ async def test_turn_headers_the_status_line_and_the_panel_say_what_was_spent(tmp
             await pilot.pause()
             text = screen_text(app)
             assert "◆ Agent  #4" in text and "$0.03 · in 50 · out 900" in text
-            assert "↳ sub-agent: 2 turns · 0 calls · 10 s" in text
+            assert "↳ sub-agent: 2 agent turns · 0 calls · 10 s" in text
 
 
 async def test_enter_on_a_call_that_ran_a_subagent_opens_it_and_backspace_returns(

@@ -97,10 +97,11 @@ def turn_usage(turn: Turn, model: str | None = None) -> str:
 
 
 def subagent_note(sub: Subagent) -> str:
-    """ "sub-agent: 3 turns · 2 calls · 10 s · 5.4 k tokens, ≈ $0.01" (its own included)."""
+    """ "sub-agent: 3 agent turns · 2 calls · 10 s · 5.4 k tokens, ≈ $0.01" (its own
+    included). The agent's turns: its transcript also holds the prompt it was given."""
     if sub.error:
         return "sub-agent: could not be read"
-    parts = [f"{sub.agent_turns} turn{'s' * (sub.agent_turns != 1)}"]
+    parts = [f"{sub.agent_turns} agent turn{'s' * (sub.agent_turns != 1)}"]
     parts.append(f"{sub.calls} call{'s' * (sub.calls != 1)}")
     if sub.failed:
         parts.append(f"{sub.failed} failed")
