@@ -187,9 +187,9 @@ def test_notes_command_lists_sessions_and_marks(tmp_path, monkeypatch):
     assert lines[2].split()[0] == "#3" and lines[2].endswith("first line of the note")
     code, out, _ = _cli("notes", str(CLAUDE), "--json")
     rows = [json.loads(line) for line in out.splitlines()]
-    assert [(r["turn"], r["who"], r["note"]) for r in rows] == [
-        (0, "person", ""),
-        (2, "agent", "first line of the note\nsecond line"),
+    assert [(r["turn"], r["number"], r["who"], r["note"]) for r in rows] == [
+        (0, 1, "person", ""),  # `number` as the table above and the replayer show it
+        (2, 3, "agent", "first line of the note\nsecond line"),
     ]
 
 

@@ -101,6 +101,7 @@ def _print_marks(store, session, as_json: bool) -> None:  # type: ignore[no-unty
             turn = session.turns[mark.turn_index] if mark.turn_index is not None else None
             row = {
                 "turn": mark.turn_index,
+                "number": mark.turn_index + 1 if mark.turn_index is not None else None,
                 "source_id": clean(mark.source_id),
                 "who": role_label(turn) if turn else None,
                 "timestamp": iso(turn.timestamp) if turn else None,
