@@ -202,6 +202,8 @@ def test_a_hand_counted_session(home, cache):
     assert (hand.turns, hand.human_turns) == (4, 2)
     assert hand.pivots is not None  # the detector's number: checked in the test above
     assert (hand.session_id, hand.cwd, hand.format) == ("s-1", "/home/dev/src/w", "claude-code")
+    # no title of its own: the person's first words, as Claude Code's /resume lists it
+    assert hand.title == "Why does the worker lose jobs on restart?"
 
 
 def test_second_listing_reads_nothing_and_lists_the_same(home, cache, monkeypatch):

@@ -440,7 +440,7 @@ def _read_one(ref: SessionRef, counts: bool, text: bool) -> tuple[SessionRef, li
     named = replace(
         ref,
         session_id=ref.session_id or session.id,
-        title=ref.title or session.title,
+        title=ref.title or session.title or first_prompt(session),
         cwd=ref.cwd or session.cwd,
         started=ref.started if ref.started is not None else session.started,
     )
@@ -463,6 +463,21 @@ def _read_one(ref: SessionRef, counts: bool, text: bool) -> tuple[SessionRef, li
         ),
         docs,
     )
+
+
+TITLE_FROM_PROMPT = 100
+"""Characters of the person's first message kept as a title, for a session without one."""
+
+
+def first_prompt(session: Session) -> str | None:
+    """The person's first words, on one line: what the agents' own pickers (Claude Code's
+    /resume, Codex's resume list) show for a session that has no title of its own."""
+    for turn in session.turns:
+        if turn.is_human:
+            words = " ".join(turn.preview.split())
+            if words:
+                return words[:TITLE_FROM_PROMPT]
+    return None
 
 
 def _spend_of(session: Session) -> tuple[int | None, float | None, bool | None]:
