@@ -20,6 +20,7 @@ from textual.widget import Widget
 from pivotal.catalog.notes import data_dir
 from pivotal.catalog.resume import ResumeCommand, resume_command
 from pivotal.model import Session
+from pivotal.private import private_file, private_folder
 from pivotal.readers.files import SessionFiles
 from pivotal.tui.safe import clean
 
@@ -109,7 +110,10 @@ class Handoff:
             self.say("screenshot not saved (see the message)")
             return
         try:
-            folder.mkdir(parents=True, exist_ok=True)
+            if not os.environ.get(SCREENSHOT_DIR_ENV):  # screenshots/ in pivotal's data folder
+                private_folder(data_dir())
+            private_folder(folder)
+            private_file(folder / name)  # the transcript as drawn: for this user alone
             path = self.owner.app.save_screenshot(name, str(folder))
         except OSError as exc:
             self.owner.notify(clean(f"Screenshot not saved: {exc}"), severity="error", markup=False)
