@@ -27,7 +27,11 @@ def configure(parser: argparse.ArgumentParser) -> None:
     )
     parser.add_argument("path", nargs="?", type=Path, metavar="PATH", help=SESSION_PATH)
     parser.add_argument(
-        "--at", type=int, default=None, metavar="N", help="Start at turn N (#N on screen: from 1)."
+        "--at",
+        type=int,
+        default=None,
+        metavar="N",
+        help="Start at turn N (#N on screen: from 1; past either end: the nearest, said).",
     )
     parser.add_argument(
         "--speed",
