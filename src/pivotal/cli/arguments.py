@@ -134,7 +134,12 @@ def add_sensitivity(parser: argparse.ArgumentParser, help_text: str | None = Non
     )
 
 
-def add_key(parser: argparse.ArgumentParser) -> None:
+def add_key(parser: argparse.ArgumentParser, argument: str = "SESSION") -> None:
+    """`--key`; its help names the command's own argument (`SESSION`, `PATH`, `a PATH`),
+    which is what the person reads in the usage line just above it."""
     parser.add_argument(
-        "--key", default=None, metavar="KEY", help="Which session, when SESSION holds several."
+        "--key",
+        default=None,
+        metavar="KEY",
+        help=f"Which session (its key or id), when {argument} holds several.",
     )

@@ -57,7 +57,7 @@ def configure(parser: argparse.ArgumentParser) -> None:
     )
     parser.add_argument("--no-autopause", action="store_true", help="Do not pause at pivots.")
     add_sensitivity(parser)
-    add_key(parser)
+    add_key(parser, "PATH")
     add_roots(parser)
     parser.set_defaults(handler=replay)
 
@@ -74,7 +74,7 @@ def configure_follow(parser: argparse.ArgumentParser) -> None:
         help="a session file, or a folder whose newest session is followed",
     )
     add_sensitivity(parser)
-    add_key(parser)
+    add_key(parser, "PATH")
     add_roots(parser)
     parser.set_defaults(handler=follow)
 
