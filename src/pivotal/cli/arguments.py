@@ -32,14 +32,15 @@ def sensitivity(value: str) -> str:
     return value
 
 
-def whole_number(text: str) -> int:
-    """`--limit N`: a whole number, 0 or more."""
+def positive_limit(text: str) -> int:
+    """`--limit N` (`sessions`, `search`): a whole number, 1 or more. 0 is refused, not
+    obeyed: printing nothing and saying nothing read as "no sessions" or "no match"."""
     try:
         value = int(text)
     except ValueError:
-        value = -1
-    if value < 0:
-        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number of 0 or more")
+        raise argparse.ArgumentTypeError(f"not a whole number: {text!r}") from None
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"must be at least 1: {text!r}")
     return value
 
 
