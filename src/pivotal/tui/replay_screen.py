@@ -662,7 +662,9 @@ class ReplayScreen(Screen[None]):
         self.say(f"keys scroll the {self.panes.cycle()} (Tab switches)")
 
     def action_close_overlay(self) -> None:
-        if self.search.cancel():  # a long search first: it is what the person just started
+        if self.handoff.close_box():  # the resume box (r) first: it sits over everything
+            return
+        if self.search.cancel():  # a long search next: it is what the person just started
             return
         if self.panes.close_overlay():
             return
