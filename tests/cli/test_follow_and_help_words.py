@@ -1,5 +1,5 @@
 """`scan --follow` says what it watches and prints the plain sentence; `--help` says what a
-silent pivot is (issue 35: 11)."""
+silent pivot is (issue 35: 11), and `--key` names the argument the command has."""
 
 from __future__ import annotations
 
@@ -48,3 +48,14 @@ def test_scan_follow_says_what_it_watches(monkeypatch: pytest.MonkeyPatch) -> No
     result = invoke("scan", "--follow", session)
     assert result.exit_code == 0 and result.stdout == ""
     assert result.stderr.startswith(f"pivotal: watching {session}: each pivot is printed")
+
+
+def test_key_help_names_the_argument_each_command_has() -> None:
+    """`replay`, `follow` and `scan` take PATH, yet their `--key` spoke of SESSION."""
+    from pivotal.cli.commands import command_parser
+
+    for command in ("replay", "follow", "scan", "export", "notes"):
+        parser = command_parser(command)
+        (argument,) = [a.metavar for a in parser._actions if not a.option_strings]
+        (key,) = [a for a in parser._actions if "--key" in a.option_strings]
+        assert f"{argument} holds several" in str(key.help), (command, key.help)

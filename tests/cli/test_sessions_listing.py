@@ -83,14 +83,17 @@ def test_an_aider_block_keeps_its_own_size(tmp_path: Path) -> None:
     assert row["key"] == "1" and 0 < row["size"] <= (home / ".aider.chat.history.md").stat().st_size
 
 
-def test_limit_zero_lists_nothing_and_says_nothing(opencode_home: Path) -> None:
-    result = invoke("sessions", "--root", opencode_home, "--limit", "0")
-    assert (result.exit_code, result.stdout, result.stderr) == (0, "", "")
-
-
-def test_a_negative_limit_is_a_usage_error(opencode_home: Path) -> None:
-    result = invoke("sessions", "--root", opencode_home, "--limit", "-1")
-    assert result.exit_code == ExitCode.USAGE and "0 or more" in result.stderr
+@pytest.mark.parametrize("command", ["sessions", "search"])
+def test_a_limit_below_one_is_a_usage_error(opencode_home: Path, command: str) -> None:
+    """`--limit 0` printed nothing and said nothing: it read as "no sessions" (or no match)."""
+    query = ["the"] if command == "search" else []
+    for limit in ("0", "-1"):
+        result = invoke(command, *query, "--root", opencode_home, "--limit", limit)
+        assert (result.exit_code, result.stdout) == (ExitCode.USAGE, ""), result.output
+        (line,) = result.stderr.splitlines()
+        assert f"argument --limit: must be at least 1: '{limit}'" in line, line
+    result = invoke(command, *query, "--root", opencode_home, "--limit", "1")
+    assert result.exit_code == 0 and len(result.stdout.splitlines()) in (1, 2)  # (a header)
 
 
 def test_stats_rows_can_be_told_apart_and_its_bars_say_what_they_count() -> None:

@@ -60,6 +60,34 @@ def test_output_file_and_format_from_suffix(tmp_path):
     assert target.stat().st_mode & 0o777 == 0o666 & ~umask  # not mkstemp's 0600
 
 
+def test_a_suffix_that_names_no_format_is_refused_unless_to_says_one(tmp_path):
+    """`-o report.pdf` was written as Markdown and said `wrote report.pdf (md, …)`."""
+    target = tmp_path / "report.pdf"
+    code, out, err = run("export", str(DEMO), "-o", str(target))
+    assert (code, out) == (ExitCode.USAGE, "")
+    assert err.splitlines() == [
+        f"pivotal: {target}: .pdf names no export format (md, html, json, cast); "
+        "say which with --to"
+    ]
+    assert not target.exists()
+    code, _, err = run("export", str(DEMO), "--to", "html", "-o", str(target))
+    assert code == ExitCode.OK and "(html," in err  # the user said the format: their name
+    assert target.read_text().startswith("<!DOCTYPE html>")
+
+
+def test_the_suffixes_people_use_name_the_format(tmp_path):
+    """Any case, `.htm` and `.markdown` too; a name with no suffix (a device, a FIFO, a
+    plain `report`) stays Markdown."""
+    for name, fmt in [
+        ("r.HTM", "html"),
+        ("r.markdown", "md"),
+        ("report", "md"),
+        ("r.Json", "json"),
+    ]:
+        code, _, err = run("export", str(DEMO), "-o", str(tmp_path / name))
+        assert code == ExitCode.OK and f"({fmt}," in err, (name, err)
+
+
 def test_redact_flag(tmp_path):
     hostile = _hostile_copy(tmp_path / "h.jsonl")
     _, plain, _ = run("export", str(hostile), "--to", "json")

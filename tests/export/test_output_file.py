@@ -182,7 +182,7 @@ def test_a_socket_is_refused_with_one_line(tmp_path):
     server = socket.socket(socket.AF_UNIX)
     try:
         server.bind(str(path))
-        code, _, err = export("-o", path)
+        code, _, err = export("--to", "md", "-o", path)  # .sock names no format
     finally:
         server.close()
     assert code == ExitCode.UNREADABLE and "cannot write" in one_line(err)

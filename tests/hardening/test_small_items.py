@@ -55,11 +55,10 @@ def test_sessions_limit(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None
     assert len(every.stdout.splitlines()) == 3
     two = invoke("sessions", "--root", home, "--json", "--limit", "2")
     assert two.stdout.splitlines() == every.stdout.splitlines()[:2]
-    none = invoke("sessions", "--root", home, "--limit", "0")
-    assert none.exit_code == 0 and none.stdout == "" and none.stderr == ""  # not "none found"
-    negative = invoke("sessions", "--root", home, "--limit", "-1")
-    assert negative.exit_code == 2 and negative.stdout == ""
-    assert "0 or more" in negative.stderr
+    for below_one in ("0", "-1"):  # refused: an empty listing would read as "none found"
+        refused = invoke("sessions", "--root", home, "--limit", below_one)
+        assert refused.exit_code == 2 and refused.stdout == ""
+        assert "must be at least 1" in refused.stderr
 
 
 @pytest.mark.parametrize(

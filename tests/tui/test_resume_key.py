@@ -125,3 +125,22 @@ async def test_the_resume_toast_is_wide_and_leaves_the_status_in_view(
         assert toast.region.bottom <= timeline.region.y, (toast.region, timeline.region)
         rows = -(-len(command) // toast.content_region.width)  # 81 characters
         assert rows == (2 if size[0] == 80 else 1), (rows, toast.content_region)
+
+
+async def test_esc_closes_the_resume_box_before_anything_else() -> None:
+    """The box only timed out (8 s); Esc, which closes every other overlay, left it up."""
+    from textual.widgets._toast import Toast
+
+    sample, _, _ = CASES[1]
+    app = ReplayerApp(find_sessions([SAMPLES / sample]).refs[0])
+    async with app.run_test(size=SIZE, notifications=True) as pilot:
+        await press_r(app, pilot)
+        await pilot.press("space")  # playing: Esc would otherwise stop it
+        await pilot.pause(0.1)
+        assert len(app.screen.query(Toast)) == 1
+        await pilot.press("escape")
+        await pilot.pause(0.1)
+        assert len(app.screen.query(Toast)) == 0 and list(app._notifications) == []
+        assert replay(app).playback.playing  # that Esc closed the box and nothing else
+        await pilot.press("escape")
+        assert not replay(app).playback.playing

@@ -26,6 +26,7 @@ from pivotal import __version__
 from pivotal.catalog.cache_db import Transaction, connect, from_db, open_recovering, to_db
 from pivotal.folders import cache_dir
 from pivotal.model import SessionRef
+from pivotal.private import private_file, private_folder
 
 __all__ = [
     "DB_NAME",
@@ -257,13 +258,14 @@ def open_index(directory: Path | None = None) -> SessionIndex:
     """
     directory = directory if directory is not None else cache_dir()
     try:
-        directory.mkdir(mode=0o700, parents=True, exist_ok=True)
+        private_folder(directory)
     except OSError as exc:
         raise IndexUnavailable(f"cannot create {directory} ({exc.strerror or exc})") from exc
     return open_recovering(directory / DB_NAME, _open, BUSY_TIMEOUT_S, IndexUnavailable)
 
 
 def _open(path: Path) -> SessionIndex:
+    private_file(path)  # titles are often the first prompt: session text
     return SessionIndex(connect(path, BUSY_TIMEOUT_S, code_stamp(), _reset), path)
 
 

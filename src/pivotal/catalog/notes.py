@@ -36,6 +36,7 @@ from pivotal.catalog.notes_file import (
     salvage,
 )
 from pivotal.model import Session, SessionRef, Turn
+from pivotal.private import private_file, private_folder
 
 FILE_NAME = "notes.sqlite3"
 BUSY_TIMEOUT_S = 5.0
@@ -143,9 +144,10 @@ class NoteStore:
         if self.readonly:
             return self._open_readonly()
         try:
-            self.path.parent.mkdir(parents=True, exist_ok=True)
+            private_folder(self.path.parent)
         except OSError as exc:
             raise NotesError(self._why("open", exc)) from exc
+        private_file(self.path)  # notes and titles are session text: for this user alone
         try:
             return self._connect()
         except sqlite3.OperationalError as exc:

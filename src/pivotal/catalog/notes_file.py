@@ -27,6 +27,7 @@ from collections.abc import Iterator
 from pathlib import Path
 from urllib.parse import quote
 
+from pivotal.private import private_file
 from pivotal.readers.base import SQLITE_MAGIC
 
 SCHEMA_VERSION = 1
@@ -176,11 +177,18 @@ def keep_copy(path: Path) -> Path:
     while os.path.lexists(kept):
         n += 1
         kept = path.with_name(f"{path.name}.damaged-{stamp}-{n}")
-    shutil.copy2(path, kept)
+    _copy_private(path, kept)
     for sidecar in SIDECARS:
         if os.path.exists(f"{path}{sidecar}"):
-            shutil.copy2(f"{path}{sidecar}", f"{kept}{sidecar}")
+            _copy_private(Path(f"{path}{sidecar}"), Path(f"{kept}{sidecar}"))
     return kept
+
+
+def _copy_private(source: Path, copy: Path) -> None:
+    """`copy` made 0600 before a byte is written (`pivotal.private`), whatever mode `source`
+    has (an older pivotal made stores 0644): the notes are session text."""
+    private_file(copy)
+    shutil.copyfile(source, copy)
 
 
 def rebuild_in_place(path: Path, fresh: sqlite3.Connection, timeout: float) -> None:

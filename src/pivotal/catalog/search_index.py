@@ -40,6 +40,7 @@ from pivotal.catalog.index import Stamp, code_stamp
 from pivotal.catalog.search_text import Doc, fingerprint
 from pivotal.folders import cache_dir
 from pivotal.model import SessionRef
+from pivotal.private import private_file, private_folder
 
 SEARCH_DB = "search.sqlite3"
 SCHEMA_VERSION = 1
@@ -458,7 +459,7 @@ def open_search_index(directory: Path | None = None) -> SearchIndex:
         raise SearchUnavailable(reason)
     directory = directory if directory is not None else cache_dir()
     try:
-        directory.mkdir(mode=0o700, parents=True, exist_ok=True)
+        private_folder(directory)
     except OSError as exc:
         raise SearchUnavailable(f"cannot create {directory} ({exc.strerror or exc})") from exc
     return open_recovering(directory / SEARCH_DB, _open, BUSY_TIMEOUT_S, SearchUnavailable)
@@ -475,23 +476,8 @@ def index_files(directory: Path | None = None) -> list[Path]:
     return sorted(folder.glob(f"{SEARCH_DB}*"))
 
 
-def _private(path: Path) -> None:
-    """Create the file 0600 before SQLite does (its -wal and -shm files take the same mode)."""
-    try:
-        fd = os.open(path, os.O_CREAT | os.O_RDWR, 0o600)
-    except OSError:
-        return  # SQLite says what is wrong when it opens it
-    try:
-        if os.fstat(fd).st_mode & 0o077:
-            os.fchmod(fd, 0o600)
-    except OSError:
-        pass
-    finally:
-        os.close(fd)
-
-
 def _open(path: Path) -> SearchIndex:
-    _private(path)
+    private_file(path)  # before SQLite makes it (and its -wal, -shm) under the umask
     # one thread at a time uses it, not always the one that opened it (`search_writer`)
     conn = connect(path, BUSY_TIMEOUT_S, search_code_stamp(), _reset, check_same_thread=False)
     return SearchIndex(conn, path)

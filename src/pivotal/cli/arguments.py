@@ -32,14 +32,15 @@ def sensitivity(value: str) -> str:
     return value
 
 
-def whole_number(text: str) -> int:
-    """`--limit N`: a whole number, 0 or more."""
+def positive_limit(text: str) -> int:
+    """`--limit N` (`sessions`, `search`): a whole number, 1 or more. 0 is refused, not
+    obeyed: printing nothing and saying nothing read as "no sessions" or "no match"."""
     try:
         value = int(text)
     except ValueError:
-        value = -1
-    if value < 0:
-        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number of 0 or more")
+        raise argparse.ArgumentTypeError(f"not a whole number: {text!r}") from None
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"must be at least 1: {text!r}")
     return value
 
 
@@ -134,7 +135,12 @@ def add_sensitivity(parser: argparse.ArgumentParser, help_text: str | None = Non
     )
 
 
-def add_key(parser: argparse.ArgumentParser) -> None:
+def add_key(parser: argparse.ArgumentParser, argument: str = "SESSION") -> None:
+    """`--key`; its help names the command's own argument (`SESSION`, `PATH`, `a PATH`),
+    which is what the person reads in the usage line just above it."""
     parser.add_argument(
-        "--key", default=None, metavar="KEY", help="Which session, when SESSION holds several."
+        "--key",
+        default=None,
+        metavar="KEY",
+        help=f"Which session (its key or id), when {argument} holds several.",
     )

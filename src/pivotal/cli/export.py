@@ -1,7 +1,8 @@
 """`pivotal export SESSION --to md|html|json|cast`: a session with its pivots, to a file.
 
 The renderings are `pivotal.export`; this module resolves the session, picks the
-format (from `--to`, else the `-o` suffix, else Markdown) and writes the result.
+format (from `--to`, else the `-o` suffix, else Markdown; a suffix that names no
+format is refused, not written as Markdown) and writes the result.
 """
 
 from __future__ import annotations
@@ -21,6 +22,25 @@ from pivotal.model import SessionRef
 from pivotal.text.plural import plural
 
 EXPORT_FORMATS = ("md", "html", "json", "cast")
+OTHER_SUFFIXES = {".markdown": "md", ".htm": "html"}
+"""Names people give these files besides each format's own suffix (`pivotal.export.SUFFIX`)."""
+
+
+def format_of_output(output: Path | None) -> str:
+    """The format `-o`'s suffix names, for an export without `--to`: Markdown for standard
+    output or a name with no suffix (`/dev/null`, a FIFO). A suffix that names no format is
+    exit 2: `report.pdf` was once written as Markdown under a name that says otherwise."""
+    from pivotal.export import SUFFIX
+
+    if output is None or not output.suffix:
+        return "md"
+    by_suffix = {v: k for k, v in SUFFIX.items()} | OTHER_SUFFIXES
+    fmt = by_suffix.get(output.suffix.lower())
+    if fmt is None:
+        known = ", ".join(EXPORT_FORMATS)
+        err(f"{output}: {output.suffix} names no export format ({known}); say which with --to")
+        raise SystemExit(ExitCode.USAGE)
+    return fmt
 
 
 def _refuse_session_files(target: Path, ref: SessionRef) -> None:
@@ -69,7 +89,8 @@ def configure(parser: argparse.ArgumentParser) -> None:
         dest="fmt",
         choices=EXPORT_FORMATS,
         default=None,
-        help="Format (default: from the -o suffix, else md).",
+        help="Format (default: from the -o suffix: .md .html .json .cast; md to stdout or "
+        "a name with no suffix).",
     )
     parser.add_argument(
         "-o",
@@ -100,19 +121,18 @@ def configure(parser: argparse.ArgumentParser) -> None:
 
 def export_cmd(args: argparse.Namespace) -> None:
     """`pivotal export`: render one session to stdout or to `-o FILE`, as it is rendered."""
-    from pivotal.export import SUFFIX, build_input, render_chunks
+    from pivotal.export import build_input, render_chunks
 
     fmt: str | None = args.fmt
     output: Path | None = args.output
     redact: bool = args.redact
     if output is not None and str(output) == "-":
         output = None  # `-o -`: standard output, as every tool means it
-    if fmt is None:
-        by_suffix = {v: k for k, v in SUFFIX.items()}
-        fmt = by_suffix.get(output.suffix.lower(), "md") if output else "md"
     ref = one_ref(args.session, args.key)
     if output is not None:
-        _refuse_session_files(output, ref)
+        _refuse_session_files(output, ref)  # the graver mistake is said first
+    if fmt is None:
+        fmt = format_of_output(output)
     data = build_input(
         ref, read_or_exit(ref), sensitivity=args.sensitivity, with_notes=not args.no_notes
     )

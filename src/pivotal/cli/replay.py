@@ -27,7 +27,11 @@ def configure(parser: argparse.ArgumentParser) -> None:
     )
     parser.add_argument("path", nargs="?", type=Path, metavar="PATH", help=SESSION_PATH)
     parser.add_argument(
-        "--at", type=int, default=None, metavar="N", help="Start at turn N (#N on screen: from 1)."
+        "--at",
+        type=int,
+        default=None,
+        metavar="N",
+        help="Start at turn N (#N on screen: from 1; past either end: the nearest, said).",
     )
     parser.add_argument(
         "--speed",
@@ -53,7 +57,7 @@ def configure(parser: argparse.ArgumentParser) -> None:
     )
     parser.add_argument("--no-autopause", action="store_true", help="Do not pause at pivots.")
     add_sensitivity(parser)
-    add_key(parser)
+    add_key(parser, "PATH")
     add_roots(parser)
     parser.set_defaults(handler=replay)
 
@@ -70,7 +74,7 @@ def configure_follow(parser: argparse.ArgumentParser) -> None:
         help="a session file, or a folder whose newest session is followed",
     )
     add_sensitivity(parser)
-    add_key(parser)
+    add_key(parser, "PATH")
     add_roots(parser)
     parser.set_defaults(handler=follow)
 

@@ -47,7 +47,7 @@ def configure(parser: argparse.ArgumentParser) -> None:
         action="store_true",
         help="Mask keys, tokens, e-mails and home paths in what is printed (as export does).",
     )
-    add_key(parser)
+    add_key(parser, "a PATH")
     parser.set_defaults(handler=scan)
 
 

@@ -23,6 +23,7 @@ from pivotal.cli.output import err
 from pivotal.cli.resolve import locate
 from pivotal.folders import cache_dir
 from pivotal.model import Pivot, Session, SessionRef
+from pivotal.private import private_folder
 from pivotal.readers import read_errors, read_session
 from pivotal.readers.base import gc_paused
 from pivotal.scan.report import (
@@ -122,6 +123,10 @@ def _keep_compiled(refs: list[SessionRef]) -> None:
     target = compiled.cache_file(folder)
     if any(session_files(ref).claims(target) is not None for ref in refs):
         return
+    try:
+        private_folder(folder)  # the indexes of session text join it: 0700 from the start
+    except OSError:
+        return  # a folder that cannot be made only means compiling next time
     compiled.save(folder)
 
 

@@ -17,7 +17,7 @@ import sys
 import time
 from pathlib import Path
 
-from pivotal.cli.arguments import SESSION_PATH, add_roots, usable_roots, whole_number
+from pivotal.cli.arguments import SESSION_PATH, add_roots, positive_limit, usable_roots
 from pivotal.cli.exitcodes import PROBLEM_CODES, ExitCode, worst
 from pivotal.cli.output import err
 
@@ -56,7 +56,7 @@ def configure(parser: argparse.ArgumentParser) -> None:
     )
     parser.add_argument(
         "--limit",
-        type=whole_number,
+        type=positive_limit,
         default=DEFAULT_LIMIT,
         metavar="N",
         help=f"Print at most this many hits (default: {DEFAULT_LIMIT}).",
@@ -119,7 +119,7 @@ def search_cmd(args: argparse.Namespace) -> None:
             err(problem.message)
             codes.append(PROBLEM_CODES.get(problem.kind, ExitCode.UNREADABLE))
     print_hits(hits, query, as_json=args.as_json, redact=args.redact, color=_color())
-    if not hits and args.limit:
+    if not hits:
         err(f"no match for {args.query!r}")
     raise SystemExit(worst(codes))
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 import argparse
 import sys
 
-from pivotal.cli.arguments import add_roots, usable_roots, whole_number
+from pivotal.cli.arguments import add_roots, positive_limit, usable_roots
 from pivotal.cli.listing import print_sessions
 from pivotal.cli.output import err, terminal_width
 
@@ -27,7 +27,7 @@ def configure(parser: argparse.ArgumentParser) -> None:
         "--json", dest="as_json", action="store_true", help="One JSON object per session per line."
     )
     parser.add_argument(
-        "--limit", type=whole_number, default=None, metavar="N", help="Show at most this many."
+        "--limit", type=positive_limit, default=None, metavar="N", help="Show at most this many."
     )
     parser.add_argument(
         "--no-cache",

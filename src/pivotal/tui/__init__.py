@@ -65,7 +65,7 @@ def run_replayer(
     """
     from pivotal.tui.app import ReplayerApp
 
-    start = max(at - 1, 0) if at is not None else None
+    start = at - 1 if at is not None else None  # out of range: the screen says so (`start_at`)
     app = ReplayerApp(
         ref,
         refs=refs,

@@ -254,7 +254,8 @@ class ReplayerApp(App[int]):
                 rejections=self.given_rejections if found is None else found.rejections,
             )
             if self.at is not None:
-                screen.moved(screen.playback.goto(self.at))
+                screen.start_at(self.at)
+                screen.sync()
         elif self.ref is not None:
             self.open_ref(self.ref)
         else:

@@ -15,11 +15,13 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 
+from textual.notifications import Notification, Notify
 from textual.widget import Widget
 
 from pivotal.catalog.notes import data_dir
 from pivotal.catalog.resume import ResumeCommand, resume_command
 from pivotal.model import Session
+from pivotal.private import private_file, private_folder
 from pivotal.readers.files import SessionFiles
 from pivotal.tui.safe import clean
 
@@ -70,29 +72,53 @@ class Handoff:
     def __init__(self, owner: Widget, say: Callable[[str], None]) -> None:
         self.owner = owner
         self.say = say
+        self.box: Notification | None = None
+        """The resume box on screen (a notification), for Esc to close before its timeout."""
 
     def resume(self, session: Session | None) -> None:
         """Show and copy the command that resumes `session` (None: its id is still unknown)."""
         if session is None:
-            self.owner.notify(
-                "The session is still being read; try again in a moment.", timeout=4, markup=False
+            self._show(
+                Notification(
+                    "The session is still being read; try again in a moment.",
+                    timeout=4,
+                    markup=False,
+                )
             )
             return
         command = resume_command(session)
         if command.available:
             self.owner.app.copy_to_clipboard(command.display)
-        self.owner.notify(
-            resume_message(command, command.available),
-            title="Back to the agent",
-            severity="information" if command.available else "warning",
-            timeout=8,
-            markup=False,
+        self._show(
+            Notification(
+                resume_message(command, command.available),
+                title="Back to the agent",
+                severity="information" if command.available else "warning",
+                timeout=8,
+                markup=False,
+            )
         )
         self.say(
             "resume command shown (sent to the clipboard, if the terminal allows)"
             if command.available
             else "cannot resume"
         )
+
+    def _show(self, box: Notification) -> None:
+        """`notify`, keeping the notification: Esc closes it (`close_box`)."""
+        self.box = box
+        self.owner.app.post_message(Notify(box))
+
+    def close_box(self) -> bool:
+        """Esc: close the resume box if it is still up; whether there was one to close.
+
+        Textual's public way to take a notification down takes them all down: any other
+        message on screen goes with the box, as Esc would close it too."""
+        box, self.box = self.box, None
+        if box is None or box.has_expired:
+            return False
+        self.owner.app.clear_notifications()
+        return True
 
     def screenshot(self, turn: int | None, session: SessionFiles | None = None) -> None:
         """Save the screen as SVG, named for `turn` (the cursor; None before any turn),
@@ -109,7 +135,10 @@ class Handoff:
             self.say("screenshot not saved (see the message)")
             return
         try:
-            folder.mkdir(parents=True, exist_ok=True)
+            if not os.environ.get(SCREENSHOT_DIR_ENV):  # screenshots/ in pivotal's data folder
+                private_folder(data_dir())
+            private_folder(folder)
+            private_file(folder / name)  # the transcript as drawn: for this user alone
             path = self.owner.app.save_screenshot(name, str(folder))
         except OSError as exc:
             self.owner.notify(clean(f"Screenshot not saved: {exc}"), severity="error", markup=False)

@@ -128,7 +128,7 @@ ROWS: list[tuple[str, list[tuple[str, str, str, str, str]]]] = [
                 "escape",
                 "Esc",
                 "close_overlay",
-                "Stop a search / close the panel / stop playing / back to the search results",
+                "Close the resume box or panel / stop a search or playing / back to results",
                 "",
             ),
             ("question_mark,f1", "? F1", "help", "Help", "Help"),

@@ -219,8 +219,9 @@ class ReplayScreen(Screen[None]):
         else:
             share = batch.done * 100 // max(batch.total, 1)
             self.reading = f"reading {share}% ({batch.done >> 20}/{batch.total >> 20} MB)"
-        if self.pending_at is not None and (batch.finished or self.pending_at < len(batch.turns)):
-            self.playback.goto(self.pending_at)
+        pending = self.pending_at
+        if pending is not None and (batch.finished or 0 <= pending < len(batch.turns)):
+            self.start_at(pending)  # one outside the session waits for its end, to say so
             self.pending_at = None
         if self.end_at is not None:  # G while reading: on to the new end, unless moved since
             if self.playback.cursor == self.end_at:
@@ -527,15 +528,30 @@ class ReplayScreen(Screen[None]):
                 return
             turn = int(text) - 1
             self.moved(self.jumps.go(lambda: self.playback.goto(turn)))
-            total = len(self.playback.turns)
-            if total and not 0 <= turn < total:  # clamped: say where it went instead
-                where = "the last turn" if turn >= total else "the first turn"
-                self.say(
-                    f"turn {text} is not in 1–{total}: at {where}, #{self.playback.cursor + 1}"
-                )
+            clamped = self.outside(turn)
+            if clamped:
+                self.say(clamped)
 
         total = len(self.playback.turns)
         self.app.push_screen(PromptScreen(f"Go to turn (1–{total})", "turn number"), done)
+
+    def outside(self, turn: int) -> str:
+        """What to say when turn index `turn` (`:`, `--at`) is not in the session and the
+        cursor went to the nearest end instead ("" when it is in it)."""
+        total = len(self.playback.turns)
+        if not total or 0 <= turn < total:
+            return ""
+        where = "the last turn" if turn >= total else "the first turn"
+        return f"turn {turn + 1} is not in 1–{total}: at {where}, #{self.playback.cursor + 1}"
+
+    def start_at(self, turn: int) -> None:
+        """Open on turn index `turn` (`--at`, a search hit); one the session does not have
+        opens at the nearest end and says so, as `:` does and after whatever the status line
+        says already (`--speed` out of range). The caller syncs."""
+        self.playback.goto(turn)
+        clamped = self.outside(turn)
+        if clamped:
+            self.status = one_line(f"{self.status} · {clamped}" if self.status else clamped, 300)
 
     @on(Timeline.JumpRequested)
     def jump_to_turn(self, event: Timeline.JumpRequested) -> None:
@@ -646,7 +662,9 @@ class ReplayScreen(Screen[None]):
         self.say(f"keys scroll the {self.panes.cycle()} (Tab switches)")
 
     def action_close_overlay(self) -> None:
-        if self.search.cancel():  # a long search first: it is what the person just started
+        if self.handoff.close_box():  # the resume box (r) first: it sits over everything
+            return
+        if self.search.cancel():  # a long search next: it is what the person just started
             return
         if self.panes.close_overlay():
             return
