@@ -310,10 +310,13 @@ def hands_off_signal(w: Window, cfg: PivotConfig) -> Signal | None:
         return None
     count = f"{w.hands_off}+" if w.hands_off >= cfg.hands_off_cap else str(w.hands_off)
     turns = [w.direction.index] if w.direction is not None else []
+    # no turn to point at: the person's direction is further back than the turns read
+    reach = len(w.before) >= cfg.before_window
+    back = f", more than {cfg.before_window} turns back" if not turns and reach else ""
     return Signal(
         "hands-off streak",
         turns,
-        f"{count} agent steps since the person last gave direction",
+        f"{count} agent steps since the person last gave direction{back}",
         0.0,
         "before",
         value=scaled(w.hands_off, HANDS_OFF_FULL),

@@ -276,9 +276,11 @@ def _signal_lines(session: Session, sig: Signal, *, weighted: bool) -> list[str]
     lead = f"{sig.weight:+.2f} " if weighted else ""
     if weighted and sig.value != 1.0:
         lead = f"{sig.weight:+.2f} ({sig.value:.2f} of it) "
-    turns = ", ".join(f"#{t + 1}" for t in sig.turns[:8]) or "-"
+    # a signal that points at no turn (a streak whose start is out of reach) names none
+    turns = ", ".join(f"#{t + 1}" for t in sig.turns[:8])
+    turns = f" turns {turns}" if turns else ""
     detail = clean_line(sig.detail, max_len=160)
-    lines = [f"    {lead}{clean_line(sig.name)} [{sig.side}] turns {turns}: {detail}"]
+    lines = [f"    {lead}{clean_line(sig.name)} [{sig.side}]{turns}: {detail}"]
     for i, turn_index in enumerate(sig.turns[:3]):
         quote = sig.quotes[i] if i < len(sig.quotes) else _quote_of(session, turn_index)
         if quote:
