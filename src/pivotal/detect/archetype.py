@@ -13,6 +13,7 @@ from pivotal.detect.facts import AfterFacts, BeforeFacts
 from pivotal.detect.summary import calls_words
 from pivotal.detect.window import Window
 from pivotal.model import PivotKind, Signal, Silence
+from pivotal.text.plural import plural
 
 
 def choose_kind(b: BeforeFacts) -> PivotKind:
@@ -130,7 +131,7 @@ def reason(w: Window, kind: PivotKind, b: BeforeFacts, a: AfterFacts, candidate:
     elif kind is PivotKind.DELEGATION_AFTER_DEAD_END:
         parts = []
         if b.failures:
-            parts.append(f"{b.failures} failed attempt(s)")
+            parts.append(plural(b.failures, "failed attempt"))
         if b.inconclusive:
             parts.append("an inconclusive last action")
         before = "after " + " and ".join(parts or ["a dead end"])

@@ -231,7 +231,7 @@ def new_tasks_signal(w: Window, cfg: PivotConfig, facts: AfterFacts) -> Signal |
     return Signal(
         "new tasks",
         sorted({i for i, _ in new})[:6],
-        f"the agent put {len(new)} new item(s) on its task list",
+        f"the agent put {plural(len(new), 'new item')} on its task list",
         0.0,
         "after",
         [plain(name, 80) for _, name in new[:3]],

@@ -42,6 +42,7 @@ from pivotal.detect.phase import mentions_plan
 from pivotal.detect.view import TurnView
 from pivotal.detect.window import Window
 from pivotal.model import Role, Signal, Silence, TurnFlag
+from pivotal.text.plural import plural
 
 _HUMAN = int(TurnFlag.HUMAN)
 _UNSENT = int(TurnFlag.UNSENT)
@@ -149,7 +150,7 @@ def proposal_signal(w: Window, cfg: PivotConfig, facts: BeforeFacts) -> Signal |
             return Signal(
                 "proposal pending",
                 [w.direction.index, *research[-3:]],
-                f"the person asked; the agent researched it in {len(research)} turn(s), "
+                f"the person asked; the agent researched it in {plural(len(research), 'turn')}, "
                 "nothing executed yet",
                 0.0,
                 "before",

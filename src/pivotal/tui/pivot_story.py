@@ -38,9 +38,9 @@ from pivotal.model import Pivot, PivotKind, Role, Signal, Silence, StateChange, 
 from pivotal.spend.run import next_anchor, pivot_run, run_end
 from pivotal.spend.subagents import Subagent
 from pivotal.spend.words import run_sentence
+from pivotal.text.plural import plural
 from pivotal.tui.render import POSSIBLE_GLYPH
 from pivotal.tui.safe import one_line
-from pivotal.tui.status_line import plural
 from pivotal.tui.verdicts import why_not
 
 if TYPE_CHECKING:
@@ -489,4 +489,4 @@ def signal_text(text: Text, signal: Signal) -> None:
         if quote:
             text.append(f"  “{quote}”", DIM)
     if len(signal.turns) > LINKS:
-        text.append(f"\n  … {len(signal.turns) - LINKS} more turns", DIM)
+        text.append(f"\n  … {plural(len(signal.turns) - LINKS, 'more turn')}", DIM)
