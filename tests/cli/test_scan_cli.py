@@ -43,7 +43,11 @@ def test_scan_json_is_one_object_per_session_with_the_documented_keys():
 def test_scan_text_reports_skipped_lines_by_number():
     code, out, _ = run("scan", str(UGLY))
     assert code == ExitCode.OK
-    assert "skipped 2 unreadable records at lines 14, 32" in out
+    # two reasons, each with its line: the truncated record is not still being written
+    assert (
+        "skipped 2 unreadable records: line 14 (truncated JSON); "
+        "line 32 (incomplete last line (still being written?))"
+    ) in out
 
 
 def test_missing_path(tmp_path):
@@ -220,3 +224,19 @@ def test_scan_json_pivots_carry_the_index_and_the_number_text_output_shows():
     for pivot in pivots:
         assert pivot["number"] == pivot["turn"] + 1
         assert f"#{pivot['number']}" in text  # the text table names the 1-based number
+
+
+DEMO = Path(pivotal.__file__).parent / "_demo" / "demo.jsonl"
+
+
+def test_explain_says_a_streak_without_a_turn_in_words():
+    """The hands-off streak of the demo's second pivot starts further back than the turns
+    read: `--explain` says so in words, not "turns -:" like a placeholder left in."""
+    code, out, _ = run("scan", "--explain", str(DEMO))
+    assert code == ExitCode.OK
+    assert "turns -" not in out and "turns :" not in out
+    assert (
+        "hands-off streak [before]: 27 agent steps since the person last gave direction, "
+        "more than 20 turns back"
+    ) in out
+    assert "hands-off streak [before] turns #1: 14 agent steps" in out

@@ -281,3 +281,31 @@ def _recap_then_work() -> Pivot:
 def test_the_same_recap_followed_by_the_work_itself_is_implicit_approval() -> None:
     p = _recap_then_work()
     assert p.kind is PivotKind.IMPLICIT_APPROVAL and "approved plan" in names(p)
+
+
+def test_a_short_numbered_plan_is_never_called_not_a_plan() -> None:
+    """ "Plan: 1. … 2. … 3. …" in one line, then "ok": the small offer it measures (a short
+    message, no step on a line of its own) says a short plan of 3 steps, not "a short offer
+    of one step, not a plan", which the message itself contradicts. Words only: the same
+    silence, judged the same."""
+    b = B()
+    b.human("The cart total is wrong when a coupon is applied; fix it.")
+    b.agent("", read("cart/total.py"), read("cart/coupon.py"))
+    b.agent("Plan: 1. survey the cart 2. find callers 3. fix. Shall I go ahead?")
+    b.human("ok")
+    b.agent("", edit("cart/total.py"))
+    b.agent("", bash("pytest -q tests/test_cart.py", "4 passed"))
+    small = next(s for s in judge_one(b.turns, 3).signals if s.name == "small offer")
+    assert small.detail == "a short plan (3 steps in 66 characters): a small thing to say yes to"
+    assert "not a plan" not in small.detail and "one step" not in small.detail
+
+
+def test_a_short_offer_without_steps_still_reads_as_one() -> None:
+    b = B()
+    b.human("What would make the cart faster?")
+    b.agent("", read("cart/total.py"))
+    b.agent("Caching the coupon lookup would halve it. Shall I add that?")
+    b.human("yes")
+    b.agent("", edit("cart/total.py"))
+    small = next(s for s in judge_one(b.turns, 3).signals if s.name == "small offer")
+    assert small.detail == "a short offer of one step (59 characters), not a plan"

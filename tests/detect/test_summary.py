@@ -2,10 +2,13 @@
 
 from __future__ import annotations
 
+import re
+
 from pivotal.detect import detect_pivots
 from pivotal.model import Pivot
+from pivotal.spend.run import Run, measure, run_end
 
-from .helpers import DUMP, EVERY, B, bash, edit, read
+from .helpers import DUMP, EVERY, B, bash, edit, read, tool
 
 
 def only(b: B) -> Pivot:
@@ -80,3 +83,51 @@ def test_questions_in_a_list_are_questions_not_a_plan() -> None:
     words = " ".join([judged[0].summary, *(s.detail for s in judged[0].signals)])
     assert "step plan" not in words and "steps or items" not in words
     assert "3 questions" in words
+
+
+CALLS = re.compile(
+    r"\((\d+) calls?(?: in its first (\d+) turns?)?(?:, plus (\d+) to its to-do list)?\)\.$"
+)
+"""The count at the end of a summary: calls, the turns read when fewer than the run's, and
+the calls to the agent's to-do list (which the count leaves out)."""
+
+
+def _said_and_run(b: B) -> tuple[re.Match[str], Run]:
+    p = only(b)
+    said = CALLS.search(p.summary)
+    assert said is not None, p.summary
+    return said, measure(b.turns, p.turn, run_end(b.turns, p))
+
+
+def test_the_calls_said_add_up_to_the_run_a_line_below() -> None:
+    """The panel says "…acted on its own (N calls)." and a line later "the agent worked 20
+    min on its own: 13 turns, 15 calls": to-do list updates are no action to the detector
+    but calls to the run, and the sentence says them apart so that the two add up."""
+    b = B()
+    b.human("Get the nightly build green again.")
+    b.agent("", bash("make nightly", "error: linker OOM", 2))
+    b.agent("", bash("make nightly -j2", "error: linker OOM", 2))
+    b.agent("Both builds ran out of memory at link time.")
+    b.human("")
+    b.agent(DUMP)
+    todo = {"todos": [{"content": "cap link memory", "status": "in_progress"}]}
+    b.agent("", tool("TodoWrite", todo, "ok"), edit("Makefile"))
+    b.agent("", bash("make nightly LDFLAGS=-Wl,--no-keep-memory", "ok"), tool("TodoWrite", todo))
+    said, run = _said_and_run(b)
+    assert said.group(0) == "(2 calls, plus 2 to its to-do list)."
+    assert int(said.group(1)) + int(said.group(3)) == run.calls == 4
+
+
+def test_a_count_over_fewer_turns_than_the_run_says_how_many() -> None:
+    """The detector reads 20 turns after the silence; the run goes on to the person's next
+    message. A count over the first turns only says so, never passes for the run's."""
+    b = B()
+    b.human("Port the remaining handlers to the new router.")
+    b.agent("The plan:\n1. port the handlers\n2. run the tests\n\nShall I go ahead?")
+    b.human("yes")
+    for n in range(30):
+        b.agent("", edit(f"api/handlers/h{n}.py"))
+    said, run = _said_and_run(b)
+    assert said.group(2) is not None, said.group(0)
+    assert int(said.group(1)) < run.calls == 30
+    assert said.group(0) == f"({said.group(1)} calls in its first {said.group(2)} turns)."

@@ -62,6 +62,7 @@ def test_max_len_bounds_the_source_kept(text: str, max_len: int) -> None:
     out = clean(text, max_len=max_len)
     assert FORBIDDEN.search(out) is None
     if len(text) > max_len:
-        assert out.endswith(f"… ({len(text) - max_len:,} more characters)")
+        more = len(text) - max_len
+        assert out.endswith(f"… ({more:,} more character{'s' if more != 1 else ''})")
     else:
         assert out == clean(text)

@@ -66,10 +66,18 @@ def test_sessions_limit(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None
     [
         ([Skipped(None, "bad row")], "  skipped 1 unreadable record (bad row)"),
         ([Skipped(3, "x")], "  skipped 1 unreadable record at line 3 (x)"),
-        ([Skipped(3, "x"), Skipped(9, "y")], "  skipped 2 unreadable records at lines 3, 9 (x)"),
+        ([Skipped(3, "x"), Skipped(9, "x")], "  skipped 2 unreadable records at lines 3, 9 (x)"),
+        (
+            [Skipped(3, "x"), Skipped(9, "y")],
+            "  skipped 2 unreadable records: line 3 (x); line 9 (y)",
+        ),
+        (
+            [Skipped(3, "x"), Skipped(None, "x")],
+            "  skipped 2 unreadable records at line 3 and 1 without a line number (x)",
+        ),
         (
             [Skipped(3, "x"), Skipped(None, "y")],
-            "  skipped 2 unreadable records at line 3 and 1 without a line number (x)",
+            "  skipped 2 unreadable records: line 3 (x); 1 record (y)",
         ),
         (
             [Skipped(n, "x") for n in range(1, 13)],
@@ -81,3 +89,37 @@ def test_sessions_limit(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None
 def test_the_skipped_records_line_says_what_it_means(skipped: list[Skipped], expected: str) -> None:
     session = Session("codex", Path("s.jsonl"), skipped=skipped)
     assert skipped_line(session) == expected
+
+
+TRUNCATED = "malformed JSON: Input data was truncated"
+
+
+def test_each_reason_a_record_was_skipped_for_is_said_with_its_lines() -> None:
+    """Line 11 cut short and line 31 binary garbage were reported as "at lines 11, 31
+    (malformed JSON: Input data was truncated)": the first reason for both. Each reason is
+    said with its own lines; where in the line the decoder stopped does not split them."""
+    skipped = [
+        Skipped(11, TRUNCATED),
+        Skipped(31, "malformed JSON: JSON is malformed: invalid character (byte 0)"),
+        Skipped(40, "malformed JSON: JSON is malformed: invalid character (byte 17)"),
+    ]
+    line = skipped_line(Session("claude-code", Path("mid.jsonl"), skipped=skipped))
+    assert line == (
+        "  skipped 3 unreadable records: line 11 (truncated JSON); "
+        "lines 31, 40 (malformed JSON: invalid character)"
+    )
+
+
+def test_thousands_of_bad_lines_make_one_short_line() -> None:
+    skipped = [
+        Skipped(n, TRUNCATED if n % 2 else f"malformed JSON: bad byte (byte {n})")
+        for n in range(1, 5_001)
+    ]
+    skipped += [Skipped(None, f"reason {n}") for n in range(40)]
+    line = skipped_line(Session("claude-code", Path("big.jsonl"), skipped=skipped)) or ""
+    assert len(line) < 400, line
+    assert line == (
+        "  skipped 5040 unreadable records: lines 1, 3, 5, 7, 9 and 2495 more lines "
+        "(truncated JSON); lines 2, 4, 6, 8, 10 and 2495 more lines (malformed JSON: bad "
+        "byte); 1 record (reason 0); 39 more records for 39 other reasons"
+    )

@@ -160,7 +160,7 @@ def test_vibe_entries_read_from_the_journal_and_an_older_snapshot(tmp_path: Path
         for digest in newest["projection_state"]["chunks"]:
             (folder / "chunks" / f"{digest}.json").unlink()
         batch = read_session(the_ref(folder))
-        assert "history chunk(s)" in batch.skipped[0].reason
+        assert "1 history chunk of" in batch.skipped[0].reason
         check(the_ref(folder))
 
 

@@ -103,13 +103,13 @@ def test_a_missing_history_chunk_is_rebuilt_from_the_journal(tmp_path: Path) -> 
     assert shape(session) == shape(read(SHORT))
     # generation 1 is the empty snapshot the journal starts from
     assert [s.reason for s in session.skipped] == [
-        "1 history chunk(s) of the newest snapshot missing; read from generation"
+        "1 history chunk of the newest snapshot missing; read from generation"
         " 0000000000000001 and the journal"
     ]
     shutil.rmtree(folder / "generations" / "0000000000000001")
     again = read(folder)
     assert shape(again) == shape(session)
-    assert again.skipped[0].reason == "1 history chunk(s) missing; rebuilt from the journal"
+    assert again.skipped[0].reason == "1 history chunk missing; rebuilt from the journal"
 
 
 def test_a_missing_history_chunk_falls_back_to_an_older_snapshot(tmp_path: Path) -> None:
@@ -130,7 +130,7 @@ def test_what_no_snapshot_or_journal_holds_any_more_is_said_to_be_lost(tmp_path:
     session = read(folder)
     assert session.turns == []
     assert session.skipped[0].reason == (
-        "1 history chunk(s) missing: the history they held cannot be shown"
+        "1 history chunk missing: the history they held cannot be shown"
     )
     assert session.notices == [session.skipped[0].reason]
 

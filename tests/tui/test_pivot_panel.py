@@ -7,10 +7,13 @@ on the newest state; what the person does is drawn at once.
 
 from __future__ import annotations
 
+import re
+
 from textual.app import App, ComposeResult
 
 from pivotal.model import Pivot, PivotKind, Silence
 from pivotal.tui.pivot_panel import REDRAW_EVERY, PivotPanel
+from pivotal.tui.pivot_story import Context
 
 
 def pivot(reason: str, turn: int = 7) -> Pivot:
@@ -108,3 +111,27 @@ async def test_going_back_to_a_pivot_draws_it_as_it_is_now() -> None:
         panel.show_pivot(pivot("alpha went quiet, and more", turn=3), 1, 2)
         await pilot.pause()
         assert "and more" in visible(panel)
+
+
+RUN = (
+    "after you said '.' the agent worked 18 min on its own: 9 turns, 8 calls, 2 files, "
+    "227 k tokens, ≈ $0.20"
+)
+BROKEN = re.compile(r"(\d|[≈≥])\n(k |M |min\b|s\b|h\b|tokens\b|\$)")
+"""A line ending in a figure's number whose unit starts the next: "227" / "k tokens"."""
+
+
+async def test_a_figure_and_its_unit_stay_on_one_line() -> None:
+    """The README's picture broke "227" / "k tokens, ≈ $0.20" across two panel lines: the
+    run's figures keep their units at every width, and are drawn with plain spaces."""
+    app = PanelApp()
+    async with app.run_test(size=(120, 30)) as pilot:
+        panel = app.query_one(PivotPanel)
+        panel.show_pivot(pivot("a dead end"), 1, 1, context=Context(run=RUN))
+        for width in range(30, 90):
+            await pilot.resize_terminal(width, 30)
+            await pilot.pause()
+            text = "\n".join(strip.text.rstrip() for strip in panel.lines())
+            assert "227 k tokens" in text.replace("\n", " ")
+            assert not BROKEN.search(text), (width, text)
+            assert "\u2800" not in text and "\u00a0" not in text

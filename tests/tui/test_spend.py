@@ -90,7 +90,8 @@ async def test_turn_headers_the_status_line_and_the_panel_say_what_was_spent(tmp
             status = screen.timeline.status().plain
             assert ("$0.04 of ≈ $0.09" if size == FULL else "$0.04/$0.09") in status, status
             assert "turn 3/7" in status or "3/7" in status
-            panel = screen.panel.text.plain
+            # the figures keep their units with no-break spaces (drawn as spaces)
+            panel = screen.panel.text.plain.replace("\u00a0", " ")
             assert (
                 "After you said 'ok' the agent worked 2 min on its own: 3 turns, 4 calls" in panel
             )

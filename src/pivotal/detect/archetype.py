@@ -10,8 +10,10 @@ from __future__ import annotations
 
 from pivotal.detect.evidence import plain
 from pivotal.detect.facts import AfterFacts, BeforeFacts
+from pivotal.detect.summary import calls_words
 from pivotal.detect.window import Window
 from pivotal.model import PivotKind, Signal, Silence
+from pivotal.text.plural import plural
 
 
 def choose_kind(b: BeforeFacts) -> PivotKind:
@@ -129,7 +131,7 @@ def reason(w: Window, kind: PivotKind, b: BeforeFacts, a: AfterFacts, candidate:
     elif kind is PivotKind.DELEGATION_AFTER_DEAD_END:
         parts = []
         if b.failures:
-            parts.append(f"{b.failures} failed attempt(s)")
+            parts.append(plural(b.failures, "failed attempt"))
         if b.inconclusive:
             parts.append("an inconclusive last action")
         before = "after " + " and ".join(parts or ["a dead end"])
@@ -146,9 +148,9 @@ def reason(w: Window, kind: PivotKind, b: BeforeFacts, a: AfterFacts, candidate:
     elif a.dump:
         after = "the agent re-oriented with a status summary"
     elif a.new_tasks and a.executing:
-        after = f"the agent took up new work on its own ({a.actions} tool call(s))"
+        after = f"the agent took up new work on its own ({calls_words(w, a)})"
     elif a.executing:
-        after = f"the agent acted on its own ({a.actions} tool call(s))"
+        after = f"the agent acted on its own ({calls_words(w, a)})"
     elif a.actions:
         after = "the agent kept looking around on its own"
     else:

@@ -58,7 +58,8 @@ def cadence_signal(
     return Signal(
         "go-on cadence",
         [turns[pos].index for pos in reversed(silent)],
-        f"{len(silent)} of your last {len(earlier)} messages were go-ons too",
+        f"{len(silent)} of your last {len(earlier)} messages "
+        + ("was a go-on too" if len(silent) == 1 else "were go-ons too"),
         0.0,
         "before",
         value=round(len(silent) / len(earlier), 3),

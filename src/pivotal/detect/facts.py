@@ -68,6 +68,7 @@ class AfterFacts:
         "agent_dump",
         "actions",
         "executing",
+        "todo",
         "clarification",
         "action_turns",
         "shift",
@@ -84,6 +85,9 @@ class AfterFacts:
         """The agent itself re-oriented with a summary (not just the compaction summary)."""
         self.actions = 0
         self.executing = 0
+        self.todo = 0
+        """Calls to the agent's own to-do list after the silence: not in `actions` (the
+        run's `calls` counts them), so the words say them apart (`summary.calls_words`)."""
         self.clarification = False
         self.action_turns: list[int] = []
         self.shift = False

@@ -36,6 +36,7 @@ from pivotal.detect.view import ToolView, TurnView
 from pivotal.detect.window import Window
 from pivotal.detect.wordgap import Span
 from pivotal.model import Signal
+from pivotal.text.plural import plural
 
 CHECKS = frozenset({"test", "bench", "launch", "poll", "run", "install"})
 """Tool kinds whose outcome says whether an attempt worked."""
@@ -208,7 +209,7 @@ def failure_signals(w: Window, cfg: PivotConfig, facts: BeforeFacts) -> list[Sig
             Signal(
                 "failure streak",
                 facts.failure_turns,
-                f"{len(streak)} failed attempt(s) since the last success",
+                f"{plural(len(streak), 'failed attempt')} since the last success",
                 0.0,
                 "before",
                 [q for _, q in streak[-4:]],

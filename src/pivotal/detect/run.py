@@ -18,6 +18,7 @@ from pivotal.detect.evidence import plain, scaled
 from pivotal.detect.routine import reruns_failed_check, retries_cut_call
 from pivotal.detect.window import Window
 from pivotal.model import Role, Signal, Turn, TurnFlag
+from pivotal.text.plural import plural
 
 EDITS_FULL = 20
 """This many code-changing calls after the silence count fully."""
@@ -40,7 +41,7 @@ def code_changed_signal(w: Window) -> Signal | None:
     return Signal(
         "code changed",
         turns[:6],
-        f"{count} call(s) after your go-on changed the work (edits, commits)",
+        f"{plural(count, 'call')} after your go-on changed the work (edits, commits)",
         0.0,
         "after",
         names[:3],

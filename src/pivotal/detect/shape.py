@@ -109,13 +109,36 @@ def offer_signals(w: Window) -> list[Signal]:
             Signal(
                 "small offer",
                 [last.index],
-                "a short offer of one step, not a plan",
+                _small_offer_words(last),
                 0.0,
                 "before",
                 [plain(question, 90)],
             )
         )
     return out
+
+
+_INLINE_STEP = lazy(r"(?:^|[\s:;(])(\d{1,2})[.)][ \t]+\S", re.MULTILINE)
+"""A numbered step inside a line of prose ("Plan: 1. survey the cart 2. find callers")."""
+
+
+def inline_steps(text: str) -> int:
+    """How many steps a message numbers 1, 2, 3 … inside its lines, which `listed_steps`
+    (items that start a line) does not count. Words only: no rule decides on it."""
+    expected = 1
+    for match in _INLINE_STEP.finditer(prose(text)):
+        if int(match.group(1)) == expected:
+            expected += 1
+    return expected - 1
+
+
+def _small_offer_words(last: TurnView) -> str:
+    """What the small offer measured, in words: a short message with at most one listed
+    step. A plan numbered inside a line is a short plan, never "not a plan"."""
+    steps, size = inline_steps(last.text), last.full_len
+    if steps >= 2:
+        return f"a short plan ({steps} steps in {size} characters): a small thing to say yes to"
+    return f"a short offer of one step ({size} characters), not a plan"
 
 
 def nothing_carried_out_signal(w: Window) -> Signal | None:

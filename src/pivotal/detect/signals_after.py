@@ -24,10 +24,12 @@ from pivotal.detect.lexicon import (
 from pivotal.detect.lexicon_intl import CLARIFY as INTL_CLARIFY
 from pivotal.detect.phase import overlap, phase_label, terms
 from pivotal.detect.routine import repeats_steps
+from pivotal.detect.summary import todo_note, window_scope
 from pivotal.detect.tasks import task_items
 from pivotal.detect.view import TurnView
 from pivotal.detect.window import Window
 from pivotal.model import Role, Signal, Silence, TurnFlag
+from pivotal.text.plural import plural
 
 _SUMMARY = int(TurnFlag.COMPACTION_SUMMARY)
 """Flags are tested as plain ints (`IntFlag &` builds an enum member each time)."""
@@ -99,6 +101,7 @@ def action_signals(w: Window, cfg: PivotConfig, facts: AfterFacts) -> list[Signa
         for tool in view.tools:
             kind = tool_kind(tool)
             if kind == "plan" or (tool.name == "aider" and kind == "other"):
+                facts.todo += kind == "plan"  # said apart: the run counts every call
                 continue  # a todo update, or aider's log of a reply that ran nothing
             facts.actions += 1
             facts.executing += kind in EXECUTING
@@ -145,7 +148,8 @@ def action_signals(w: Window, cfg: PivotConfig, facts: AfterFacts) -> list[Signa
             Signal(
                 "autonomous action",
                 facts.action_turns[:6],
-                f"{facts.actions} tool call(s) without asking ({facts.executing} executing)",
+                f"{plural(facts.actions, 'tool call')}{window_scope(w)} without asking "
+                f"({facts.executing} executing){todo_note(facts)}",
                 0.0,
                 "after",
                 names,
@@ -227,7 +231,7 @@ def new_tasks_signal(w: Window, cfg: PivotConfig, facts: AfterFacts) -> Signal |
     return Signal(
         "new tasks",
         sorted({i for i, _ in new})[:6],
-        f"the agent put {len(new)} new item(s) on its task list",
+        f"the agent put {plural(len(new), 'new item')} on its task list",
         0.0,
         "after",
         [plain(name, 80) for _, name in new[:3]],

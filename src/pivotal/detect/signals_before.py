@@ -42,6 +42,7 @@ from pivotal.detect.phase import mentions_plan
 from pivotal.detect.view import TurnView
 from pivotal.detect.window import Window
 from pivotal.model import Role, Signal, Silence, TurnFlag
+from pivotal.text.plural import plural
 
 _HUMAN = int(TurnFlag.HUMAN)
 _UNSENT = int(TurnFlag.UNSENT)
@@ -149,7 +150,7 @@ def proposal_signal(w: Window, cfg: PivotConfig, facts: BeforeFacts) -> Signal |
             return Signal(
                 "proposal pending",
                 [w.direction.index, *research[-3:]],
-                f"the person asked; the agent researched it in {len(research)} turn(s), "
+                f"the person asked; the agent researched it in {plural(len(research), 'turn')}, "
                 "nothing executed yet",
                 0.0,
                 "before",
@@ -310,10 +311,13 @@ def hands_off_signal(w: Window, cfg: PivotConfig) -> Signal | None:
         return None
     count = f"{w.hands_off}+" if w.hands_off >= cfg.hands_off_cap else str(w.hands_off)
     turns = [w.direction.index] if w.direction is not None else []
+    # no turn to point at: the person's direction is further back than the turns read
+    reach = len(w.before) >= cfg.before_window
+    back = f", more than {cfg.before_window} turns back" if not turns and reach else ""
     return Signal(
         "hands-off streak",
         turns,
-        f"{count} agent steps since the person last gave direction",
+        f"{count} agent steps since the person last gave direction{back}",
         0.0,
         "before",
         value=scaled(w.hands_off, HANDS_OFF_FULL),

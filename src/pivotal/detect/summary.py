@@ -13,10 +13,28 @@ from pivotal.detect.evidence import plain
 from pivotal.detect.facts import AfterFacts, BeforeFacts
 from pivotal.detect.window import Window
 from pivotal.model import PivotKind, Silence
+from pivotal.text.plural import plural
 
 
-def _calls(n: int) -> str:
-    return f"{n} call" if n == 1 else f"{n} calls"
+def window_scope(w: Window) -> str:
+    """ " in its first 12 turns" when the after-window stopped before the person spoke again
+    (it reads at most `after_window` turns), else "": the run a line below counts the calls
+    up to the person's next message, and a count over fewer turns must say so."""
+    if w.complete and w.next_human is None:
+        return f" in its first {plural(len(w.agent_after), 'turn')}"
+    return ""
+
+
+def todo_note(a: AfterFacts) -> str:
+    """ ", plus 6 to its to-do list" when the agent also updated its to-do list: those calls
+    are not in `actions`, and the run's count (which has them) must add up."""
+    return f", plus {a.todo} to its to-do list" if a.todo else ""
+
+
+def calls_words(w: Window, a: AfterFacts) -> str:
+    """ "9 calls", "9 calls in its first 12 turns, plus 6 to its to-do list": what the after-
+    window counted, in words that say what they count."""
+    return f"{plural(a.actions, 'call')}{window_scope(w)}{todo_note(a)}"
 
 
 def _who(w: Window) -> str:
@@ -53,7 +71,7 @@ def _before(w: Window, kind: PivotKind, b: BeforeFacts) -> str:
 
 def _after(w: Window, kind: PivotKind, a: AfterFacts, candidate: bool) -> str:
     who = "the agent" if w.silence is Silence.COMPACTION else "it"
-    n = _calls(a.actions)
+    n = calls_words(w, a)
     if a.clarification:
         return f"{who} then asked what to do"
     if kind is PivotKind.IMPLICIT_APPROVAL and a.executing:

@@ -76,6 +76,7 @@ from pivotal.readers.kimi_code_home import (
 )
 from pivotal.readers.lazy_items import ItemStore, Piece, close_lazily, pieces_of
 from pivotal.readers.lines import LineFileReader
+from pivotal.text.plural import plural
 
 _EXIT = re.compile(r"exit code:? (-?\d{1,4})")
 _BASH = re.compile(r"<(bash-input|bash-stdout|bash-stderr)>(.*?)</\1>", re.S)
@@ -451,7 +452,7 @@ class _Journal(LineFileReader):
     def _undone(self, obj: dict, where: SourceRef, when: float | None) -> None:
         self.close_step()
         count = obj.get("count")
-        what = f"{count} messages" if isinstance(count, int) else "messages"
+        what = plural(count, "message") if isinstance(count, int) else "messages"
         self._notice(f"Undid the last {what} of the context", TurnFlag.SYNTHETIC, where, when)
 
     def _notice(self, text: str, flags: TurnFlag, where: SourceRef, when: float | None) -> Turn:

@@ -36,6 +36,7 @@ import msgspec
 from pivotal.readers.base import decode_json
 from pivotal.readers.json_items import ITEMS, scan_document
 from pivotal.readers.lazy_items import Piece, piece, preview_cut
+from pivotal.text.plural import plural
 
 _SEGMENT = re.compile(r"^(\d+)\.jsonl$")
 CHUNK = 1 << 20
@@ -130,19 +131,20 @@ class Store:
             loaded.entries = entries
             if number:
                 loaded.problems.append(
-                    f"{lost} history chunk(s) of the newest snapshot missing; read from"
+                    f"{plural(lost, 'history chunk')} of the newest snapshot missing; read from"
                     f" generation {name} and the journal"
                 )
             self._check_journal(loaded)
             return loaded
         if self._journal_starts_at_one():
             self._snapshot = 0  # replay the whole journal instead of the lost chunks
-            loaded.problems.append(f"{lost} history chunk(s) missing; rebuilt from the journal")
+            lost_words = plural(lost, "history chunk")
+            loaded.problems.append(f"{lost_words} missing; rebuilt from the journal")
             return loaded
         self._snapshot = _sequence(manifests[0][1])
         loaded.entries = self._history(*manifests[0])[0]
         loaded.problems.append(
-            f"{lost} history chunk(s) missing: the history they held cannot be shown"
+            f"{plural(lost, 'history chunk')} missing: the history they held cannot be shown"
         )
         return loaded
 

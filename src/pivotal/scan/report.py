@@ -12,6 +12,7 @@ explanation or a JSON consumer that prints a field.
 
 from __future__ import annotations
 
+import re
 import time
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
@@ -149,24 +150,70 @@ def session_header(ref: SessionRef, session: Session) -> str:
     return f"{label}  ({clean_line(session.format)}, {turns}{ident}){title}"
 
 
+SKIPPED_REASONS = 3
+"""Reasons the skipped line names, each with its lines; records for other reasons are counted."""
+SKIPPED_LINES = (10, 5)
+"""Line numbers named (one reason, each of several); the rest are counted."""
+_WHERE_IN_LINE = re.compile(
+    r"\s*\((?:byte|char|column|offset) \d+\)|:? line \d+ column \d+(?: \(char \d+\))?"
+)
+"""Where in its line a record broke ("(byte 29)", "line 1 column 5 (char 4)"): left out, so
+that lines broken the same way share one reason."""
+_DECODER_WORDS = (
+    ("malformed JSON: Input data was truncated", "truncated JSON"),
+    ("malformed JSON: JSON is malformed: ", "malformed JSON: "),
+)
+
+
+def skipped_why(reason: str) -> str:
+    """A skipped record's reason as the scan line says it (`Skipped.reason` is kept whole in
+    the JSON): where in the line it broke left out, the decoder's own words shortened."""
+    text = _WHERE_IN_LINE.sub("", reason)
+    for long, short in _DECODER_WORDS:
+        if text.startswith(long):
+            text = short + text[len(long) :]
+    return clean_line(text, max_len=80)
+
+
+def _lines_named(lines: Sequence[int | None], most: int) -> str:
+    """ "lines 4, 9 and 3 more lines and 1 without a line number" ("" with no number)."""
+    numbered = [str(line) for line in lines if line is not None]
+    unnumbered = len(lines) - len(numbered)
+    if not numbered:
+        return ""
+    where = f"line{'s' if len(numbered) > 1 else ''} {', '.join(numbered[:most])}"
+    if len(numbered) > most:
+        where += f" and {plural(len(numbered) - most, 'more line')}"
+    if unnumbered:
+        where += f" and {unnumbered} without a line number"
+    return where
+
+
 def skipped_line(session: Session) -> str | None:
-    """`skipped 3 unreadable records at lines 4, 9 and 1 without a line number (why)`."""
+    """`skipped 3 unreadable records at lines 4, 9 and 1 without a line number (why)`; records
+    skipped for different reasons are grouped by reason, each with its lines: `skipped 2
+    unreadable records: line 11 (truncated JSON); line 31 (malformed JSON: invalid
+    character)`. Bounded however many lines are bad: a few lines per reason, a few reasons."""
     if not session.skipped:
         return None
     total = len(session.skipped)
-    numbered = [str(s.line) for s in session.skipped if s.line is not None]
-    unnumbered = total - len(numbered)
-    where = ""
-    if numbered:
-        shown = ", ".join(numbered[:10])
-        where = f" at line{'s' if len(numbered) > 1 else ''} {shown}"
-        if len(numbered) > 10:
-            where += f" and {plural(len(numbered) - 10, 'more line')}"
-        if unnumbered:
-            where += f" and {unnumbered} without a line number"
-    records = "record" if total == 1 else "records"
-    first = clean_line(session.skipped[0].reason, max_len=80)
-    return f"  skipped {total} unreadable {records}{where} ({first})"
+    records = plural(total, "unreadable record")
+    reasons: dict[str, list[int | None]] = {}
+    for skipped in session.skipped:
+        reasons.setdefault(skipped_why(skipped.reason), []).append(skipped.line)
+    if len(reasons) == 1:
+        ((why, lines),) = reasons.items()
+        where = _lines_named(lines, SKIPPED_LINES[0])
+        return f"  skipped {records}{' at ' + where if where else ''} ({why})"
+    parts = []
+    for why, lines in list(reasons.items())[:SKIPPED_REASONS]:
+        where = _lines_named(lines, SKIPPED_LINES[1]) or plural(len(lines), "record")
+        parts.append(f"{where} ({why})")
+    others = list(reasons.values())[SKIPPED_REASONS:]
+    if others:
+        count = sum(len(lines) for lines in others)
+        parts.append(f"{plural(count, 'more record')} for {plural(len(others), 'other reason')}")
+    return f"  skipped {records}: " + "; ".join(parts)
 
 
 WHAT_MIN = 30
@@ -276,9 +323,11 @@ def _signal_lines(session: Session, sig: Signal, *, weighted: bool) -> list[str]
     lead = f"{sig.weight:+.2f} " if weighted else ""
     if weighted and sig.value != 1.0:
         lead = f"{sig.weight:+.2f} ({sig.value:.2f} of it) "
-    turns = ", ".join(f"#{t + 1}" for t in sig.turns[:8]) or "-"
+    # a signal that points at no turn (a streak whose start is out of reach) names none
+    turns = ", ".join(f"#{t + 1}" for t in sig.turns[:8])
+    turns = f" turns {turns}" if turns else ""
     detail = clean_line(sig.detail, max_len=160)
-    lines = [f"    {lead}{clean_line(sig.name)} [{sig.side}] turns {turns}: {detail}"]
+    lines = [f"    {lead}{clean_line(sig.name)} [{sig.side}]{turns}: {detail}"]
     for i, turn_index in enumerate(sig.turns[:3]):
         quote = sig.quotes[i] if i < len(sig.quotes) else _quote_of(session, turn_index)
         if quote:

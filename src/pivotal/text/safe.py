@@ -42,7 +42,7 @@ __all__ = [
     "truncation_marker",
 ]
 
-_TRUNCATION = "… ({} more characters)"
+_TRUNCATION = "… ({} more {})"
 
 _PIECE = 1 << 16
 """Characters worked on at a time in a longer text (`_in_pieces`)."""
@@ -156,7 +156,7 @@ def clean_line(text: str, *, max_len: int | None = None) -> str:
 
 def truncation_marker(more: int) -> str:
     """The marker `clean` appends when it cuts `more` characters."""
-    return _TRUNCATION.format(f"{more:,}")
+    return _TRUNCATION.format(f"{more:,}", "character" if more == 1 else "characters")
 
 
 def json_inert(encoded: str) -> str:

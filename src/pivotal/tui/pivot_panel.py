@@ -19,6 +19,7 @@ from dataclasses import dataclass
 from time import monotonic
 
 from rich.console import Group, RenderableType
+from rich.segment import Segment
 from rich.style import Style
 from rich.text import Text
 from textual.geometry import Region, Size
@@ -29,7 +30,13 @@ from textual.timer import Timer
 from pivotal.detect.evaluate import Rejection
 from pivotal.model import Pivot
 from pivotal.tui.markdown_source import markdown_text
-from pivotal.tui.pivot_story import Context, no_pivot_text, pivot_text, rejection_text
+from pivotal.tui.pivot_story import (
+    NO_BREAK,
+    Context,
+    no_pivot_text,
+    pivot_text,
+    rejection_text,
+)
 from pivotal.tui.safe import clean
 
 DIM = Style(dim=True)
@@ -67,6 +74,30 @@ def note_block(index: int, note: str) -> RenderableType:
         hint = Text("Marked. a adds a note; m unmarks.", style="dim")
         return Group(title, hint, Text(""))
     return Group(title, markdown_text(clean(note)), Text(""))
+
+
+GLUE = "\u2800"
+"""Stands in for a no-break space while Rich wraps the panel: Rich breaks a line at any
+whitespace, the no-break space included. U+2800 (braille blank) is one cell wide and no
+whitespace, and `clean` never lets it through from a session (it looks like a space and is
+none), so every one on a wrapped line is a no-break space, drawn as a space."""
+
+
+def _glued(text: Text) -> Text:
+    """`text` with its no-break spaces (`pivot_story.NO_BREAK`) as `GLUE` (same length, its
+    styles kept): Rich keeps a figure and its unit on one line."""
+    if NO_BREAK not in text.plain:
+        return text
+    glued = text.copy()
+    glued.plain = text.plain.replace(NO_BREAK, GLUE)
+    return glued
+
+
+def _unglued(line: list[Segment]) -> list[Segment]:
+    return [
+        Segment(seg.text.replace(GLUE, " "), seg.style, seg.control) if GLUE in seg.text else seg
+        for seg in line
+    ]
 
 
 Written = tuple[RenderableType | None, Text]
@@ -241,8 +272,12 @@ class PivotPanel(ScrollView, can_focus=False):
     def _wrap(self, note: RenderableType | None, text: Text, width: int) -> list[Strip]:
         console = self.app.console
         options = console.options.update(width=width, highlight=False, markup=False)
-        shown = text if note is None else Group(note, text)
-        return [Strip(line, width) for line in console.render_lines(shown, options)]
+        glued = _glued(text)
+        shown = glued if note is None else Group(note, glued)
+        lines = console.render_lines(shown, options)
+        if glued is text:
+            return [Strip(line, width) for line in lines]
+        return [Strip(_unglued(line), width) for line in lines]
 
     def _remember(self, key: tuple[object, ...], lines: list[Strip], written: Written) -> None:
         self._recent.insert(0, (key, lines, written))

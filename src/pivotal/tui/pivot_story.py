@@ -38,9 +38,9 @@ from pivotal.model import Pivot, PivotKind, Role, Signal, Silence, StateChange, 
 from pivotal.spend.run import next_anchor, pivot_run, run_end
 from pivotal.spend.subagents import Subagent
 from pivotal.spend.words import run_sentence
+from pivotal.text.plural import plural
 from pivotal.tui.render import POSSIBLE_GLYPH
 from pivotal.tui.safe import one_line
-from pivotal.tui.status_line import plural
 from pivotal.tui.verdicts import why_not
 
 if TYPE_CHECKING:
@@ -215,6 +215,18 @@ _LINK = re.compile(r"\[([^\]\n]{1,200})\]\([^)\s]{0,400}\)")
 _UNIT = re.compile(r"^[~≈]?[\d.,]+\s?(.+)$")
 
 
+NO_BREAK = "\u00a0"
+"""Between a figure and its unit: the panel never breaks a line there (`pivot_panel`)."""
+_UNITS = re.compile(r"(?<=\d) (?=(?:k|M) tokens\b|(?:k|M|min|s|h)\b)|(?<=\d [kM]) (?=tokens\b)")
+_MONEY = re.compile(r"(?<=[≈≥<]) (?=\$)")
+
+
+def keep_units(sentence: str) -> str:
+    """`sentence` with no-break spaces inside its figures ("227 k tokens", "20 min",
+    "≈ $0.20"): a line that broke between "227" and "k tokens" read as two figures."""
+    return _MONEY.sub(NO_BREAK, _UNITS.sub(NO_BREAK, sentence))
+
+
 def unmark(text: str) -> str:
     """A quote as a person reads it: without Markdown's marks (bold, code ticks, headings,
     list bullets, link targets), which the transcript draws and a quote would show raw."""
@@ -256,7 +268,7 @@ def pivot_text(
         text.append("\n" + first)
     if context.run:
         sentence = one_line(context.run, 600)
-        text.append("\n" + sentence[:1].upper() + sentence[1:])
+        text.append("\n" + keep_units(sentence[:1].upper() + sentence[1:]))
     if pivot.possible:
         held_down(text, pivot.signals)
     state_text(text, pivot, context)
@@ -489,4 +501,4 @@ def signal_text(text: Text, signal: Signal) -> None:
         if quote:
             text.append(f"  “{quote}”", DIM)
     if len(signal.turns) > LINKS:
-        text.append(f"\n  … {len(signal.turns) - LINKS} more turns", DIM)
+        text.append(f"\n  … {plural(len(signal.turns) - LINKS, 'more turn')}", DIM)

@@ -244,7 +244,8 @@ def expandable(turn: Turn) -> bool:
 
 
 def more_note(count: int, unit: str, palette: Palette) -> Text:
-    return Text(f"… {count:,} more {unit} (Enter expands)", palette.dim)
+    """ "… 3 more lines (Enter expands)"; `unit` is singular ("line"): one is one line."""
+    return Text(f"… {count:,} more {unit}{'' if count == 1 else 's'} (Enter expands)", palette.dim)
 
 
 def text_blocks(body: str, turn: Turn, expanded: bool, palette: Palette) -> list[RenderableType]:
@@ -254,7 +255,7 @@ def text_blocks(body: str, turn: Turn, expanded: bool, palette: Palette) -> list
         shown, hidden = cut_lines(body, FOLDED_LINES)
         blocks: list[RenderableType] = [Text(shown, palette.synthetic)]
         if hidden:
-            blocks.append(more_note(hidden, "lines", palette))
+            blocks.append(more_note(hidden, "line", palette))
         return blocks
     shown, hidden = cut(body, EXPANDED_LIMIT if expanded else TEXT_LIMIT)
     if turn.role is Role.ASSISTANT and len(shown) <= MARKDOWN_LIMIT:
@@ -263,7 +264,7 @@ def text_blocks(body: str, turn: Turn, expanded: bool, palette: Palette) -> list
         style = palette.synthetic if turn.is_synthetic else Style()
         blocks = [Text(shown, style)]
     if hidden:
-        blocks.append(more_note(hidden, "characters", palette))
+        blocks.append(more_note(hidden, "character", palette))
     return blocks
 
 
@@ -278,7 +279,10 @@ def tool_blocks(call: ToolCall, palette: Palette) -> list[RenderableType]:
     style = palette.failed if call.failed else Style()
     blocks.append(Text(body or "(empty output)", style))
     if hidden_lines or hidden_chars:
-        blocks.append(Text(f"… output cut ({hidden_lines:,} more lines)", palette.dim))
+        # lines when whole lines were left out, else the characters past the cut
+        more = (hidden_lines, "line") if hidden_lines else (hidden_chars, "character")
+        unit = more[1] + ("" if more[0] == 1 else "s")
+        blocks.append(Text(f"… output cut ({more[0]:,} more {unit})", palette.dim))
     return blocks
 
 

@@ -30,11 +30,6 @@ def clock(seconds: float) -> str:
     return f"{hours}:{minutes:02d}:{secs:02d}" if hours else f"{minutes}:{secs:02d}"
 
 
-def plural(count: int, word: str) -> str:
-    """`1 pivot`, `3 pivots`."""
-    return f"{count} {word}{'' if count == 1 else 's'}"
-
-
 def fit(parts: list[Part], width: int) -> str:
     """The parts joined to fit `width` cells.
 

@@ -22,10 +22,11 @@ from textual.message import Message
 from textual.strip import Strip
 from textual.widget import Widget
 
+from pivotal.text.plural import plural
 from pivotal.tui.contrast import readable_style
 from pivotal.tui.playback import Playback
 from pivotal.tui.render import PIVOT_GLYPH, POSSIBLE_GLYPH
-from pivotal.tui.status_line import Part, clock, fit, plural
+from pivotal.tui.status_line import Part, clock, fit
 
 
 @dataclass(frozen=True, slots=True)
