@@ -109,11 +109,13 @@ async def test_o_goes_back_to_the_picker_and_esc_returns_to_the_replay() -> None
         await wait_for(lambda: app.replay is not None and app.replay.playback.turns != [])
         first = app.replay
         await pilot.press("o")
-        assert isinstance(app.screen, PickerScreen)
+        await wait_for(lambda: isinstance(app.screen, PickerScreen))
         assert app.screen.query_one("#picker-filter").value == "qwen"  # as it was left
         await pilot.press("escape", "escape")  # clear, then back to the replay
-        assert app.screen is first
-        await pilot.press("o", "escape", *"codex", "enter")
+        await wait_for(lambda: app.screen is first)
+        await pilot.press("o")
+        await wait_for(lambda: isinstance(app.screen, PickerScreen))
+        await pilot.press("escape", *"codex", "enter")
         await wait_for(lambda: app.replay is not None and app.replay is not first)
         assert app.replay.live.ref == REFS[1]  # type: ignore[union-attr]
         assert [type(s).__name__ for s in app.screen_stack].count("ReplayScreen") == 1
