@@ -65,18 +65,16 @@ class Keywords:
         return found
 
     def _tokens_hold(self, low: str) -> set[str]:
-        found: set[str] = set()
         split = low.encode("utf-8", "surrogatepass").translate(self._table).split()
         # only the tokens not known to be clean are kept (most are): no set of them all
         tokens = set(filterfalse(self._clean.__contains__, split))
         if not tokens:
-            return found
+            return tokens
         holding = self._holding
         known = tokens & holding.keys()
-        for token in known:
-            found.update(holding[token])
-        tokens -= known
-        if tokens:
+        found: set[str] = set().union(*map(holding.__getitem__, known))
+        if len(known) < len(tokens):
+            tokens -= known
             found.update(self._scan(tokens))
         return found
 

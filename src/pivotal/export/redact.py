@@ -235,12 +235,12 @@ def redact(text: str, counts: Counter[str] | None = None, users: tuple[str, ...]
     own paths): `/home/<user>` is masked for them even inside a longer path.
     """
     if len(text) > _SHORT:
-        return _redact(text, counts, users)[0]
+        return _redact(text, counts, users, noting=False)[0]
     key = (text, users)
     kept = _kept.get(key)
     if kept is None:
         found: Counter[str] = Counter()
-        kept = (_redact(text, found, users)[0], tuple(found.items()))
+        kept = (_redact(text, found, users, noting=False)[0], tuple(found.items()))
         if _kept_size[0] > _KEPT_CHARACTERS:
             _kept.clear()
             _kept_size[0] = 0
@@ -270,7 +270,9 @@ def _redact(
     counts: Counter[str] | None,
     users: tuple[str, ...],
     also: frozenset[str] = frozenset(),
+    noting: bool = True,
 ) -> tuple[str, frozenset[str] | None]:
+    """`redact_noting`; without `noting` the words are not gathered (None)."""
     if "\x1b" in text:
         # a terminal's escapes inside a key (`grep --color` splits the match out) would hide
         # it from every rule, and the formats drop or show them apart: they go first
@@ -284,10 +286,13 @@ def _redact(
     else:
         low = text.lower()
         words = _words()
-        present = words.present(low) | also
-        subject = Subject(text, low, present, words.vocabulary)
+        own = words.present(low)
+        present = own | also if also else own
+        # the rules' literals are looked for only if the text's own words hold them
+        subject = Subject(text, low, own, words.vocabulary)
         spans = _secret_spans(text, subject, present)
-        chosen = frozenset(present)
+        if noting:
+            chosen = frozenset(present)
         # The words found in the text before masking tell which paths can be in it: a
         # mask cannot make one (`[` and `]` are in none), and "~" is the only one the
         # masks of home paths below add.
@@ -408,6 +413,9 @@ def spans_beyond(
     among other text whose words choose more (gitleaks' keyword test is over all of it).
     `known`, if given, holds every word of `_words()` in `text`: a rule none of whose
     literals is in it cannot match there (`anchor`), and is not tried."""
+    choosing = _choosing()
+    if choosing.isdisjoint(words - tried):  # (most blocks) `tried` chose all the rules
+        return []
     vocabulary = _words().vocabulary
 
     def can_match(pattern: re.Pattern[str]) -> bool:
@@ -418,7 +426,6 @@ def spans_beyond(
             or any(word in known or word not in vocabulary for word in how.literals)
         )
 
-    choosing = _choosing()
     more_own, more_rules = _rules_beyond(words & choosing, tried & choosing)
     own = [rule for rule in more_own if can_match(rule[1])]
     rules = [rule for rule in more_rules if can_match(rule.pattern)]
