@@ -54,9 +54,10 @@ class Keywords:
         self._clean: set[bytes] = set()  # tokens that hold no word
         self._holding: dict[bytes, list[str]] = {}  # tokens that hold some, and which
 
-    def present(self, low: str) -> set[str]:
-        """The words that occur in `low` (a lower-cased text)."""
-        found = self._tokens_hold(low) if self._trie is not None else set()
+    def present(self, low: str, encoded: bytes | None = None) -> set[str]:
+        """The words that occur in `low` (a lower-cased text); `encoded` is its UTF-8 (with
+        surrogates passed), if known (`lowered`)."""
+        found = self._tokens_hold(low, encoded) if self._trie is not None else set()
         for word, guard in self.direct:
             if (guard is None or guard in found) and word in low:
                 found.add(word)
@@ -64,8 +65,10 @@ class Keywords:
             found -= self._extra
         return found
 
-    def _tokens_hold(self, low: str) -> set[str]:
-        split = low.encode("utf-8", "surrogatepass").translate(self._table).split()
+    def _tokens_hold(self, low: str, encoded: bytes | None = None) -> set[str]:
+        if encoded is None:
+            encoded = low.encode("utf-8", "surrogatepass")
+        split = encoded.translate(self._table).split()
         # only the tokens not known to be clean are kept (most are): no set of them all
         tokens = set(filterfalse(self._clean.__contains__, split))
         if not tokens:
@@ -98,6 +101,30 @@ class Keywords:
             self._clean.clear()
         self._clean.update(tokens if starts is None else tokens.difference(holding))
         return found
+
+
+def lowered(text: str) -> tuple[str, bytes | None]:
+    """`text.lower()`, and its UTF-8 (surrogates passed) when that was made on the way.
+
+    `str.lower` looks up every character of a text with one that is not ASCII in
+    Unicode's tables (seven times the time of an ASCII text's): agent sessions are
+    mostly ASCII with an arrow or an accent here and there. When each character that is
+    not ASCII is its own lower case, lowering the ASCII letters of the UTF-8 bytes and
+    decoding them gives the same text: the non-ASCII characters are taken out of the
+    bytes (`_ASCII`, deleted: what is left is their whole UTF-8 sequences) and checked
+    together. (`str.lower` depends on a neighbour only for 'Σ', which is not its own
+    lower case.) Otherwise `str.lower` is asked."""
+    if text.isascii():
+        return text.lower(), None
+    encoded = text.encode("utf-8", "surrogatepass")
+    others = encoded.translate(None, _ASCII).decode("utf-8", "surrogatepass")
+    if others.lower() != others:
+        return text.lower(), None
+    encoded = encoded.lower()
+    return encoded.decode("utf-8", "surrogatepass"), encoded
+
+
+_ASCII = bytes(range(128))
 
 
 def _guard(word: str) -> str | None:

@@ -34,7 +34,7 @@ from functools import cache, lru_cache, partial
 from typing import Any
 
 from pivotal.export.anchor import Subject, finditer, literals_of, plan
-from pivotal.export.keywords import Keywords, tokenish
+from pivotal.export.keywords import Keywords, lowered, tokenish
 from pivotal.export.ruleset import RULE_FLAGS, Rule, findings, gitleaks, rule_source, secret_in
 from pivotal.export.runs import RunIndex, RunRule, examine, long_runs, run_rule, stand_in
 
@@ -284,9 +284,9 @@ def _redact(
         spans = _spans_with_runs(text, runs, also)
         found: frozenset[str] | set[str] = _PATH_WORDS
     else:
-        low = text.lower()
+        low, encoded = lowered(text)
         words = _words()
-        own = words.present(low)
+        own = words.present(low, encoded)
         present = own | also if also else own
         # the rules' literals are looked for only if the text's own words hold them
         subject = Subject(text, low, own, words.vocabulary)
