@@ -142,11 +142,11 @@ def _shown(
             return done
         return redact(text, counts, users)
     head = text[: cut + MARGIN]
-    found: Counter[str] = Counter()  # kept only if the head is what is shown
+    found: Counter[str] | None = None if counts is None else Counter()  # kept if shown
     done = redact(head, found, users)
     if len(done) < cut + MARGIN // 2:
         return redact(text, counts, users)
-    if counts is not None:
+    if counts is not None and found:
         counts.update(found)
     return done[: len(done) - MARGIN // 2] + " " * (len(text) - len(head) + MARGIN // 2)
 
@@ -239,12 +239,12 @@ class Shown:
             position = end
         between.append(piece[position:])
         around = frozenset().union(*(shows for _, _, _, shows in cuts))
-        found: Counter[str] = Counter()
+        found: Counter[str] | None = None if counts is None else Counter()
         rest, words = redact_noting(self._GAP.join(between), found, users, around)
         done = rest.split(self._GAP)
         if words is None or len(done) != len(between):  # long runs, or a mask over a gap
             return redact(piece, counts, users)
-        if counts is not None:
+        if counts is not None and found:
             counts.update(found)
         out = [done[0]]
         for (start, end, tried, shows), after in zip(cuts, done[1:], strict=True):
