@@ -394,15 +394,42 @@ def _secret_spans(
     if present is None:
         present = subject.words if subject.words is not None else _words().present(text.lower())
     if present:
+        own = subject.words
         for kind, pattern, group in _own_rules(present):
+            if own is not None and _lacks(own, pattern.pattern, pattern.flags):
+                continue
             for match in finditer(pattern, subject):
                 start, end = match.span(group)
                 if start < end:
                     spans.append((start, end, kind))
-        spans.extend(findings(text, subject=subject, present=present))
+
+        def lacked(rule: Rule) -> bool:
+            return own is not None and _lacks(own, rule_source(rule.regex), RULE_FLAGS)
+
+        spans.extend(findings(text, subject=subject, present=present, skip=lacked))
     if spans and "[REDACTED:" in text:  # a mask is no secret: masking twice changes nothing
         spans = [s for s in spans if not _MASK.fullmatch(text, s[0], s[1])]
     return spans
+
+
+def _lacks(words: set[str] | frozenset[str], source: str, flags: int) -> bool:
+    """Whether a text whose words (of `_words()`) are `words` can hold no match of the
+    pattern `source` compiled with `flags`: every match passes through one of its plan's
+    literals (`anchor`), each a word `_words()` looks for, and none is in the text. A
+    rule chosen by the words of the text around it (HTML's second pass) mostly is not:
+    it is passed over without being compiled or planned for the text."""
+    key = (source, flags)
+    try:
+        needs = _NEEDS[key]
+    except KeyError:
+        literals = literals_of(source, flags)
+        vocabulary = _words().vocabulary
+        known = literals and all(word in vocabulary for word in literals)
+        needs = _NEEDS[key] = frozenset(literals) if known else None
+    return needs is not None and needs.isdisjoint(words)
+
+
+_NEEDS: dict[tuple[str, int], frozenset[str] | None] = {}
 
 
 def spans_beyond(
