@@ -50,7 +50,7 @@ class Keywords:
         self._prefixes = {
             w.encode(): [w[:n] for n in range(1, len(w) + 1) if w[:n] in every] for w in plain
         }
-        self._trie = re.compile(f"(?=({trie(plain)}))".encode()) if plain else None
+        self._trie = re.compile(trie(plain).encode()) if plain else None
         self._clean: set[bytes] = set()  # tokens that hold no word
         self._holding: dict[bytes, list[str]] = {}  # tokens that hold some, and which
 
@@ -90,13 +90,19 @@ class Keywords:
         holding = self._holding
         if len(holding) > _REMEMBERED:
             holding.clear()
-        for match in self._trie.finditer(joined):  # type: ignore[union-attr]
+        # the longest word at each place one begins: searched for from the place after the
+        # last (`re` skips the places no word begins at, where a look-ahead tries each)
+        search = self._trie.search  # type: ignore[union-attr]
+        match = search(joined)
+        while match is not None:
             if starts is None:  # where each token begins in `joined`
                 starts = list(accumulate(map((1).__add__, map(len, ordered)), initial=0))
-            token = ordered[bisect_right(starts, match.start()) - 1]
-            words = self._prefixes[match.group(1)]
+            at = match.start()
+            token = ordered[bisect_right(starts, at) - 1]
+            words = self._prefixes[match.group()]
             holding.setdefault(token, []).extend(words)
             found.update(words)
+            match = search(joined, at + 1)
         if len(self._clean) > _REMEMBERED:
             self._clean.clear()
         self._clean.update(tokens if starts is None else tokens.difference(holding))
