@@ -35,7 +35,7 @@ from typing import Any
 
 from pivotal.export.anchor import Subject, finditer, literals_of, plan
 from pivotal.export.keywords import Keywords, lowered, tokenish
-from pivotal.export.ruleset import RULE_FLAGS, Rule, findings, gitleaks, rule_source, secret_in
+from pivotal.export.ruleset import RULE_FLAGS, Rule, gitleaks, rule_source, secret_in
 from pivotal.export.runs import RunIndex, RunRule, examine, long_runs, run_rule, stand_in
 
 _PEM = r"-----BEGIN (?:[A-Z0-9]+ )*PRIVATE KEY(?: BLOCK)?-----"
@@ -394,39 +394,71 @@ def _secret_spans(
     if present is None:
         present = subject.words if subject.words is not None else _words().present(text.lower())
     if present:
-        own = subject.words
-        for kind, pattern, group in _own_rules(present):
-            if own is not None and _lacks(own, pattern.pattern, pattern.flags):
+        own = subject.words  # None: not known (a rule is then tried whatever its literals)
+        ours, theirs = _chosen(present)
+        for kind, pattern, group, needs in ours:
+            if needs is not None and own is not None and needs.isdisjoint(own):
                 continue
             for match in finditer(pattern, subject):
                 start, end = match.span(group)
                 if start < end:
                     spans.append((start, end, kind))
-
-        def lacked(rule: Rule) -> bool:
-            return own is not None and _lacks(own, rule_source(rule.regex), RULE_FLAGS)
-
-        spans.extend(findings(text, subject=subject, present=present, skip=lacked))
+        if theirs:  # gitleaks' (`findings`)
+            ruleset = gitleaks()
+            for rule, needs in theirs:
+                if needs is not None and own is not None and needs.isdisjoint(own):
+                    continue
+                for match in finditer(rule.pattern, subject):
+                    span = secret_in(rule, match, text, ruleset)
+                    if span is not None:
+                        spans.append((span[0], span[1], rule.id))
     if spans and "[REDACTED:" in text:  # a mask is no secret: masking twice changes nothing
         spans = [s for s in spans if not _MASK.fullmatch(text, s[0], s[1])]
     return spans
 
 
-def _lacks(words: set[str] | frozenset[str], source: str, flags: int) -> bool:
-    """Whether a text whose words (of `_words()`) are `words` can hold no match of the
-    pattern `source` compiled with `flags`: every match passes through one of its plan's
-    literals (`anchor`), each a word `_words()` looks for, and none is in the text. A
-    rule chosen by the words of the text around it (HTML's second pass) mostly is not:
-    it is passed over without being compiled or planned for the text."""
+_Ours = tuple[tuple[str, re.Pattern[str], int, frozenset[str] | None], ...]
+_Theirs = tuple[tuple[Rule, frozenset[str] | None], ...]
+_CHOSEN: dict[frozenset[str], tuple[_Ours, _Theirs]] = {}
+
+
+def _chosen(present: set[str] | frozenset[str]) -> tuple[_Ours, _Theirs]:
+    """Our rules (kind, pattern, group) and gitleaks' that the words `present` choose, in
+    order, each with the literals a text must hold for it to match there (`_needs`):
+    remembered per set of the words that choose rules (a session's texts hold few)."""
+    key = frozenset(present.intersection(_choosing()))
+    choice = _CHOSEN.get(key)
+    if choice is None:
+        if len(_CHOSEN) >= 1 << 12:
+            _CHOSEN.clear()
+        ours = tuple(
+            (kind, pattern, group, _needs(pattern.pattern, pattern.flags))
+            for kind, pattern, group in _own_rules(key)
+        )
+        theirs = tuple(
+            (rule, _needs(rule_source(rule.regex), RULE_FLAGS))
+            for rule in gitleaks().candidates("", present=set(key))
+        )
+        choice = _CHOSEN[key] = (ours, theirs)
+    return choice
+
+
+def _needs(source: str, flags: int) -> frozenset[str] | None:
+    """The literals one of which a text must hold for the pattern `source` (compiled with
+    `flags`) to match in it, when each is a word `_words()` looks for: every match passes
+    through one of its plan's literals (`anchor`). A text whose words hold none of them is
+    passed over without the pattern being compiled or planned for it (in HTML's second
+    pass most rules are chosen by the words of the blocks around a text, not its own).
+    None: any text may hold a match."""
     key = (source, flags)
     try:
-        needs = _NEEDS[key]
+        return _NEEDS[key]
     except KeyError:
         literals = literals_of(source, flags)
         vocabulary = _words().vocabulary
         known = literals and all(word in vocabulary for word in literals)
         needs = _NEEDS[key] = frozenset(literals) if known else None
-    return needs is not None and needs.isdisjoint(words)
+        return needs
 
 
 _NEEDS: dict[tuple[str, int], frozenset[str] | None] = {}

@@ -27,7 +27,7 @@ import math
 import re
 import tomllib
 from collections import Counter
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from functools import cache
 from pathlib import Path
@@ -306,19 +306,16 @@ def findings(
     ruleset: Ruleset | None = None,
     subject: Subject | None = None,
     present: set[str] | None = None,
-    skip: Callable[[Rule], bool] | None = None,
 ) -> Iterator[tuple[int, int, str]]:
     """(start, end, rule id) of every secret in `text` by gitleaks' semantics. `subject`
     is `text` as `pivotal.export.anchor` reads it and `present` the keywords in
-    `text.lower()`, if known; a rule `skip` says can match nowhere in `text` is not tried."""
+    `text.lower()`, if known."""
     ruleset = ruleset or gitleaks()
     rules = ruleset.candidates(text, present=present)
     if not rules:
         return
     subject = subject or Subject(text)
     for rule in rules:
-        if skip is not None and skip(rule):
-            continue
         for match in finditer(rule.pattern, subject):
             span = secret_in(rule, match, text, ruleset)
             if span is not None:
