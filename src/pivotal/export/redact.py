@@ -512,7 +512,7 @@ def spans_beyond(
 @cache
 def _choosing() -> frozenset[str]:
     """The words that choose rules: our needles and gitleaks' keywords."""
-    return _NEEDLES | frozenset(gitleaks().keywords.words)
+    return _NEEDLES | gitleaks().keyword_set
 
 
 @lru_cache(maxsize=1 << 12)
@@ -612,7 +612,7 @@ def _words() -> Keywords:
     # a literal is worth knowing about only when it costs no direct search of its own (one
     # of one character does: `anchor` finds it as fast as `Keywords` would)
     literals = {w for w in literals if len(w) > 1 and tokenish(w)}
-    return Keywords(needles | set(gitleaks().keywords.words) | literals)
+    return Keywords(needles | gitleaks().keyword_set | literals)
 
 
 # Rules that say only "something secret-looking": a provider's own rule names it better.
