@@ -203,7 +203,7 @@ class Shown:
         self.longest = longest
         self.prefixes = prefixes
         self._escapes = words_in(show("&<>\"'"))  # the words its escaping may add
-        self._texts: dict[str, tuple[frozenset[str], frozenset[str]]] = {}
+        self._texts: dict[str, tuple[frozenset[str], frozenset[str]]] = {}  # words, masks'
         self._size = 0
 
     def note(self, text: str, words: frozenset[str] | None) -> None:
@@ -214,31 +214,35 @@ class Shown:
             self._texts.clear()
             self._size = 0
         shown = self.show(text)
-        self._texts[shown] = (words, words | self._escapes | mask_words(text))
+        self._texts[shown] = (words, mask_words(text))  # (what it shows: made if it is shown)
         self._size += len(shown)
 
     def redact(self, piece: str, counts: Counter[str] | None, users: tuple[str, ...]) -> str:
         """`piece` of the format's finished text redacted, its noted blocks as above."""
-        cuts: list[tuple[int, int, frozenset[str], frozenset[str]]] = []
+        cuts: list[tuple[int, int, str, frozenset[str], frozenset[str]]] = []
+        texts, escapes = self._texts, self._escapes
         for start, end in self._blocks(piece):
-            known = self._texts.get(piece[start:end])
+            block = piece[start:end]
+            known = texts.get(block)
             if known is None:
                 for prefix in self.prefixes:
-                    if piece.startswith(prefix, start):
-                        known = self._texts.get(piece[start + len(prefix) : end])
+                    if block.startswith(prefix):
+                        known = texts.get(block[len(prefix) :])
                         if known is not None:
+                            block = block[len(prefix) :]
                             start += len(prefix)
                             break
             if known is not None:
-                cuts.append((start, end, *known))
+                tried, masks = known
+                cuts.append((start, end, block, tried, tried | escapes | masks))
         if not cuts:
             return redact(piece, counts, users)
         between, position = [], 0
-        for start, end, _, _ in cuts:
+        for start, end, _, _, _ in cuts:
             between.append(piece[position:start])
             position = end
         between.append(piece[position:])
-        around = frozenset().union(*(shows for _, _, _, shows in cuts))
+        around = frozenset().union(*(shows for *_, shows in cuts))
         found: Counter[str] | None = None if counts is None else Counter()
         rest, words = redact_noting(self._GAP.join(between), found, users, around)
         done = rest.split(self._GAP)
@@ -247,8 +251,7 @@ class Shown:
         if counts is not None and found:
             counts.update(found)
         out = [done[0]]
-        for (start, end, tried, shows), after in zip(cuts, done[1:], strict=True):
-            block = piece[start:end]
+        for (_, _, block, tried, shows), after in zip(cuts, done[1:], strict=True):
             out.append(mask_spans(block, spans_beyond(block, words, tried, shows), counts))
             out.append(after)
         return "".join(out)
