@@ -76,19 +76,7 @@ def scrub(
     if isinstance(value, Turn):
         return _turn(value, _loader)
     if isinstance(value, msgspec.Struct):
-        # a turn's parts are most of what is scrubbed: their strings go straight to `_shown`
-        noted = _loader.seen if _cut is not None else None
-        hidden = _loader.hidden
-        changes = {}
-        for name in value.__struct_fields__:
-            if name in hidden:
-                continue
-            item = getattr(value, name)
-            if type(item) is str:
-                changes[name] = _shown(item, counts, users, _cut, noted)
-            elif not _as_is(item):
-                changes[name] = scrub(item, counts, users, _loader, _cut=_cut)
-        return msgspec.structs.replace(value, **changes)
+        return _struct(value, counts, users, _loader, _cut)
     if dataclasses.is_dataclass(value) and not isinstance(value, type):
         changes = {
             f.name: scrub(getattr(value, f.name), counts, users, _loader, _cut=_cut)
@@ -96,11 +84,41 @@ def scrub(
             if f.init
         }
         return dataclasses.replace(value, **changes)
-    if isinstance(value, list | tuple):
+    if isinstance(value, list):
+        return [scrub(v, counts, users, _loader, _cut=_cut) for v in value]
+    if isinstance(value, tuple):
         return type(value)(scrub(v, counts, users, _loader, _cut=_cut) for v in value)
     if isinstance(value, dict):
         return _data(value, counts, users, _cut)
     return value
+
+
+def _struct(
+    value: msgspec.Struct,
+    counts: Counter[str] | None,
+    users: tuple[str, ...],
+    loader: _RedactedParts,
+    cut: int | None,
+) -> msgspec.Struct:
+    """`scrub` of a struct: a turn's parts are most of what is scrubbed, so their strings
+    go straight to `_shown`, and the fields of each type that are shown are listed once."""
+    noted = loader.seen if cut is not None else None
+    kind = type(value)
+    names = _FIELDS.get((kind, loader.hidden))
+    if names is None:
+        shown = tuple(name for name in value.__struct_fields__ if name not in loader.hidden)
+        names = _FIELDS[kind, loader.hidden] = shown
+    changes = {}
+    for name in names:
+        item = getattr(value, name)
+        if type(item) is str:
+            changes[name] = _shown(item, counts, users, cut, noted)
+        elif not _as_is(item):
+            changes[name] = scrub(item, counts, users, loader, _cut=cut)
+    return msgspec.structs.replace(value, **changes)
+
+
+_FIELDS: dict[tuple[type, frozenset[str]], tuple[str, ...]] = {}
 
 
 def _as_is(value: Any) -> bool:
