@@ -133,6 +133,20 @@ def literals_of(source: str, flags: int) -> tuple[str, ...]:
     return () if how is None else how.literals
 
 
+def needed(source: str, flags: int) -> tuple[str, ...]:
+    """Lower-case literals one of which every match of `re.compile(source, flags)` passes
+    through, read without compiling it: its plan's, or for a pattern that has no plan
+    those every match begins with (`re` finds a leading literal by itself, and such a
+    pattern is not planned: `SK[0-9a-fA-F]{32}`); () when not known."""
+    tree, how = _read(source, flags)
+    if how is not None:
+        return how.literals
+    if tree is None or tree.getwidth()[0] == 0:
+        return ()
+    first = _starts(_flatten(list(tree.data), tree.state.flags), _LONGEST)
+    return () if "" in first else tuple(sorted(first))
+
+
 _READ: dict[tuple[str, int], tuple[_parser.SubPattern | None, Plan | None]] = {}
 
 

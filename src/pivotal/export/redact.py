@@ -33,7 +33,7 @@ from collections import Counter
 from functools import cache, lru_cache, partial
 from typing import Any
 
-from pivotal.export.anchor import Subject, finditer, literals_of, plan
+from pivotal.export.anchor import Subject, finditer, literals_of, needed
 from pivotal.export.keywords import Keywords, lowered, tokenish
 from pivotal.export.ruleset import RULE_FLAGS, Rule, gitleaks, rule_source, secret_in
 from pivotal.export.runs import RunIndex, RunRule, examine, long_runs, run_rule, stand_in
@@ -446,15 +446,15 @@ def _chosen(present: set[str] | frozenset[str]) -> tuple[_Ours, _Theirs]:
 def _needs(source: str, flags: int) -> frozenset[str] | None:
     """The literals one of which a text must hold for the pattern `source` (compiled with
     `flags`) to match in it, when each is a word `_words()` looks for: every match passes
-    through one of its plan's literals (`anchor`). A text whose words hold none of them is
-    passed over without the pattern being compiled or planned for it (in HTML's second
-    pass most rules are chosen by the words of the blocks around a text, not its own).
-    None: any text may hold a match."""
+    through one of them (`anchor.needed`). A text whose words hold none of them is passed
+    over without the pattern being compiled or planned for it (in HTML's second pass most
+    rules are chosen by the words of the blocks around a text, not its own). None: any
+    text may hold a match."""
     key = (source, flags)
     try:
         return _NEEDS[key]
     except KeyError:
-        literals = literals_of(source, flags)
+        literals = needed(source, flags)
         vocabulary = _words().vocabulary
         known = literals and all(word in vocabulary for word in literals)
         needs = _NEEDS[key] = frozenset(literals) if known else None
@@ -477,17 +477,12 @@ def spans_beyond(
         return []
     vocabulary = _words().vocabulary
 
-    def can_match(pattern: re.Pattern[str]) -> bool:
-        how = plan(pattern)
-        return (
-            known is None
-            or how is None
-            or any(word in known or word not in vocabulary for word in how.literals)
-        )
+    def can_match(needs: frozenset[str] | None) -> bool:
+        return known is None or needs is None or not needs.isdisjoint(known)
 
     more_own, more_rules = _rules_beyond(words & choosing, tried & choosing)
-    own = [rule for rule in more_own if can_match(rule[1])]
-    rules = [rule for rule in more_rules if can_match(rule.pattern)]
+    own = [rule for rule in more_own if can_match(_needs(rule[1].pattern, rule[1].flags))]
+    rules = [r for r in more_rules if can_match(_needs(rule_source(r.regex), RULE_FLAGS))]
     if not own and not rules:
         return []
     ruleset = gitleaks()
