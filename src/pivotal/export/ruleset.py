@@ -49,6 +49,9 @@ _POSIX = {
 }
 
 
+_FLAG_GROUP = re.compile(r"\(\?([a-z]+)\)")
+
+
 def go_regex(pattern: str) -> str:
     """A Go RE2 pattern as a Python `re` pattern with the same meaning.
 
@@ -94,12 +97,12 @@ def go_regex(pattern: str) -> str:
                 i += 1
             class_start = i  # a `]` right here is a literal
             continue
-        flags = re.match(r"\(\?([a-z]+)\)", pattern[i:])
+        flags = _FLAG_GROUP.match(pattern, i) if char == "(" else None
         if flags and (i > 0 or groups != [[]] or out):
             for flag in flags.group(1):
                 out.append(f"(?{flag}:")
                 groups[-1].append(flag)
-            i += flags.end()
+            i = flags.end()
             continue
         if char == "(":
             groups.append([])
