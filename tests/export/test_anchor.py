@@ -234,3 +234,14 @@ def test_a_rule_none_of_whose_literals_the_words_hold_is_passed_over(texts):
     assert passed > 1000
     generic = next(r for r in gitleaks().rules if r.id == "generic-api-key")
     assert {"key", "token", "secret"} <= redact._needs(rule_source(generic.regex), RULE_FLAGS)
+
+
+def test_the_stored_literals_are_the_rules_own():
+    # redaction reads its rules' literals from rules/literals.txt rather than parse every
+    # rule at its start: the file must say what parsing them says
+    from pivotal.export import redact
+
+    assert redact._stored_literals() == redact.literal_words(), (
+        "rules/literals.txt is stale: run python tools/redaction_literals.py"
+    )
+    assert redact._words().vocabulary >= redact.literal_words()
