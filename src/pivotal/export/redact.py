@@ -189,6 +189,7 @@ OWN_RULES: list[tuple[str, re.Pattern[str], int, tuple[str, ...]]] = [
 # one before: `re` then finds the places to try with its fast search for a literal (a
 # look-behind first makes it try every position).
 _HOME = re.compile(r"/(?<![\w.~-]/)(?:home|Users)/(?!\.\.?(?:/|\b))[^/\s\"'`<>|:;,()\[\]{}\\]+")
+_HOME_SPLIT = re.compile(f"({_HOME.pattern})")
 # Claude Code names project folders after the cwd: ~/.claude/projects/-home-mara-src-app/
 _SLUG_HOME = re.compile(r"-(?<=projects/-)(?:home|Users)-[^-/\s]+(?=-|/)")
 _WINDOWS_HOME = re.compile(r"(?i:\b[A-Z]:\\Users\\)[^\\\s\"'`<>|:;,()\[\]{}]+")
@@ -302,9 +303,14 @@ def _redact(
         text = _mask(text, spans, counts)
     changed = False
     if ("/home/" in found or "/users/" in found) and ("/home/" in text or "/Users/" in text):
-        seen = {path.split("/")[2] for path in set(_HOME.findall(text))}
-        text, changed = _replace(_HOME, "~", text, counts)
-        if seen:  # a name seen at a path's start is masked deeper in too
+        pieces = _HOME_SPLIT.split(text)  # the text between home paths, and the paths
+        if len(pieces) > 1:
+            paths = pieces[1::2]
+            text, changed = "~".join(pieces[::2]), True
+            if counts is not None:
+                counts["home-path"] += len(paths)
+            # a name seen at a path's start is masked deeper in too
+            seen = {path.split("/")[2] for path in set(paths)}
             users = tuple(sorted(set(users) | {u for u in seen if _USER.fullmatch(u)}))
     if "projects/-" in found and "projects/-" in text:
         text, done = _replace(_SLUG_HOME, "-~", text, counts)
