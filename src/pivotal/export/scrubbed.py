@@ -77,6 +77,12 @@ def scrub(
         return _turn(value, _loader)
     if isinstance(value, msgspec.Struct):
         return _struct(value, counts, users, _loader, _cut)
+    if isinstance(value, list):
+        return [scrub(v, counts, users, _loader, _cut=_cut) for v in value]
+    if isinstance(value, dict):
+        return _data(value, counts, users, _cut)
+    if isinstance(value, tuple):
+        return type(value)(scrub(v, counts, users, _loader, _cut=_cut) for v in value)
     if dataclasses.is_dataclass(value) and not isinstance(value, type):
         changes = {
             f.name: scrub(getattr(value, f.name), counts, users, _loader, _cut=_cut)
@@ -84,12 +90,6 @@ def scrub(
             if f.init
         }
         return dataclasses.replace(value, **changes)
-    if isinstance(value, list):
-        return [scrub(v, counts, users, _loader, _cut=_cut) for v in value]
-    if isinstance(value, tuple):
-        return type(value)(scrub(v, counts, users, _loader, _cut=_cut) for v in value)
-    if isinstance(value, dict):
-        return _data(value, counts, users, _cut)
     return value
 
 
