@@ -111,9 +111,10 @@ def _struct(
     changes = {}
     for name in names:
         item = getattr(value, name)
-        if type(item) is str:
+        kind = type(item)
+        if kind is str:
             changes[name] = _shown(item, counts, users, cut, noted)
-        elif not _as_is(item):
+        elif not (_AS_IS.get(kind) or _as_is(item)):
             changes[name] = scrub(item, counts, users, loader, _cut=cut)
     return msgspec.structs.replace(value, **changes)
 
