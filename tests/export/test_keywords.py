@@ -79,3 +79,23 @@ def test_a_word_with_a_space_is_looked_for_where_its_longest_piece_occurs():
 def test_words_outside_the_token_alphabet_are_looked_for_directly():
     assert tokenish("sk-ant-") and tokenish("dp.pt.") and tokenish("://")
     assert not tokenish("private key") and not tokenish('"secret_') and not tokenish("")
+
+
+def test_lowered_is_str_lower_for_every_character():
+    """`lowered` lowers a text's ASCII letters in its bytes when every other character is
+    its own lower case: true of `str.lower` only if no such character changes with its
+    neighbours. Each code point is lowered between upper-case ASCII letters, twice (so a
+    second one sees it as its neighbour), and the bytes made on the way are the lower
+    case's UTF-8."""
+    fast = 0
+    for point in range(0x80, 0x110000):
+        char = chr(point)
+        text = f"AB{char}Q{char} Z"
+        low, encoded = keywords.lowered(text)
+        assert low == text.lower(), hex(point)
+        if encoded is not None:
+            fast += 1
+            assert encoded == low.encode("utf-8", "surrogatepass"), hex(point)
+    assert fast > 1_000_000  # most characters are their own lower case
+    for text in ("ΟΔΟΣ Σ", "naïve CAFÉ", "İstanbul", "Kelvin", "ſtraße", "x\u2192Y", "ÿ"):
+        assert keywords.lowered(text)[0] == text.lower(), text

@@ -173,3 +173,15 @@ def test_short_texts_kept_count_again_when_they_come_again():
     text = "mail mara@ledgerly.example from /home/mara"
     assert redact(text, first) == redact(text, again) == "mail [REDACTED:email] from ~"
     assert first == again == Counter({"email": 1, "home-path": 1})
+
+
+def test_go_flags_in_mid_pattern_are_scoped_as_go_scopes_them():
+    # Go applies a `(?i)` to the rest of its group, `|` included; Python only at the start
+    from pivotal.export.ruleset import go_regex
+
+    assert go_regex("(?i)abc") == "(?i)abc"
+    assert go_regex("a(?i)b|c") == "a(?i:b)|(?i:c)"
+    assert go_regex("(x(?i)y|z)w") == "(x(?i:y)|(?i:z))w"
+    assert go_regex("a(?is)b$") == r"a(?i:(?s:b\Z))"
+    assert go_regex(r"\((?i)x") == r"\((?i:x)"
+    assert go_regex("[(?i)]x") == "[(?i)]x"  # in a class: characters, not a flag

@@ -133,6 +133,20 @@ def literals_of(source: str, flags: int) -> tuple[str, ...]:
     return () if how is None else how.literals
 
 
+def needed(source: str, flags: int) -> tuple[str, ...]:
+    """Lower-case literals one of which every match of `re.compile(source, flags)` passes
+    through, read without compiling it: its plan's, or for a pattern that has no plan
+    those every match begins with (`re` finds a leading literal by itself, and such a
+    pattern is not planned: `SK[0-9a-fA-F]{32}`); () when not known."""
+    tree, how = _read(source, flags)
+    if how is not None:
+        return how.literals
+    if tree is None or tree.getwidth()[0] == 0:
+        return ()
+    first = _starts(_flatten(list(tree.data), tree.state.flags), _LONGEST)
+    return () if "" in first else tuple(sorted(first))
+
+
 _READ: dict[tuple[str, int], tuple[_parser.SubPattern | None, Plan | None]] = {}
 
 
@@ -288,28 +302,34 @@ def _starts_in(how: Plan, subject: Subject) -> list[tuple[int, int]] | None:
     """Where matches can start, as merged (first, last) ranges; None: search all of it."""
     low, words, vocabulary = subject.low, subject.words, subject.vocabulary
     hits: list[int] = []
+    find = low.find
     for literal in how.literals:
         if words is not None and literal in vocabulary and literal not in words:
             continue
-        find = low.find
         at = find(literal)
         while at >= 0:
             hits.append(at)
             at = find(literal, at + 1)
+    if not hits:
+        return []
     if len(how.literals) > 1:
         hits = sorted(set(hits))
+    text = subject.text
+    rest = how.rest
+    if rest is not None:  # a literal where what follows the prefix fails: no match passes it
+        match = rest.match
+        hits = [hit for hit in hits if match(text, hit) is not None]
+        if not hits:  # (most literals: the text's reverse is not made for nothing)
+            return []
     ranges: list[tuple[int, int]] = []
     size = len(low)
     budget = size // 8 + 64  # beyond it, re's own scan is cheaper than ours
-    shortest, longest, run, rest = how.shortest, how.longest, how.run, how.rest
-    text = subject.text
+    shortest, longest, run = how.shortest, how.longest, how.run
     backwards = subject.backwards if run is not None else ""
     previous = -1  # the last hit, and where its run starts
     previous_first = 0
     end = -1  # the last range's end
     for hit in hits:
-        if rest is not None and rest.match(text, hit) is None:
-            continue  # no match passes through this literal
         last = hit - shortest
         floor = 0 if longest is None else max(0, hit - longest)
         first = floor

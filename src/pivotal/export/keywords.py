@@ -50,13 +50,14 @@ class Keywords:
         self._prefixes = {
             w.encode(): [w[:n] for n in range(1, len(w) + 1) if w[:n] in every] for w in plain
         }
-        self._trie = re.compile(f"(?=({trie(plain)}))".encode()) if plain else None
+        self._trie = re.compile(trie(plain).encode()) if plain else None
         self._clean: set[bytes] = set()  # tokens that hold no word
         self._holding: dict[bytes, list[str]] = {}  # tokens that hold some, and which
 
-    def present(self, low: str) -> set[str]:
-        """The words that occur in `low` (a lower-cased text)."""
-        found = self._tokens_hold(low) if self._trie is not None else set()
+    def present(self, low: str, encoded: bytes | None = None) -> set[str]:
+        """The words that occur in `low` (a lower-cased text); `encoded` is its UTF-8 (with
+        surrogates passed), if known (`lowered`)."""
+        found = self._tokens_hold(low, encoded) if self._trie is not None else set()
         for word, guard in self.direct:
             if (guard is None or guard in found) and word in low:
                 found.add(word)
@@ -64,19 +65,19 @@ class Keywords:
             found -= self._extra
         return found
 
-    def _tokens_hold(self, low: str) -> set[str]:
-        found: set[str] = set()
-        split = low.encode("utf-8", "surrogatepass").translate(self._table).split()
+    def _tokens_hold(self, low: str, encoded: bytes | None = None) -> set[str]:
+        if encoded is None:
+            encoded = low.encode("utf-8", "surrogatepass")
+        split = encoded.translate(self._table).split()
         # only the tokens not known to be clean are kept (most are): no set of them all
         tokens = set(filterfalse(self._clean.__contains__, split))
         if not tokens:
-            return found
+            return tokens
         holding = self._holding
         known = tokens & holding.keys()
-        for token in known:
-            found.update(holding[token])
-        tokens -= known
-        if tokens:
+        found: set[str] = set().union(*map(holding.__getitem__, known))
+        if len(known) < len(tokens):
+            tokens -= known
             found.update(self._scan(tokens))
         return found
 
@@ -89,17 +90,47 @@ class Keywords:
         holding = self._holding
         if len(holding) > _REMEMBERED:
             holding.clear()
-        for match in self._trie.finditer(joined):  # type: ignore[union-attr]
+        # the longest word at each place one begins: searched for from the place after the
+        # last (`re` skips the places no word begins at, where a look-ahead tries each)
+        search = self._trie.search  # type: ignore[union-attr]
+        match = search(joined)
+        while match is not None:
             if starts is None:  # where each token begins in `joined`
                 starts = list(accumulate(map((1).__add__, map(len, ordered)), initial=0))
-            token = ordered[bisect_right(starts, match.start()) - 1]
-            words = self._prefixes[match.group(1)]
+            at = match.start()
+            token = ordered[bisect_right(starts, at) - 1]
+            words = self._prefixes[match.group()]
             holding.setdefault(token, []).extend(words)
             found.update(words)
+            match = search(joined, at + 1)
         if len(self._clean) > _REMEMBERED:
             self._clean.clear()
         self._clean.update(tokens if starts is None else tokens.difference(holding))
         return found
+
+
+def lowered(text: str) -> tuple[str, bytes | None]:
+    """`text.lower()`, and its UTF-8 (surrogates passed) when that was made on the way.
+
+    `str.lower` looks up every character of a text with one that is not ASCII in
+    Unicode's tables (seven times the time of an ASCII text's): agent sessions are
+    mostly ASCII with an arrow or an accent here and there. When each character that is
+    not ASCII is its own lower case, lowering the ASCII letters of the UTF-8 bytes and
+    decoding them gives the same text: the non-ASCII characters are taken out of the
+    bytes (`_ASCII`, deleted: what is left is their whole UTF-8 sequences) and checked
+    together. (`str.lower` depends on a neighbour only for 'Σ', which is not its own
+    lower case.) Otherwise `str.lower` is asked."""
+    if text.isascii():
+        return text.lower(), None
+    encoded = text.encode("utf-8", "surrogatepass")
+    others = encoded.translate(None, _ASCII).decode("utf-8", "surrogatepass")
+    if others.lower() != others:
+        return text.lower(), None
+    encoded = encoded.lower()
+    return encoded.decode("utf-8", "surrogatepass"), encoded
+
+
+_ASCII = bytes(range(128))
 
 
 def _guard(word: str) -> str | None:

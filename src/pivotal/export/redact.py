@@ -31,11 +31,12 @@ from __future__ import annotations
 import re
 from collections import Counter
 from functools import cache, lru_cache, partial
+from pathlib import Path
 from typing import Any
 
-from pivotal.export.anchor import Subject, finditer, literals_of, plan
-from pivotal.export.keywords import Keywords, tokenish
-from pivotal.export.ruleset import RULE_FLAGS, Rule, findings, gitleaks, rule_source, secret_in
+from pivotal.export.anchor import Subject, finditer, literals_of, needed
+from pivotal.export.keywords import Keywords, lowered, tokenish
+from pivotal.export.ruleset import RULE_FLAGS, Rule, gitleaks, rule_source, secret_in
 from pivotal.export.runs import RunIndex, RunRule, examine, long_runs, run_rule, stand_in
 
 _PEM = r"-----BEGIN (?:[A-Z0-9]+ )*PRIVATE KEY(?: BLOCK)?-----"
@@ -188,6 +189,7 @@ OWN_RULES: list[tuple[str, re.Pattern[str], int, tuple[str, ...]]] = [
 # one before: `re` then finds the places to try with its fast search for a literal (a
 # look-behind first makes it try every position).
 _HOME = re.compile(r"/(?<![\w.~-]/)(?:home|Users)/(?!\.\.?(?:/|\b))[^/\s\"'`<>|:;,()\[\]{}\\]+")
+_HOME_SPLIT = re.compile(f"({_HOME.pattern})")
 # Claude Code names project folders after the cwd: ~/.claude/projects/-home-mara-src-app/
 _SLUG_HOME = re.compile(r"-(?<=projects/-)(?:home|Users)-[^-/\s]+(?=-|/)")
 _WINDOWS_HOME = re.compile(r"(?i:\b[A-Z]:\\Users\\)[^\\\s\"'`<>|:;,()\[\]{}]+")
@@ -235,12 +237,12 @@ def redact(text: str, counts: Counter[str] | None = None, users: tuple[str, ...]
     own paths): `/home/<user>` is masked for them even inside a longer path.
     """
     if len(text) > _SHORT:
-        return _redact(text, counts, users)[0]
+        return _redact(text, counts, users, noting=False)[0]
     key = (text, users)
     kept = _kept.get(key)
     if kept is None:
         found: Counter[str] = Counter()
-        kept = (_redact(text, found, users)[0], tuple(found.items()))
+        kept = (_redact(text, found, users, noting=False)[0], tuple(found.items()))
         if _kept_size[0] > _KEPT_CHARACTERS:
             _kept.clear()
             _kept_size[0] = 0
@@ -270,7 +272,9 @@ def _redact(
     counts: Counter[str] | None,
     users: tuple[str, ...],
     also: frozenset[str] = frozenset(),
+    noting: bool = True,
 ) -> tuple[str, frozenset[str] | None]:
+    """`redact_noting`; without `noting` the words are not gathered (None)."""
     if "\x1b" in text:
         # a terminal's escapes inside a key (`grep --color` splits the match out) would hide
         # it from every rule, and the formats drop or show them apart: they go first
@@ -282,12 +286,15 @@ def _redact(
         spans = _spans_with_runs(text, runs, also)
         found: frozenset[str] | set[str] = _PATH_WORDS
     else:
-        low = text.lower()
+        low, encoded = lowered(text)
         words = _words()
-        present = words.present(low) | also
-        subject = Subject(text, low, present, words.vocabulary)
+        own = words.present(low, encoded)
+        present = own | also if also else own
+        # the rules' literals are looked for only if the text's own words hold them
+        subject = Subject(text, low, own, words.vocabulary)
         spans = _secret_spans(text, subject, present)
-        chosen = frozenset(present)
+        if noting:
+            chosen = frozenset(present)
         # The words found in the text before masking tell which paths can be in it: a
         # mask cannot make one (`[` and `]` are in none), and "~" is the only one the
         # masks of home paths below add.
@@ -296,22 +303,28 @@ def _redact(
         text = _mask(text, spans, counts)
     changed = False
     if ("/home/" in found or "/users/" in found) and ("/home/" in text or "/Users/" in text):
-        seen = {path.split("/")[2] for path in set(_HOME.findall(text))}
-        text, changed = _replace(_HOME, "~", text, counts)
-        if seen:  # a name seen at a path's start is masked deeper in too
+        pieces = _HOME_SPLIT.split(text)  # the text between home paths, and the paths
+        if len(pieces) > 1:
+            paths = pieces[1::2]
+            text, changed = "~".join(pieces[::2]), True
+            if counts is not None:
+                counts["home-path"] += len(paths)
+            # a name seen at a path's start is masked deeper in too
+            seen = {path.split("/")[2] for path in set(paths)}
             users = tuple(sorted(set(users) | {u for u in seen if _USER.fullmatch(u)}))
     if "projects/-" in found and "projects/-" in text:
         text, done = _replace(_SLUG_HOME, "-~", text, counts)
         changed = changed or done
-    # (the lower case from before the masks will do: a mask makes no `:\\users\\`)
-    if ":\\" in text and ":\\users\\" in (text.lower() if low is None else low):
+    # (the lower case from before the masks will do: a mask makes no `:\\users\\`; a
+    # backslash is rarer than a colon, and looked for alone at memchr's speed)
+    if "\\" in text and ":\\" in text and ":\\users\\" in (text.lower() if low is None else low):
         text, done = _replace(_WINDOWS_HOME, "~", text, counts)
         changed = changed or done
     if ("~" in found or changed) and "~" in text:
         text, _ = _replace(_TILDE_USER, "~", text, counts)
-    known = _known_users(users) if users else None
-    if known is not None and ("/home/" in found or "/users/" in found):
-        if "/home/" in text or "/Users/" in text:
+    if users and ("/home/" in found or "/users/" in found):
+        known = _known_users(users)
+        if known is not None and ("/home/" in text or "/Users/" in text):
             text, _ = _replace(known, "/~", text, counts)
     return text, chosen
 
@@ -389,15 +402,74 @@ def _secret_spans(
     if present is None:
         present = subject.words if subject.words is not None else _words().present(text.lower())
     if present:
-        for kind, pattern, group in _own_rules(present):
+        own = subject.words  # None: not known (a rule is then tried whatever its literals)
+        ours, theirs = _chosen(present)
+        for kind, pattern, group, needs in ours:
+            if needs is not None and own is not None and needs.isdisjoint(own):
+                continue
             for match in finditer(pattern, subject):
                 start, end = match.span(group)
                 if start < end:
                     spans.append((start, end, kind))
-        spans.extend(findings(text, subject=subject, present=present))
+        if theirs:  # gitleaks' (`findings`)
+            ruleset = gitleaks()
+            for rule, needs in theirs:
+                if needs is not None and own is not None and needs.isdisjoint(own):
+                    continue
+                for match in finditer(rule.pattern, subject):
+                    span = secret_in(rule, match, text, ruleset)
+                    if span is not None:
+                        spans.append((span[0], span[1], rule.id))
     if spans and "[REDACTED:" in text:  # a mask is no secret: masking twice changes nothing
         spans = [s for s in spans if not _MASK.fullmatch(text, s[0], s[1])]
     return spans
+
+
+_Ours = tuple[tuple[str, re.Pattern[str], int, frozenset[str] | None], ...]
+_Theirs = tuple[tuple[Rule, frozenset[str] | None], ...]
+_CHOSEN: dict[frozenset[str], tuple[_Ours, _Theirs]] = {}
+
+
+def _chosen(present: set[str] | frozenset[str]) -> tuple[_Ours, _Theirs]:
+    """Our rules (kind, pattern, group) and gitleaks' that the words `present` choose, in
+    order, each with the literals a text must hold for it to match there (`_needs`):
+    remembered per set of the words that choose rules (a session's texts hold few)."""
+    key = frozenset(present.intersection(_choosing()))
+    choice = _CHOSEN.get(key)
+    if choice is None:
+        if len(_CHOSEN) >= 1 << 12:
+            _CHOSEN.clear()
+        ours = tuple(
+            (kind, pattern, group, _needs(pattern.pattern, pattern.flags))
+            for kind, pattern, group in _own_rules(key)
+        )
+        theirs = tuple(
+            (rule, _needs(rule_source(rule.regex), RULE_FLAGS))
+            for rule in gitleaks().candidates("", present=set(key))
+        )
+        choice = _CHOSEN[key] = (ours, theirs)
+    return choice
+
+
+def _needs(source: str, flags: int) -> frozenset[str] | None:
+    """The literals one of which a text must hold for the pattern `source` (compiled with
+    `flags`) to match in it, when each is a word `_words()` looks for: every match passes
+    through one of them (`anchor.needed`). A text whose words hold none of them is passed
+    over without the pattern being compiled or planned for it (in HTML's second pass most
+    rules are chosen by the words of the blocks around a text, not its own). None: any
+    text may hold a match."""
+    key = (source, flags)
+    try:
+        return _NEEDS[key]
+    except KeyError:
+        literals = needed(source, flags)
+        vocabulary = _words().vocabulary
+        known = literals and all(word in vocabulary for word in literals)
+        needs = _NEEDS[key] = frozenset(literals) if known else None
+        return needs
+
+
+_NEEDS: dict[tuple[str, int], frozenset[str] | None] = {}
 
 
 def spans_beyond(
@@ -408,20 +480,17 @@ def spans_beyond(
     among other text whose words choose more (gitleaks' keyword test is over all of it).
     `known`, if given, holds every word of `_words()` in `text`: a rule none of whose
     literals is in it cannot match there (`anchor`), and is not tried."""
+    choosing = _choosing()
+    if choosing.isdisjoint(words - tried):  # (most blocks) `tried` chose all the rules
+        return []
     vocabulary = _words().vocabulary
 
-    def can_match(pattern: re.Pattern[str]) -> bool:
-        how = plan(pattern)
-        return (
-            known is None
-            or how is None
-            or any(word in known or word not in vocabulary for word in how.literals)
-        )
+    def can_match(needs: frozenset[str] | None) -> bool:
+        return known is None or needs is None or not needs.isdisjoint(known)
 
-    choosing = _choosing()
     more_own, more_rules = _rules_beyond(words & choosing, tried & choosing)
-    own = [rule for rule in more_own if can_match(rule[1])]
-    rules = [rule for rule in more_rules if can_match(rule.pattern)]
+    own = [rule for rule in more_own if can_match(_needs(rule[1].pattern, rule[1].flags))]
+    rules = [r for r in more_rules if can_match(_needs(rule_source(r.regex), RULE_FLAGS))]
     if not own and not rules:
         return []
     ruleset = gitleaks()
@@ -446,7 +515,7 @@ def spans_beyond(
 @cache
 def _choosing() -> frozenset[str]:
     """The words that choose rules: our needles and gitleaks' keywords."""
-    return _NEEDLES | frozenset(gitleaks().keywords.words)
+    return _NEEDLES | gitleaks().keyword_set
 
 
 @lru_cache(maxsize=1 << 12)
@@ -538,15 +607,37 @@ def _names_a_secret(key: str) -> bool:
 @cache
 def _words() -> Keywords:
     """Our rules' needles, gitleaks' keywords and the literals the rules are anchored at
-    (`pivotal.export.anchor`): all found in one pass over a text."""
+    (`pivotal.export.anchor`): all found in one pass over a text. The literals are read
+    from `LITERALS` when it is there (`literal_words`)."""
+    needles = {n for rule in OWN_RULES for n in rule[3]} | _PATH_WORDS
+    return Keywords(needles | gitleaks().keyword_set | (_stored_literals() or literal_words()))
+
+
+LITERALS = Path(__file__).with_name("rules") / "literals.txt"
+"""`literal_words()` as written by `tools/redaction_literals.py`: reading every rule's
+literals means parsing all ~240 patterns (30 ms of each redacted export's start). A
+literal missing from it is looked for in each text a rule of it is tried on, and a word
+it has that no rule has is looked for in vain: neither changes what is found, and a test
+keeps it up to date."""
+
+
+def literal_words() -> set[str]:
+    """The literals our rules and gitleaks' are anchored at (`anchor.literals_of`), those
+    worth looking for together with the keywords: one of one character costs a direct
+    search of its own (`anchor` finds it as fast as `Keywords` would)."""
     sources = [(rule[1].pattern, rule[1].flags) for rule in OWN_RULES]
     sources += [(rule_source(r.regex), RULE_FLAGS) for r in gitleaks().rules]
     literals = {w for source, flags in sources for w in literals_of(source, flags)}
-    needles = {n for rule in OWN_RULES for n in rule[3]} | _PATH_WORDS
-    # a literal is worth knowing about only when it costs no direct search of its own (one
-    # of one character does: `anchor` finds it as fast as `Keywords` would)
-    literals = {w for w in literals if len(w) > 1 and tokenish(w)}
-    return Keywords(needles | set(gitleaks().keywords.words) | literals)
+    return {w for w in literals if len(w) > 1 and tokenish(w)}
+
+
+def _stored_literals() -> set[str]:
+    """The words of `LITERALS` (none if it cannot be read)."""
+    try:
+        lines = LITERALS.read_text(encoding="utf-8").splitlines()
+    except OSError:
+        return set()
+    return {line for line in lines if line and not line.startswith("#")}
 
 
 # Rules that say only "something secret-looking": a provider's own rule names it better.

@@ -49,6 +49,9 @@ _POSIX = {
 }
 
 
+_FLAG_GROUP = re.compile(r"\(\?([a-z]+)\)")
+
+
 def go_regex(pattern: str) -> str:
     """A Go RE2 pattern as a Python `re` pattern with the same meaning.
 
@@ -94,12 +97,12 @@ def go_regex(pattern: str) -> str:
                 i += 1
             class_start = i  # a `]` right here is a literal
             continue
-        flags = re.match(r"\(\?([a-z]+)\)", pattern[i:])
+        flags = _FLAG_GROUP.match(pattern, i) if char == "(" else None
         if flags and (i > 0 or groups != [[]] or out):
             for flag in flags.group(1):
                 out.append(f"(?{flag}:")
                 groups[-1].append(flag)
-            i += flags.end()
+            i = flags.end()
             continue
         if char == "(":
             groups.append([])
@@ -233,12 +236,19 @@ class Ruleset:
     def keywords(self) -> Keywords:
         """Every rule's keywords, looked for together (`pivotal.export.keywords`)."""
         if self._keywords is None:
+            self._keywords = Keywords(self.keyword_set)
+        return self._keywords
+
+    @property
+    def keyword_set(self) -> frozenset[str]:
+        """Every rule's keywords (without compiling their search: redaction looks for them
+        with its own words)."""
+        if not self._by_keyword:
             for index, rule in enumerate(self.rules):
                 for keyword in rule.keywords:
                     self._by_keyword.setdefault(keyword, []).append(index)
             self._keyword_set = frozenset(self._by_keyword)  # (a set: intersected fast)
-            self._keywords = Keywords(self._by_keyword)
-        return self._keywords
+        return self._keyword_set
 
     def candidates(
         self, text: str, low: str | None = None, present: set[str] | None = None
@@ -247,10 +257,8 @@ class Ruleset:
         case and `present` the words found in it (a superset of our keywords), if known."""
         if present is None:
             present = self.keywords.present(text.lower() if low is None else low)
-        elif self._keywords is None:
-            _ = self.keywords  # builds `_by_keyword`
         by_keyword = self._by_keyword
-        key = frozenset(present.intersection(self._keyword_set))
+        key = frozenset(present.intersection(self.keyword_set))
         rules = self._chosen.get(key)
         if rules is None:
             if len(self._chosen) >= _CHOSEN:

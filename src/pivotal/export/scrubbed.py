@@ -76,19 +76,13 @@ def scrub(
     if isinstance(value, Turn):
         return _turn(value, _loader)
     if isinstance(value, msgspec.Struct):
-        # a turn's parts are most of what is scrubbed: their strings go straight to `_shown`
-        noted = _loader.seen if _cut is not None else None
-        hidden = _loader.hidden
-        changes = {}
-        for name in value.__struct_fields__:
-            if name in hidden:
-                continue
-            item = getattr(value, name)
-            if type(item) is str:
-                changes[name] = _shown(item, counts, users, _cut, noted)
-            elif not _as_is(item):
-                changes[name] = scrub(item, counts, users, _loader, _cut=_cut)
-        return msgspec.structs.replace(value, **changes)
+        return _struct(value, counts, users, _loader, _cut)
+    if isinstance(value, list):
+        return [scrub(v, counts, users, _loader, _cut=_cut) for v in value]
+    if isinstance(value, dict):
+        return _data(value, counts, users, _cut)
+    if isinstance(value, tuple):
+        return type(value)(scrub(v, counts, users, _loader, _cut=_cut) for v in value)
     if dataclasses.is_dataclass(value) and not isinstance(value, type):
         changes = {
             f.name: scrub(getattr(value, f.name), counts, users, _loader, _cut=_cut)
@@ -96,11 +90,36 @@ def scrub(
             if f.init
         }
         return dataclasses.replace(value, **changes)
-    if isinstance(value, list | tuple):
-        return type(value)(scrub(v, counts, users, _loader, _cut=_cut) for v in value)
-    if isinstance(value, dict):
-        return _data(value, counts, users, _cut)
     return value
+
+
+def _struct(
+    value: msgspec.Struct,
+    counts: Counter[str] | None,
+    users: tuple[str, ...],
+    loader: _RedactedParts,
+    cut: int | None,
+) -> msgspec.Struct:
+    """`scrub` of a struct: a turn's parts are most of what is scrubbed, so their strings
+    go straight to `_shown`, and the fields of each type that are shown are listed once."""
+    noted = loader.seen if cut is not None else None
+    kind = type(value)
+    names = _FIELDS.get((kind, loader.hidden))
+    if names is None:
+        shown = tuple(name for name in value.__struct_fields__ if name not in loader.hidden)
+        names = _FIELDS[kind, loader.hidden] = shown
+    changes = {}
+    for name in names:
+        item = getattr(value, name)
+        kind = type(item)
+        if kind is str:
+            changes[name] = _shown(item, counts, users, cut, noted)
+        elif not (_AS_IS.get(kind) or _as_is(item)):
+            changes[name] = scrub(item, counts, users, loader, _cut=cut)
+    return msgspec.structs.replace(value, **changes)
+
+
+_FIELDS: dict[tuple[type, frozenset[str]], tuple[str, ...]] = {}
 
 
 def _as_is(value: Any) -> bool:
@@ -142,11 +161,11 @@ def _shown(
             return done
         return redact(text, counts, users)
     head = text[: cut + MARGIN]
-    found: Counter[str] = Counter()  # kept only if the head is what is shown
+    found: Counter[str] | None = None if counts is None else Counter()  # kept if shown
     done = redact(head, found, users)
     if len(done) < cut + MARGIN // 2:
         return redact(text, counts, users)
-    if counts is not None:
+    if counts is not None and found:
         counts.update(found)
     return done[: len(done) - MARGIN // 2] + " " * (len(text) - len(head) + MARGIN // 2)
 
@@ -203,7 +222,7 @@ class Shown:
         self.longest = longest
         self.prefixes = prefixes
         self._escapes = words_in(show("&<>\"'"))  # the words its escaping may add
-        self._texts: dict[str, tuple[frozenset[str], frozenset[str]]] = {}
+        self._texts: dict[str, tuple[frozenset[str], frozenset[str]]] = {}  # words, masks'
         self._size = 0
 
     def note(self, text: str, words: frozenset[str] | None) -> None:
@@ -214,41 +233,44 @@ class Shown:
             self._texts.clear()
             self._size = 0
         shown = self.show(text)
-        self._texts[shown] = (words, words | self._escapes | mask_words(text))
+        self._texts[shown] = (words, mask_words(text))  # (what it shows: made if it is shown)
         self._size += len(shown)
 
     def redact(self, piece: str, counts: Counter[str] | None, users: tuple[str, ...]) -> str:
         """`piece` of the format's finished text redacted, its noted blocks as above."""
-        cuts: list[tuple[int, int, frozenset[str], frozenset[str]]] = []
+        cuts: list[tuple[int, int, str, frozenset[str], frozenset[str]]] = []
+        texts, escapes = self._texts, self._escapes
         for start, end in self._blocks(piece):
-            known = self._texts.get(piece[start:end])
+            block = piece[start:end]
+            known = texts.get(block)
             if known is None:
                 for prefix in self.prefixes:
-                    if piece.startswith(prefix, start):
-                        known = self._texts.get(piece[start + len(prefix) : end])
+                    if block.startswith(prefix):
+                        known = texts.get(block[len(prefix) :])
                         if known is not None:
+                            block = block[len(prefix) :]
                             start += len(prefix)
                             break
             if known is not None:
-                cuts.append((start, end, *known))
+                tried, masks = known
+                cuts.append((start, end, block, tried, tried | escapes | masks))
         if not cuts:
             return redact(piece, counts, users)
         between, position = [], 0
-        for start, end, _, _ in cuts:
+        for start, end, _, _, _ in cuts:
             between.append(piece[position:start])
             position = end
         between.append(piece[position:])
-        around = frozenset().union(*(shows for _, _, _, shows in cuts))
-        found: Counter[str] = Counter()
+        around = frozenset().union(*(shows for *_, shows in cuts))
+        found: Counter[str] | None = None if counts is None else Counter()
         rest, words = redact_noting(self._GAP.join(between), found, users, around)
         done = rest.split(self._GAP)
         if words is None or len(done) != len(between):  # long runs, or a mask over a gap
             return redact(piece, counts, users)
-        if counts is not None:
+        if counts is not None and found:
             counts.update(found)
         out = [done[0]]
-        for (start, end, tried, shows), after in zip(cuts, done[1:], strict=True):
-            block = piece[start:end]
+        for (_, _, block, tried, shows), after in zip(cuts, done[1:], strict=True):
             out.append(mask_spans(block, spans_beyond(block, words, tried, shows), counts))
             out.append(after)
         return "".join(out)
