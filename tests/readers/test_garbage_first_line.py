@@ -34,3 +34,17 @@ def test_garbage_first_line_is_skipped_not_fatal(fmt: str, tmp_path: Path) -> No
         t.text for t in clean.turns if t.is_human
     ]
     assert len(session.turns) == len(clean.turns)
+
+
+@pytest.mark.parametrize("fmt", sorted(CASES))
+def test_a_skipped_line_says_malformed_json_once(fmt: str, tmp_path: Path) -> None:
+    """The decoder opens its message with "JSON is malformed:" and the readers with
+    "malformed JSON:": the JSON output said both ("malformed JSON: JSON is malformed: ...")."""
+    source = CASES[fmt]
+    broken = tmp_path / source.name
+    lines = source.read_bytes().splitlines(keepends=True)
+    broken.write_bytes(b"".join([lines[0], b"{\x01 not json at all}\n", *lines[1:]]))
+    session = read_session(find_sessions([broken]).refs[0])
+    reasons = [k.reason for k in session.skipped if k.line == 2]
+    assert reasons and reasons[0].startswith("malformed JSON: "), session.skipped
+    assert "JSON is malformed" not in reasons[0]

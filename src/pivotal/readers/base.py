@@ -309,8 +309,14 @@ def _closing(stack: list[int]) -> bytes:
     return b"".join(_CLOSER[opener] for opener in reversed(stack))
 
 
+_DECODER_PREFIX = "JSON is malformed: "
+"""msgspec's own opening of a decode error: said once, as "malformed JSON: ..."."""
+
+
 def describe_decode_error(exc: Exception) -> str:
     text = str(exc) or type(exc).__name__
+    if text.startswith(_DECODER_PREFIX):
+        text = text[len(_DECODER_PREFIX) :]
     return f"malformed JSON: {text}"[:MAX_REASON]
 
 

@@ -161,7 +161,7 @@ _WHERE_IN_LINE = re.compile(
 that lines broken the same way share one reason."""
 _DECODER_WORDS = (
     ("malformed JSON: Input data was truncated", "truncated JSON"),
-    ("malformed JSON: JSON is malformed: ", "malformed JSON: "),
+    ("malformed JSON: JSON is malformed: ", "malformed JSON: "),  # an index written before
 )
 
 
