@@ -37,7 +37,10 @@ REALWORLD = REPO.parent / "shared" / "realworld"
 REALEXTRA = REPO.parent / "realextra"
 """More real sessions, from repositories `realworld` does not hold, labelled blind by the
 project (each subfolder: `MANIFEST.tsv`, `labels.json` and the files, as in `realworld`)."""
-REAL_SETS = ("realworld", "realextra")
+REALEXTRA2 = REPO.parent / "realextra2"
+"""A third real set, from repositories neither of the others holds, gathered and labelled the
+same way after the second one was used in a fit (kept apart to check that fit)."""
+REAL_SETS = ("realworld", "realextra", "realextra2")
 SAMPLES = REPO / "sample_sessions"
 OWN_SETS = {"tuning": SAMPLES, "dev": SAMPLES / "heldout", "heldout2": SAMPLES / "heldout2"}
 """The project's own labelled sets (`tuning` is `sample_sessions/` without its held-out folders)."""
@@ -275,8 +278,9 @@ def load(sets: Sequence[str], cfg: PivotConfig | None = None) -> dict[str, Label
         if name == "realworld":
             if (REALWORLD / "labels.json").exists():
                 out[name] = realworld(REALWORLD, cfg)
-        elif name == "realextra":
-            roots = sorted(p.parent for p in REALEXTRA.glob("*/labels.json"))
+        elif name in ("realextra", "realextra2"):
+            base = REALEXTRA if name == "realextra" else REALEXTRA2
+            roots = sorted(p.parent for p in base.glob("*/labels.json"))
             if roots:
                 out[name] = Labelled()
                 for root in roots:
