@@ -9,7 +9,8 @@ It also owns its helpers, created in `__init__` with what each needs:
 turns while playing), `Marking` (marks, notes and the session's identity),
 `Search` (the needle and its thread), `Handoff` (resume command, screenshot),
 `Clips` (copy and the pager) and `LiveFollow` (the live feed). Every key stays
-an `action_*` method here (keys.py binds them, the palette and help list them);
+an `action_*` method here or, for the jump keys, in `JumpKeys` (replay_jumps.py),
+which the screen inherits (keys.py binds them, the palette and help list them);
 a helper's key is one line that delegates to it. Helpers never import this
 module: what they need is passed in, and what happens later comes back as a
 message (`PlayTimer.Advanced`, `Marking.Loaded`, `Search.Found`,
@@ -51,6 +52,7 @@ from pivotal.tui.play_timer import PlayTimer
 from pivotal.tui.playback import Playback
 from pivotal.tui.prefetch import Prefetch
 from pivotal.tui.render import ALL_PARTS, expandable
+from pivotal.tui.replay_jumps import JumpKeys
 from pivotal.tui.safe import one_line
 from pivotal.tui.screens import HelpScreen, PromptScreen
 from pivotal.tui.search import Search
@@ -68,7 +70,7 @@ FILTER_WORDS = {
 """What the status line says after the filter key."""
 
 
-class ReplayScreen(Screen[None]):
+class ReplayScreen(JumpKeys, Screen[None]):
     """The main screen of the replayer."""
 
     BINDINGS = bindings()
@@ -453,123 +455,10 @@ class ReplayScreen(Screen[None]):
         self.playback.autopause = not self.playback.autopause
         self.sync()
 
-    # -- jumps --------------------------------------------------------------------
-    def action_next_pivot(self) -> None:
-        self.at_pivot(self.jumps.go(self.playback.next_pivot), self.no_pivot("later"))
-
-    def action_prev_pivot(self) -> None:
-        self.at_pivot(self.jumps.go(self.playback.prev_pivot), self.no_pivot("earlier"))
-
-    def no_pivot(self, which: str) -> str:
-        """Why ] or [ did not move: no such pivot, or none is known while the file is read."""
-        if self.analysed:
-            return f"no {which} pivot"
-        return "still reading: no pivot known yet"
-
-    def at_pivot(self, target: int | None, what: str) -> None:
-        """After ] or [: the explanation shows (a narrow screen opens its drawer).
-
-        While playing, ] is the quick way on: playback stops at that pivot as
-        auto-pause would have (or plays on from it, with auto-pause off).
-        """
-        if target is not None:
-            self.panes.reveal()
-        self.moved(target, what)
-        if target is not None and self.playback.playing:
-            self.playback.playing = not self.playback.autopause
-            self.player.schedule()
-            if self.playback.autopause:
-                self.say(f"skipped to {self.pivot_name()} (turn #{target + 1}): auto-paused")
-
-    def pivot_name(self) -> str:
-        """`pivot 2` or `possible pivot 1`: the one the panel explains."""
-        pivot = self.jumps.panel_pivot()
-        if pivot is None:
-            return "no pivot"
-        number, _ = self.playback.number_of(pivot)
-        return f"{'possible pivot' if pivot.possible else 'pivot'} {number}"
-
-    def action_next_possible(self) -> None:
-        self.at_pivot(self.jumps.go(self.playback.next_possible), "no later possible pivot")
-
-    def action_prev_possible(self) -> None:
-        self.at_pivot(self.jumps.go(self.playback.prev_possible), "no earlier possible pivot")
-
-    def action_next_failure(self) -> None:
-        self.moved(self.jumps.go(self.playback.next_failure), "no later failure")
-
-    def action_prev_failure(self) -> None:
-        self.moved(self.jumps.go(self.playback.prev_failure), "no earlier failure")
-
-    def action_first(self) -> None:
-        self.moved(self.jumps.go(self.playback.first))
-
-    def action_last(self) -> None:
-        self.moved(self.jumps.go(self.playback.last))
-        self.pending_at = None
-        reading = self.reading.startswith("reading") and not self.live.on  # more are coming
-        if reading and self.playback.turns:
-            self.end_at = self.playback.cursor
-            self.say("still reading: following the end as it arrives")
-
-    def action_percent(self, tenth: int) -> None:
-        self.moved(self.jumps.go(lambda: self.playback.percent(tenth)))
-
-    def action_seek(self, direction: int) -> None:
-        self.moved(self.jumps.go(lambda: self.playback.seek(direction)))
-
-    def action_goto(self) -> None:
-        def done(value: str | None) -> None:
-            text = (value or "").strip()
-            if not text:
-                return
-            if not text.isdigit():
-                self.say(f"not a turn number: {one_line(text, 30)}")
-                return
-            turn = int(text) - 1
-            self.moved(self.jumps.go(lambda: self.playback.goto(turn)))
-            clamped = self.outside(turn)
-            if clamped:
-                self.say(clamped)
-
-        total = len(self.playback.turns)
-        self.app.push_screen(PromptScreen(f"Go to turn (1–{total})", "turn number"), done)
-
-    def outside(self, turn: int) -> str:
-        """What to say when turn index `turn` (`:`, `--at`) is not in the session and the
-        cursor went to the nearest end instead ("" when it is in it)."""
-        total = len(self.playback.turns)
-        if not total or 0 <= turn < total:
-            return ""
-        where = "the last turn" if turn >= total else "the first turn"
-        return f"turn {turn + 1} is not in 1–{total}: at {where}, #{self.playback.cursor + 1}"
-
-    def start_at(self, turn: int) -> None:
-        """Open on turn index `turn` (`--at`, a search hit); one the session does not have
-        opens at the nearest end and says so, as `:` does and after whatever the status line
-        says already (`--speed` out of range). The caller syncs."""
-        self.playback.goto(turn)
-        clamped = self.outside(turn)
-        if clamped:
-            self.status = one_line(f"{self.status} · {clamped}" if self.status else clamped, 300)
-
+    # -- clicks (the jump keys are in replay_jumps.py) -------------------------------
     @on(Timeline.JumpRequested)
     def jump_to_turn(self, event: Timeline.JumpRequested) -> None:
         self.moved(self.jumps.go(lambda: self.playback.goto(event.turn)))
-
-    def action_jump(self, turn: int) -> None:
-        """Evidence links in the pivot panel run this: the panel stays on the pivot."""
-        self.moved(self.jumps.go(lambda: self.playback.goto(turn), link=True))
-        if self.jumps.pinned is not None:
-            name = self.pivot_name()
-            self.say(f"evidence of {name}: the panel stays on it (Backspace goes back)")
-
-    def action_jump_back(self) -> None:
-        target = self.jumps.back()
-        if target is None and self.came_from:  # a sub-agent's transcript: back to the session
-            self.app.close_subagent(self)  # type: ignore[attr-defined]
-            return
-        self.moved(target, "no jump to go back from")
 
     @on(TranscriptView.PivotClicked)
     def show_clicked_pivot(self, event: TranscriptView.PivotClicked) -> None:
