@@ -151,8 +151,10 @@ def test_cli_table_has_rows_totals_and_charts():
     code, out, _ = run("stats", str(DEMO), str(REAL / "claude-short"))
     assert code == ExitCode.OK
     lines = out.splitlines()
-    assert lines[0].split()[:4] == ["SESSION", "FORMAT", "TURNS", "PIVOTS"]
+    assert lines[0].split()[:5] == ["SESSION", "PROJECT", "FORMAT", "TURNS", "PIVOTS"]
     assert lines[1].startswith("demo.jsonl") and lines[2].startswith("9bff2a97")
+    # a file name says nothing of where the work was: each row names its project
+    assert lines[2].split()[1] == "work/claude-short"
     assert "2 sessions (0 unreadable)" in out
     assert "By kind" in out and "█" in out
     assert any(c in out for c in "▁▂▃▄▅▆▇")
@@ -162,6 +164,23 @@ def test_cli_default_discovers_sessions_under_root():
     code, out, _ = run("stats", "--json", "--root", str(REAL / "codex-short"))
     assert code == ExitCode.OK
     assert [s["format"] for s in json.loads(out)["sessions"]] == ["codex"]
+    assert [s["cwd"] for s in json.loads(out)["sessions"]] == ["/home/dev/work/codex-short"]
+
+
+def test_a_long_project_keeps_its_end_and_a_missing_one_is_a_dash():
+    from pivotal.catalog.stats import PROJECT_WIDTH, SessionStats, stats_table
+
+    deep = "/home/ana/" + "x" * 40 + "/the-service-with-a-long-name"
+    rows = stats_table(
+        [
+            SessionStats("a.jsonl", "codex", "/s/a.jsonl", cwd=deep),
+            SessionStats("b.jsonl", "codex", "/s/b.jsonl"),
+        ]
+    ).splitlines()
+    cell = rows[1].split()[1]
+    assert len(cell) == PROJECT_WIDTH and cell.startswith("…")
+    assert cell.endswith("/the-service-with-a-long-name"[-(PROJECT_WIDTH - 1) :])
+    assert rows[2].split()[1] == "-"
 
 
 def test_cli_missing_path_is_reported_with_its_exit_code(tmp_path):

@@ -22,7 +22,8 @@ from typing import TYPE_CHECKING, Any
 
 from pivotal.model import Pivot, PivotKind, Role, Session, SessionRef, Silence
 from pivotal.text.plural import plural
-from pivotal.text.safe import clean
+from pivotal.text.project import last_folders
+from pivotal.text.safe import clean, clean_line
 
 if TYPE_CHECKING:
     from pivotal.spend.tally import Tally
@@ -67,6 +68,8 @@ class SessionStats:
     path: str
     key: str | None = None
     session_id: str | None = None
+    cwd: str | None = None
+    """The session's working directory (its project), when recorded."""
     turns: int = 0
     human_turns: int = 0
     started: float | None = None
@@ -138,6 +141,8 @@ def session_stats(ref: SessionRef, sensitivity: str = "normal") -> SessionStats:
         out.error = clean(f"{type(exc).__name__}: {exc}", max_len=200)
         return out
     out.session_id = clean(session.id) if session.id else None
+    cwd = session.cwd or ref.cwd
+    out.cwd = clean(cwd) if cwd else None
     out.turns = len(session.turns)
     out.human_turns = len(session.human_turns())
     out.started = session.started
@@ -384,11 +389,15 @@ def short_label(label: str, width: int = 44) -> str:
 
 
 def stats_table(stats: Sequence[SessionStats]) -> str:
-    rows = [("SESSION", "FORMAT", "TURNS", "PIVOTS", "KINDS", "RUN TURNS", "RUN MIN", "COST")]
+    rows = [
+        ("SESSION", "PROJECT", "FORMAT", "TURNS", "PIVOTS", "KINDS", "RUN TURNS", "RUN MIN", "COST")
+    ]
     names = distinct_labels([s.path + (f"#{s.key}" if s.key else "") for s in stats])
     for s, name in zip(stats, names, strict=True):
         if s.error:
-            rows.append((short_label(name), s.format, "-", "-", "unreadable", s.error[:40], "", ""))
+            rows.append(
+                (short_label(name), "-", s.format, "-", "-", "unreadable", s.error[:40], "", "")
+            )
             continue
         kinds = " ".join(f"{_ABBREV.get(k, '?')}{n}" for k, n in sorted(s.by_kind().items()))
         runs = [p.agent_turns for p in s.pivots]
@@ -397,6 +406,7 @@ def stats_table(stats: Sequence[SessionStats]) -> str:
         rows.append(
             (
                 short_label(name),
+                _project(s.cwd),
                 s.format,
                 str(s.turns),
                 str(len(s.pivots)),
@@ -409,6 +419,16 @@ def stats_table(stats: Sequence[SessionStats]) -> str:
     widths = [max(len(r[i]) for r in rows) for i in range(len(rows[0]))]
     lines = ["  ".join(r[i].ljust(widths[i]) for i in range(len(r))).rstrip() for r in rows]
     return "\n".join(lines + [""] + _totals_lines(stats)) + "\n"
+
+
+PROJECT_WIDTH = 24
+"""The project column's widest cell: its end is kept (`…work/shop-api`)."""
+
+
+def _project(cwd: str | None) -> str:
+    """The last two folders of the session's working directory, or `-`."""
+    short = clean_line(last_folders(cwd)) or "-"
+    return short if len(short) <= PROJECT_WIDTH else "…" + short[-(PROJECT_WIDTH - 1) :]
 
 
 def _session_cost(s: SessionStats) -> str:

@@ -21,6 +21,7 @@ import msgspec
 from pivotal.catalog.search_query import Hit, SearchQuery, Snippet, marked, snippet
 from pivotal.catalog.search_text import WHO_KEYS, WHO_NAMES
 from pivotal.scan.report import iso, short_time
+from pivotal.text.project import last_folders
 from pivotal.text.safe import clean, clean_line, json_inert
 
 MARK = ("«", "»")
@@ -34,9 +35,7 @@ def project(cwd: str | None) -> str:
     """The working directory's last two folders (enough to know a project), or `-`."""
     if not cwd:
         return "-"
-    parts = [p for p in cwd.replace("\\", "/").split("/") if p]
-    short = "/".join(parts[-2:]) if len(parts) > 2 else cwd
-    short = clean_line(short)
+    short = clean_line(last_folders(cwd))
     return short if len(short) <= PROJECT else "…" + short[-(PROJECT - 1) :]
 
 

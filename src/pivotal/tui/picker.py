@@ -25,6 +25,7 @@ from textual.screen import Screen
 from textual.widgets import Footer, Input, Static
 
 from pivotal.model import SessionRef
+from pivotal.text.project import last_folders
 from pivotal.tui.picker_search import (
     PLACEHOLDER,
     HitsFound,
@@ -43,10 +44,7 @@ SHORT = {"claude-code": "claude", "qwen-code": "qwen", "continue-cli": "continue
 
 def _project(cwd: str | None) -> str:
     """The last two folders of the working directory: enough to recognise a project."""
-    if not cwd:
-        return "—"
-    parts = [p for p in cwd.replace("\\", "/").split("/") if p]
-    return one_line("/".join(parts[-2:]), 200) or "—"
+    return one_line(last_folders(cwd), 200) or "—"
 
 
 def _cell(text: str, width: int, right: bool = False) -> str:

@@ -16,6 +16,7 @@ from pathlib import Path
 from rich.text import Text
 
 from pivotal.model import SessionRef
+from pivotal.text.project import last_folders
 from pivotal.tui.safe import one_line
 
 AGENTS = {
@@ -39,10 +40,7 @@ TERMINAL_LIMIT = 120
 
 def project(cwd: str | None) -> str:
     """The last two folders of the working directory: enough to recognise a project."""
-    if not cwd:
-        return ""
-    parts = [p for p in cwd.replace("\\", "/").split("/") if p]
-    return one_line("/".join(parts[-2:]), 60)
+    return one_line(last_folders(cwd), 60)
 
 
 @dataclass(frozen=True, slots=True)
