@@ -93,6 +93,7 @@ class ReplayerApp(App[int]):
         sensitivity: str = "normal",
     ) -> None:
         super().__init__()
+        self.sensitivity = sensitivity
         self.config = PivotConfig.for_sensitivity(sensitivity)
         """How readily a silence is a pivot (`--sensitivity`), for the whole replay."""
         self.ref = ref

@@ -95,6 +95,8 @@ ROWS: list[tuple[str, list[tuple[str, str, str, str, str]]]] = [
             ("U", "U", "prev_mark", "Previous mark", ""),
             ("r", "r", "resume", "Back to the agent: its resume command (to the clipboard)", ""),
             ("S", "S", "screenshot", "Save a screenshot (SVG)", ""),
+            ("x", "x", "export", "Export the session to a file: HTML, Markdown, JSON, cast…", ""),
+            ("X", "X", "export_redacted", "Export with secrets and home paths masked…", ""),
         ],
     ),
     (

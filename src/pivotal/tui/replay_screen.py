@@ -8,13 +8,14 @@ It also owns its helpers, created in `__init__` with what each needs:
 `Panes` (where the pivot panel sits), `PlayTimer` (the timer that reveals
 turns while playing), `Marking` (marks, notes and the session's identity),
 `Search` (the needle and its thread), `Handoff` (resume command, screenshot),
-`Clips` (copy and the pager) and `LiveFollow` (the live feed). Every key stays
-an `action_*` method here or, for the jump keys, in `JumpKeys` (replay_jumps.py),
-which the screen inherits (keys.py binds them, the palette and help list them);
-a helper's key is one line that delegates to it. Helpers never import this
-module: what they need is passed in, and what happens later comes back as a
-message (`PlayTimer.Advanced`, `Marking.Loaded`, `Search.Found`,
-`Search.Progress`, `LiveFollow.Updated`, `LiveFollow.Switched`).
+`Exporter` (x and X), `Clips` (copy and the pager) and `LiveFollow` (the live
+feed). Every key stays an `action_*` method here or, for the jump keys, in
+`JumpKeys` (replay_jumps.py), which the screen inherits (keys.py binds them,
+the palette and help list them); a helper's key is one line that delegates to
+it. Helpers never import this module: what they need is passed in, and what
+happens later comes back as a message (`PlayTimer.Advanced`, `Marking.Loaded`,
+`Search.Found`, `Search.Progress`, `LiveFollow.Updated`, `LiveFollow.Switched`)
+or a call from their thread.
 """
 
 from __future__ import annotations
@@ -37,6 +38,7 @@ from pivotal.spend.ledger import Ledger
 from pivotal.spend.subagents import Subagent
 from pivotal.spend.words import subagent_note
 from pivotal.tui.clip import Clips
+from pivotal.tui.exporting import Exporter
 from pivotal.tui.handoff import Handoff
 from pivotal.tui.jumps import Jumps
 from pivotal.tui.keybar import KeyBar
@@ -102,6 +104,7 @@ class ReplayScreen(JumpKeys, Screen[None]):
         self.marking = Marking(self, self.playback, say=self.say)
         self.search = Search(self, self.playback, self.jumps, say=self.say, show=self.show)
         self.handoff = Handoff(self, say=self.say)
+        self.exporter = Exporter(self, say=self.say, sensitivity=self._sensitivity)
         self.live = LiveFollow(self, self.playback)
         self.search.path = lambda: None if self.live.ref is None else str(self.live.ref.path)
         self.clips = Clips(self, say=self.say)
@@ -643,6 +646,15 @@ class ReplayScreen(JumpKeys, Screen[None]):
 
     def action_prev_human(self) -> None:
         self.moved(self.jumps.go(self.playback.prev_human), "no earlier message of yours")
+
+    def _sensitivity(self) -> str:
+        return str(getattr(self.app, "sensitivity", "normal"))
+
+    def action_export(self) -> None:
+        self.exporter.ask(self.live.ref, redact=False)
+
+    def action_export_redacted(self) -> None:
+        self.exporter.ask(self.live.ref, redact=True)
 
     def action_screenshot(self) -> None:
         ref = self.live.ref
