@@ -36,6 +36,9 @@ GO_ONS = {
     "pt": ["sim", "pode seguir", "beleza", "claro", "continua", "tá bom"],
     "ru": ["да", "давай", "продолжай", "хорошо", "да, давай", "ок"],
     "it": ["sì", "vai", "va bene", "procedi", "avanti", "perfetto grazie"],
+    "vi": ["đồng ý", "ừ", "ừ đúng rồi", "tiếp tục đi", "tiep tuc di", "được", "ok làm đi"],
+    "id": ["ya", "lanjut", "iya, lanjutkan", "boleh", "setuju", "oke sip"],
+    "ko+": ["ㄱㄱ", "고고", "ㅇㅋ", "ㅇㅇ"],  # jamo: NFKC changes them; they were missed
 }
 
 
@@ -79,6 +82,9 @@ def test_a_hurried_english_go_on_is_an_ack(text: str) -> None:
         "gain",  # a word, not "again" missing its first letter
         "context",
         "做计划",  # "make a plan"
+        "sửa lỗi đăng nhập đi",  # "fix the login bug": names the work
+        "tambahkan tombol simpan",  # "add a save button"
+        "按照你说的改数据库",  # "change the database as you said": names what
     ],
 )
 def test_direction_in_any_language_is_not_silent(text: str) -> None:

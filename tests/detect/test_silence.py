@@ -157,3 +157,15 @@ def test_an_approval_that_names_work_is_direction(text: str) -> None:
 @pytest.mark.parametrize("text", ["implement", "fix", "Apply.", "execute"])
 def test_a_bare_carrying_out_verb_is_an_order_not_an_ack(text: str) -> None:
     assert classify_text(text, CFG) is None
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "按照你说的计划执行",  # "carry out the plan as you said"
+        "就按你说的来吧",  # "let's go the way you said"
+        "按你的建议办",  # "do as you suggest"
+    ],
+)
+def test_as_you_said_in_chinese_points_back(text: str) -> None:
+    assert classify_text(text, CFG) is Silence.ACK

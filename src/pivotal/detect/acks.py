@@ -48,6 +48,14 @@ _BY_LANGUAGE = {
     "nl": "ja oké prima ga door doorgaan verder graag dank je goed prima akkoord",
     "pl": "tak dobrze dalej kontynuuj jasne okej świetnie super dzięki proszę",
     "tr": "evet tamam devam et olur peki harika teşekkürler lütfen",
+    # Vietnamese, with and without its tone marks (people type both): "đồng ý" (agreed),
+    # "ừ" / "ờ" (yeah), "tiếp tục đi" (go on), "được rồi" (all right), "làm đi" (do it)
+    "vi": """ừ ừm ờ ờm vâng dạ có đúng rồi đồng ý dong y ok oke được duoc tiếp tục tiep tuc
+        đi di làm lam luôn luon nhé nhe nha nhá cảm ơn cam on tốt tot hay lắm lam quá qua
+        chuẩn chuan""",
+    # Indonesian / Malay: "ya", "lanjut(kan)" (go on), "boleh" (sure), "setuju" (agreed)
+    "id": """ya iya yap yup oke ok lanjut lanjutkan teruskan silakan silahkan boleh setuju
+        baik bagus mantap sip terima kasih makasih tolong dong aja saja""",
 }
 WORDS = frozenset(ACK_WORDS.union(*(set(words.split()) for words in _BY_LANGUAGE.values())))
 """Every go-on word of every language (lower case)."""
@@ -90,7 +98,10 @@ _REFER_BACK_PIECES = frozenset(
     """全部 全部执行 全部執行 都 都执行 执行 執行 实施 實施 实现 實現 推进 推進 下一步 开始吧
     做吧 做 修复 修復 处理 處理 应用 應用 调整 調整 帮我 幫我 这个 這個 那个 那個 这些 這些
     全部やって やって 実行 実行して 実装 実装して 適用 適用して 全部 すべて 全て それ これ
-    進めてください 進めて""".split()
+    進めてください 進めて 按照你说的 按你说的 照你说的 按照您说的 按您说的 按照你說的 按你說的
+    照你說的 按照你的计划 按你的计划 按照计划 照计划 按照你的計劃 按你的計劃 按照計劃 你说的计划
+    你說的計劃 按照你说的计划 按你说的计划 照你说的计划 按照你說的計劃 按你說的計劃 按照你的方案 按你的方案 按照方案 按你的建议 按照你的建议 照你的建议 按你的建議
+    按照你的建議 来 來 办 辦""".split()
 )
 """The same in scripts written without spaces."""
 
@@ -110,9 +121,13 @@ _PIECES = {
     "ko": """네 넵 예 응 어 그래 그래요 좋아 좋아요 좋습니다 좋네요 계속 진행 알겠 알겠어 알겠어요
         알겠습니다 확인 감사 감사합니다 고마워 해 해요 해줘 해줘요 해주세요 해 주세요 하세요 합시다
         하자 하십시오 해봐 해보세요 주세요 부탁 부탁해 부탁해요 부탁드립니다 드립니다 그렇게 그럼
-        오케이 ㅇㅇ ㅇㅋ 맞아 맞아요 맞습니다 시작 요 이대로 그대로 바로""",
+        오케이 ㅇㅇ ㅇㅋ ㄱㄱ 고고 맞아 맞아요 맞습니다 시작 요 이대로 그대로 바로""",
 }
-PIECES = frozenset(p for words in _PIECES.values() for p in words.split())
+PIECES = frozenset(
+    unicodedata.normalize("NFKC", p) for words in _PIECES.values() for p in words.split()
+)
+"""Normalised as the messages are: NFKC turns a compatibility jamo ("ㅇㅋ", U+3147 U+314B)
+into a conjoining one (U+110B U+110F)."""
 _LONGEST = max(len(p) for p in PIECES | _REFER_BACK_PIECES)
 
 _PUNCTUATION = ".,!?…;:\"'()[]{}<>*~_`«»¡¿。、，！？：；「」『』（）【】〜～・ー—–-"
@@ -195,7 +210,8 @@ def _is_spaced_script(ch: str) -> bool:
         0x3040 <= code <= 0x30FF  # hiragana, katakana
         or 0x3400 <= code <= 0x9FFF  # CJK ideographs
         or 0xAC00 <= code <= 0xD7AF  # hangul syllables
-        or 0x3130 <= code <= 0x318F  # hangul jamo (ㅇㅋ)
+        or 0x3130 <= code <= 0x318F  # hangul compatibility jamo (ㅇㅋ as typed)
+        or 0x1100 <= code <= 0x11FF  # hangul jamo (ㅇㅋ after NFKC)
         or 0xF900 <= code <= 0xFAFF
     )
 
