@@ -51,6 +51,7 @@ from fitting.crossval import (  # noqa: E402
     curve,
     held_out,
     judge,
+    pooled,
     tally,
 )
 from fitting.labelled import OWN_SETS, REAL_SETS, Labelled, load  # noqa: E402
@@ -122,7 +123,7 @@ def report(name: str, judged: Judged, labelled: Labelled, levels: dict[str, floa
         f"== {name}: {len(labelled.examples)} silences, {judged.pivots} labelled pivots, "
         f"{groups} groups ({how})"
     )
-    if name != "realworld" and name not in args.hold_out:
+    if name not in ("realworld", "real (pooled)") and name not in args.hold_out:
         print(
             f"  its other groups are in every fit (as in the shipped weights): "
             f"not a held-out figure (--hold-out {name} gives one)"
@@ -181,7 +182,10 @@ def evaluate(
         else cross_validate(name, sets, fit, training)
         for name in sets
     }
-    levels = bars(judged["realworld"]) if "realworld" in judged else None
+    real = [judged[name] for name in REAL_SETS if name in judged and name not in hold_out]
+    if "realworld" not in judged:
+        return judged, None
+    levels = bars(pooled("real", real) if len(real) > 1 else judged["realworld"])
     return judged, levels
 
 
@@ -251,6 +255,12 @@ def main(argv: list[str] | None = None) -> int:
         f"{', '.join(training)}; {said}\n"
     )
 
+    real = [name for name in REAL_SETS if name in sets and name not in args.hold_out]
+    if len(real) > 1:  # the bars come from these together: say how they do together
+        together = Labelled()
+        for name in real:
+            together.extend(sets[name])
+        report("real (pooled)", pooled("real", [judged[n] for n in real]), together, levels, args)
     for name in sets:
         report(name, judged[name], sets[name], levels, args)
         if args.fit_on_all and name not in args.hold_out:

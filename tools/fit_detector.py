@@ -8,8 +8,8 @@ in `../shared/realworld/`, and the project's own sample sets), lets the detector
 every silence, and fits one weight per signal (L2-regularised logistic regression, the
 signs its definition allows, `fitting.model`) on all of them: real sessions weigh 1 each,
 the project's own together `--own-share` (1) times the real ones, so they never outweigh
-them. The bars come from cross-validation by repository on the real corpus (fit on all
-other repositories, judge the held-out one, pool): `normal`
+them. The bars come from cross-validation by repository on the real sets in `--sets` (fit on
+all other repositories, judge the held-out one, pool the verdicts of every real set): `normal`
 is the lowest bar whose pooled precision is at least 0.85 (the best recall there), `high`
 the bar of the best F1 (never above `normal`), and possible pivots start at the bar where
 the pooled precision falls to 0.5. `low` is always strictly above `normal` (`low_bar`): the
@@ -41,9 +41,10 @@ from fitting.crossval import (  # noqa: E402
     bar_for_precision,
     cross_validate,
     curve,
+    pooled,
     tally,
 )
-from fitting.labelled import OWN_SETS, REALWORLD, load  # noqa: E402
+from fitting.labelled import OWN_SETS, REAL_SETS, REALWORLD, load  # noqa: E402
 from fitting.model import KIND_SIGNALS, NAMES, train  # noqa: E402
 
 from pivotal.detect.fitted import WEIGHTS  # noqa: E402
@@ -130,10 +131,13 @@ def main(argv: list[str] | None = None) -> int:
     def fit(examples: list) -> object:  # type: ignore[type-arg]
         return train(examples, args.own_share, args.penalty, KIND_PENALTY)
 
-    judged = cross_validate("realworld", sets, fit, names)  # type: ignore[arg-type]
+    real = [name for name in REAL_SETS if name in sets]
+    each = {name: cross_validate(name, sets, fit, names) for name in real}  # type: ignore[arg-type]
+    judged = pooled("real", list(each.values())) if len(real) > 1 else each["realworld"]
     levels = bars(judged)
     model = fit([e for s in sets.values() for e in s.examples])
-    at = tally(judged, levels["normal"])
+    at = tally(each["realworld"], levels["normal"])
+    at_real = tally(judged, levels["normal"])
     counts = {
         name: {
             "silences": len(s.examples),
@@ -156,6 +160,14 @@ def main(argv: list[str] | None = None) -> int:
             "penalty": args.penalty,
             "signals": list(NAMES),
             "kind_signals": list(KIND_SIGNALS),
+            "bars_from": "+".join(real),
+            "cross_validated_real_at_normal": {
+                "precision": round(at_real.precision, 3),
+                "recall": round(at_real.recall, 3),
+                "tp": at_real.tp,
+                "fp": at_real.fp,
+                "fn": at_real.fn,
+            },
             "cross_validated_realworld_at_normal": {
                 "precision": round(at.precision, 3),
                 "recall": round(at.recall, 3),
@@ -167,6 +179,12 @@ def main(argv: list[str] | None = None) -> int:
         },
     }
     text = json.dumps(doc, indent=1, ensure_ascii=False) + "\n"
+    if len(real) > 1:
+        print(
+            f"cross-validated on {' + '.join(real)} (pooled) at the normal bar "
+            f"{levels['normal']}: P {at_real.precision:.3f} R {at_real.recall:.3f} "
+            f"(tp {at_real.tp}, fp {at_real.fp}, fn {at_real.fn})"
+        )
     print(
         f"cross-validated on the real corpus at the normal bar {levels['normal']}: "
         f"P {at.precision:.3f} R {at.recall:.3f} kind {at.kind_accuracy or 0:.3f} "

@@ -23,6 +23,7 @@ from fitting.crossval import (  # noqa: E402
     bar_for_precision,
     cross_validate,
     held_out,
+    pooled,
     tally,
 )
 from fitting.labelled import NOT_PIVOT, Example, Labelled  # noqa: E402
@@ -129,6 +130,19 @@ def test_the_bar_is_the_best_recall_at_the_precision_asked() -> None:
     bar, t = bar_for_precision(judged, 0.75)
     assert bar == 0.6 and (t.tp, t.fp, t.fn) == (3, 1, 1)
     assert tally(judged, 0.85).recall == pytest.approx(1 / 4)
+
+
+def test_pooled_sets_are_judged_as_one_with_every_miss_counted() -> None:
+    """The bars come from every real set together: a bar precise on one set alone may stop
+    wrongly on the other (the shipped bar did: P 0.91 on one real set, 0.33 on a newer one)."""
+    first, second = _curve([(0.9, True), (0.8, True), (0.6, True)]), _curve([(0.85, False)])
+    second.missed, second.missed_by_format["codex"] = 2, 2
+    together = pooled("real", [first, second])
+    assert len(together.verdicts) == 4 and together.missed == 2
+    assert (tally(first, 0.8).precision, tally(together, 0.8).precision) == (1.0, 2 / 3)
+    assert tally(together, 0.6, "codex").fn == 2  # the second set's misses, by its format
+    bar, t = bar_for_precision(together, 0.85)
+    assert bar == 0.9 and (t.tp, t.fp, t.fn) == (1, 0, 4)
 
 
 def _curve(points: list[tuple[float, bool]]) -> Judged:

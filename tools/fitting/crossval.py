@@ -83,6 +83,18 @@ def cross_validate(
     return out
 
 
+def pooled(name: str, parts: Sequence[Judged]) -> Judged:
+    """Several sets' cross-validated verdicts as one (their groups are distinct
+    repositories): the real sets together, for bars that hold across all of them."""
+    out = Judged(name)
+    for part in parts:
+        out.verdicts.extend(part.verdicts)
+        out.missed += part.missed
+        for fmt, n in part.missed_by_format.items():
+            out.missed_by_format[fmt] += n
+    return out
+
+
 def held_out(
     judged_set: str,
     sets: dict[str, Labelled],
