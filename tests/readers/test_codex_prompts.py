@@ -101,3 +101,36 @@ def test_the_words_of_a_template(text: str, words: str) -> None:
 )
 def test_text_that_is_no_template_is_left_whole(text: str) -> None:
     assert custom_prompt(text) is None
+
+
+def windows(text: str) -> str:
+    """A template saved with Windows line ends: the expansion keeps every `\r\n`."""
+    return text.replace("\n", "\r\n")
+
+
+@pytest.mark.parametrize(
+    ("text", "words"),
+    [
+        (windows(template("Phase1")), "Phase1"),
+        (windows(template("")), ""),
+        (windows(template("fix the\nlogin page")), "fix the\nlogin page"),
+    ],
+    ids=["args", "empty", "two-lines"],
+)
+def test_a_template_with_windows_line_ends(text: str, words: str) -> None:
+    assert custom_prompt(text) == words
+
+
+def test_windows_line_ends_read_through_a_session(tmp_path: Path) -> None:
+    """The words of a `\r\n` template are the person's turn; an empty one is a command."""
+    rollout = Rollout("2025-11-20T06:45:40", session_id="019aa002-0000-7000-8000-0000000000c4")
+    rollout.meta(version="0.58.0")
+    rollout.environment()
+    rollout.both(windows(template("Phase1")))
+    rollout.reply("Phase 1 is done.", "make test")
+    rollout.both(windows(template("")))
+    rollout.reply("All open tasks are done.")
+    rollout.both(windows("## User Input is where the words go\nright?"))  # no template
+    rollout.reply("Yes.")
+    cli = through_cli(rollout.write(tmp_path))
+    assert cli.person == ["Phase1", "## User Input is where the words go\nright?"]

@@ -47,6 +47,7 @@ from pivotal.readers.base import (
     preview_of,
     sane_duration,
 )
+from pivotal.readers.codex_ide import ide_request
 from pivotal.readers.codex_inputs import Copy, Exchange, Held, Made, find, take
 from pivotal.readers.codex_prompts import custom_prompt
 from pivotal.readers.codex_records import (
@@ -286,13 +287,43 @@ class CodexReader(LineFileReader):
 
         A custom prompt run with nothing after the command is a command, not an empty
         message: the template alone stands for it, injected (as Claude Code's slash-command
-        wrappers are), so it is never read as the person falling silent."""
+        wrappers are), so it is never read as the person falling silent.
+
+        The IDE's notes above the words (`pivotal.readers.codex_ide`) come first, as an
+        injected turn of their own; notes with no words and nothing attached are all
+        injected, one turn."""
+        ide = ide_request(text)
+        if ide is not None:
+            notes, said = ide
+            if not said and not attachments:
+                return [self._injected(text, ts, where, ident)]
+            context = self._injected(notes, ts, where, None)
+            context.source = SourceRef(
+                line=where.line,
+                record_id=f"{ident}#context" if isinstance(ident, str) else None,
+                offset=where.offset,
+            )
+            return [context, *self._said_turns(said, attachments, ts, where, ident)]
+        return self._said_turns(text, attachments, ts, where, ident)
+
+    def _injected(self, text: str, ts: float | None, where: SourceRef, ident: object) -> Turn:
+        turn = self._new(Role.USER, TurnFlag.SYNTHETIC, ts, where, ident)
+        turn.parts = [Part(PartKind.TEXT, text=text)]
+        turn.preview = preview_of(text)
+        return turn
+
+    def _said_turns(
+        self,
+        text: str,
+        attachments: list[Part],
+        ts: float | None,
+        where: SourceRef,
+        ident: object,
+    ) -> list[Turn]:
+        """What the person typed: their turn, and a custom prompt's template after it."""
         words = custom_prompt(text)
         if words is not None and not words.strip() and not attachments:
-            ran = self._new(Role.USER, TurnFlag.SYNTHETIC, ts, where, ident)
-            ran.parts = [Part(PartKind.TEXT, text=text)]
-            ran.preview = preview_of(text)
-            return [ran]
+            return [self._injected(text, ts, where, ident)]
         turn = self._new(Role.USER, TurnFlag.HUMAN, ts, where, ident)
         turn.parts = [Part(PartKind.TEXT, text=text if words is None else words), *attachments]
         turn.preview = preview_of(text if words is None else words)

@@ -22,7 +22,7 @@ from __future__ import annotations
 
 import re
 
-_HEADING = re.compile(r"^[ \t]*#{1,6}[ \t]+user input[ \t:]*$", re.IGNORECASE | re.MULTILINE)
+_HEADING = re.compile(r"^[ \t]*#{1,6}[ \t]+user input[ \t:]*\r?$", re.IGNORECASE | re.MULTILINE)
 _FENCE = re.compile(r"(`{3,}|~{3,})[^`\n]*")
 _UNEXPANDED = "$ARGUMENTS"
 MAX_LINES_BEFORE = 4
@@ -44,7 +44,8 @@ def custom_prompt(text: str) -> str | None:
     heading = _HEADING.search(head)
     if heading is None or _lines_before(head[: heading.start()]) > MAX_LINES_BEFORE:
         return None
-    return _block(text[heading.end() :].split("\n")[1:])
+    # a template saved on Windows keeps its `\r\n` line ends through the expansion
+    return _block([line.removesuffix("\r") for line in text[heading.end() :].split("\n")[1:]])
 
 
 def _lines_before(text: str) -> int:

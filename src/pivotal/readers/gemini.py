@@ -108,6 +108,7 @@ class GeminiJsonlReader(_ProjectMarker, LineFileReader):
         self._calls = _Calls()
         self._state = {"after_snapshot": False}
         self._marks: list[tuple[int, bool]] = []
+        self._start_guessed = False  # no header yet: the first record's time stands for it
 
     def _changed_from(self, pos: int) -> None:
         if self._dirty_from is None or pos < self._dirty_from:
@@ -190,8 +191,9 @@ class GeminiJsonlReader(_ProjectMarker, LineFileReader):
         if session.id is None and isinstance(obj.get("sessionId"), str):
             session.id = obj["sessionId"]
         self._directories(obj.get("directories"))
-        if session.started is None:
-            session.started = parse_timestamp(obj.get("startTime"))
+        started = parse_timestamp(obj.get("startTime"))
+        if started is not None and (session.started is None or self._start_guessed):
+            session.started, self._start_guessed = started, False
         ended = parse_timestamp(obj.get("lastUpdated"))
         if ended is not None:
             session.ended = ended
@@ -218,6 +220,9 @@ class GeminiJsonlReader(_ProjectMarker, LineFileReader):
     def _upsert(self, rec: dict, line_no: int | None, offset: int | None) -> None:
         if self.session.cwd is None and rec.get("type") == "user":
             self.session.cwd = workspace_of(_plain_text(rec))
+        if self.session.started is None:  # a chat whose header was cut off (`_headless`)
+            self.session.started = parse_timestamp(rec.get("timestamp"))
+            self._start_guessed = self.session.started is not None
         ident = _id(rec)
         if ident is not None and ident in self._index:
             pos = self._index[ident]
@@ -338,14 +343,20 @@ class GeminiJsonReader(_ProjectMarker, WholeFileJsonReader):
 # entries -> turns
 
 
+_MESSAGE_TYPES = ("user", "gemini", "info", "warning", "error")
+_MODEL_RECORD = b'"type":"gemini"'
+_OTHER_KEYS = ("sessionId", "uuid", "message", "role", "payload", "parts")
+
+
 def sniff(path: Path, head: bytes) -> bool:
-    """A JSONL header line `{sessionId, projectHash, startTime, ...}` or a legacy chat JSON."""
+    """A JSONL header line `{sessionId, projectHash, startTime, ...}` or a legacy chat JSON;
+    or a JSONL chat whose header was cut off (`_headless`)."""
     if path.is_dir():
         return False
     first = first_json_line(head)
     if isinstance(first, dict):
-        if "type" in first or "role" in first:
-            return False
+        if "type" in first or "role" in first or "$set" in first or "$rewindTo" in first:
+            return _headless(first, head)
         return isinstance(first.get("sessionId"), str) and (
             "projectHash" in first or "startTime" in first
         )
@@ -357,6 +368,21 @@ def sniff(path: Path, head: bytes) -> bool:
         and b'"projectHash"' in start
         and b'"messages"' in head
     )
+
+
+def _headless(first: dict, head: bytes) -> bool:
+    """A JSONL chat that starts mid-session: a copy taken (or committed) while the CLI was
+    writing it, its header and first records gone. Its first line is a message record
+    (`{id, timestamp, type, content}`, no other agent's keys) or a `$set` / `$rewindTo`
+    patch, and a model message (`"type":"gemini"`, as the CLI's JSON.stringify writes it,
+    and a type no other agent uses) is among its first lines."""
+    if len(first) == 1 and ("$set" in first or "$rewindTo" in first):
+        return _MODEL_RECORD in head
+    if first.get("type") not in _MESSAGE_TYPES or not isinstance(first.get("id"), str):
+        return False
+    if "content" not in first or any(key in first for key in _OTHER_KEYS):
+        return False
+    return first["type"] == "gemini" or _MODEL_RECORD in head
 
 
 def open_reader(ref: SessionRef) -> SessionReader:
@@ -385,6 +411,8 @@ def refs(path: Path) -> list[SessionRef]:
     if isinstance(first, dict):
         session_id = first.get("sessionId") if isinstance(first.get("sessionId"), str) else None
         started = parse_timestamp(first.get("startTime"))
+        if started is None and "type" in first:  # no header: the first record's time
+            started = parse_timestamp(first.get("timestamp"))
     return [
         SessionRef(
             format=FORMAT,

@@ -76,6 +76,13 @@ def workspace_in_head(head: bytes) -> str | None:
 
 
 _COMMAND_RE = re.compile(r"^/[A-Za-z][\w:-]*(?:\s|$)")
+RESPONSE_MARK = "[Function Response: "
+# Chats of late 2025 store a user message as text, each part written the way the CLI's
+# `partToString(…, {verbose: true})` writes it: a `functionResponse` as `[Function Response:
+# read_file]`, an `inlineData` as `<image/webp>`. A tool result is recorded when it is more
+# than function responses (a file's bytes beside them), so its text is only these pieces.
+_RESPONSES_TEXT = re.compile(r"(?:\s*(?:\[Function Response: [^\]\n]*\]|<[\w.+-]+/[\w.+-]+>))+\s*")
+_RESPONSE_NAME = re.compile(r"\[Function Response: ([^\]\n]*)\]")
 _STATUS = {
     "success": "completed",
     "error": "error",
@@ -239,6 +246,8 @@ def _user_turn(entry: _Entry, calls: _Calls) -> Turn | None:
         return None  # tool results; inline data beside them is a tool's (read_file of an image)
     text = "".join(texts)
     stripped = text.lstrip()
+    if stripped.startswith(RESPONSE_MARK) and _RESPONSES_TEXT.fullmatch(text):
+        return _written_results(entry, text, calls)
     if stripped.startswith(CONTEXT_TAG):
         flags = TurnFlag.SYNTHETIC
     elif SNAPSHOT_TAG in text:
@@ -249,6 +258,41 @@ def _user_turn(entry: _Entry, calls: _Calls) -> Turn | None:
         flags = TurnFlag.HUMAN
     turn = _turn(Role.USER, flags, entry)
     turn.parts = [Part(PartKind.TEXT, text=text), *attachments]
+    turn.preview = preview_of(text)
+    return turn
+
+
+def _written_results(entry: _Entry, text: str, calls: _Calls) -> Turn | None:
+    """Tool results stored as their text (`_RESPONSES_TEXT`): the tool's, never the person.
+
+    Each names its tool: it fills the latest call of that name still without a result. The
+    chats that write them often record no calls at all; the results then stay in view as
+    one injected turn, where the tool ran."""
+    found = list(_RESPONSE_NAME.finditer(text))
+    ends = [m.start() for m in found[1:]] + [len(text)]
+    results: list[tuple[ToolCall, str]] = []
+    for match, end in zip(found, ends, strict=True):
+        name = match.group(1)
+        taken = {id(call) for call, _ in results}
+        call = next(
+            (
+                c
+                for c in reversed(calls.values())
+                if c.name == name and c.output is None and id(c) not in taken
+            ),
+            None,
+        )
+        if call is None:
+            break
+        results.append((call, text[match.end() : end].strip() or match.group(0)))
+    else:
+        for call, output in results:
+            call.output = output
+            call.status = call.status or "completed"
+            calls.filled(call)
+        return None
+    turn = _turn(Role.USER, TurnFlag.SYNTHETIC, entry)
+    turn.parts = [Part(PartKind.TEXT, text=text)]
     turn.preview = preview_of(text)
     return turn
 
