@@ -380,3 +380,35 @@ def test_sniff_rejects_other_formats() -> None:
     assert any("codex" in str(p) for p in others) and any("gemini" in str(p) for p in others)
     for path in others:
         assert not SPEC.sniff(path, path.read_bytes()[:65536]), path
+
+
+def test_a_reformatted_multi_line_input_is_one_message(tmp_path: Path) -> None:
+    """A Markdown formatter put a blank line between aider's `####` lines (headings to it) and
+    dropped their trailing spaces: a pasted error, one `####` line per line of it, empty lines
+    included, read as a dozen inputs, most of them empty (silences mid-paste)."""
+    path = tmp_path / ".aider.chat.history.md"
+    path.write_text(
+        "\n# aider chat started at 2024-08-20 14:08:19\n\n"
+        "> Aider v0.50.1\n\n"
+        "#### /clear\n\n"
+        "#### /drop\n\n"
+        "> Dropping all files from the chat session.\n\n"
+        "#### the login page fails with this:\n\n"
+        "#### invalid_request\n\n"
+        "####\n\n"
+        "####\n\n"
+        "#### Request ID: 0f3c-19a2\n\n"
+        "The redirect URI registered for the app does not match the one sent.\n\n"
+        "#### <blank>\n\n"
+        "#### ok\n\n"
+        "Updating the callback URL now.\n",
+        encoding="utf-8",
+    )
+    session = read(path, "1")
+    commands = [t.text for t in session.turns if t.role is Role.USER and not t.is_human]
+    assert commands == ["/clear", "/drop"]  # two commands in a row stay two
+    pasted, enter, ok = session.human_turns()
+    lines = ["the login page fails with this:", "invalid_request", "", "", "Request ID: 0f3c-19a2"]
+    assert pasted.text == "\n".join(lines)
+    assert enter.text == "" and enter.flags & TurnFlag.UNSENT  # a bare Enter is its own
+    assert ok.text == "ok"

@@ -40,7 +40,10 @@ project (each subfolder: `MANIFEST.tsv`, `labels.json` and the files, as in `rea
 REALEXTRA2 = REPO.parent / "realextra2"
 """A third real set, from repositories neither of the others holds, gathered and labelled the
 same way after the second one was used in a fit (kept apart to check that fit)."""
-REAL_SETS = ("realworld", "realextra", "realextra2")
+REALEXTRA3 = REPO.parent / "realextra3"
+"""A fourth, gathered the same way to check a fit on the three others (kept apart from it)."""
+EXTRA_ROOTS = {"realextra": REALEXTRA, "realextra2": REALEXTRA2, "realextra3": REALEXTRA3}
+REAL_SETS = ("realworld", *EXTRA_ROOTS)
 SAMPLES = REPO / "sample_sessions"
 OWN_SETS = {"tuning": SAMPLES, "dev": SAMPLES / "heldout", "heldout2": SAMPLES / "heldout2"}
 """The project's own labelled sets (`tuning` is `sample_sessions/` without its held-out folders)."""
@@ -278,9 +281,8 @@ def load(sets: Sequence[str], cfg: PivotConfig | None = None) -> dict[str, Label
         if name == "realworld":
             if (REALWORLD / "labels.json").exists():
                 out[name] = realworld(REALWORLD, cfg)
-        elif name in ("realextra", "realextra2"):
-            base = REALEXTRA if name == "realextra" else REALEXTRA2
-            roots = sorted(p.parent for p in base.glob("*/labels.json"))
+        elif name in EXTRA_ROOTS:
+            roots = sorted(p.parent for p in EXTRA_ROOTS[name].glob("*/labels.json"))
             if roots:
                 out[name] = Labelled()
                 for root in roots:

@@ -41,9 +41,11 @@ INTERRUPTED. Commit lines and edit-format complaints stay notices only.
 
 A file whose lines lost their trailing spaces (reformatted after the fact)
 is read by line prefixes and code-fence state instead, with a notice that its
-turns may be split wrongly. aider writes no per-message times: each run's
-first turn gets the run's start time. Blank lines are not passed to
-`handle_line`; they are recovered from gaps in the line numbers.
+turns may be split wrongly; there, `####` lines one blank line apart with
+nothing else between are one input (a formatter's blank line between headings).
+aider writes no per-message times: each run's first turn gets the run's start
+time. Blank lines are not passed to `handle_line`; they are recovered from gaps
+in the line numbers.
 """
 
 from __future__ import annotations
@@ -216,7 +218,11 @@ class AiderReader(LineFileReader):
     # -- the three kinds of lines --------------------------------------------------------
     def _input_line(self, text: str, gap: int, where: SourceRef) -> None:
         body = text[:-2][5:] if self._spaced is not False else text[5:].rstrip()
-        if self._mode == "user" and gap == 0 and self._turn is not None:
+        if (
+            self._mode == "user"
+            and self._turn is not None
+            and (gap == 0 or (gap == 1 and self._spaced is False and self._pasted_on(body)))
+        ):
             self._lines.append(body)
             self._match_plan(body)
             self._touch()
@@ -237,6 +243,18 @@ class AiderReader(LineFileReader):
             call = ToolCall(f"aider-{where.line}", "shell", {"command": command_text.strip()})
             call.status = "completed"
             turn.parts.append(Part(PartKind.TOOL, tool=call))
+
+    def _pasted_on(self, body: str) -> bool:
+        """In a reformatted file, whether a `####` line one blank line after the person's
+        open input goes on with it: Markdown formatters put a blank line between headings,
+        so a multi-line input (a pasted error, every line its own `####` line, empty ones
+        included) came apart into one input per line, most of them empty. Two commands in a
+        row (`/clear`, `/drop`) and a bare Enter (`<blank>`) stay inputs of their own; two
+        inputs of the person's always have aider's reply or output between them."""
+        turn = self._turn
+        if turn is None or turn.flags != TurnFlag.HUMAN:
+            return False
+        return body != _BLANK and body[:1] not in ("/", "!")
 
     def _reply_line(self, text: str, gap: int, where: SourceRef) -> None:
         if self._mode != "reply" or self._turn is None:
