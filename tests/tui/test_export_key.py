@@ -10,13 +10,13 @@ import json
 from pathlib import Path
 
 import pytest
-from tests.readers import claude_builders as cb
 from textual.widgets import Input
 
 from pivotal.readers import find_sessions
 from pivotal.tui.app import ReplayerApp
 from pivotal.tui.screens import PromptScreen
 
+from ..readers import claude_builders as cb
 from .conftest import replay, wait_for
 
 SIZE = (120, 40)
