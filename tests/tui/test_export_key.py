@@ -15,8 +15,8 @@ from textual.widgets import Input
 from pivotal.readers import find_sessions
 from pivotal.tui.app import ReplayerApp
 from pivotal.tui.screens import PromptScreen
+from readers import claude_builders as cb
 
-from ..readers import claude_builders as cb
 from .conftest import replay, wait_for
 
 SIZE = (120, 40)
