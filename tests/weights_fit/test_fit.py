@@ -286,7 +286,11 @@ def test_every_real_set_weighs_as_real_and_a_second_one_is_read_beside_the_first
         "sure": True,
     }
     (folder / "labels.json").write_text(json.dumps([label]), encoding="utf-8")
-    monkeypatch.setattr(labelled, "REALEXTRA", tmp_path / "realextra")
+    for name in labelled.EXTRA_ROOTS:  # each kept apart set is read from its own folder
+        monkeypatch.setitem(labelled.EXTRA_ROOTS, name, tmp_path / name)
+    shutil.copytree(tmp_path / "realextra", tmp_path / "realextra3")
+    assert set(labelled.load(["realextra2", "realextra3"])) == {"realextra3"}
+    assert {e.set for e in labelled.load(["realextra3"])["realextra3"].examples} == {"realextra3"}
 
     extra = labelled.load(["realextra"])["realextra"]
     assert {e.set for e in extra.examples} == {"realextra"}
