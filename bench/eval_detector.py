@@ -55,7 +55,7 @@ from fitting.crossval import (  # noqa: E402
     tally,
 )
 from fitting.labelled import OWN_SETS, REAL_SETS, Labelled, load  # noqa: E402
-from fitting.model import train  # noqa: E402
+from fitting.model import SIGNAL_SETS, train  # noqa: E402
 
 from pivotal.detect.fitted import load as load_weights  # noqa: E402
 
@@ -166,14 +166,19 @@ def report(name: str, judged: Judged, labelled: Labelled, levels: dict[str, floa
 
 
 def evaluate(
-    sets: dict[str, Labelled], own_share: float, penalty: float, hold_out: list[str]
+    sets: dict[str, Labelled],
+    own_share: float,
+    penalty: float,
+    hold_out: list[str],
+    signals: str = "all",
+    kind_share: float | None = None,
 ) -> tuple[dict[str, Judged], dict[str, float] | None]:
     """Every set judged by fits with this own share and penalty, and the bars these fits
     give (as `fit_detector.py` chooses them; None without the real corpus): a set in
     `hold_out` by one fit on the others, every other set by cross-validation."""
 
     def fit(examples):  # type: ignore[no-untyped-def]
-        return train(examples, own_share, penalty, KIND_PENALTY)
+        return train(examples, own_share, penalty, KIND_PENALTY, SIGNAL_SETS[signals], kind_share)
 
     training = [name for name in sets if name not in hold_out]
     judged = {
@@ -193,6 +198,8 @@ def main(argv: list[str] | None = None) -> int:
     fitted = load_weights()
     shipped_share = float(fitted.fitted.get("own_share", OWN_SHARE))
     shipped_penalty = float(fitted.fitted.get("penalty", PENALTY))
+    shipped_signals = str(fitted.fitted.get("signal_set", "all"))
+    shipped_kind_share = float(fitted.fitted.get("kind_own_share", shipped_share))
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--sets", default=",".join(SETS))
     parser.add_argument("--curve", action="store_true", help="print the precision-recall curve")
@@ -214,6 +221,18 @@ def main(argv: list[str] | None = None) -> int:
         "--hold-out",
         default="",
         help="sets left out of every fit and of the bars, each judged by one fit on the rest",
+    )
+    parser.add_argument(
+        "--signals",
+        choices=sorted(SIGNAL_SETS),
+        default=shipped_signals,
+        help=f"which signals every fit weighs (weights.json's: {shipped_signals})",
+    )
+    parser.add_argument(
+        "--kind-own-share",
+        type=float,
+        default=shipped_kind_share,
+        help=f"the own sets' share in the kind's fit (weights.json's: {shipped_kind_share:g})",
     )
     parser.add_argument(
         "--train-on",
@@ -238,9 +257,13 @@ def main(argv: list[str] | None = None) -> int:
     as_shipped = (
         args.own_share == shipped_share
         and args.penalty == shipped_penalty
+        and args.signals == shipped_signals
+        and args.kind_own_share == shipped_kind_share
         and set(training) == set(fitted.fitted.get("sets", training))
     )
-    judged, refitted = evaluate(sets, args.own_share, args.penalty, args.hold_out)
+    judged, refitted = evaluate(
+        sets, args.own_share, args.penalty, args.hold_out, args.signals, args.kind_own_share
+    )
     shipped_levels = {**fitted.levels, "possible": fitted.possible}
     if as_shipped or refitted is None:
         levels = shipped_levels
@@ -268,7 +291,14 @@ def main(argv: list[str] | None = None) -> int:
                 training_figure = shipped(sets[name], name)
             else:
                 everything = [e for n in training for e in sets[n].examples]
-                model = train(everything, args.own_share, args.penalty, KIND_PENALTY)
+                model = train(
+                    everything,
+                    args.own_share,
+                    args.penalty,
+                    KIND_PENALTY,
+                    SIGNAL_SETS[args.signals],
+                    args.kind_own_share,
+                )
                 training_figure = judge(name, sets[name], model)
             print(
                 row(

@@ -45,7 +45,7 @@ from fitting.crossval import (  # noqa: E402
     tally,
 )
 from fitting.labelled import OWN_SETS, REAL_SETS, REALWORLD, load  # noqa: E402
-from fitting.model import KIND_SIGNALS, NAMES, train  # noqa: E402
+from fitting.model import KIND_SIGNALS, SIGNAL_SETS, train  # noqa: E402
 
 from pivotal.detect.fitted import WEIGHTS  # noqa: E402
 
@@ -119,6 +119,15 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--sets", default=",".join(DEFAULT_SETS))
     parser.add_argument("--own-share", type=float, default=OWN_SHARE)
     parser.add_argument("--penalty", type=float, default=PENALTY)
+    parser.add_argument(
+        "--signals", choices=sorted(SIGNAL_SETS), default="all", help="which signals are weighed"
+    )
+    parser.add_argument(
+        "--kind-own-share",
+        type=float,
+        default=None,
+        help="the own sets' share in the kind's fit (default: --own-share)",
+    )
     parser.add_argument("--dry-run", action="store_true", help="print, do not write")
     args = parser.parse_args(argv)
     names = [s.strip() for s in args.sets.split(",") if s.strip()]
@@ -129,7 +138,14 @@ def main(argv: list[str] | None = None) -> int:
     sets = load(names)
 
     def fit(examples: list) -> object:  # type: ignore[type-arg]
-        return train(examples, args.own_share, args.penalty, KIND_PENALTY)
+        return train(
+            examples,
+            args.own_share,
+            args.penalty,
+            KIND_PENALTY,
+            SIGNAL_SETS[args.signals],
+            args.kind_own_share,
+        )
 
     real = [name for name in REAL_SETS if name in sets]
     each = {name: cross_validate(name, sets, fit, names) for name in real}  # type: ignore[arg-type]
@@ -157,8 +173,12 @@ def main(argv: list[str] | None = None) -> int:
             "sets": counts,
             "low_bar": low_bar(judged, levels["normal"])[1],
             "own_share": args.own_share,
+            "kind_own_share": args.own_share
+            if args.kind_own_share is None
+            else args.kind_own_share,
             "penalty": args.penalty,
-            "signals": list(NAMES),
+            "signal_set": args.signals,
+            "signals": list(SIGNAL_SETS[args.signals]),
             "kind_signals": list(KIND_SIGNALS),
             "bars_from": "+".join(real),
             "cross_validated_real_at_normal": {

@@ -82,6 +82,47 @@ SIGNS: dict[str, int] = {
 }
 NAMES = tuple(SIGNS)
 
+APPROVAL_SIGNALS = (
+    BIAS,
+    "silence: empty",
+    "silence: compaction",
+    "plan laid out",
+    "nothing carried out",
+    "approved plan",
+    "autonomous action",
+    "long run",
+    "mid-task",
+    "asked again",
+    "go-on cadence",
+    "small offer",
+    "follow-up offer",
+    "step gate",
+    "code changed",
+    "offer to go ahead",
+    "proposal pending",
+)
+"""What PIVOTS.md names for an implicit approval and against it: a plan or offer with
+nothing carried out, then a long run that changes the work; a small or follow-up offer, a
+step gate, a go-on cadence, the agent asking again or still mid-task."""
+SIGNAL_SETS: dict[str, tuple[str, ...]] = {
+    "all": NAMES,
+    "spec": (
+        *APPROVAL_SIGNALS,
+        "failure streak",
+        "milestone",
+        "work reported done",
+        "context dump",
+        "new phase announced",
+        "new tasks",
+        "dead end handed over",
+        "next phase taken up",
+    ),
+}
+"""The signals a fit may weigh. `spec`: the approval signals and the halves and joins of
+the other two archetypes of PIVOTS.md's table (failures then a re-orientation; a milestone
+then a new phase); the rest (topic shift, phase change, resume words, …) measured and
+shown, weighed 0."""
+
 KINDS = ("delegation_after_dead_end", "continue_after_milestone", "implicit_approval", "other")
 KIND_SIGNALS = (
     "failure streak",
@@ -118,12 +159,15 @@ def targets(examples: Sequence[Example]) -> np.ndarray:
 class Model:
     """Fitted coefficients (logit units) for the pivot/no-pivot decision and the kind."""
 
-    def __init__(self, beta: np.ndarray, kind_beta: np.ndarray | None) -> None:
+    def __init__(
+        self, beta: np.ndarray, kind_beta: np.ndarray | None, names: Sequence[str] = NAMES
+    ) -> None:
         self.beta = beta
         self.kind_beta = kind_beta
+        self.names = tuple(names)
 
     def logits(self, examples: Sequence[Example]) -> np.ndarray:
-        return matrix(examples) @ self.beta
+        return matrix(examples, self.names) @ self.beta
 
     def confidences(self, examples: Sequence[Example]) -> np.ndarray:
         return np.clip(0.5 + self.logits(examples) / SCALE, 0.0, 1.0)
@@ -135,7 +179,7 @@ class Model:
         return [KINDS[i] for i in np.argmax(x @ self.kind_beta.T, axis=1)]
 
     def weights(self) -> dict[str, float]:
-        coef = dict(zip(NAMES, (float(b) for b in self.beta), strict=True))
+        coef = dict(zip(self.names, (float(b) for b in self.beta), strict=True))
         base = coef.pop(BIAS)
         out = {n: round((base + coef.pop(n, 0.0)) / SCALE + 0.5, 4) for n in SILENCES}
         for name, b in coef.items():
@@ -165,16 +209,23 @@ def own_weight(examples: Sequence[Example], share: float) -> float:
 
 
 def train(
-    examples: Sequence[Example], own_share: float, penalty: float, kind_penalty: float
+    examples: Sequence[Example],
+    own_share: float,
+    penalty: float,
+    kind_penalty: float,
+    names: Sequence[str] = NAMES,
+    kind_share: float | None = None,
 ) -> Model:
     """Fit on the examples a hard gate did not turn down: each real silence weighs 1, the
-    project's own silences together weigh `own_share` times the real ones."""
+    project's own silences together weigh `own_share` times the real ones (`kind_share`
+    times in the kind's fit, by default the same). Only `names` are weighed."""
     usable = [e for e in examples if e.features is not None]
     ow = own_weight(usable, own_share)
-    x = matrix(usable)
+    x = matrix(usable, names)
     y = targets(usable)
     w = np.array([1.0 if e.set in REAL_SETS else ow for e in usable])
-    beta = fit(x, y, w, penalty, [SIGNS[n] for n in NAMES], [n in FREE for n in NAMES])
+    beta = fit(x, y, w, penalty, [SIGNS[n] for n in names], [n in FREE for n in names])
+    ow = own_weight(usable, own_share if kind_share is None else kind_share)
     pivots = [e for e in usable if e.pivot and e.label in KINDS]
     kind_beta = None
     if pivots:
@@ -182,7 +233,7 @@ def train(
         yk = np.array([KINDS.index(e.label) for e in pivots])
         wk = np.array([1.0 if e.set in REAL_SETS else ow for e in pivots])
         kind_beta = softmax_fit(xk, yk, len(KINDS), wk, kind_penalty)
-    return Model(beta, kind_beta)
+    return Model(beta, kind_beta, names)
 
 
 def is_pivot_label(label: str) -> bool:
