@@ -42,7 +42,14 @@ REALEXTRA2 = REPO.parent / "realextra2"
 same way after the second one was used in a fit (kept apart to check that fit)."""
 REALEXTRA3 = REPO.parent / "realextra3"
 """A fourth, gathered the same way to check a fit on the three others (kept apart from it)."""
-EXTRA_ROOTS = {"realextra": REALEXTRA, "realextra2": REALEXTRA2, "realextra3": REALEXTRA3}
+REALEXTRA4 = REPO.parent / "realextra4"
+"""A fifth, gathered to check a fit on the four others."""
+EXTRA_ROOTS = {
+    "realextra": REALEXTRA,
+    "realextra2": REALEXTRA2,
+    "realextra3": REALEXTRA3,
+    "realextra4": REALEXTRA4,
+}
 REAL_SETS = ("realworld", *EXTRA_ROOTS)
 SAMPLES = REPO / "sample_sessions"
 OWN_SETS = {"tuning": SAMPLES, "dev": SAMPLES / "heldout", "heldout2": SAMPLES / "heldout2"}
