@@ -85,6 +85,8 @@ def test_a_hurried_english_go_on_is_an_ack(text: str) -> None:
         "sửa lỗi đăng nhập đi",  # "fix the login bug": names the work
         "tambahkan tombol simpan",  # "add a save button"
         "按照你说的改数据库",  # "change the database as you said": names what
+        "你帮我弄一下登录页",  # "do the login page for me": names what
+        "你好",  # "hello": no go-on
     ],
 )
 def test_direction_in_any_language_is_not_silent(text: str) -> None:
@@ -186,3 +188,8 @@ def test_typo_variants_agree_with_the_plain_definition() -> None:
     for word in words:
         expected = len(word) >= 4 and any(_one_typo_apart(word, t) for t in _TARGETS)
         assert near_go_on(word) is expected, word
+
+
+def test_keep_moving_is_keep_going() -> None:
+    assert classify_text("keep moving", CFG) is Silence.ACK
+    assert classify_text("keep moving the tests to pytest", CFG) is None

@@ -165,6 +165,7 @@ def test_a_bare_carrying_out_verb_is_an_order_not_an_ack(text: str) -> None:
         "按照你说的计划执行",  # "carry out the plan as you said"
         "就按你说的来吧",  # "let's go the way you said"
         "按你的建议办",  # "do as you suggest"
+        "那你帮我弄一下",  # "then you do it for me"
     ],
 )
 def test_as_you_said_in_chinese_points_back(text: str) -> None:

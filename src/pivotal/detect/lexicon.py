@@ -19,7 +19,7 @@ WRAPPER_TAG = lazy(r"</?[A-Za-z][\w:-]*(?:\s[^<>]*)?/?>")
 # noun phrase that names new work"). Grouped by what the word does; a word outside every
 # group (a noun, a tool, a file, a verb naming work such as "fix" or "push") is direction.
 _GO_ON = """
-    continue cont proceed resume go on ahead keep going carry next onwards onward forward
+    continue cont proceed resume go on ahead keep going moving carry next onwards onward forward
     do it try retry ship again more
     weiter weitermachen continua continuar continuez avanti seguir sigue продолжай дальше
     继续 続けて
