@@ -433,8 +433,10 @@ class CodexReader(LineFileReader):
                 call.exit_code = exit_code  # stays None unless the file states it
             if call.duration_ms is None:
                 call.duration_ms = sane_duration(duration)
-            if success is False or (
-                wrapped is None and text.lstrip().lower().startswith(ERROR_PREFIXES)
+            if (
+                success is False
+                or (wrapped is not None and wrapped.failed)
+                or (wrapped is None and text.lstrip().lower().startswith(ERROR_PREFIXES))
             ):
                 call.is_error = True  # Codex's own refusal, not words of a command's output
             if call.status is None:
