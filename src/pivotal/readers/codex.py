@@ -54,6 +54,7 @@ from pivotal.readers.codex_records import (
     ERROR_PREFIXES,
     FORMAT,
     HARNESS_PREFIXES,
+    SUMMARY_PREFIX,
     content_text,
     dicts,
     duration_ms,
@@ -70,6 +71,8 @@ _TOOL_CALL_TYPES = ("function_call", "custom_tool_call", "local_shell_call")
 _OUTPUT_TYPES = ("function_call_output", "custom_tool_call_output")
 _WRAPPER_TYPES = ("session_meta", "response_item", "event_msg", "turn_context", "compacted")
 _HARNESS_KINDS = ("environment_context", "user_instructions")
+_REMOTE_ITEMS = ("compaction", "compaction_summary", "context_compaction")
+REMOTE_LABEL = "Context compacted (remote; the summary is encrypted)"
 """`user_message` kinds of 2025 builds that carry the harness's text, not the person's."""
 
 
@@ -182,8 +185,7 @@ class CodexReader(LineFileReader):
         ):
             self._tool_output(item)
         elif kind in ("compaction", "compaction_summary", "context_compaction"):
-            label = "Context compacted (remote; the summary is encrypted)"
-            self._compaction_piece("item", ts, where, label, None, None)
+            self._compaction_piece("item", ts, where, REMOTE_LABEL, None, None)
         # other item types (ghost_snapshot, ...) carry no conversation
 
     def _message(self, item: dict, ts: float | None, where: SourceRef, meta: object) -> None:
@@ -431,8 +433,10 @@ class CodexReader(LineFileReader):
                 call.exit_code = exit_code  # stays None unless the file states it
             if call.duration_ms is None:
                 call.duration_ms = sane_duration(duration)
-            if success is False or (
-                wrapped is None and text.lstrip().lower().startswith(ERROR_PREFIXES)
+            if (
+                success is False
+                or (wrapped is not None and wrapped.failed)
+                or (wrapped is None and text.lstrip().lower().startswith(ERROR_PREFIXES))
             ):
                 call.is_error = True  # Codex's own refusal, not words of a command's output
             if call.status is None:
@@ -539,12 +543,20 @@ class CodexReader(LineFileReader):
 
     # -- compaction ---------------------------------------------------------
     def _compacted(self, payload: dict, ts: float | None, where: SourceRef) -> None:
+        """A `compacted` record. A remote compaction writes an empty `message`: its summary
+        is the encrypted `compaction` item of `replacement_history`, so there is no summary
+        to show (an empty one would read as Codex handing the model nothing)."""
         message = payload.get("message")
-        summary: str | None = message if isinstance(message, str) else ""
+        summary: str | None = message if isinstance(message, str) and message.strip() else None
+        label = "Context compacted"
+        if summary is None:
+            summary, remote = _replacement_summary(payload.get("replacement_history"))
+            if remote and summary is None:
+                label = REMOTE_LABEL
         group = self._compaction
         if group is not None and "item" in group.pieces and "record" not in group.pieces:
             summary = None  # already shown (the compaction_output message / a remote item)
-        self._compaction_piece("record", ts, where, "Context compacted", summary, None)
+        self._compaction_piece("record", ts, where, label, summary, None)
 
     def _compaction_piece(
         self,
@@ -600,6 +612,23 @@ class CodexReader(LineFileReader):
         ident = ident if isinstance(ident, str) else None
         source = SourceRef(line=where.line, record_id=ident, offset=where.offset)
         return Turn(index=0, role=role, flags=flags, timestamp=ts, message_id=ident, source=source)
+
+
+def _replacement_summary(history: object) -> tuple[str | None, bool]:
+    """(the summary put back as a user message, whether it is encrypted) of a `compacted`
+    record's `replacement_history`, for a record whose `message` is empty. An encrypted
+    `compaction` item is this compaction's summary: a readable one beside it is older."""
+    summary = None
+    for item in dicts(history):
+        kind = item.get("type")
+        if kind in _REMOTE_ITEMS:
+            return None, True
+        if kind == "message" and item.get("role") == "user":
+            texts, _ = content_text(item.get("content"))
+            text = "\n\n".join(texts)
+            if text.lstrip().startswith(SUMMARY_PREFIX):
+                summary = text
+    return summary, False
 
 
 # ---------------------------------------------------------------------------

@@ -106,7 +106,10 @@ def output_fields(output: object) -> tuple[str, bool | None, int | None, float |
         output = output.get("content", output.get("output", ""))
     if isinstance(output, list):
         texts = [b.get("text") for b in dicts(output) if isinstance(b.get("text"), str)]
-        output = "\n".join(texts)
+        # code mode's first block is its wrapper, ending in "Output:\n": no blank line after
+        output = "".join(
+            t if i == 0 or texts[i - 1].endswith("\n") else "\n" + t for i, t in enumerate(texts)
+        )
     if not isinstance(output, str):
         output = "" if output is None else str(output)
     exit_code = duration = None
@@ -136,12 +139,20 @@ _WRAPPER_KEYS = (
     "Original token count:",
     "Exit code:",
     "Total output lines:",
+    "Script completed",
+    "Script failed",
+    "Script running with cell ID",
 )
 _WRAPPER_LINE = re.compile(
     r"(?:Chunk ID: \S*|Wall time: (?P<wall>[0-9]+(?:\.[0-9]+)?) seconds?"
     r"|Process exited with code (?P<code>-?\d{1,9})|Exit code: (?P<exit>-?\d{1,9})"
-    r"|Process running with session ID \S+|Original token count: \d+|Total output lines: \d+)"
+    r"|Process running with session ID \S+|Original token count: \d+|Total output lines: \d+"
+    r"|Script completed|(?P<failed>Script failed)|Script running with cell ID \S+"
+    r"|Wall time (?P<code_wall>[0-9]+(?:\.[0-9]+)?) seconds?)"
 )
+"""The wrapper's lines; code mode's (`exec`, 2026) has its own: `Script completed` or
+`Script failed`, `Wall time 0.2 seconds`, then `Output:` (the exit code of the commands the
+script ran is not said)."""
 
 
 class Unwrapped(msgspec.Struct):
@@ -150,6 +161,8 @@ class Unwrapped(msgspec.Struct):
     output: str
     exit_code: int | None = None
     duration_ms: float | None = None
+    failed: bool = False
+    """Code mode's `Script failed`: the script itself failed (an error, not a command's exit)."""
 
 
 def unwrap(text: str) -> Unwrapped | None:
@@ -166,12 +179,14 @@ def unwrap(text: str) -> Unwrapped | None:
         if rest and not rest.startswith("\n"):
             break
         code = wall = None
+        failed = False
         for line in head.split("\n"):
             match = _WRAPPER_LINE.fullmatch(line.strip())
             if match is None:
                 return found  # not a wrapper after all: keep what is known
             code = match.group("code") or match.group("exit") or code
-            wall = match.group("wall") or wall
+            wall = match.group("wall") or match.group("code_wall") or wall
+            failed = failed or match.group("failed") is not None
         if found is None:
             found = Unwrapped(text)
         found.output = text = rest[1:] if rest else ""
@@ -179,6 +194,7 @@ def unwrap(text: str) -> Unwrapped | None:
             found.exit_code = int(code)
         if found.duration_ms is None and wall is not None:
             found.duration_ms = sane_duration(float(wall) * 1000.0)
+        found.failed = found.failed or failed
     return found
 
 
