@@ -23,10 +23,8 @@ self-contained records (`uuid`, `parentUuid`, `sessionId`, `timestamp`, `type`,
   skipped; `custom_title` names the session; a `slash_command` invocation is the
   command the person ran (SYNTHETIC user turn, like other readers' commands), and
   when it was sent to the model (`sentToModel`) the user record after it is its
-  template (SYNTHETIC). Before 0.2x the invocation does not say so: a user record
-  written with it (within `TEMPLATE_DELAY`) that carries the command's arguments is its
-  template. An `at_command` record comes just before the prompt it expanded
-  and holds what the person typed (`userText`): that is the person's turn,
+  template (SYNTHETIC). An `at_command` record comes just before the prompt it
+  expanded and holds what the person typed (`userText`): that is the person's turn,
   the files' text after it an injected one (`split_prompt`; older versions' leading
   `<system-reminder>` blocks likewise). `user` records the CLI writes itself (0.2x
   `notification` / `cron` / `goal_runtime` subtypes, `provenance` other than a
@@ -101,9 +99,6 @@ _INJECTED_SUBTYPES = frozenset({"notification", "cron", "goal_runtime"})
 """`user` records (0.2x) the CLI writes itself: background-task notices, cron prompts, goals."""
 _NOT_TYPED = frozenset({"system", "goal_runtime", "goal_control"})
 """`provenance` values (0.2x) of user records nobody typed."""
-TEMPLATE_DELAY = 2.0
-"""Seconds within which a prompt after an invocation that does not say it was sent is its
-template (the CLI writes both at once; 0.1 to 0.2 s apart in real 0.5 files)."""
 _TRIGGERS = {"manual": "manual", "token_limit": "auto", "image_overflow": "auto"}
 _STATUS = {"success": "completed", "error": "error", "cancelled": "cancelled"}
 _EXIT = re.compile(r"(?m)^Exit Code: (-?\d{1,4})[ \t]*$")
@@ -133,9 +128,6 @@ class QwenReader(LineFileReader):
         """What the person typed for the next prompt, when an `at_command` record said it."""
         self._expanded = False
         """The next prompt is a slash command's template (the command was sent to the model)."""
-        self._invoked: tuple[str, float | None] | None = None
-        """A slash command whose invocation does not say whether it went to the model (0.5
-        to 0.14 write no `sentToModel`): its text and time, until the next message."""
         self._compress_command = False
         """A `/compress` invocation came after the last message (older versions name no
         trigger: the compression that follows it is the manual one)."""
@@ -175,7 +167,6 @@ class QwenReader(LineFileReader):
                 turns = []
                 self._tool_result(obj, line_no)
             self._typed, self._expanded, self._compress_command = None, False, False
-            self._invoked = None
         for turn in turns:
             if side:
                 turn.flags = (turn.flags & ~TurnFlag.HUMAN) | TurnFlag.SIDECHAIN
@@ -248,25 +239,7 @@ class QwenReader(LineFileReader):
             or obj.get("subtype") in _INJECTED_SUBTYPES
             or obj.get("provenance") in _NOT_TYPED
             or self._expanded
-            or self._template_of_invoked(obj)
         )
-
-    def _template_of_invoked(self, obj: dict) -> bool:
-        """Whether a prompt is the template of a command whose invocation does not say it was
-        sent. A file command's template is written in the same instant as its invocation and
-        carries the command's arguments (appended, or put in its place); a person's next
-        prompt after a built-in command (`/stats`) comes seconds later at the least."""
-        if self._invoked is None:
-            return False
-        command, invoked_at = self._invoked
-        stamp = parse_timestamp(obj.get("timestamp"))
-        if stamp is None or invoked_at is None or not 0 <= stamp - invoked_at <= TEMPLATE_DELAY:
-            return False
-        text = "".join(_texts(obj.get("message") if isinstance(obj.get("message"), dict) else {}))
-        if text.strip() == command.strip():
-            return False  # the command itself, sent as it was typed
-        arguments = command.split(maxsplit=1)[1:]
-        return not arguments or " ".join(arguments[0].split()) in " ".join(text.split())
 
     def _assistant(self, obj: dict, where: SourceRef) -> list[Turn]:
         parts: list[Part] = []
@@ -370,8 +343,6 @@ class QwenReader(LineFileReader):
             command = payload.get("rawCommand")
             if isinstance(command, str):
                 self._expanded = payload.get("sentToModel") is True
-                if "sentToModel" not in payload:
-                    self._invoked = (command, parse_timestamp(obj.get("timestamp")))
                 self._compress_command = command.split(maxsplit=1)[:1] == ["/compress"]
                 turn = new_turn(Role.USER, TurnFlag.SYNTHETIC, obj, where, command)
                 turn.parts = [Part(PartKind.TEXT, text=command)]
