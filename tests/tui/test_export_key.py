@@ -39,12 +39,16 @@ def app_on(path: Path) -> ReplayerApp:
     return ReplayerApp(find_sessions([path]).refs[0])
 
 
-async def export_to(pilot, app: ReplayerApp, key: str, target: str) -> None:  # type: ignore[no-untyped-def]
+async def prompt(pilot, app: ReplayerApp, key: str) -> Input:  # type: ignore[no-untyped-def]
+    """Press `key` once the session is on screen; the prompt's field."""
     await wait_for(lambda: replay(app).playback.turns != [])
     await pilot.press(key)
     await wait_for(lambda: isinstance(app.screen, PromptScreen))
-    field = app.screen.query_one(Input)
-    field.value = target
+    return app.screen.query_one(Input)
+
+
+async def export_to(pilot, app: ReplayerApp, key: str, target: str) -> None:  # type: ignore[no-untyped-def]
+    (await prompt(pilot, app, key)).value = target
     await pilot.press("enter")
     await wait_for(lambda: not isinstance(app.screen, PromptScreen))
 
@@ -72,10 +76,7 @@ async def test_the_prompt_offers_a_name_in_the_current_folder(
     monkeypatch.chdir(tmp_path)
     app = app_on(path)
     async with app.run_test(size=SIZE) as pilot:
-        await wait_for(lambda: replay(app).playback.turns != [])
-        await pilot.press("X")
-        await wait_for(lambda: isinstance(app.screen, PromptScreen))
-        offered = app.screen.query_one(Input).value
+        offered = (await prompt(pilot, app, "X")).value
         assert offered == str(tmp_path / f"pivotal-{cb.SESSION}-redacted.html")
         await pilot.press("enter")
         await wait_for(lambda: replay(app).status.startswith("wrote"))

@@ -64,6 +64,19 @@ class SessionFiles(msgspec.Struct, frozen=True):
                     return folder
         return None
 
+    def beside(self, target: Path) -> Path | None:
+        """The folder of one of the session's files that `target` would be written into
+        (by identity, as `claims`), or None. Not part of the session, but a file there sits
+        beside it: the replayer's export never puts one there."""
+        folder = _ident(Path(os.path.realpath(target)).parent)
+        if folder is None:
+            return None
+        for file in self.files:
+            parent = Path(os.path.realpath(file)).parent
+            if _ident(parent) == folder:
+                return parent
+        return None
+
 
 def _ident(path: Path) -> _Ident | None:
     """(device, inode) of what `path` names, through links; None when nothing is there."""

@@ -42,23 +42,13 @@ def refusal(target: Path, ref: SessionRef) -> str | None:
     if fmt is None:
         return f"{target.name}: end the name with {', '.join(sorted(set(SUFFIX.values())))}"
     files = session_files(ref)
-    beside = {_same(f.parent) for f in files.files if not f.is_dir()}
-    if files.claims(target) is not None or _same(target.parent) in beside:
+    if files.claims(target) is not None or files.beside(target) is not None:
         return "not into the session's own files or folder: choose another folder"
     if target.exists() or target.is_symlink():
         return f"{shown_path(target)} exists: choose another name (x never replaces a file)"
     if not target.parent.is_dir():
         return f"no folder {shown_path(target.parent)}"
     return None
-
-
-def _same(folder: Path) -> tuple[int, int] | str:
-    """What tells one folder from another, by any path to it."""
-    try:
-        info = folder.stat()
-    except OSError:
-        return str(folder)
-    return (info.st_dev, info.st_ino)
 
 
 class Exporter:
