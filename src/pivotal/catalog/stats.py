@@ -22,8 +22,8 @@ from typing import TYPE_CHECKING, Any
 
 from pivotal.model import Pivot, PivotKind, Role, Session, SessionRef, Silence
 from pivotal.text.plural import plural
-from pivotal.text.project import last_folders
-from pivotal.text.safe import clean, clean_line
+from pivotal.text.project import project_cell
+from pivotal.text.safe import clean
 
 if TYPE_CHECKING:
     from pivotal.spend.tally import Tally
@@ -427,8 +427,7 @@ PROJECT_WIDTH = 24
 
 def _project(cwd: str | None) -> str:
     """The last two folders of the session's working directory, or `-`."""
-    short = clean_line(last_folders(cwd)) or "-"
-    return short if len(short) <= PROJECT_WIDTH else "…" + short[-(PROJECT_WIDTH - 1) :]
+    return project_cell(cwd, PROJECT_WIDTH)
 
 
 def _session_cost(s: SessionStats) -> str:

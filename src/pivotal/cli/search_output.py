@@ -21,7 +21,7 @@ import msgspec
 from pivotal.catalog.search_query import Hit, SearchQuery, Snippet, marked, snippet
 from pivotal.catalog.search_text import WHO_KEYS, WHO_NAMES
 from pivotal.scan.report import iso, short_time
-from pivotal.text.project import last_folders
+from pivotal.text.project import project_cell
 from pivotal.text.safe import clean, clean_line, json_inert
 
 MARK = ("«", "»")
@@ -33,10 +33,7 @@ PROJECT = 28
 
 def project(cwd: str | None) -> str:
     """The working directory's last two folders (enough to know a project), or `-`."""
-    if not cwd:
-        return "-"
-    short = clean_line(last_folders(cwd))
-    return short if len(short) <= PROJECT else "…" + short[-(PROJECT - 1) :]
+    return project_cell(cwd, PROJECT)
 
 
 def hit_json(hit: Hit, rank: int, snip: Snippet, mask: Callable[[str], str]) -> dict[str, object]:

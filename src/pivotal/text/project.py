@@ -7,6 +7,8 @@ it the same way. The text comes from the session file: callers clean it for thei
 
 from __future__ import annotations
 
+from pivotal.text.safe import clean_line
+
 
 def last_folders(cwd: str | None, count: int = 2) -> str:
     """`/home/ana/work/shop-api` → `work/shop-api`; "" when there is no directory."""
@@ -14,3 +16,10 @@ def last_folders(cwd: str | None, count: int = 2) -> str:
         return ""
     parts = [p for p in cwd.replace("\\", "/").split("/") if p]
     return "/".join(parts[-count:]) if len(parts) > count else cwd
+
+
+def project_cell(cwd: str | None, width: int) -> str:
+    """`last_folders` cleaned to one line for a table column of `width`: its end kept
+    (`…work/shop-api`, where a project is told apart), `-` when there is none."""
+    short = clean_line(last_folders(cwd)) or "-"
+    return short if len(short) <= width else "…" + short[-(width - 1) :]
