@@ -271,7 +271,7 @@ class ClaudeCodeReader(LineFileReader):
             return False
         text = content.text
         flags = user_flags(rec, text)
-        if not rec.isSidechain:
+        if not rec.isSidechain and flags & TurnFlag.HUMAN:
             self._maybe_rewind(rec.parentUuid)
         parts = content.parts
         if content.context and flags & TurnFlag.HUMAN:
@@ -339,7 +339,12 @@ class ClaudeCodeReader(LineFileReader):
             self._uuid_turn[rec.uuid] = index
 
     def _maybe_rewind(self, parent: str | None) -> None:
-        """A person's message continuing from an earlier point starts a new branch."""
+        """A person's message continuing from an earlier point starts a new branch.
+
+        Only the person's own message: Claude Code chains the records of a local command
+        (`<bash-input>`, `<command-name>`, an IDE note, a task notification) to an older
+        record, often the first local command's caveat hours before, with no rewind at all;
+        taking them for one hid everything between in a branch."""
         if parent is None:
             return
         index = self._uuid_turn.get(parent)
