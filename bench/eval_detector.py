@@ -42,7 +42,7 @@ REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO / "tools"))
 sys.path.insert(0, str(REPO / "src"))
 
-from fit_detector import KIND_PENALTY, OWN_SHARE, PENALTY, bars  # noqa: E402
+from fit_detector import OWN_SHARE, PENALTY, bars  # noqa: E402
 from fitting.crossval import (  # noqa: E402
     Judged,
     Tally,
@@ -55,7 +55,7 @@ from fitting.crossval import (  # noqa: E402
     tally,
 )
 from fitting.labelled import OWN_SETS, REAL_SETS, Labelled, load  # noqa: E402
-from fitting.model import SIGNAL_SETS, train  # noqa: E402
+from fitting.model import SIGNAL_SETS, FitSpec  # noqa: E402
 
 from pivotal.detect.fitted import load as load_weights  # noqa: E402
 
@@ -166,19 +166,12 @@ def report(name: str, judged: Judged, labelled: Labelled, levels: dict[str, floa
 
 
 def evaluate(
-    sets: dict[str, Labelled],
-    own_share: float,
-    penalty: float,
-    hold_out: list[str],
-    signals: str = "all",
-    kind_share: float | None = None,
+    sets: dict[str, Labelled], spec: FitSpec, hold_out: list[str]
 ) -> tuple[dict[str, Judged], dict[str, float] | None]:
-    """Every set judged by fits with this own share and penalty, and the bars these fits
-    give (as `fit_detector.py` chooses them; None without the real corpus): a set in
-    `hold_out` by one fit on the others, every other set by cross-validation."""
-
-    def fit(examples):  # type: ignore[no-untyped-def]
-        return train(examples, own_share, penalty, KIND_PENALTY, SIGNAL_SETS[signals], kind_share)
+    """Every set judged by fits made as `spec` says, and the bars these fits give (as
+    `fit_detector.py` chooses them; None without the real corpus): a set in `hold_out` by
+    one fit on the others, every other set by cross-validation."""
+    fit = spec.train
 
     training = [name for name in sets if name not in hold_out]
     judged = {
@@ -235,6 +228,13 @@ def main(argv: list[str] | None = None) -> int:
         help=f"the own sets' share in the kind's fit (weights.json's: {shipped_kind_share:g})",
     )
     parser.add_argument(
+        "--offset",
+        type=float,
+        default=None,
+        help="measure a mixture: a second table with the own sets in full, counted this much "
+        "less (docs/detector.md; the detector reads one table)",
+    )
+    parser.add_argument(
         "--train-on",
         default="",
         help="real sets the shipped fit does not train on to put in every fit of this run",
@@ -259,11 +259,11 @@ def main(argv: list[str] | None = None) -> int:
         and args.penalty == shipped_penalty
         and args.signals == shipped_signals
         and args.kind_own_share == shipped_kind_share
+        and args.offset is None
         and set(training) == set(fitted.fitted.get("sets", training))
     )
-    judged, refitted = evaluate(
-        sets, args.own_share, args.penalty, args.hold_out, args.signals, args.kind_own_share
-    )
+    spec = FitSpec(args.own_share, args.penalty, args.signals, args.kind_own_share, args.offset)
+    judged, refitted = evaluate(sets, spec, args.hold_out)
     shipped_levels = {**fitted.levels, "possible": fitted.possible}
     if as_shipped or refitted is None:
         levels = shipped_levels
@@ -274,7 +274,9 @@ def main(argv: list[str] | None = None) -> int:
         levels = refitted
         said = "bars chosen by this candidate's cross-validated real-corpus curve"
     print(
-        f"fit: own share {args.own_share:g}, penalty {args.penalty:g}, on "
+        f"fit: own share {args.own_share:g}, penalty {args.penalty:g}"
+        + (f", second table offset {args.offset:g}" if args.offset is not None else "")
+        + ", on "
         f"{', '.join(training)}; {said}\n"
     )
 
@@ -291,14 +293,7 @@ def main(argv: list[str] | None = None) -> int:
                 training_figure = shipped(sets[name], name)
             else:
                 everything = [e for n in training for e in sets[n].examples]
-                model = train(
-                    everything,
-                    args.own_share,
-                    args.penalty,
-                    KIND_PENALTY,
-                    SIGNAL_SETS[args.signals],
-                    args.kind_own_share,
-                )
+                model = spec.train(everything)
                 training_figure = judge(name, sets[name], model)
             print(
                 row(

@@ -45,7 +45,7 @@ from fitting.crossval import (  # noqa: E402
     tally,
 )
 from fitting.labelled import OWN_SETS, REAL_SETS, REALWORLD, load  # noqa: E402
-from fitting.model import KIND_SIGNALS, SIGNAL_SETS, train  # noqa: E402
+from fitting.model import KIND_SIGNALS, SIGNAL_SETS, FitSpec  # noqa: E402
 
 from pivotal.detect.fitted import WEIGHTS  # noqa: E402
 
@@ -56,7 +56,6 @@ PRECISION_POSSIBLE = 0.5
 LOW_STEP = 0.05
 """How far above `normal` the `low` bar goes when the curve has no pivot-finding bar above it."""
 PENALTY = 1.0
-KIND_PENALTY = 1.0
 OWN_SHARE = 1.0
 
 
@@ -137,18 +136,9 @@ def main(argv: list[str] | None = None) -> int:
     began = time.perf_counter()
     sets = load(names)
 
-    def fit(examples: list) -> object:  # type: ignore[type-arg]
-        return train(
-            examples,
-            args.own_share,
-            args.penalty,
-            KIND_PENALTY,
-            SIGNAL_SETS[args.signals],
-            args.kind_own_share,
-        )
-
+    fit = FitSpec(args.own_share, args.penalty, args.signals, args.kind_own_share).train
     real = [name for name in REAL_SETS if name in sets]
-    each = {name: cross_validate(name, sets, fit, names) for name in real}  # type: ignore[arg-type]
+    each = {name: cross_validate(name, sets, fit, names) for name in real}
     judged = pooled("real", list(each.values())) if len(real) > 1 else each["realworld"]
     levels = bars(judged)
     model = fit([e for s in sets.values() for e in s.examples])
@@ -163,10 +153,10 @@ def main(argv: list[str] | None = None) -> int:
         for name, s in sets.items()
     }
     doc = {
-        "weights": model.weights(),  # type: ignore[attr-defined]
+        "weights": model.weights(),
         "levels": {k: levels[k] for k in ("low", "normal", "high")},
         "possible": levels["possible"],
-        "kinds": model.kind_weights(),  # type: ignore[attr-defined]
+        "kinds": model.kind_weights(),
         "fitted": {
             "by": "tools/fit_detector.py "
             + " ".join(argv if argv is not None else sys.argv[1:]).strip(),

@@ -305,3 +305,21 @@ def test_every_real_set_weighs_as_real_and_a_second_one_is_read_beside_the_first
     for e in own:
         e.set = "tuning"
     assert own_weight([*real, *more, *own], 1.0) == pytest.approx(2.0)
+
+
+def test_a_mixture_takes_the_higher_of_its_two_tables_less_the_offset() -> None:
+    """The second table counts `offset` less: it decides a silence only where it is surer
+    by more than that (and the result stays a confidence in [0, 1])."""
+    from fitting.model import Mixture, Model
+
+    def example(milestone: float) -> Example:
+        values = {"silence: ack": 1.0, "milestone": milestone}
+        return Example("realworld", "g", "f", "claude-code", 0, "ack", NOT_PIVOT, True, values)
+
+    beta_main = np.zeros(len(NAMES))  # a confidence of 0.5 whatever the values
+    beta_other = np.zeros(len(NAMES))
+    beta_other[NAMES.index("milestone")] = 8.0  # + 1.0 per unit of `milestone`
+    mixture = Mixture(Model(beta_main, None), Model(beta_other, None), 0.25)
+    got = mixture.confidences([example(0.0), example(0.5), example(1.0)])
+    # 0.5 vs 0.25; 0.5 vs 0.75; 0.5 vs 1.5 - 0.25 (clamped to 1)
+    assert got.tolist() == [0.5, 0.75, 1.0]

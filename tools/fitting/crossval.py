@@ -14,7 +14,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
 from fitting.labelled import Example, Labelled
-from fitting.model import Model
+from fitting.model import Mixture, Model
 
 
 @dataclass
@@ -69,7 +69,7 @@ class Tally:
 def cross_validate(
     judged_set: str,
     sets: dict[str, Labelled],
-    train: Callable[[list[Example]], Model],
+    train: Callable[[list[Example]], Model | Mixture],
     training_sets: Sequence[str],
 ) -> Judged:
     """Leave one group of `judged_set` out at a time; fit on the rest of `training_sets`."""
@@ -98,7 +98,7 @@ def pooled(name: str, parts: Sequence[Judged]) -> Judged:
 def held_out(
     judged_set: str,
     sets: dict[str, Labelled],
-    train: Callable[[list[Example]], Model],
+    train: Callable[[list[Example]], Model | Mixture],
     training_sets: Sequence[str],
 ) -> Judged:
     """Judge a whole set by one model fitted on `training_sets`, which must not include it:
@@ -109,7 +109,7 @@ def held_out(
     return judge(judged_set, sets[judged_set], model)
 
 
-def judge(name: str, labelled: Labelled, model: Model) -> Judged:
+def judge(name: str, labelled: Labelled, model: Model | Mixture) -> Judged:
     """Every silence of a set judged by one model (a training figure when it was fitted on
     them, a held-out one when it never saw them)."""
     out = Judged(name)
@@ -118,7 +118,7 @@ def judge(name: str, labelled: Labelled, model: Model) -> Judged:
     return out
 
 
-def _judge(out: Judged, model: Model, held: list[Example]) -> None:
+def _judge(out: Judged, model: Model | Mixture, held: list[Example]) -> None:
     scored = [e for e in held if e.features is not None]
     confidences = model.confidences(scored) if scored else []
     kinds = model.kinds(scored) if scored else []

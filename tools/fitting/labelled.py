@@ -44,11 +44,14 @@ REALEXTRA3 = REPO.parent / "realextra3"
 """A fourth, gathered the same way to check a fit on the three others (kept apart from it)."""
 REALEXTRA4 = REPO.parent / "realextra4"
 """A fifth, gathered to check a fit on the four others."""
+REALEXTRA5 = REPO.parent / "realextra5"
+"""A sixth, gathered to check a fit on the five others (the first with a second table)."""
 EXTRA_ROOTS = {
     "realextra": REALEXTRA,
     "realextra2": REALEXTRA2,
     "realextra3": REALEXTRA3,
     "realextra4": REALEXTRA4,
+    "realextra5": REALEXTRA5,
 }
 REAL_SETS = ("realworld", *EXTRA_ROOTS)
 SAMPLES = REPO / "sample_sessions"

@@ -14,6 +14,7 @@ the listed weights, as the detector shows it.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import dataclass
 
 import numpy as np
 
@@ -23,6 +24,7 @@ from fitting.logistic import fit, softmax_fit
 SCALE = 8.0
 """Logit units per unit of confidence: a logit of ±4 (odds 55:1) reaches 0 or 1."""
 
+KIND_PENALTY = 1.0
 SILENCES = ("silence: empty", "silence: ack", "silence: compaction")
 BIAS = "intercept"
 """A constant column: the base every silence starts from (folded into the silence weights)."""
@@ -234,6 +236,64 @@ def train(
         wk = np.array([1.0 if e.set in REAL_SETS else ow for e in pivots])
         kind_beta = softmax_fit(xk, yk, len(KINDS), wk, kind_penalty)
     return Model(beta, kind_beta, names)
+
+
+class Mixture:
+    """Two tables over the same signals, and a silence's confidence is the higher sum.
+
+    `main` leans on the real sessions; `archetypes` is fitted with the project's own
+    samples in full, so the milestones and dead ends they (and the seeds) are about keep
+    the evidence the real sessions, 90 % approvals, barely give them. Its sum counts
+    `offset` less, so it only decides where it is much surer than the main table. Each
+    sum is a list of weighted signals as in one table: the detector lists the terms of
+    the table that gave the higher one."""
+
+    def __init__(self, main: Model, archetypes: Model, offset: float) -> None:
+        self.main = main
+        self.archetypes = archetypes
+        self.offset = offset
+
+    def confidences(self, examples: Sequence[Example]) -> np.ndarray:
+        main = 0.5 + self.main.logits(examples) / SCALE
+        other = 0.5 + self.archetypes.logits(examples) / SCALE - self.offset
+        return np.clip(np.maximum(main, other), 0.0, 1.0)  # each sum clamped once, as shown
+
+    def kinds(self, examples: Sequence[Example]) -> list[str]:
+        return self.main.kinds(examples)
+
+    def weights(self) -> dict[str, float]:
+        return self.main.weights()
+
+    def kind_weights(self) -> dict[str, dict[str, float]]:
+        return self.main.kind_weights()
+
+
+@dataclass(frozen=True)
+class FitSpec:
+    """How a fit is made (the same for every fold of a cross-validation and the shipped
+    fit): the own sets' share, the penalty, the signals weighed, the kind's own share, and,
+    when `offset` is set, a second table with the own sets in full (`Mixture`)."""
+
+    own_share: float = 1.0
+    penalty: float = 1.0
+    signals: str = "all"
+    kind_share: float | None = None
+    offset: float | None = None
+    archetype_share: float = 1.0
+
+    def train(self, examples: Sequence[Example]) -> Model | Mixture:
+        main = train(
+            examples,
+            self.own_share,
+            self.penalty,
+            KIND_PENALTY,
+            SIGNAL_SETS[self.signals],
+            self.kind_share,
+        )
+        if self.offset is None:
+            return main
+        other = train(examples, self.archetype_share, self.penalty, KIND_PENALTY, NAMES, 1.0)
+        return Mixture(main, other, self.offset)
 
 
 def is_pivot_label(label: str) -> bool:
