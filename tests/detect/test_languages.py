@@ -193,3 +193,12 @@ def test_typo_variants_agree_with_the_plain_definition() -> None:
 def test_keep_moving_is_keep_going() -> None:
     assert classify_text("keep moving", CFG) is Silence.ACK
     assert classify_text("keep moving the tests to pytest", CFG) is None
+
+
+def test_a_lone_start_or_begin_is_a_go_ahead() -> None:
+    """Said alone after a plan ("start", "Begin."), it starts what is on the table; with an
+    object it names the work."""
+    for text in ("start", "Begin.", "start!", "ok start"):
+        assert classify_text(text, CFG) is Silence.ACK, text
+    for text in ("start the migration", "begin with the parser", "start over in rust"):
+        assert classify_text(text, CFG) is None, text
