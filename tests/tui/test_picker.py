@@ -94,7 +94,7 @@ async def test_columns_have_headers_show_the_start_and_fit_80_columns() -> None:
         for name in ("agent", "project", "started", "turns", "pivots", "title"):
             assert name in head
         first = plain_rows(app)[0]
-        assert "2024-10-04 01:00" in first  # when the session started
+        assert "2024-10-04" in first  # when the session started (an earlier year: the day)
         assert "2024-10-05" not in first  # not when its file last changed
         assert "68" in first and "3" in first
         lines = app.screen.query_one(SessionList).render_line(0).text
@@ -135,3 +135,34 @@ async def test_a_replay_opened_on_its_own_lists_sessions_for_o_and_the_palette()
         await pilot.press("o")
         assert isinstance(app.screen, PickerScreen) and listed == [1]
         assert len(rows(app)) == 3
+
+
+async def test_under_100_columns_the_title_keeps_20_characters() -> None:
+    """At 80 columns the project keeps its end and the start drops its year: the title,
+    what tells sessions apart, gets 20 cells (19 letters and the …), not 11. Wider, the
+    full stamp is back."""
+    app = ReplayerApp(None, refs=list(REFS))
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        first = plain_rows(app)[0]
+        assert "…/qwen-serve" in first  # the project's end, where projects differ
+        assert "Speed up the infere…" in first  # 20 cells of the title
+        head = str(app.screen.query_one("#picker-header").render())
+        assert "started (UTC)" not in head and "started" in head
+        await pilot.resize_terminal(130, 24)
+        await pilot.pause()
+        first = plain_rows(app)[0]
+        assert "2024-10-04 01:00" in first and "work/qwen-serve" in first
+        assert "started (UTC)" in str(app.screen.query_one("#picker-header").render())
+
+
+def test_a_short_start_gives_the_hour_this_year_and_the_day_before() -> None:
+    from datetime import UTC, datetime
+
+    from pivotal.tui.picker import started_cell
+
+    this_year = datetime(datetime.now(UTC).year, 3, 9, 14, 5, tzinfo=UTC).timestamp()
+    assert started_cell(this_year, short=True) == "03-09 14:05"
+    assert started_cell(this_year) == f"{datetime.now(UTC).year}-03-09 14:05"
+    assert started_cell(20_000 * DAY + 3_600, short=True) == "2024-10-04"
+    assert started_cell(None, short=True) == "—"

@@ -32,9 +32,9 @@ def rows(app: ReplayerApp) -> list[str]:
     return [shown.render_line(y).text.rstrip() for y in range(shown.count)]
 
 
-def counts(row: str) -> tuple[str, str]:
-    """The turns and pivots columns of a picker row."""
-    start = picker.AGENT + picker.PROJECT + picker.STARTED + 3
+def counts(row: str, cols: picker.Columns = picker.WIDE) -> tuple[str, str]:
+    """The turns and pivots columns of a picker row (drawn with `cols`)."""
+    start = picker.AGENT + cols.project + cols.started + 3
     turns = row[start : start + picker.TURNS].strip()
     pivots = row[start + picker.TURNS + 1 : start + picker.TURNS + 1 + picker.PIVOTS].strip()
     return turns, pivots
@@ -203,5 +203,5 @@ async def test_a_folder_picker_fills_in_its_counts(tmp_path: Path) -> None:
         await pilot.pause()
         await wait_for(lambda: "counting" not in title(app))
         for row in rows(app):
-            turns, pivots = counts(row)
+            turns, pivots = counts(row, app.screen.cols)
             assert turns.isdigit() and pivots.isdigit(), row

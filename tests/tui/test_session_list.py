@@ -63,9 +63,9 @@ async def test_only_the_rows_on_screen_are_made() -> None:
     made: list[str] = []
     label = picker.ref_label
 
-    def counted(ref, counting=True):  # type: ignore[no-untyped-def]
+    def counted(ref, counting=True, cols=picker.WIDE):  # type: ignore[no-untyped-def]
         made.append(str(ref.path))
-        return label(ref, counting)
+        return label(ref, counting, cols)
 
     picker.ref_label = counted
     try:

@@ -6,7 +6,8 @@ project, title or path; rows that hold it as one piece rank first. Arrows,
 PgUp/PgDn and Home/End move in the list; Esc clears the filter, or leaves
 when it is empty. The columns (agent, project, when the session started,
 turns, pivots, what it cost (its sub-agents included; tokens when its model has
-no price), title and path) have headers and fit 80 columns; counts that
+no price), title and path) have headers and fit 80 columns (narrower project and start
+under 100, `Columns.for_width`, so the title keeps 20 characters); counts that
 are still being read show as `…` (see `picker_fill`). Unfiltered, the rows come
 newest change first, as the callers list them (the empty filter line says so:
 a session resumed today may have started months ago). Ctrl+F switches to searching
@@ -15,17 +16,18 @@ every session's text instead (`picker_search`); Enter there opens the hit's turn
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from datetime import UTC, datetime
 
 from rich.text import Text
-from textual import on
+from textual import events, on
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.screen import Screen
 from textual.widgets import Footer, Input, Static
 
 from pivotal.model import SessionRef
-from pivotal.text.project import last_folders
+from pivotal.text.project import last_folders, project_cell
 from pivotal.tui.picker_search import (
     PLACEHOLDER,
     HitsFound,
@@ -38,13 +40,35 @@ from pivotal.tui.safe import one_line
 from pivotal.tui.session_list import SessionList
 
 AGENT, PROJECT, STARTED, TURNS, PIVOTS, COST = 8, 16, 16, 5, 6, 7
-"""Column widths; the title and path take what is left (80 columns leave them ~22)."""
+"""Column widths from 100 columns on; the title and path take what is left."""
+NARROW = 100
+"""Under this many columns the project and the start get narrower (`Columns.narrow`), so
+the title - what tells sessions apart - keeps 20 characters at 80 columns, not 11."""
+
+
+@dataclass(frozen=True)
+class Columns:
+    """The widths of the columns that change with the terminal, and the start's form."""
+
+    project: int = PROJECT
+    started: int = STARTED
+    started_label: str = "started (UTC)"
+    short_dates: bool = False
+    """The start as `12-01 08:33` (this year) or `2025-12-01` (an earlier one)."""
+
+    @classmethod
+    def for_width(cls, width: int) -> Columns:
+        return cls(12, 11, "started", True) if 0 < width < NARROW else cls()
+
+
+WIDE = Columns()
 SHORT = {"claude-code": "claude", "qwen-code": "qwen", "continue-cli": "continue"}
 
 
-def _project(cwd: str | None) -> str:
-    """The last two folders of the working directory: enough to recognise a project."""
-    return one_line(last_folders(cwd), 200) or "—"
+def _project(cwd: str | None, width: int) -> str:
+    """The last two folders of the working directory, their end kept when cut (`…/kimi-short`
+    tells projects apart where `work/kimi-s…` does not); `—` when there is none."""
+    return project_cell(cwd, width) if last_folders(cwd) else "—"
 
 
 def _cell(text: str, width: int, right: bool = False) -> str:
@@ -52,10 +76,10 @@ def _cell(text: str, width: int, right: bool = False) -> str:
     return f"{text:>{width}}" if right else f"{text:<{width}}"
 
 
-def header() -> Text:
+def header(cols: Columns = WIDE) -> Text:
     text = Text(no_wrap=True, overflow="ellipsis", style="bold dim")
-    text.append(_cell("agent", AGENT) + " " + _cell("project", PROJECT) + " ")
-    text.append(_cell("started (UTC)", STARTED) + " ")
+    text.append(_cell("agent", AGENT) + " " + _cell("project", cols.project) + " ")
+    text.append(_cell(cols.started_label, cols.started) + " ")
     text.append(_cell("turns", TURNS, True) + " " + _cell("pivots", PIVOTS, True) + " ")
     text.append(_cell("cost", COST, True) + "  ")
     text.append("title · path")
@@ -81,7 +105,20 @@ def short_path(label: str) -> str:
     return label if len(parts) <= 2 else "…/" + "/".join(parts[-2:])
 
 
-def ref_label(ref: SessionRef, counting: bool = True) -> Text:
+def started_cell(when: float | None, short: bool = False) -> str:
+    """When a session started, in UTC: `2026-12-01 08:33`, or short `12-01 08:33` (this
+    year) and `2025-12-01` (an earlier one, where the day says more than the hour)."""
+    if not when:
+        return "—"
+    stamp = datetime.fromtimestamp(when, UTC)
+    if not short:
+        return stamp.strftime("%Y-%m-%d %H:%M")
+    if stamp.year == datetime.now(UTC).year:
+        return stamp.strftime("%m-%d %H:%M")
+    return stamp.strftime("%Y-%m-%d")
+
+
+def ref_label(ref: SessionRef, counting: bool = True, cols: Columns = WIDE) -> Text:
     """One picker row: agent, project, start, turns, pivots, cost, title and path.
 
     Counts not known yet show `…` while `counting`, else `—`.
@@ -89,10 +126,9 @@ def ref_label(ref: SessionRef, counting: bool = True) -> Text:
     text = Text(no_wrap=True, overflow="ellipsis")
     agent = SHORT.get(ref.format, ref.format)
     text.append(_cell(one_line(agent, 40), AGENT) + " ", style="bold")
-    text.append(_cell(_project(ref.cwd), PROJECT) + " ")
+    text.append(_cell(_project(ref.cwd, cols.project), cols.project) + " ")
     when = ref.started or ref.updated  # the file's change only when its start is unknown
-    stamp = datetime.fromtimestamp(when, UTC).strftime("%Y-%m-%d %H:%M") if when else "—"
-    text.append(_cell(stamp, STARTED) + " ", style="dim")
+    text.append(_cell(started_cell(when, cols.short_dates), cols.started) + " ", style="dim")
     unknown = "…" if counting else "—"
     turns = unknown if ref.turns is None else str(ref.turns)
     pivots = unknown if ref.pivots is None else str(ref.pivots)
@@ -211,6 +247,8 @@ class PickerScreen(Screen[SessionRef | Picked | None]):
         """Search mode (Ctrl+F): the sessions' text instead of the listing."""
         self.search_on_open = search
         """Open in search mode, looking this up (the replayer's `*`, or back to the results)."""
+        self.cols = WIDE
+        """The columns for the terminal's width (narrower under `NARROW` columns)."""
 
     def compose(self) -> ComposeResult:
         yield Static(self.title_text(), id="picker-title")
@@ -219,14 +257,24 @@ class PickerScreen(Screen[SessionRef | Picked | None]):
             placeholder=FILTER_PLACEHOLDER,
             id="picker-filter",
         )
-        yield Static(header(), id="picker-header")
+        yield Static(header(self.cols), id="picker-header")
         yield SessionList(id="picker-list")
         yield Footer()
 
     def on_mount(self) -> None:
+        self.cols = Columns.for_width(self.app.size.width)
+        self.query_one("#picker-header", Static).update(header(self.cols))
         self.refilter()
         if self.search_on_open is not None:
             self.action_toggle_search()
+
+    def on_resize(self, event: events.Resize) -> None:
+        cols = Columns.for_width(event.size.width)
+        if cols != self.cols:
+            self.cols = cols
+            if not self.text_search.active:
+                self.query_one("#picker-header", Static).update(header(cols))
+                self.refilter()
 
     def title_text(self) -> Text:
         count = len(self.refs)
@@ -274,8 +322,11 @@ class PickerScreen(Screen[SessionRef | Picked | None]):
         counting = self.counting
         refs, shown = self.refs, self.shown
         # the row the person was on, when it is still there
+        cols = self.cols
         rows.set_rows(
-            len(shown), lambda row: ref_label(refs[shown[row]], counting), self.row_of.get(was)
+            len(shown),
+            lambda row: ref_label(refs[shown[row]], counting, cols),
+            self.row_of.get(was),
         )
         self.query_one("#picker-title", Static).update(self.title_text(), layout=False)
 
@@ -337,7 +388,7 @@ class PickerScreen(Screen[SessionRef | Picked | None]):
         if search.active:
             search.stop()
             field.placeholder = FILTER_PLACEHOLDER
-            self.query_one("#picker-header", Static).update(header())
+            self.query_one("#picker-header", Static).update(header(self.cols))
             self.query_text = field.value
             self.refilter()
             self.refresh_bindings()
