@@ -158,8 +158,9 @@ def main(argv: list[str] | None = None) -> int:
         "possible": levels["possible"],
         "kinds": model.kind_weights(),
         "fitted": {
-            "by": "tools/fit_detector.py "
-            + " ".join(argv if argv is not None else sys.argv[1:]).strip(),
+            "by": " ".join(
+                ["tools/fit_detector.py", *(argv if argv is not None else sys.argv[1:])]
+            ),
             "sets": counts,
             "low_bar": low_bar(judged, levels["normal"])[1],
             "own_share": args.own_share,
