@@ -183,6 +183,37 @@ def test_a_long_project_keeps_its_end_and_a_missing_one_is_a_dash():
     assert rows[2].split()[1] == "-"
 
 
+def test_a_cjk_project_or_file_name_keeps_the_columns_in_line():
+    """Widths in cells: `16. 자동화 도구/safeAutoTest` (28 cells, 23 characters) pushed FORMAT
+    5 cells right and was not cut; a file name of wide characters passed its 44 cells."""
+    from pivotal.catalog.stats import PROJECT_WIDTH, SessionStats, stats_table
+    from pivotal.text.fit import cells
+
+    wide_name = "회의록-정리-" * 6 + ".jsonl"  # 79 cells
+    rows = stats_table(
+        [
+            SessionStats("a.jsonl", "codex", "/s/a.jsonl", cwd="/home/ana/work/shop-api"),
+            SessionStats(
+                "b.jsonl",
+                "claude-code",
+                "/s/b.jsonl",
+                cwd="/Users/mina/16. 자동화 도구/safeAutoTest",
+            ),
+            SessionStats(wide_name, "gemini", f"/s/{wide_name}", cwd="/home/ana/수업/과제"),
+        ]
+    ).splitlines()[:4]
+    at = [
+        cells(row[: row.index(word)])
+        for row, word in zip(rows, ["FORMAT", "codex", "claude-code", "gemini"], strict=True)
+    ]
+    assert at == [at[0]] * 4, rows
+    project = rows[2].split("claude-code")[0].removeprefix("b.jsonl").strip()
+    assert project.startswith("…") and project.endswith("도구/safeAutoTest")
+    assert PROJECT_WIDTH - 1 <= cells(project) <= PROJECT_WIDTH
+    session = rows[3].split()[0]
+    assert "…" in session and cells(session) <= 44 and session.endswith(".jsonl")
+
+
 def test_cli_missing_path_is_reported_with_its_exit_code(tmp_path):
     code, out, err = run("stats", str(DEMO), str(tmp_path / "nope.jsonl"))
     assert code == ExitCode.NOT_FOUND

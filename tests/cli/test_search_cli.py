@@ -228,3 +228,32 @@ def test_no_copy_of_session_text_is_kept_when_asked(
     assert result.exit_code == 0 and "PIVOTAL_NO_SEARCH_INDEX is set" in result.stderr
     assert [json.loads(x)["turn"] for x in result.stdout.splitlines()] == [4]
     assert not list((tmp_path / "cache").glob(f"{SEARCH_DB}*"))
+
+
+def test_wide_projects_and_snippets_keep_the_columns_in_line() -> None:
+    """Counted in cells: a Korean project and a Chinese snippet (two cells a character) pushed
+    the snippet and SESSION columns of their row out of line with the others."""
+    import io
+
+    from pivotal.catalog.search_index import SessionRow
+    from pivotal.catalog.search_query import Hit, parse_query
+    from pivotal.cli.search_output import print_hits
+    from pivotal.text.fit import cells
+
+    def hit(n: int, cwd: str, body: str) -> Hit:
+        row = SessionRow(n, f"/s/{n}.jsonl", None, "codex", None, None, cwd, None, None)
+        return Hit(row, 0, 0, 1_700_000_000.0, 1.0, body)
+
+    hits = [
+        hit(1, "/home/ana/work/shop-api", "retry the fetch twice"),
+        hit(2, "/Users/mina/Desktop/16. 자동화 도구/safeAutoTest", "修复 fetch 的重试逻辑"),
+        hit(3, "/home/ana/수업/과제", "fetch 한국어 설명"),
+    ]
+    out = io.StringIO()
+    print_hits(hits, parse_query("fetch"), as_json=False, out=out)
+    rows = out.getvalue().splitlines()
+    assert len(rows) == 4
+    when = [cells(row[: row.index("2023-11-14")]) for row in rows[1:]]
+    session = [cells(row[: row.index("/s/")]) for row in rows[1:]]
+    assert when == [when[0]] * 3 and session == [session[0]] * 3, rows
+    assert cells(rows[0][: rows[0].index("TIME")]) == when[0]

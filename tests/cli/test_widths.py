@@ -134,6 +134,35 @@ def test_sessions_keeps_the_end_of_a_long_project(tmp_path: Path, monkeypatch) -
     assert "…" in row and "invoice-api" in row and cells(row) <= 80
 
 
+@pytest.mark.parametrize("width", [80, 160])
+def test_sessions_lines_up_a_korean_project(width: int) -> None:
+    """Already in cells before the picker and `stats` were (the helper they now share)."""
+    import time
+
+    from pivotal.cli.listing import print_sessions
+    from pivotal.model import SessionRef
+
+    hours_ago = time.time() - 2.5 * 3600
+    refs = [
+        SessionRef("codex", Path("/s/a.jsonl"), cwd="/home/ana/work/shop-api", started=hours_ago),
+        SessionRef(
+            "claude-code",
+            Path("/s/b.jsonl"),
+            cwd="/Users/mina/Desktop/16. 자동화 도구/safeAutoTest/" + "하위 폴더 " * 5,
+            started=hours_ago,
+        ),
+    ]
+    out = io.StringIO()
+    print_sessions(refs, as_json=False, out=out, width=width)
+    rows = [row for row in out.getvalue().splitlines() if not row.startswith("    /s/")]
+    at = [
+        cells(row[: row.index(word)])
+        for row, word in zip(rows, ["STARTED", "2h", "2h"], strict=True)
+    ]
+    assert at == [at[0]] * 3 and all(cells(row) <= width for row in rows), rows
+    assert "…" in rows[2] and "하위 폴더" in rows[2]
+
+
 @pytest.mark.parametrize(
     ("line", "width", "rows"),
     [

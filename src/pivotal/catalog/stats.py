@@ -21,6 +21,7 @@ from dataclasses import asdict, dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from pivotal.model import Pivot, PivotKind, Role, Session, SessionRef, Silence
+from pivotal.text.fit import cells, head, pad, tail
 from pivotal.text.plural import plural
 from pivotal.text.project import project_cell
 from pivotal.text.safe import clean
@@ -381,11 +382,12 @@ def _fmt(value: float | int | None, unit: str = "") -> str:
 
 
 def short_label(label: str, width: int = 44) -> str:
-    """Keep both ends of a long file name (the date and the id are what tell sessions apart)."""
-    if len(label) <= width:
+    """Keep both ends of a long file name (the date and the id are what tell sessions apart),
+    in at most `width` cells."""
+    if cells(label) <= width:
         return label
-    head = (width - 1) // 2
-    return label[:head] + "…" + label[-(width - 1 - head) :]
+    start = head(label, (width - 1) // 2)
+    return start + "…" + tail(label, width - 1 - cells(start))
 
 
 def stats_table(stats: Sequence[SessionStats]) -> str:
@@ -416,8 +418,8 @@ def stats_table(stats: Sequence[SessionStats]) -> str:
                 _session_cost(s),
             )
         )
-    widths = [max(len(r[i]) for r in rows) for i in range(len(rows[0]))]
-    lines = ["  ".join(r[i].ljust(widths[i]) for i in range(len(r))).rstrip() for r in rows]
+    widths = [max(cells(r[i]) for r in rows) for i in range(len(rows[0]))]
+    lines = ["  ".join(pad(r[i], widths[i]) for i in range(len(r))).rstrip() for r in rows]
     return "\n".join(lines + [""] + _totals_lines(stats)) + "\n"
 
 

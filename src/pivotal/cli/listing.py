@@ -15,7 +15,7 @@ import msgspec
 
 from pivotal.model import SessionRef
 from pivotal.scan.report import iso
-from pivotal.text.fit import cells
+from pivotal.text.fit import cells, clip_start, pad
 from pivotal.text.safe import clean, clean_line, json_inert
 
 
@@ -110,19 +110,10 @@ def print_sessions(
         before = sum(widths) + 2 * (last - 1)
         under = any(before + 2 + cells(r[last]) > width for r in rows[1:])
     for n, row in enumerate(rows):
-        shown = [_cell(row[i], widths[i]) for i in range(last)]
+        shown = [pad(clip_start(row[i], widths[i]), widths[i]) for i in range(last)]
         if under:
             out.write("  ".join(shown).rstrip() + "\n")
             if n:
                 out.write("    " + row[last] + "\n")
         else:
             out.write("  ".join(shown) + "  " + row[last] + "\n")
-
-
-def _cell(text: str, width: int) -> str:
-    """`text` padded to `width` columns, or its end behind `…` when longer."""
-    if cells(text) > width:
-        while text and cells(text) > width - 1:
-            text = text[1:]
-        text = "…" + text
-    return text + " " * (width - cells(text))

@@ -21,6 +21,7 @@ import msgspec
 from pivotal.catalog.search_query import Hit, SearchQuery, Snippet, marked, snippet
 from pivotal.catalog.search_text import WHO_KEYS, WHO_NAMES
 from pivotal.scan.report import iso, short_time
+from pivotal.text.fit import cells, pad
 from pivotal.text.project import project_cell
 from pivotal.text.safe import clean, clean_line, json_inert
 
@@ -87,19 +88,19 @@ def print_hits(
                 WHO_NAMES[hit.who],
                 marked(snip, before, after),
                 mask(clean_line(hit.session.label)),
-                len(snip.text),
+                cells(snip.text),
             )
         )
     if as_json or not lines:
         return
     head = ("AGENT", "PROJECT", "TIME", "TURN", "WHO", "SNIPPET", "SESSION", len("SNIPPET"))
     rows = [head, *lines]
-    widths = [max(len(str(r[i])) for r in rows) for i in range(5)]
+    widths = [max(cells(str(r[i])) for r in rows) for i in range(5)]
     snippet_width = max(r[7] for r in rows)
     for row in rows:
-        cells = [str(row[i]).ljust(widths[i]) for i in range(5)]
-        pad = " " * (snippet_width - row[7])  # the marks take no column of their own
-        out.write("  ".join(cells) + "  " + str(row[5]) + pad + "  " + str(row[6]) + "\n")
+        shown = [pad(str(row[i]), widths[i]) for i in range(5)]
+        rest = " " * (snippet_width - row[7])  # the marks take no column of their own
+        out.write("  ".join(shown) + "  " + str(row[5]) + rest + "  " + str(row[6]) + "\n")
 
 
 def _same(text: str) -> str:

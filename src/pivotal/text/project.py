@@ -7,6 +7,7 @@ it the same way. The text comes from the session file: callers clean it for thei
 
 from __future__ import annotations
 
+from pivotal.text.fit import clip_start
 from pivotal.text.safe import clean_line
 
 
@@ -19,7 +20,7 @@ def last_folders(cwd: str | None, count: int = 2) -> str:
 
 
 def project_cell(cwd: str | None, width: int) -> str:
-    """`last_folders` cleaned to one line for a table column of `width`: its end kept
-    (`…work/shop-api`, where a project is told apart), `-` when there is none."""
-    short = clean_line(last_folders(cwd)) or "-"
-    return short if len(short) <= width else "…" + short[-(width - 1) :]
+    """`last_folders` cleaned to one line for a table column of `width` cells: its end kept
+    (`…work/shop-api`, where a project is told apart), `-` when there is none. A cut never
+    splits a wide character (`…동화 도구/safeAutoTest` may be a cell short of `width`)."""
+    return clip_start(clean_line(last_folders(cwd)) or "-", width)
