@@ -5,7 +5,7 @@ when piped, where no width applies): a row the terminal wrapped itself broke
 mid-word and lost its indent. Widths are counted in cells (a CJK character
 takes two, a combining mark none), as the terminal draws them: every fixed-width
 column (tables, the picker, the replayer's top line) is cut (`clip`, `clip_start`)
-and padded (`pad`) here, so a row of Korean or Chinese text lines up with the
+and padded (`pad`, `cell`) here, so a row of Korean or Chinese text lines up with the
 others. Pure Python.
 """
 
@@ -80,6 +80,12 @@ def clip_start(text: str, width: int) -> str:
     if cells(text) <= width:
         return text
     return "…" + tail(text, width - 1) if width > 0 else ""
+
+
+def cell(text: str, width: int, right: bool = False) -> str:
+    """One column's cell: `text` in exactly `width` cells, cut at its end (`clip`), padded
+    after it (before it, `right`)."""
+    return pad(clip(text, width), width, right)
 
 
 def pad(text: str, width: int, right: bool = False) -> str:

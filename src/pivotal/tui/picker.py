@@ -27,6 +27,7 @@ from textual.screen import Screen
 from textual.widgets import Footer, Input, Static
 
 from pivotal.model import SessionRef
+from pivotal.text.fit import cell
 from pivotal.text.project import last_folders, project_cell
 from pivotal.tui.picker_search import (
     PLACEHOLDER,
@@ -71,17 +72,12 @@ def _project(cwd: str | None, width: int) -> str:
     return project_cell(cwd, width) if last_folders(cwd) else "—"
 
 
-def _cell(text: str, width: int, right: bool = False) -> str:
-    text = text if len(text) <= width else text[: width - 1] + "…"
-    return f"{text:>{width}}" if right else f"{text:<{width}}"
-
-
 def header(cols: Columns = WIDE) -> Text:
     text = Text(no_wrap=True, overflow="ellipsis", style="bold dim")
-    text.append(_cell("agent", AGENT) + " " + _cell("project", cols.project) + " ")
-    text.append(_cell(cols.started_label, cols.started) + " ")
-    text.append(_cell("turns", TURNS, True) + " " + _cell("pivots", PIVOTS, True) + " ")
-    text.append(_cell("cost", COST, True) + "  ")
+    text.append(cell("agent", AGENT) + " " + cell("project", cols.project) + " ")
+    text.append(cell(cols.started_label, cols.started) + " ")
+    text.append(cell("turns", TURNS, True) + " " + cell("pivots", PIVOTS, True) + " ")
+    text.append(cell("cost", COST, True) + "  ")
     text.append("title · path")
     return text
 
@@ -125,15 +121,15 @@ def ref_label(ref: SessionRef, counting: bool = True, cols: Columns = WIDE) -> T
     """
     text = Text(no_wrap=True, overflow="ellipsis")
     agent = SHORT.get(ref.format, ref.format)
-    text.append(_cell(one_line(agent, 40), AGENT) + " ", style="bold")
-    text.append(_cell(_project(ref.cwd, cols.project), cols.project) + " ")
+    text.append(cell(one_line(agent, 40), AGENT) + " ", style="bold")
+    text.append(cell(_project(ref.cwd, cols.project), cols.project) + " ")
     when = ref.started or ref.updated  # the file's change only when its start is unknown
-    text.append(_cell(started_cell(when, cols.short_dates), cols.started) + " ", style="dim")
+    text.append(cell(started_cell(when, cols.short_dates), cols.started) + " ", style="dim")
     unknown = "…" if counting else "—"
     turns = unknown if ref.turns is None else str(ref.turns)
     pivots = unknown if ref.pivots is None else str(ref.pivots)
-    text.append(_cell(turns, TURNS, True) + " " + _cell(pivots, PIVOTS, True) + " ")
-    text.append(_cell(cost_cell(ref, unknown), COST, True) + "  ", style="dim")
+    text.append(cell(turns, TURNS, True) + " " + cell(pivots, PIVOTS, True) + " ")
+    text.append(cell(cost_cell(ref, unknown), COST, True) + "  ", style="dim")
     title = one_line(ref.title, 80)
     if title:
         text.append(title)

@@ -30,6 +30,8 @@ from textual.worker import get_current_worker
 from pivotal.catalog.search_query import Hit, SearchQuery, parse_query, snippet
 from pivotal.catalog.search_text import WHO_NAMES
 from pivotal.model import SessionRef
+from pivotal.text.fit import cell
+from pivotal.text.project import last_folders, project_cell
 from pivotal.tui.safe import one_line
 
 if TYPE_CHECKING:
@@ -63,16 +65,11 @@ class HitsFound(Message):
         self.problem = problem
 
 
-def _cell(text: str, width: int, right: bool = False) -> str:
-    text = text if len(text) <= width else text[: width - 1] + "…"
-    return f"{text:>{width}}" if right else f"{text:<{width}}"
-
-
 def hit_header() -> Text:
     text = Text(no_wrap=True, overflow="ellipsis", style="bold dim")
-    text.append(_cell("agent", AGENT) + " " + _cell("project", PROJECT) + " ")
-    text.append(_cell("when (UTC)", WHEN) + " " + _cell("turn", TURN, True) + " ")
-    text.append(_cell("who", WHO) + " what matched")
+    text.append(cell("agent", AGENT) + " " + cell("project", PROJECT) + " ")
+    text.append(cell("when (UTC)", WHEN) + " " + cell("turn", TURN, True) + " ")
+    text.append(cell("who", WHO) + " what matched")
     return text
 
 
@@ -85,13 +82,13 @@ def hit_label(hit: Hit, query: SearchQuery, match_style: str = "reverse", width:
     cut to the `width` of the row (0: 160 characters) with the first match in view."""
     row = hit.session
     text = Text(no_wrap=True, overflow="ellipsis")
-    text.append(_cell(one_line(SHORT.get(row.format, row.format), 40), AGENT) + " ", style="bold")
-    parts = [p for p in (row.cwd or "").replace("\\", "/").split("/") if p]
-    text.append(_cell(one_line("/".join(parts[-2:]), 200) or "—", PROJECT) + " ")
+    text.append(cell(one_line(SHORT.get(row.format, row.format), 40), AGENT) + " ", style="bold")
+    project = project_cell(row.cwd, PROJECT) if last_folders(row.cwd) else "—"
+    text.append(cell(project, PROJECT) + " ")  # its end kept, as the picker's
     stamp = time.strftime("%Y-%m-%d %H:%M", time.gmtime(hit.time)) if hit.time else "—"
-    text.append(_cell(stamp, WHEN) + " ", style="dim")
-    text.append(_cell(f"#{hit.turn + 1}", TURN, True) + " ")
-    text.append(_cell(WHO_NAMES[hit.who].split()[-1], WHO) + " ", style="dim")
+    text.append(cell(stamp, WHEN) + " ", style="dim")
+    text.append(cell(f"#{hit.turn + 1}", TURN, True) + " ")
+    text.append(cell(WHO_NAMES[hit.who].split()[-1], WHO) + " ", style="dim")
     snip = snippet(hit.body, query.pattern, width=max(20, width - FIXED - 2) if width else 160)
     start = len(text)
     text.append(snip.text)

@@ -21,6 +21,8 @@ from textual.reactive import reactive
 from textual.scroll_view import ScrollView
 from textual.strip import Strip
 
+from pivotal.text.fit import head
+
 RowText = Callable[[int], Text]
 
 
@@ -146,6 +148,8 @@ class SessionList(ScrollView, can_focus=True):
     def _render_row(self, row: int, width: int) -> Strip:
         text = self._text(row).copy()
         text.no_wrap, text.overflow = True, "ellipsis"
+        if text.cell_len > width:  # whole characters: Rich leaves half a wide one blank
+            text.plain = head(text.plain, max(width - 1, 0)) + "…"  # styled as it was there
         text.truncate(width, overflow="ellipsis")
         console = self.app.console
         options = console.options.update(width=width, highlight=False, markup=False, no_wrap=True)
