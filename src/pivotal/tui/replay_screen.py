@@ -58,8 +58,9 @@ from pivotal.tui.replay_jumps import JumpKeys
 from pivotal.tui.safe import one_line
 from pivotal.tui.screens import HelpScreen, PromptScreen
 from pivotal.tui.search import Search
-from pivotal.tui.session_name import SessionName, session_line
+from pivotal.tui.session_name import SessionName
 from pivotal.tui.timeline import Timeline, TimelineState
+from pivotal.tui.top_line import TopLine
 from pivotal.tui.transcript import TranscriptView
 from pivotal.tui.verdicts import Banners, none_found
 
@@ -128,7 +129,7 @@ class ReplayScreen(JumpKeys, Screen[None]):
 
     # -- widgets -----------------------------------------------------------------
     def compose(self) -> ComposeResult:
-        yield Static(id="title")
+        yield TopLine(id="title")
         if self.notice:
             yield Static(Text(self.notice, no_wrap=True, overflow="ellipsis"), id="banner")
         with Horizontal(id="body"):
@@ -164,14 +165,14 @@ class ReplayScreen(JumpKeys, Screen[None]):
         """Say which session this is: the top line, and the terminal's title while on top."""
         self.session_name = name
         if self.is_mounted:
-            self.query_one("#title", Static).update(session_line(name))
+            self.query_one(TopLine).show(name)
         setter = getattr(self.app, "set_terminal_title", None)
         if setter is not None and (not self.is_mounted or self.app.screen is self):
             setter(name)
 
     def on_mount(self) -> None:
         if self.session_name is not None:
-            self.query_one("#title", Static).update(session_line(self.session_name))
+            self.query_one(TopLine).show(self.session_name)
         self.panes.resize(self.app.size.width)
         self.call_after_refresh(self._expect_widths)
         self.ready = True

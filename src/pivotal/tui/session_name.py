@@ -16,6 +16,7 @@ from pathlib import Path
 from rich.text import Text
 
 from pivotal.model import SessionRef
+from pivotal.text.fit import cells, clip
 from pivotal.text.project import last_folders
 from pivotal.tui.safe import one_line
 
@@ -36,6 +37,7 @@ AGENTS = {
 """Each format as its agent is called."""
 TITLE_LIMIT = 80
 TERMINAL_LIMIT = 120
+SEPARATOR = " · "
 
 
 def project(cwd: str | None) -> str:
@@ -77,26 +79,44 @@ class SessionName:
 
     def line(self) -> str:
         """`Claude Code · work/qwen-serve · Get Qwen3-32B serving · 9bff2a97.jsonl`."""
-        return " · ".join(self.parts())
+        return SEPARATOR.join(self.parts())
 
     def short(self) -> str:
         """The title, or the file when there is none: what a status notice names."""
         return one_line(self.title, 60) or self.file or self.agent
 
 
-def session_line(name: SessionName) -> Text:
-    """The replay screen's top line: the agent in bold, the file dim, cut at the right."""
+SHOWN_AT_LEAST = 6
+"""A part cut at the end of the top line shows this many cells of its own, or goes with its
+separator: `… project · 修…` says less than ending on the project."""
+
+
+def session_line(name: SessionName, width: int | None = None) -> Text:
+    """The replay screen's top line: the agent in bold, the file dim, in `width` cells.
+
+    Too long, it is cut at the right, in cells (a wide character goes whole): the part that
+    reaches the edge ends in `…`, or goes, separator and all, when it would show less than
+    `SHOWN_AT_LEAST` cells; the line never ends on a bare `·`. None: the whole line.
+    """
     text = Text(no_wrap=True, overflow="ellipsis")
     parts = name.parts()
+    room = width if width is not None else cells(SEPARATOR.join(parts))
     for n, part in enumerate(parts):
+        gap = SEPARATOR if n else ""
+        space = room - cells(text.plain) - len(gap)
+        if cells(part) > space and n and space - 1 < SHOWN_AT_LEAST:
+            break
         if n:
-            text.append(" · ", "dim")
+            text.append(gap, "dim")
         if n == 0:
-            text.append(part, "bold")
-        elif part == name.file and n == len(parts) - 1 and len(parts) > 1:
-            text.append(part, "dim")
+            style = "bold"
+        elif part == name.file and n == len(parts) - 1:
+            style = "dim"
         else:
-            text.append(part)
+            style = ""
+        text.append(clip(part, space), style)
+        if cells(part) > space:
+            break
     return text
 
 
