@@ -3,6 +3,8 @@ pivot in a drawer that leaves the transcript its width, and notices that are not
 
 from __future__ import annotations
 
+import pytest
+
 from pivotal.tui.keybar import KeyBar, fitted
 from pivotal.tui.keys import FOOTER
 
@@ -104,3 +106,24 @@ async def test_the_timeline_lines_fill_the_width_exactly_with_wide_text_in_a_not
         assert status.cell_length == width and status.text.rstrip().endswith("…")
         assert timeline.render_line(0).cell_length == width
         assert timeline.render_line(2).cell_length == width  # past the two lines: blank
+
+
+@pytest.mark.parametrize("width", [60, 80])
+def test_a_wide_notice_is_measured_in_cells_so_it_stays_whole(width: int) -> None:
+    """A title in a notice (`now replaying …`) takes two cells a Chinese character: counted
+    as one, the line kept its full forms and the notice's end was cut at the edge."""
+    from rich.cells import cell_len
+
+    from pivotal.tui.status_line import Part, fit
+
+    notice = "now replaying 修复登录页面的布局问题 (Codex)"
+    parts = [
+        Part("⏸ paused", "⏸", 9),
+        Part("turn 17/68 · 25%", "17/68 25%", 8),
+        Part("1:03:17 / 3:12:40", "1:03:17", 3),
+        Part("auto-pause on", "", 1),
+        Part(notice, notice, 10),
+    ]
+    line = fit(parts, width)
+    assert cell_len(line) <= width and line.endswith(notice), line
+    assert cell_len(fit(parts, 30)) <= 30  # too narrow even so: cut, in cells

@@ -11,6 +11,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from pivotal.text.fit import cells, clip
+
 SEPARATOR = " │ "
 
 
@@ -31,7 +33,7 @@ def clock(seconds: float) -> str:
 
 
 def fit(parts: list[Part], width: int) -> str:
-    """The parts joined to fit `width` cells.
+    """The parts joined to fit `width` cells (a title in a notice may take two a character).
 
     Full forms first; then, lowest rank first, each part takes its short form;
     then the lowest ranks go; what still does not fit is cut at the end.
@@ -44,11 +46,11 @@ def fit(parts: list[Part], width: int) -> str:
 
     text = joined()
     for part in sorted(kept, key=lambda p: p.rank):
-        if len(text) <= width:
+        if cells(text) <= width:
             return text
         shown[id(part)] = part.short
         text = joined()
-    while len(text) > width and len(kept) > 2:
+    while cells(text) > width and len(kept) > 2:
         kept.remove(min(kept, key=lambda p: p.rank))
         text = joined()
-    return text if len(text) <= width else text[: max(width - 1, 0)] + "…"
+    return clip(text, width)
