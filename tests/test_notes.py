@@ -178,8 +178,9 @@ def test_notes_command_lists_sessions_and_marks(tmp_path, monkeypatch):
     code, out, _ = _cli("notes")
     assert code == 0
     header, row = out.splitlines()
-    assert header.split() == ["MARKS", "NOTES", "TOUCHED", "FORMAT", "SESSION"]
+    assert header.split() == ["MARKS", "NOTES", "TOUCHED", "FORMAT", "TITLE", "PATH"]
     assert row.split()[:2] == ["2", "1"] and "claude-code" in row
+    assert row.endswith(str(CLAUDE))  # whole, to pass back to `pivotal notes`
     code, out, _ = _cli("notes", str(CLAUDE))
     lines = out.splitlines()
     assert lines[0].split() == ["TURN", "WHEN", "WHO", "NOTE"]
@@ -191,6 +192,28 @@ def test_notes_command_lists_sessions_and_marks(tmp_path, monkeypatch):
         (0, 1, "person", ""),  # `number` as the table above and the replayer show it
         (2, 3, "agent", "first line of the note\nsecond line"),
     ]
+
+
+def test_a_long_path_is_listed_whole_and_a_long_wide_title_cut_in_cells(tmp_path, monkeypatch):
+    """The path is what `pivotal notes PATH` takes back: never cut. A title in a wide script
+    is cut to its column in cells, so the path after it stays in line."""
+    import shutil
+
+    monkeypatch.setenv("PIVOTAL_DATA_DIR", str(tmp_path / "data"))
+    deep = tmp_path / ("a-rather-long-folder-name-" * 4) / "project" / CLAUDE.name
+    deep.parent.mkdir(parents=True)
+    shutil.copy2(CLAUDE, deep)
+    session = _read(deep)
+    session.title = "자동화 도구로 테스트 파이프라인을 정리하고 문서를 다시 쓰기"
+    with NoteStore() as store:
+        store.mark(session, session.turns[0])
+    code, out, _ = _cli("notes")
+    header, row = out.splitlines()
+    assert code == 0 and row.endswith(str(deep)) and "more characters" not in row
+    from rich.cells import cell_len
+
+    assert cell_len(row[: row.index(str(deep))]) == header.index("PATH")
+    assert "…" in row
 
 
 def test_notes_command_reports_a_damaged_store_and_leaves_it(tmp_path, monkeypatch):

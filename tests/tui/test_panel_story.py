@@ -73,6 +73,14 @@ def test_the_persons_own_target_is_not_a_measurement_and_tasks_say_their_side() 
     assert "(before the pivot, turn #4)" in text and "(after the pivot, turn #8)" in text
 
 
+def test_the_same_figures_on_both_sides_are_no_measurement() -> None:
+    from pivotal.tui.pivot_story import compared
+
+    assert compared(["5%"], ["5%"], set()) == ""  # quoted again, nothing changed
+    assert compared(["5%", "12 ms"], ["5%", "9 ms"], set()) == "ms: 12 before → 9 after"
+    assert compared(["5%"], ["7%"], set()) == "%: 5 before → 7 after"
+
+
 def test_the_persons_targets_follow_the_pivots_figures_and_the_session() -> None:
     """One `Stories` answers each pivot from what was said before it, whatever it answered
     last (the panel asks again on every redraw, and the answer is kept)."""

@@ -168,3 +168,26 @@ async def test_the_title_says_when_counts_are_known_and_text_is_being_indexed(
         await wait_for(lambda: "indexing 2/5" in title(app))
         release.set()
         await wait_for(lambda: "indexing" not in title(app))
+
+
+async def test_at_80_columns_the_hint_counts_the_esc_the_drawer_takes(  # type: ignore[no-untyped-def]
+    tmp_path: Path, monkeypatch
+) -> None:
+    """A narrow screen opens the panel as a drawer at the hit: the first Esc closes it, so the
+    hint says two, and comes before the panel's words, which an 80-column line cuts."""
+    home = make_home(tmp_path, monkeypatch)
+    app = app_over(home, sensitivity="low")
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        await pilot.press("ctrl+f", *"survives reboots")
+        await wait_for(lambda: any("#44" in r for r in rows(app)))
+        await pilot.press("enter")
+        await wait_for(lambda: app.replay is not None and app.replay.landing is None)
+        screen = app.replay
+        assert screen is not None and screen.panes.open  # the drawer
+        line = screen.timeline.render_line(1).text
+        assert "Esc Esc back to the results" in line, line
+        await pilot.press("escape")  # the drawer
+        assert app.screen is screen and not screen.panes.open
+        await pilot.press("escape")  # the results
+        assert isinstance(app.screen, PickerScreen)

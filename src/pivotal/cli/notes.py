@@ -55,7 +55,7 @@ def _print_noted_sessions(store, as_json: bool) -> None:  # type: ignore[no-unty
     import json
 
     from pivotal.scan.report import short_time
-    from pivotal.text.safe import clean
+    from pivotal.text.safe import clean, clean_line
 
     listed = store.all_sessions()
     if as_json:
@@ -74,7 +74,7 @@ def _print_noted_sessions(store, as_json: bool) -> None:  # type: ignore[no-unty
     if not listed:
         err(f"no marks yet (store: {store.path})")
         return
-    rows = [("MARKS", "NOTES", "TOUCHED", "FORMAT", "SESSION")]
+    rows = [("MARKS", "NOTES", "TOUCHED", "FORMAT", "TITLE", "PATH")]
     for item in listed:
         rows.append(
             (
@@ -82,7 +82,8 @@ def _print_noted_sessions(store, as_json: bool) -> None:  # type: ignore[no-unty
                 str(item.notes),
                 short_time(item.touched),
                 item.format,
-                clean(item.title or item.path, max_len=80).replace("\n", " "),
+                _cut(" ".join(clean(item.title or "-", max_len=200).split()), TITLE_CELLS),
+                clean_line(item.path),  # whole, last: what `pivotal notes PATH` takes
             )
         )
     print(_table(rows))
@@ -128,6 +129,22 @@ def _print_marks(store, session, as_json: bool) -> None:  # type: ignore[no-unty
     print(_table(rows))
 
 
+TITLE_CELLS = 40
+"""The title column's width: the path after it is never cut (a person copies it back)."""
+
+
+def _cut(text: str, width: int) -> str:
+    """`text` in at most `width` cells, ending in `…` when cut."""
+    from rich.cells import cell_len, set_cell_size
+
+    return text if cell_len(text) <= width else set_cell_size(text, width - 1) + "…"
+
+
 def _table(rows: list[tuple[str, ...]]) -> str:
-    widths = [max(len(r[i]) for r in rows) for i in range(len(rows[0]))]
-    return "\n".join("  ".join(r[i].ljust(widths[i]) for i in range(len(r))).rstrip() for r in rows)
+    from rich.cells import cell_len
+
+    widths = [max(cell_len(r[i]) for r in rows) for i in range(len(rows[0]))]
+    return "\n".join(
+        "  ".join(r[i] + " " * (widths[i] - cell_len(r[i])) for i in range(len(r))).rstrip()
+        for r in rows
+    )

@@ -406,7 +406,8 @@ def state_text(text: Text, pivot: Pivot, context: Context) -> None:
 def compared(before: Sequence[str], after: Sequence[str], targets: set[str]) -> str:
     """Figures measured on both sides in the same unit ("tok/s: 31.2 before → 29.4, 47.3
     after"); a figure with nothing to compare it to (a wait in minutes, then a latency in
-    ms) says nothing, and the person's own target is no measurement."""
+    ms) says nothing, nor the same figures on both sides ("%: 5 before → 5 after": a
+    figure quoted again, not a change), and the person's own target is no measurement."""
 
     def by_unit(figures: Sequence[str]) -> dict[str, list[str]]:
         out: dict[str, list[str]] = {}
@@ -422,7 +423,7 @@ def compared(before: Sequence[str], after: Sequence[str], targets: set[str]) -> 
     parts = [
         f"{unit}: {', '.join(old[unit][:3])} before → {', '.join(new[unit][:3])} after"
         for unit in old
-        if unit in new
+        if unit in new and old[unit][:3] != new[unit][:3]
     ]
     return "; ".join(parts[:3])
 

@@ -12,6 +12,7 @@ from bisect import bisect_left, bisect_right
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from enum import StrEnum
+from math import floor
 from typing import TYPE_CHECKING
 
 from pivotal.model import Pivot, Role, Turn, TurnFlag
@@ -352,8 +353,10 @@ class Playback:
         if first is None or not turns:
             return None, None
         here = turns[self.cursor].timestamp
-        duration = None if last is None else max(last - first, 0.0)
-        return (None if here is None else max(here - first, 0.0)), duration
+        # whole seconds of the stamps as the turns show them (15:15:58 - 14:00:00 = 1:15:58,
+        # not the 1:15:57 the fractions underneath would give)
+        duration = None if last is None else float(max(floor(last) - floor(first), 0))
+        return (None if here is None else float(max(floor(here) - floor(first), 0))), duration
 
     # -- playback -----------------------------------------------------------
     def faster(self) -> str:

@@ -50,4 +50,6 @@ def land(screen: ReplayScreen, turn: int, query: SearchQuery) -> None:
     screen.sync(follow=True)
     number = pb.pivots.index(pivot) + 1 if pivot is not None else 0
     where = f" · panel on pivot {number} (turn #{pivot.turn + 1})" if pivot is not None else ""
-    screen.say(f"“{query.text}” at turn #{turn + 1}{where} · Esc back to the results")
+    # before the panel's words, which a narrow line cuts; a drawer takes the first Esc
+    back = "Esc Esc back to the results" if screen.panes.open else "Esc back to the results"
+    screen.say(f"“{query.text}” at turn #{turn + 1} · {back}{where}")

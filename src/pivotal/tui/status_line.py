@@ -2,7 +2,7 @@
 
 Every part has a full and a short form and a rank: at 160 columns the line
 reads `⏸ paused │ turn 17/68 · 25% │ 1:03:17 / 3:12:40 │ 1 turn/s │ 3 pivots │ …`;
-at 80 the same facts shrink (`⏸ │ 17/68 25%`) and the least useful go first,
+at 80 the same facts shrink (`⏸ │ 17/68 25% │ 1h03m`) and the least useful go first,
 so the notice at the end (what the last key did) is never cut off. Pure: no
 Textual here.
 """
@@ -30,6 +30,15 @@ def clock(seconds: float) -> str:
     hours, rest = divmod(total, 3600)
     minutes, secs = divmod(rest, 60)
     return f"{hours}:{minutes:02d}:{secs:02d}" if hours else f"{minutes}:{secs:02d}"
+
+
+def since_start(seconds: float) -> str:
+    """`22m31s`, `1h03m`: time since the session started, in a form no one reads as the time
+    of day (the short status line has no `/ total` beside it to say so)."""
+    total = max(int(seconds), 0)
+    hours, rest = divmod(total, 3600)
+    minutes, secs = divmod(rest, 60)
+    return f"{hours}h{minutes:02d}m" if hours else f"{minutes}m{secs:02d}s"
 
 
 def fit(parts: list[Part], width: int) -> str:

@@ -26,7 +26,7 @@ from pivotal.text.plural import plural
 from pivotal.tui.contrast import readable_style
 from pivotal.tui.playback import Playback
 from pivotal.tui.render import PIVOT_GLYPH, POSSIBLE_GLYPH
-from pivotal.tui.status_line import Part, clock, fit
+from pivotal.tui.status_line import Part, clock, fit, since_start
 
 
 @dataclass(frozen=True, slots=True)
@@ -113,7 +113,7 @@ def status_text(state: TimelineState, width: int) -> str:
     )
     if state.elapsed is not None:
         whole = f" / {clock(state.duration)}" if state.duration is not None else ""
-        parts.append(Part(f"{clock(state.elapsed)}{whole}", clock(state.elapsed), 3))
+        parts.append(Part(f"{clock(state.elapsed)}{whole}", since_start(state.elapsed), 3))
     parts.append(Part(state.pace, state.pace_short, 4))
     pivots = plural(len(state.pivots), "pivot")
     if state.loading and not state.pivots:  # none is known before the whole file is read

@@ -1,0 +1,40 @@
+"""The time since the session started, as the status line shows it.
+
+At 80 columns the status line has no room for `/ total`; a bare `22:31` beside a turn
+stamped `21:59:23` reads as half past ten at night. The short form says what it is.
+"""
+
+from __future__ import annotations
+
+from pivotal.tui.status_line import Part, clock, fit, since_start
+
+
+def test_the_short_form_cannot_be_read_as_a_time_of_day() -> None:
+    assert since_start(22 * 60 + 31) == "22m31s"
+    assert since_start(3600 + 3 * 60 + 17) == "1h03m"
+    assert since_start(-4) == "0m00s"
+    assert clock(22 * 60 + 31) == "22:31"  # the full form, beside its total, is unchanged
+
+
+def test_a_narrow_line_shows_the_short_form() -> None:
+    elapsed = Part("1:03:17 / 3:37:17", since_start(3797), 3)
+    place = Part("turn 17/68 · 25%", "17/68 25%", 8)
+    assert fit([place, elapsed], 80) == "turn 17/68 · 25% │ 1:03:17 / 3:37:17"
+    assert fit([place, elapsed], 26) == "turn 17/68 · 25% │ 1h03m"
+
+
+def test_the_span_counts_the_whole_seconds_the_turns_show() -> None:
+    """A turn stamped 15:15:58 in a session that began at 14:00:00 is 1:15:58 in, even when
+    the fractions underneath (14:00:00.9, 15:15:58.1) are 1:15:57.2 apart."""
+    from pivotal.model import Role, SourceRef, Turn
+    from pivotal.tui.playback import Playback
+
+    start = 1_780_000_000.9
+    turns = [
+        Turn(0, Role.USER, timestamp=start, source=SourceRef(line=1)),
+        Turn(1, Role.ASSISTANT, timestamp=start - 0.9 + 4558.1, source=SourceRef(line=2)),
+    ]
+    playback = Playback(turns, [])
+    playback.cursor = 1
+    elapsed, duration = playback.clock()
+    assert clock(elapsed) == "1:15:58" and clock(duration) == "1:15:58"
