@@ -55,6 +55,7 @@ def _print_noted_sessions(store, as_json: bool) -> None:  # type: ignore[no-unty
     import json
 
     from pivotal.scan.report import short_time
+    from pivotal.text.fit import clip
     from pivotal.text.safe import clean, clean_line
 
     listed = store.all_sessions()
@@ -82,7 +83,7 @@ def _print_noted_sessions(store, as_json: bool) -> None:  # type: ignore[no-unty
                 str(item.notes),
                 short_time(item.touched),
                 item.format,
-                _cut(" ".join(clean(item.title or "-", max_len=200).split()), TITLE_CELLS),
+                clip(" ".join(clean(item.title or "-", max_len=200).split()), TITLE_CELLS),
                 clean_line(item.path),  # whole, last: what `pivotal notes PATH` takes
             )
         )
@@ -133,18 +134,8 @@ TITLE_CELLS = 40
 """The title column's width: the path after it is never cut (a person copies it back)."""
 
 
-def _cut(text: str, width: int) -> str:
-    """`text` in at most `width` cells, ending in `…` when cut."""
-    from rich.cells import cell_len, set_cell_size
-
-    return text if cell_len(text) <= width else set_cell_size(text, width - 1) + "…"
-
-
 def _table(rows: list[tuple[str, ...]]) -> str:
-    from rich.cells import cell_len
+    from pivotal.text.fit import cells, pad
 
-    widths = [max(cell_len(r[i]) for r in rows) for i in range(len(rows[0]))]
-    return "\n".join(
-        "  ".join(r[i] + " " * (widths[i] - cell_len(r[i])) for i in range(len(r))).rstrip()
-        for r in rows
-    )
+    widths = [max(cells(r[i]) for r in rows) for i in range(len(rows[0]))]
+    return "\n".join("  ".join(pad(r[i], widths[i]) for i in range(len(r))).rstrip() for r in rows)
