@@ -34,6 +34,7 @@ from rich.text import Text
 from pivotal.detect.config import PivotConfig
 from pivotal.detect.evaluate import Rejection
 from pivotal.detect.silence import classify_turn
+from pivotal.detect.silence_words import compaction_note, compaction_trigger
 from pivotal.model import Pivot, PivotKind, Role, Signal, Silence, StateChange, Turn, TurnFlag
 from pivotal.spend.run import next_anchor, pivot_run, run_end
 from pivotal.spend.subagents import Subagent
@@ -49,8 +50,8 @@ if TYPE_CHECKING:
 SILENCE_NOTES = {
     Silence.EMPTY: "an empty message",
     Silence.ACK: "a bare go-on (ok / continue / yes)",
-    Silence.COMPACTION: "a compaction boundary, not necessarily the person",
 }
+"""The silence, as the panel's last line says it (a compaction's follows its trigger)."""
 BOLD = Style(bold=True)
 DIM = Style(dim=True)
 HEAD = Style(bold=True, underline=True)
@@ -488,7 +489,11 @@ def weights_text(
         text.append(f"\n{line}", DIM)
     needs = f"; a pivot needs {bar:.2f}" if bar is not None else ""
     text.append(f"\nconfidence {confidence:.2f} (their sum{needs})", DIM)
-    text.append(f"\nsilence: {SILENCE_NOTES.get(silence, silence.value)}", DIM)
+    if silence is Silence.COMPACTION:
+        note = compaction_note(compaction_trigger(signals))
+    else:
+        note = SILENCE_NOTES.get(silence, silence.value)
+    text.append(f"\nsilence: {note}", DIM)
 
 
 def signal_text(text: Text, signal: Signal) -> None:
