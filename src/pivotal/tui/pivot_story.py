@@ -12,8 +12,10 @@ turns that show it (what points to a pivot, what speaks against, how the agent
 took over), and only under it the weights and the confidence against the bar.
 A silence the detector turned down gets the same, after its reason
 (`rejection_text`); with no pivot to explain, the panel lists those silences
-(`no_pivot_text`). Links (`→ turn #N`) jump to that turn. Quotes lose
-Markdown's marks (`unmark`): the transcript draws them, a quote showed them raw.
+(`no_pivot_text`). Links (`→ turn #N`) jump to that turn. Session text - a
+quote, or one inside a sentence - is shown as written, as `scan` shows it
+(`said`): never read as Markdown or markup (dropping `**` made an `*** Begin
+Patch` read `* Begin Patch`, a `2**10` read `210`).
 
 The failure count is the turns with a failed call (`ToolCall.failed`), the ones
 `e`/`E` visit; a figure the person wrote themselves ("the target is 40 tok/s")
@@ -209,10 +211,6 @@ KIND_WORDS = {
 LINKS = 6
 """Evidence turns listed per piece of evidence (the rest are counted)."""
 
-_BOLD_MARK = re.compile(r"\*\*|`")
-_HEADING = re.compile(r"^\s*#{1,6}\s+|(?<=\s)#{2,6}\s+")
-_ITEM = re.compile(r"^\s*(?:>\s*)?(?:[-*+•]|\d{1,3}[.)])\s+")
-_LINK = re.compile(r"\[([^\]\n]{1,200})\]\([^)\s]{0,400}\)")
 _UNIT = re.compile(r"^[~≈]?[\d.,]+\s?(.+)$")
 
 
@@ -228,18 +226,10 @@ def keep_units(sentence: str) -> str:
     return _MONEY.sub(NO_BREAK, _UNITS.sub(NO_BREAK, sentence))
 
 
-def unmark(text: str) -> str:
-    """A quote as a person reads it: without Markdown's marks (bold, code ticks, headings,
-    list bullets, link targets), which the transcript draws and a quote would show raw."""
-    text = _LINK.sub(r"\1", text)
-    text = _HEADING.sub("", text)
-    text = _ITEM.sub("", text)
-    return _BOLD_MARK.sub("", text).strip()
-
-
 def said(text: str | None, limit: int) -> str:
-    """Session or detector words for the panel: one clean line, Markdown's marks removed."""
-    return unmark(one_line(text, limit))
+    """Session or detector words for the panel: one clean line, every character as written
+    (appended to a `Text` as plain text: no Markdown, no Rich markup)."""
+    return one_line(text, limit)
 
 
 def pivot_text(
