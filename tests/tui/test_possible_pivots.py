@@ -106,7 +106,8 @@ async def test_w_and_shift_w_jump_to_possible_pivots_and_the_panel_explains_one(
         assert screen.playback.cursor == MAYBE
         text = screen.panel.text.plain
         lines = text.splitlines()
-        assert lines[0] == f"◇ Possible pivot 1/1 · turn #{MAYBE + 1} · silence taken as a yes"
+        heading = f"◇ Possible pivot 1/1 · turn #{MAYBE + 1} · implicit approval"
+        assert lines[0] == heading + " — silence taken as a yes"  # the banner's name, glossed
         bar = f"{app.config.min_confidence:.2f}"
         said = f"Not paused at: it stayed just under the bar (0.55; a pivot needs {bar})."
         assert lines[1] == said

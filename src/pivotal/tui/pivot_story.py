@@ -42,7 +42,7 @@ from pivotal.spend.run import next_anchor, pivot_run, run_end
 from pivotal.spend.subagents import Subagent
 from pivotal.spend.words import run_sentence
 from pivotal.text.plural import plural
-from pivotal.tui.render import POSSIBLE_GLYPH
+from pivotal.tui.render import POSSIBLE_GLYPH, kind_name
 from pivotal.tui.safe import one_line
 from pivotal.tui.verdicts import why_not
 
@@ -201,13 +201,15 @@ def link(turn: int) -> Style:
     return Style(underline=True) + Style.from_meta({"@click": f"screen.jump({turn})"})
 
 
-KIND_WORDS = {
-    PivotKind.DELEGATION_AFTER_DEAD_END: "after a dead end",
-    PivotKind.CONTINUE_AFTER_MILESTONE: "after a milestone",
+KIND_GLOSS = {
     PivotKind.IMPLICIT_APPROVAL: "silence taken as a yes",
-    PivotKind.OTHER: "",
+    PivotKind.OTHER: "none of the three kinds",
 }
-"""The kind, as the panel's title says it."""
+"""Plain words after the kind's name in the panel's title, where the name alone says less
+("delegation after dead end" needs no "after a dead end" after it)."""
+GLOSS = " — "
+"""Between the kind's name and its gloss: the panel drops the gloss where the title would
+not fit on one line (`pivot_panel.fit_heading`)."""
 LINKS = 6
 """Evidence turns listed per piece of evidence (the rest are counted)."""
 
@@ -242,12 +244,12 @@ def pivot_text(
     """The whole explanation of one pivot or possible pivot (see the module docstring)."""
     context = context or Context()
     what = "Possible pivot" if pivot.possible else "Pivot"
-    title = f"{what} {number}/{total} · turn #{pivot.turn + 1}"
-    kind = KIND_WORDS.get(pivot.kind, "")
-    if kind:
-        title += f" · {kind}"
+    title = f"{what} {number}/{total} · turn #{pivot.turn + 1} · {kind_name(pivot.kind)}"
     if pivot.candidate:
         title += " (candidate)"
+    gloss = KIND_GLOSS.get(pivot.kind)
+    if gloss:
+        title += GLOSS + gloss
     text = Text()
     style = BOLD + Style(underline=True) if pivot.possible else Style(bold=True, reverse=True)
     glyph = f"{POSSIBLE_GLYPH} " if pivot.possible else ""
