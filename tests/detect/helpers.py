@@ -54,12 +54,16 @@ class B:
     def meta(self, text: str) -> int:
         return self._add(Role.USER, [Part(PartKind.TEXT, text)], TurnFlag.SYNTHETIC | TurnFlag.META)
 
-    def boundary(self) -> int:
-        return self._add(
+    def boundary(self, trigger: str | None = None) -> int:
+        """A compaction boundary; `trigger` ("auto", "manual") as a reader records it."""
+        index = self._add(
             Role.SYSTEM,
             [Part(PartKind.TEXT, "Conversation compacted")],
             TurnFlag.COMPACTION_BOUNDARY,
         )
+        if trigger is not None:
+            self.turns[index].extra = {"trigger": trigger}
+        return index
 
     def summary(self, text: str, role: Role = Role.USER) -> int:
         flags = TurnFlag.COMPACTION_SUMMARY | TurnFlag.SYNTHETIC

@@ -49,20 +49,74 @@ def test_a_dead_end_names_the_failures_and_the_re_orientation() -> None:
     assert "re-oriented with a status summary, then acted on its own (2 calls)" in p.summary
 
 
-def test_a_compaction_says_it_was_the_tool_not_the_person() -> None:
+def _compacted(trigger: str | None) -> Pivot:
     b = B()
     b.human("Rebuild the search index and report the sizes.")
     b.agent("", bash("python -m index.build --all --shards 4", "built 4 shards"))
     b.agent("", bash("python -m index.stats --all", "shard_0 310MB shard_1 298MB"))
     b.agent("Index rebuilt: it works, 4 shards, 1.2 GB, queries at 38 ms p95.")
-    b.boundary()
+    b.boundary(trigger)
     b.summary("Summary: index rebuilt.\n\nNext steps: none pending.")
     b.agent("Next phase: the mobile client's offline cache.", read("mobile/cache/store.kt"))
     b.agent("", edit("mobile/cache/store.kt"), edit("mobile/cache/Eviction.kt"))
     b.agent("", bash("./gradlew :mobile:testDebugUnitTest", "BUILD SUCCESSFUL"))
-    p = only(b)
+    return only(b)
+
+
+def _words(p: Pivot) -> str:
+    return "\n".join([p.summary, p.reason, *(s.detail for s in [*p.signals, *p.delegation])])
+
+
+def test_an_automatic_compaction_says_it_was_the_tool_not_the_person() -> None:
+    p = _compacted("auto")
     assert p.summary.startswith("The tool compacted the context (not you) after the agent")
     assert p.summary.split("; ")[1].startswith("the agent ")
+    assert p.reason.startswith("Automatic compaction (the tool's, not the person's) after")
+
+
+def test_a_compaction_the_person_asked_for_is_theirs() -> None:
+    """`/compact` (trigger `manual`): the person compacted, and the sentence says so; "not
+    you" beside a signal saying the person asked was the audit's first finding."""
+    p = _compacted("manual")
+    assert p.summary.startswith("You compacted the context after the agent reported a milestone")
+    assert p.reason.startswith("Compaction the person asked for after a milestone")
+    assert "not you" not in _words(p) and "not necessarily" not in _words(p)
+
+
+def test_a_compaction_of_unknown_trigger_names_nobody() -> None:
+    """Most formats do not say whether the person asked (Codex and opencode compact on
+    /compact too): the sentence then says what happened and not who did it."""
+    p = _compacted(None)
+    assert p.summary.startswith("The context was compacted after the agent")
+    assert "not you" not in p.summary
+    assert "not necessarily the person" in p.reason
+
+
+def test_a_compaction_is_no_go_on() -> None:
+    """What followed a compaction is said to follow the compaction: no message was sent."""
+    for trigger in ("manual", "auto", None):
+        p = _compacted(trigger)
+        assert "go-on" not in _words(p), trigger
+        details = {s.name: s.detail for s in p.signals}
+        assert details["time on its own"].endswith("min on its own after the compaction")
+        assert "calls after the compaction changed the work" in details["code changed"]
+
+
+def test_an_empty_message_is_said_as_one() -> None:
+    b = B()
+    b.human("Get the nightly build green again.")
+    b.agent("", bash("make nightly", "error: linker OOM", 2))
+    b.agent("", bash("make nightly -j2", "error: linker OOM", 2))
+    b.agent("Both builds ran out of memory at link time.")
+    b.human("")
+    b.agent(DUMP)
+    b.agent("", edit("Makefile"), bash("make nightly LDFLAGS=-Wl,--no-keep-memory", "ok"))
+    b.agent("", bash("make nightly", "ok"))
+    p = only(b)
+    details = {s.name: s.detail for s in p.signals}
+    assert details["time on its own"].endswith("min on its own after your empty message")
+    assert "call after your empty message changed the work" in details["code changed"]
+    assert "go-on" not in _words(p)
 
 
 def test_questions_in_a_list_are_questions_not_a_plan() -> None:

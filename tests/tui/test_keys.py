@@ -94,7 +94,7 @@ async def test_pivot_jumps_and_panel() -> None:
         await pilot.press("right_square_bracket")
         assert screen.playback.cursor == 5
         panel_text = screen.panel.text.plain
-        assert "Pivot 1/2 · turn #6 · after a dead end" in panel_text  # its kind, in words
+        assert "Pivot 1/2 · turn #6 · delegation after dead end" in panel_text  # the banner's
         assert "0.86" in panel_text and "empty" in panel_text
         assert "debugging → fixing" in panel_text
         assert "agent asked how to proceed" in panel_text  # delegation signal

@@ -5,16 +5,22 @@ as a measurement; task changes say which side of the pivot they are on (issue 16
 
 from __future__ import annotations
 
+import io
 import re
 from pathlib import Path
 
+import pytest
 from msgspec.structs import replace
+from rich.console import Console
+from textual.app import App, ComposeResult
 
-from pivotal.model import Pivot, TaskChange
+from pivotal.model import Pivot, PivotKind, TaskChange
 from pivotal.readers import find_sessions
 from pivotal.tui.app import ReplayerApp
 from pivotal.tui.keys import PALETTE_KEYS
+from pivotal.tui.pivot_panel import PivotPanel
 from pivotal.tui.pivot_story import Context, Stories, context_for, pivot_text
+from pivotal.tui.render import pivot_banner
 from pivotal.tui.screens import help_table
 
 from .conftest import make_app, replay
@@ -27,7 +33,7 @@ def test_plain_words_first_then_before_after_then_evidence() -> None:
     pivot = demo_pivots()[0]
     text = pivot_text(pivot, 1, 2, Context(since=0, failed=(1, 2, 3)), bar=0.62).plain
     lines = text.splitlines()
-    assert lines[0] == "Pivot 1/2 · turn #6 · after a dead end"  # the kind, in words
+    assert lines[0] == "Pivot 1/2 · turn #6 · delegation after dead end"  # as the banner says
     assert lines[1] == pivot.reason  # no summary sentence yet: the reason, in plain type
     steps = ("Before → after", "failures", "What points to a pivot", "3 failed commands", "Weights")
     order = [text.index(x) for x in steps]
@@ -172,12 +178,12 @@ def test_help_says_what_a_silent_pivot_is_and_what_the_glyphs_mean() -> None:
 
 
 def test_the_panel_speaks_plain_words_first() -> None:
-    """Issue 35, item 4: no detector tags, no raw Markdown in quotes, no "phase X → X", the
-    same open question once, and figures only where they compare like with like."""
+    """Issue 35, item 4: no detector tags, no "phase X → X", the same open question once,
+    and figures only where they compare like with like."""
     from pivotal.model import Signal
 
     pivot = demo_pivots()[0]
-    question = "Should I switch to the **FP8** checkpoint? It frees 16 GB."
+    question = "Should I switch to the FP8 checkpoint? It frees 16 GB."
     state = replace(
         pivot.state,
         phase_before="investigating",
@@ -190,15 +196,14 @@ def test_the_panel_speaks_plain_words_first() -> None:
         figures_after=["510 ms"],
     )
     signals = [
-        Signal("context dump", [6], "a structured summary", 0.08, "after", ["## Status summary"]),
-        Signal("milestone", [7], "success reported", 0.03, "before", ["**It works.** `ok`"]),
-        Signal("phase change", [6], "the agent changed course", 0.02, "after", ["- [x] done"]),
+        Signal("context dump", [6], "a structured summary", 0.08, "after", ["Status summary"]),
+        Signal("milestone", [7], "success reported", 0.03, "before", ["It works."]),
     ]
     pivot = replace(pivot, state=state, signals=signals)
     text = pivot_text(pivot, 1, 2, Context(since=0), bar=0.62).plain
     plain = text[: text.index("Weights")]
-    assert "“Status summary”" in plain and "“It works. ok”" in plain
-    for raw in ("**", "##", "`", "[silence]", "[before]", "[after]", "score"):
+    assert "“Status summary”" in plain and "“It works.”" in plain
+    for raw in ("[silence]", "[before]", "[after]", "score"):
         assert raw not in plain, raw
     assert "still investigating" in text and "investigating → investigating" not in text
     assert text.count("Should I switch to the FP8 checkpoint?") == 1
@@ -206,11 +211,119 @@ def test_the_panel_speaks_plain_words_first() -> None:
     assert "context dump" not in plain and "+0.08 context dump" in text[len(plain) :]
 
 
-def test_unmark_leaves_code_names_and_issue_numbers_alone() -> None:
-    from pivotal.tui.pivot_story import unmark
+MARKED = [
+    "apply_patch: *** Begin Patch *** Add File: src/ledger/export.py",
+    "rename _x_ to _y_ in **both** places",
+    "[bold]red[/bold] and [link=http://x]here[/link]",
+    "run `pytest -q` then ## commit",
+    "- [x] done",
+]
+"""Session text as the agent wrote it: patch markers, underscores, Rich-markup-like
+brackets, code ticks, a heading and a list mark in the middle of a line."""
 
-    assert unmark("## Next phase: make it fast") == "Next phase: make it fast"
-    assert unmark("1. **Bold** step with `code`") == "Bold step with code"
-    assert unmark("see [the log](http://x/y) for __init__.py and issue #12") == (
-        "see the log for __init__.py and issue #12"
-    )
+
+def _marked_pivot() -> Pivot:
+    from pivotal.model import Signal
+
+    pivot = demo_pivots()[0]
+    signals = [
+        Signal("autonomous action", [6, 7, 8, 9, 10], "5 tool calls", 0.2, "after", MARKED),
+        Signal(
+            "inconclusive ending",
+            [5],
+            "the last action ended without a verdict: python -c 'print(2**10)' | `tail`",
+            0.1,
+            "before",
+        ),
+    ]
+    state = replace(pivot.state, open_threads=["unanswered question: Keep **both** flags?"])
+    summary = "You said '**ok**' after the agent asked you `which flag`; it then acted."
+    return replace(pivot, signals=signals, state=state, summary=summary)
+
+
+def test_evidence_quotes_are_shown_literally() -> None:
+    """An evidence quote is the session's text, shown as `scan` shows it: never read as
+    Markdown or markup. The panel dropped `**`, so `*** Begin Patch` read `* Begin Patch`."""
+    text = pivot_text(_marked_pivot(), 1, 2, Context(since=0), bar=0.62).plain
+    for quote in MARKED:
+        assert f"“{quote}”" in text, quote
+    assert "python -c 'print(2**10)' | `tail`" in text  # quoted inside a sentence, too
+    assert "Keep **both** flags?" in text
+    assert "You said '**ok**' after the agent asked you `which flag`; it then acted." in text
+
+
+class _PanelApp(App[None]):
+    def compose(self) -> ComposeResult:
+        yield PivotPanel(id="panel")
+
+
+async def test_the_panel_draws_evidence_quotes_literally() -> None:
+    """Drawn on screen, the quotes keep every mark and no bracket turns into a style."""
+    app = _PanelApp()
+    async with app.run_test(size=(200, 60)) as pilot:
+        panel = app.query_one(PivotPanel)
+        panel.show_pivot(_marked_pivot(), 1, 2, context=Context(since=0))
+        await pilot.pause()
+        strips = panel.lines()
+        drawn = "\n".join(strip.text for strip in strips)
+        for quote in MARKED:
+            assert f"“{quote}”" in drawn, quote
+        row = next(s for s in strips if "[bold]red[/bold]" in s.text)
+        bold = [seg for seg in row if "red" in seg.text and seg.style and seg.style.bold]
+        assert not bold  # shown as written, not as Rich markup
+
+
+@pytest.mark.parametrize("kind", list(PivotKind))
+def test_the_heading_names_the_kind_as_the_banner_does(kind: PivotKind) -> None:
+    """One kind, one name: the banner's `implicit approval` was the panel's `silence taken as
+    a yes` for the same pivot. The plain-words gloss may follow the name, never replace it."""
+    pivot = replace(demo_pivots()[0], kind=kind)
+    banner = pivot_banner(pivot)
+    name = banner.split(" · ")[1]
+    heading = pivot_text(pivot, 1, 2).plain.splitlines()[0]
+    assert heading.startswith(f"Pivot 1/2 · turn #6 · {name}"), (heading, banner)
+    assert name == kind.value.replace("_", " ")
+
+
+def test_implicit_approval_keeps_its_gloss_where_there_is_room() -> None:
+    """`implicit approval — silence taken as a yes` on one line when the panel is wide
+    enough (the drawer at 80 columns); in the side panel (44 columns at 140) the name alone,
+    not a gloss wrapped onto a second line."""
+    pivot = replace(demo_pivots()[0], kind=PivotKind.IMPLICIT_APPROVAL)
+    full = "Pivot 1/2 · turn #6 · implicit approval — silence taken as a yes"
+    assert pivot_text(pivot, 1, 2).plain.splitlines()[0] == full
+    assert _drawn(pivot, 78)[:2] == [full, pivot.reason]
+    assert _drawn(pivot, 44)[0] == "Pivot 1/2 · turn #6 · implicit approval"
+    assert "silence taken as a yes" not in "\n".join(_drawn(pivot, 44))
+
+
+def test_a_long_kind_goes_to_its_own_line_whole() -> None:
+    """Where the title does not fit, it breaks before the kind: a name cut in two
+    ("continue after" / "milestone") reads as two things."""
+    pivot = replace(demo_pivots()[0], kind=PivotKind.CONTINUE_AFTER_MILESTONE)
+    assert _drawn(pivot, 44)[:2] == ["Pivot 1/2 · turn #6", "continue after milestone"]
+    approval = replace(pivot, kind=PivotKind.IMPLICIT_APPROVAL)
+    assert _drawn(approval, 36)[:2] == ["Pivot 1/2 · turn #6", "implicit approval"]
+    possible = replace(approval, possible=True)  # "◇ Possible pivot …": the gloss fits below
+    assert _drawn(possible, 44)[:2] == [
+        "◇ Possible pivot 1/2 · turn #6",
+        "implicit approval — silence taken as a yes",
+    ]
+
+
+def _drawn(pivot: Pivot, width: int) -> list[str]:
+    """The panel's lines at `width`, as `PivotPanel` wraps them (trailing blanks dropped)."""
+    from pivotal.tui.pivot_panel import fit_heading
+
+    console = Console(width=width, file=io.StringIO())
+    lines = console.render_lines(fit_heading(pivot_text(pivot, 1, 2), width))
+    return ["".join(seg.text for seg in line).rstrip() for line in lines]
+
+
+def test_the_help_screen_names_the_kinds_as_the_banners_do() -> None:
+    console = Console(width=100, record=True, file=io.StringIO())
+    console.print(help_table())
+    shown = " ".join(console.export_text().split())
+    for kind in (PivotKind.DELEGATION_AFTER_DEAD_END, PivotKind.CONTINUE_AFTER_MILESTONE):
+        assert kind.value.replace("_", " ") in shown
+    assert "implicit approval" in shown

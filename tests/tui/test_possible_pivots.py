@@ -106,7 +106,8 @@ async def test_w_and_shift_w_jump_to_possible_pivots_and_the_panel_explains_one(
         assert screen.playback.cursor == MAYBE
         text = screen.panel.text.plain
         lines = text.splitlines()
-        assert lines[0] == f"◇ Possible pivot 1/1 · turn #{MAYBE + 1} · silence taken as a yes"
+        heading = f"◇ Possible pivot 1/1 · turn #{MAYBE + 1} · implicit approval"
+        assert lines[0] == heading + " — silence taken as a yes"  # the banner's name, glossed
         bar = f"{app.config.min_confidence:.2f}"
         said = f"Not paused at: it stayed just under the bar (0.55; a pivot needs {bar})."
         assert lines[1] == said
@@ -114,7 +115,7 @@ async def test_w_and_shift_w_jump_to_possible_pivots_and_the_panel_explains_one(
         # nothing held it down: it says so, and names the strongest evidence (not the silence)
         assert "did not add up to the bar; the most was: success reported" in text
         assert "doing        still benchmarking" in text  # not "benchmarking → benchmarking"
-        assert "Benchmark 1: 107 tok/s" in text and "**" not in text  # no raw Markdown
+        assert "“**Benchmark 1:** 107 tok/s”" in text  # the session's text, as written
         weights = text.index("Weights")
         assert text.index("+0.20") > weights and "confidence 0.55" in text[weights:]
         await pilot.press("w")

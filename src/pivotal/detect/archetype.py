@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from pivotal.detect.evidence import plain
 from pivotal.detect.facts import AfterFacts, BeforeFacts
+from pivotal.detect.silence_words import compaction_phrase
 from pivotal.detect.summary import calls_words
 from pivotal.detect.window import Window
 from pivotal.model import PivotKind, Signal, Silence
@@ -110,18 +111,21 @@ def delegation(w: Window, signals: list[Signal], b: BeforeFacts, a: AfterFacts) 
     return out
 
 
-_SILENCE_PHRASE = {
-    Silence.EMPTY: "Empty message",
-    Silence.ACK: "Bare go-on",
-    Silence.COMPACTION: "Compaction boundary (recorded by the tool, not necessarily the person)",
-}
-
-
-def reason(w: Window, kind: PivotKind, b: BeforeFacts, a: AfterFacts, candidate: bool) -> str:
-    """One line a person can read in a table."""
-    head = _SILENCE_PHRASE[w.silence]
+def reason(
+    w: Window,
+    kind: PivotKind,
+    b: BeforeFacts,
+    a: AfterFacts,
+    candidate: bool,
+    trigger: str | None = None,
+) -> str:
+    """One line a person can read in a table (`trigger`: a compaction's, when recorded)."""
     if w.silence is Silence.ACK:
         head = f"Bare go-on ('{plain(w.anchor.text, 20)}')"
+    elif w.silence is Silence.EMPTY:
+        head = "Empty message"
+    else:
+        head = compaction_phrase(trigger)
     if kind is PivotKind.IMPLICIT_APPROVAL:
         before = (
             "after the agent's plan awaited a go-ahead"

@@ -15,6 +15,7 @@ from collections.abc import Sequence
 from pivotal.detect.config import PivotConfig
 from pivotal.detect.lexicon_intl import folded
 from pivotal.detect.silence import SilenceIndex
+from pivotal.detect.silence_words import TRIGGERS, trigger_signal_name
 from pivotal.detect.window import Window
 from pivotal.model import Role, Signal, Silence, Turn, TurnFlag
 
@@ -50,16 +51,18 @@ def earlier_human(
 def cadence_signal(
     turns: Sequence[Turn], anchor: int, silences: SilenceIndex, cfg: PivotConfig
 ) -> Signal | None:
-    """The share of the person's last turns that were go-ons too."""
+    """The share of the person's last turns that were go-ons too ("too" only where the
+    silence is a message: a compaction is none)."""
     earlier = earlier_human(turns, anchor, silences, cfg)
     silent = [pos for pos, was in earlier if was]
     if len(earlier) < 2 or not silent:
         return None
+    too = "" if silences.silence(turns, anchor) is Silence.COMPACTION else " too"
     return Signal(
         "go-on cadence",
         [turns[pos].index for pos in reversed(silent)],
         f"{len(silent)} of your last {len(earlier)} messages "
-        + ("was a go-on too" if len(silent) == 1 else "were go-ons too"),
+        + (f"was a go-on{too}" if len(silent) == 1 else f"were go-ons{too}"),
         0.0,
         "before",
         value=round(len(silent) / len(earlier), 3),
@@ -106,10 +109,10 @@ def compaction_trigger_signal(
     for pos in cluster:
         extra = turns[pos].extra or {}
         trigger = extra.get("trigger")
-        if trigger in ("auto", "manual"):
+        if trigger in TRIGGERS:
             what = "the context filled" if trigger == "auto" else "the person asked (/compact)"
             return Signal(
-                f"{trigger} compaction",
+                trigger_signal_name(trigger),
                 [turns[pos].index],
                 f"the tool compacted because {what}",
                 0.0,

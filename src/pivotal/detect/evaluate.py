@@ -38,6 +38,7 @@ from pivotal.detect.shape import shape_signals
 from pivotal.detect.signals_after import after_signals, cut_off_signal
 from pivotal.detect.signals_before import before_signals
 from pivotal.detect.silence import SilenceIndex
+from pivotal.detect.silence_words import compaction_trigger
 from pivotal.detect.state import state_change
 from pivotal.detect.summary import summary
 from pivotal.detect.view import TurnView
@@ -206,6 +207,7 @@ def judge(
         return turned_down(gate, score, weighted, measured, values)
     kind = choose_kind(values) or rule_kind(bfacts)
     candidate = not w.complete
+    trigger = compaction_trigger(measured)
     before = [s for s in weighted if s.side == "before"]
     pivot = Pivot(
         turn=w.anchor.index,
@@ -216,9 +218,9 @@ def judge(
         signals=weighted,
         delegation=delegation(w, weighted, bfacts, afacts),
         state=state_change(w, before, bfacts, afacts, phase_before, phase_after),
-        reason=reason(w, kind, bfacts, afacts, candidate),
+        reason=reason(w, kind, bfacts, afacts, candidate, trigger),
         candidate=candidate,
-        summary=summary(w, kind, bfacts, afacts, candidate),
+        summary=summary(w, kind, bfacts, afacts, candidate, trigger),
         possible=score < cfg.min_confidence,
     )
     return Judgement(pivot, w.reach, w.complete, None, measured, values)

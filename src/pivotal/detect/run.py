@@ -16,6 +16,7 @@ from pivotal.detect.activity import changes_code
 from pivotal.detect.asks import question_of
 from pivotal.detect.evidence import plain, scaled
 from pivotal.detect.routine import reruns_failed_check, retries_cut_call
+from pivotal.detect.silence_words import after_what
 from pivotal.detect.window import Window
 from pivotal.model import Role, Signal, Turn, TurnFlag
 from pivotal.text.plural import plural
@@ -41,7 +42,7 @@ def code_changed_signal(w: Window) -> Signal | None:
     return Signal(
         "code changed",
         turns[:6],
-        f"{plural(count, 'call')} after your go-on changed the work (edits, commits)",
+        f"{plural(count, 'call')} after {after_what(w.silence)} changed the work (edits, commits)",
         0.0,
         "after",
         names[:3],
@@ -104,7 +105,7 @@ def time_alone_signal(w: Window, turns: Sequence[Turn], anchor: int) -> Signal |
     return Signal(
         "time on its own",
         [w.after[0].index, last],
-        f"the agent worked {minutes:.0f} min on its own after your go-on",
+        f"the agent worked {minutes:.0f} min on its own after {after_what(w.silence)}",
         0.0,
         "after",
         value=scaled(minutes, MINUTES_FULL),
@@ -157,8 +158,8 @@ def approved_plan_signal(w: Window, before: Sequence[Signal], code: Signal | Non
     return Signal(
         "approved plan",
         turns,
-        "what the agent laid out was then carried out: nothing had been changed before your "
-        "go-on, code was changed after it",
+        "what the agent laid out was then carried out: nothing had been changed before "
+        f"{after_what(w.silence)}, code was changed after it",
         0.0,
         "after",
         value=code.value,

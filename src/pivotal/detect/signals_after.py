@@ -344,11 +344,12 @@ def resumed_signal(w: Window, cfg: PivotConfig, facts: AfterFacts) -> Signal | N
     if facts.shift and not harness:
         return None
     what = "an API error" if harness else "an interruption"
+    by = "your empty message" if w.silence is Silence.EMPTY else "the go-on"
     facts.resumed = "error" if harness else "interrupt"
     return Signal(
         "resumed after interruption",
         [cut.index, *facts.action_turns[:2]],
-        f"{what} had stopped the work; the go-on resumed the same work",
+        f"{what} had stopped the work; {by} resumed the same work",
         0.0,
         "after",
         [plain(cut.text or (cut.tools[-1].output if cut.tools else ""), 90)],

@@ -11,6 +11,7 @@ from __future__ import annotations
 from pivotal.detect.asks import listed_questions, what_is_listed
 from pivotal.detect.evidence import plain
 from pivotal.detect.facts import AfterFacts, BeforeFacts
+from pivotal.detect.silence_words import who_compacted
 from pivotal.detect.window import Window
 from pivotal.model import PivotKind, Silence
 from pivotal.text.plural import plural
@@ -37,9 +38,9 @@ def calls_words(w: Window, a: AfterFacts) -> str:
     return f"{plural(a.actions, 'call')}{window_scope(w)}{todo_note(a)}"
 
 
-def _who(w: Window) -> str:
+def _who(w: Window, trigger: str | None) -> str:
     if w.silence is Silence.COMPACTION:
-        return "The tool compacted the context (not you)"
+        return who_compacted(trigger)
     if w.silence is Silence.EMPTY:
         return "You sent an empty message"
     return f"You said '{plain(w.anchor.text, 24)}'"
@@ -89,7 +90,15 @@ def _after(w: Window, kind: PivotKind, a: AfterFacts, candidate: bool) -> str:
     return "the agent's reply is not in yet" if candidate else "little followed"
 
 
-def summary(w: Window, kind: PivotKind, b: BeforeFacts, a: AfterFacts, candidate: bool) -> str:
-    """The pivot in one sentence a person can read without the signal table."""
-    line = f"{_who(w)} {_before(w, kind, b)}; {_after(w, kind, a, candidate)}."
+def summary(
+    w: Window,
+    kind: PivotKind,
+    b: BeforeFacts,
+    a: AfterFacts,
+    candidate: bool,
+    trigger: str | None = None,
+) -> str:
+    """The pivot in one sentence a person can read without the signal table (`trigger`: a
+    compaction's, as its signal records it: whose it was)."""
+    line = f"{_who(w, trigger)} {_before(w, kind, b)}; {_after(w, kind, a, candidate)}."
     return line[0].upper() + line[1:]

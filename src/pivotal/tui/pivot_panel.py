@@ -18,6 +18,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from time import monotonic
 
+from rich.cells import cell_len
 from rich.console import Group, RenderableType
 from rich.segment import Segment
 from rich.style import Style
@@ -31,6 +32,7 @@ from pivotal.detect.evaluate import Rejection
 from pivotal.model import Pivot
 from pivotal.tui.markdown_source import markdown_text
 from pivotal.tui.pivot_story import (
+    GLOSS,
     NO_BREAK,
     Context,
     no_pivot_text,
@@ -91,6 +93,28 @@ def _glued(text: Text) -> Text:
     glued = text.copy()
     glued.plain = text.plain.replace(NO_BREAK, GLUE)
     return glued
+
+
+def fit_heading(text: Text, width: int) -> Text:
+    """`text` with its title fitted to `width` cells: whole when it fits; else without the
+    gloss after the kind ("implicit approval — silence taken as a yes"), which only pushed
+    the story down; else broken before the kind, so that no name is cut in two
+    ("continue after" / "milestone"), the gloss kept if the kind's line has room for it."""
+    plain = text.plain
+    end = plain.find("\n")
+    end = len(plain) if end < 0 else end
+    if cell_len(plain[:end]) <= width:
+        return text
+    gloss = plain.rfind(GLOSS, 0, end)
+    bare = end if gloss < 0 else gloss
+    if cell_len(plain[:bare]) <= width:
+        return text[:bare] + text[end:]
+    kind = plain.rfind(" · ", 0, bare)
+    if kind < 0:
+        return text
+    start = kind + len(" · ")
+    second = text[start:] if cell_len(plain[start:end]) <= width else text[start:bare] + text[end:]
+    return text[:kind] + Text("\n") + second
 
 
 def _unglued(line: list[Segment]) -> list[Segment]:
@@ -272,10 +296,10 @@ class PivotPanel(ScrollView, can_focus=False):
     def _wrap(self, note: RenderableType | None, text: Text, width: int) -> list[Strip]:
         console = self.app.console
         options = console.options.update(width=width, highlight=False, markup=False)
-        glued = _glued(text)
+        glued = _glued(fit_heading(text, width))
         shown = glued if note is None else Group(note, glued)
         lines = console.render_lines(shown, options)
-        if glued is text:
+        if NO_BREAK not in text.plain:
             return [Strip(line, width) for line in lines]
         return [Strip(_unglued(line), width) for line in lines]
 

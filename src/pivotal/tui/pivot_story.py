@@ -12,8 +12,10 @@ turns that show it (what points to a pivot, what speaks against, how the agent
 took over), and only under it the weights and the confidence against the bar.
 A silence the detector turned down gets the same, after its reason
 (`rejection_text`); with no pivot to explain, the panel lists those silences
-(`no_pivot_text`). Links (`→ turn #N`) jump to that turn. Quotes lose
-Markdown's marks (`unmark`): the transcript draws them, a quote showed them raw.
+(`no_pivot_text`). Links (`→ turn #N`) jump to that turn. Session text - a
+quote, or one inside a sentence - is shown as written, as `scan` shows it
+(`said`): never read as Markdown or markup (dropping `**` made an `*** Begin
+Patch` read `* Begin Patch`, a `2**10` read `210`).
 
 The failure count is the turns with a failed call (`ToolCall.failed`), the ones
 `e`/`E` visit; a figure the person wrote themselves ("the target is 40 tok/s")
@@ -34,12 +36,13 @@ from rich.text import Text
 from pivotal.detect.config import PivotConfig
 from pivotal.detect.evaluate import Rejection
 from pivotal.detect.silence import classify_turn
+from pivotal.detect.silence_words import compaction_note, compaction_trigger
 from pivotal.model import Pivot, PivotKind, Role, Signal, Silence, StateChange, Turn, TurnFlag
 from pivotal.spend.run import next_anchor, pivot_run, run_end
 from pivotal.spend.subagents import Subagent
 from pivotal.spend.words import run_sentence
 from pivotal.text.plural import plural
-from pivotal.tui.render import POSSIBLE_GLYPH
+from pivotal.tui.render import POSSIBLE_GLYPH, kind_name
 from pivotal.tui.safe import one_line
 from pivotal.tui.verdicts import why_not
 
@@ -49,8 +52,8 @@ if TYPE_CHECKING:
 SILENCE_NOTES = {
     Silence.EMPTY: "an empty message",
     Silence.ACK: "a bare go-on (ok / continue / yes)",
-    Silence.COMPACTION: "a compaction boundary, not necessarily the person",
 }
+"""The silence, as the panel's last line says it (a compaction's follows its trigger)."""
 BOLD = Style(bold=True)
 DIM = Style(dim=True)
 HEAD = Style(bold=True, underline=True)
@@ -198,20 +201,18 @@ def link(turn: int) -> Style:
     return Style(underline=True) + Style.from_meta({"@click": f"screen.jump({turn})"})
 
 
-KIND_WORDS = {
-    PivotKind.DELEGATION_AFTER_DEAD_END: "after a dead end",
-    PivotKind.CONTINUE_AFTER_MILESTONE: "after a milestone",
+KIND_GLOSS = {
     PivotKind.IMPLICIT_APPROVAL: "silence taken as a yes",
-    PivotKind.OTHER: "",
+    PivotKind.OTHER: "none of the three kinds",
 }
-"""The kind, as the panel's title says it."""
+"""Plain words after the kind's name in the panel's title, where the name alone says less
+("delegation after dead end" needs no "after a dead end" after it)."""
+GLOSS = " — "
+"""Between the kind's name and its gloss: the panel drops the gloss where the title would
+not fit on one line (`pivot_panel.fit_heading`)."""
 LINKS = 6
 """Evidence turns listed per piece of evidence (the rest are counted)."""
 
-_BOLD_MARK = re.compile(r"\*\*|`")
-_HEADING = re.compile(r"^\s*#{1,6}\s+|(?<=\s)#{2,6}\s+")
-_ITEM = re.compile(r"^\s*(?:>\s*)?(?:[-*+•]|\d{1,3}[.)])\s+")
-_LINK = re.compile(r"\[([^\]\n]{1,200})\]\([^)\s]{0,400}\)")
 _UNIT = re.compile(r"^[~≈]?[\d.,]+\s?(.+)$")
 
 
@@ -227,18 +228,10 @@ def keep_units(sentence: str) -> str:
     return _MONEY.sub(NO_BREAK, _UNITS.sub(NO_BREAK, sentence))
 
 
-def unmark(text: str) -> str:
-    """A quote as a person reads it: without Markdown's marks (bold, code ticks, headings,
-    list bullets, link targets), which the transcript draws and a quote would show raw."""
-    text = _LINK.sub(r"\1", text)
-    text = _HEADING.sub("", text)
-    text = _ITEM.sub("", text)
-    return _BOLD_MARK.sub("", text).strip()
-
-
 def said(text: str | None, limit: int) -> str:
-    """Session or detector words for the panel: one clean line, Markdown's marks removed."""
-    return unmark(one_line(text, limit))
+    """Session or detector words for the panel: one clean line, every character as written
+    (appended to a `Text` as plain text: no Markdown, no Rich markup)."""
+    return one_line(text, limit)
 
 
 def pivot_text(
@@ -251,12 +244,12 @@ def pivot_text(
     """The whole explanation of one pivot or possible pivot (see the module docstring)."""
     context = context or Context()
     what = "Possible pivot" if pivot.possible else "Pivot"
-    title = f"{what} {number}/{total} · turn #{pivot.turn + 1}"
-    kind = KIND_WORDS.get(pivot.kind, "")
-    if kind:
-        title += f" · {kind}"
+    title = f"{what} {number}/{total} · turn #{pivot.turn + 1} · {kind_name(pivot.kind)}"
     if pivot.candidate:
         title += " (candidate)"
+    gloss = KIND_GLOSS.get(pivot.kind)
+    if gloss:
+        title += GLOSS + gloss
     text = Text()
     style = BOLD + Style(underline=True) if pivot.possible else Style(bold=True, reverse=True)
     glyph = f"{POSSIBLE_GLYPH} " if pivot.possible else ""
@@ -489,7 +482,11 @@ def weights_text(
         text.append(f"\n{line}", DIM)
     needs = f"; a pivot needs {bar:.2f}" if bar is not None else ""
     text.append(f"\nconfidence {confidence:.2f} (their sum{needs})", DIM)
-    text.append(f"\nsilence: {SILENCE_NOTES.get(silence, silence.value)}", DIM)
+    if silence is Silence.COMPACTION:
+        note = compaction_note(compaction_trigger(signals))
+    else:
+        note = SILENCE_NOTES.get(silence, silence.value)
+    text.append(f"\nsilence: {note}", DIM)
 
 
 def signal_text(text: Text, signal: Signal) -> None:

@@ -22,7 +22,7 @@ from rich.style import Style
 from rich.text import Text
 from textual.strip import Strip
 
-from pivotal.model import Part, PartKind, Pivot, Role, ToolCall, Turn, TurnFlag
+from pivotal.model import Part, PartKind, Pivot, PivotKind, Role, ToolCall, Turn, TurnFlag
 from pivotal.tui.contrast import readable_style
 from pivotal.tui.markdown_source import markdown_text
 from pivotal.tui.safe import clean, one_line
@@ -109,8 +109,14 @@ class RenderedTurn:
     header_row: int = 0
 
 
+def kind_name(kind: PivotKind) -> str:
+    """The kind as the replayer names it everywhere ("implicit approval"): the banner, the
+    panel's heading, the help. One name per kind: `scan`'s `implicit_approval`, spaced."""
+    return kind.value.replace("_", " ")
+
+
 def pivot_banner(pivot: Pivot) -> str:
-    kind = pivot.kind.value.replace("_", " ")
+    kind = kind_name(pivot.kind)
     tail = " (candidate)" if pivot.candidate else ""
     silence = pivot.silence.value
     if pivot.possible:

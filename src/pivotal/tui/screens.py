@@ -52,9 +52,10 @@ class HelpScreen(ModalScreen[None]):
 SILENT_PIVOT = (
     "A silent pivot is a moment where you said next to nothing (an empty message, "
     "“ok”, “continue”, “.”) or the context was compacted, and the agent went on with a "
-    "plan of its own: after a dead end, after a milestone, or taking your silence as a "
-    "yes. Replay stops there (auto-pause) and the panel says why, so you can see what "
-    "the agent decided without you."
+    "plan of its own: after a dead end (delegation after dead end), after a milestone "
+    "(continue after milestone), taking your silence as a yes (implicit approval), or none "
+    "of these (other). Replay stops there (auto-pause) and the panel says why, so you can "
+    "see what the agent decided without you."
 )
 LEGEND = [
     ("● You", "your message"),
