@@ -202,3 +202,11 @@ def test_a_lone_start_or_begin_is_a_go_ahead() -> None:
         assert classify_text(text, CFG) is Silence.ACK, text
     for text in ("start the migration", "begin with the parser", "start over in rust"):
         assert classify_text(text, CFG) is None, text
+
+
+def test_accept_in_chinese_and_idk_hand_the_choice_over() -> None:
+    """接受 (accept) approves like 同意 (agree); "idk" gives the choice back like "your call"."""
+    for text in ("接受", "好的，接受", "idk", "idk, your call"):
+        assert classify_text(text, CFG) is Silence.ACK, text
+    for text in ("接受这个改动但是先写测试", "idk why the build fails"):
+        assert classify_text(text, CFG) is None, text

@@ -39,7 +39,7 @@ _PRAISE = """
 _THANKS = "thanks thank you thx ty cheers"
 _DEFERRAL = """
     your call choice decide decision up to you whatever think best judgement judgment
-    discretion pick choose prefer see fit
+    discretion pick choose prefer see fit idk dunno
 """
 """Handing the decision to the agent ("your call", "up to you", "you decide")."""
 _FILLER = """
