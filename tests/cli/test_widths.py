@@ -132,6 +132,11 @@ def test_sessions_keeps_the_end_of_a_long_project(tmp_path: Path, monkeypatch) -
     print_sessions([ref], as_json=False, out=out, width=80)
     row = out.getvalue().splitlines()[1]
     assert "…" in row and "invoice-api" in row and cells(row) <= 80
+    long = SessionRef("claude-code", Path("/s.jsonl"), cwd="/home/dev/" + "deep/" * 12 + "billing")
+    piped = io.StringIO()  # no terminal: the same end kept, never a "(N more characters)"
+    print_sessions([long], as_json=False, out=piped)
+    row = piped.getvalue().splitlines()[1]
+    assert "…" in row and "deep/billing" in row and "more characters" not in row
 
 
 @pytest.mark.parametrize("width", [80, 160])

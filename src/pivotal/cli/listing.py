@@ -91,7 +91,7 @@ def print_sessions(
         rows.append(
             (
                 ref.format,
-                clean_line(ref.cwd or ref.title or "-", max_len=None if width else 40),
+                clean_line(ref.cwd or ref.title or "-"),
                 _age(ref.started, now),
                 _age(ref.updated, now),
                 _count(ref.turns),
@@ -102,9 +102,9 @@ def print_sessions(
         )
     last = len(rows[0]) - 1
     widths = [max(cells(r[i]) for r in rows) for i in range(last)]
+    widths[1] = min(widths[1], 40)  # piped too: its end, where projects differ, behind `…`
     under = False
     if width is not None:
-        widths[1] = min(widths[1], 40)
         before = sum(widths) + 2 * (last - 1)
         widths[1] = max(widths[1] - max(before - width, 0), PROJECT_MIN)
         before = sum(widths) + 2 * (last - 1)
