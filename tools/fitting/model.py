@@ -279,7 +279,6 @@ class FitSpec:
     signals: str = "all"
     kind_share: float | None = None
     offset: float | None = None
-    archetype_share: float = 1.0
 
     def train(self, examples: Sequence[Example]) -> Model | Mixture:
         main = train(
@@ -292,7 +291,7 @@ class FitSpec:
         )
         if self.offset is None:
             return main
-        other = train(examples, self.archetype_share, self.penalty, KIND_PENALTY, NAMES, 1.0)
+        other = train(examples, 1.0, self.penalty, KIND_PENALTY, NAMES, 1.0)  # own sets in full
         return Mixture(main, other, self.offset)
 
 

@@ -43,7 +43,7 @@ from pivotal.tui.session_list import SessionList
 AGENT, PROJECT, STARTED, TURNS, PIVOTS, COST = 8, 16, 16, 5, 6, 7
 """Column widths from 100 columns on; the title and path take what is left."""
 NARROW = 100
-"""Under this many columns the project and the start get narrower (`Columns.narrow`), so
+"""Under this many columns the project and the start get narrower (`Columns.for_width`), so
 the title - what tells sessions apart - keeps 20 characters at 80 columns, not 11."""
 
 
