@@ -235,6 +235,13 @@ def main(argv: list[str] | None = None) -> int:
         "less (docs/detector.md; the detector reads one table)",
     )
     parser.add_argument(
+        "--prior",
+        type=float,
+        default=fitted.fitted.get("prior"),
+        help="fit on the own sets, then on the real sets with this penalty pulling towards "
+        "the first fit (instead of one fit on both)",
+    )
+    parser.add_argument(
         "--train-on",
         default="",
         help="real sets the shipped fit does not train on to put in every fit of this run",
@@ -260,9 +267,12 @@ def main(argv: list[str] | None = None) -> int:
         and args.signals == shipped_signals
         and args.kind_own_share == shipped_kind_share
         and args.offset is None
+        and args.prior == fitted.fitted.get("prior")
         and set(training) == set(fitted.fitted.get("sets", training))
     )
-    spec = FitSpec(args.own_share, args.penalty, args.signals, args.kind_own_share, args.offset)
+    spec = FitSpec(
+        args.own_share, args.penalty, args.signals, args.kind_own_share, args.offset, args.prior
+    )
     judged, refitted = evaluate(sets, spec, args.hold_out)
     shipped_levels = {**fitted.levels, "possible": fitted.possible}
     if as_shipped or refitted is None:

@@ -127,6 +127,13 @@ def main(argv: list[str] | None = None) -> int:
         default=None,
         help="the own sets' share in the kind's fit (default: --own-share)",
     )
+    parser.add_argument(
+        "--prior",
+        type=float,
+        default=None,
+        help="fit on the own sets first, then on the real sets with this penalty pulling "
+        "towards that fit (default: one fit on both)",
+    )
     parser.add_argument("--dry-run", action="store_true", help="print, do not write")
     args = parser.parse_args(argv)
     names = [s.strip() for s in args.sets.split(",") if s.strip()]
@@ -136,7 +143,9 @@ def main(argv: list[str] | None = None) -> int:
     began = time.perf_counter()
     sets = load(names)
 
-    fit = FitSpec(args.own_share, args.penalty, args.signals, args.kind_own_share).train
+    fit = FitSpec(
+        args.own_share, args.penalty, args.signals, args.kind_own_share, prior=args.prior
+    ).train
     real = [name for name in REAL_SETS if name in sets]
     each = {name: cross_validate(name, sets, fit, names) for name in real}
     judged = pooled("real", list(each.values())) if len(real) > 1 else each["realworld"]
@@ -168,6 +177,7 @@ def main(argv: list[str] | None = None) -> int:
             if args.kind_own_share is None
             else args.kind_own_share,
             "penalty": args.penalty,
+            "prior": args.prior,
             "signal_set": args.signals,
             "signals": list(SIGNAL_SETS[args.signals]),
             "kind_signals": list(KIND_SIGNALS),

@@ -46,12 +46,15 @@ REALEXTRA4 = REPO.parent / "realextra4"
 """A fifth, gathered to check a fit on the four others."""
 REALEXTRA5 = REPO.parent / "realextra5"
 """A sixth, gathered to check a fit on the five others (the first with a second table)."""
+REALEXTRA6 = REPO.parent / "realextra6"
+"""A seventh, gathered to check a fit that pulls the real sets towards the own sets' weights."""
 EXTRA_ROOTS = {
     "realextra": REALEXTRA,
     "realextra2": REALEXTRA2,
     "realextra3": REALEXTRA3,
     "realextra4": REALEXTRA4,
     "realextra5": REALEXTRA5,
+    "realextra6": REALEXTRA6,
 }
 REAL_SETS = ("realworld", *EXTRA_ROOTS)
 SAMPLES = REPO / "sample_sessions"

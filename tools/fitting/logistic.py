@@ -23,6 +23,7 @@ def fit(
     signs: Sequence[int],
     free: Sequence[bool],
     iterations: int = 100,
+    center: np.ndarray | None = None,
 ) -> np.ndarray:
     """Coefficients minimising the weighted log loss plus `penalty`/2 × |beta|² (over the
     penalised columns), with beta[j] ≥ 0 where signs[j] > 0 and ≤ 0 where signs[j] < 0.
@@ -30,15 +31,22 @@ def fit(
     `free[j]` marks columns that are not penalised (the one-hot silence kinds). Projected
     Newton: the coefficients held at a bound whose gradient pushes outward stay there, the
     others take a Newton step, clipped back into bounds with a backtracking line search.
+
+    With `center`, the penalty pulls towards those coefficients instead of zero: a signal
+    the data barely speak to keeps the value it had there (a prior fitted elsewhere).
     """
     n, d = x.shape
     sign = np.asarray(signs, dtype=float)
     pen = np.array([0.0 if f else penalty for f in free])
-    beta = np.zeros(d)
+    c = np.zeros(d) if center is None else np.asarray(center, dtype=float)
+    beta = c.copy()
 
     def loss(b: np.ndarray) -> float:
         z = x @ b
-        return float(np.sum(weights * (np.logaddexp(0.0, z) - y * z)) + 0.5 * np.sum(pen * b * b))
+        shift = b - c
+        return float(
+            np.sum(weights * (np.logaddexp(0.0, z) - y * z)) + 0.5 * np.sum(pen * shift * shift)
+        )
 
     def clip(b: np.ndarray) -> np.ndarray:
         out = b.copy()
@@ -50,7 +58,7 @@ def fit(
     for _ in range(iterations):
         z = x @ beta
         p = 1.0 / (1.0 + np.exp(-z))
-        grad = x.T @ (weights * (p - y)) + pen * beta
+        grad = x.T @ (weights * (p - y)) + pen * (beta - c)
         held = ((sign > 0) & (beta <= 0) & (grad > 0)) | ((sign < 0) & (beta >= 0) & (grad < 0))
         active = ~held
         if not active.any():

@@ -217,16 +217,38 @@ def train(
     kind_penalty: float,
     names: Sequence[str] = NAMES,
     kind_share: float | None = None,
+    prior: float | None = None,
 ) -> Model:
     """Fit on the examples a hard gate did not turn down: each real silence weighs 1, the
     project's own silences together weigh `own_share` times the real ones (`kind_share`
-    times in the kind's fit, by default the same). Only `names` are weighed."""
+    times in the kind's fit, by default the same). Only `names` are weighed.
+
+    With `prior`, the decision is fitted in two steps instead: on the own sets alone, then
+    on the real sessions alone with a penalty of `prior` pulling towards the first fit's
+    weights. What the real sessions say decides where they say it; the archetypes the own
+    sets are written about keep their evidence where real sessions are silent."""
     usable = [e for e in examples if e.features is not None]
-    ow = own_weight(usable, own_share)
-    x = matrix(usable, names)
-    y = targets(usable)
-    w = np.array([1.0 if e.set in REAL_SETS else ow for e in usable])
-    beta = fit(x, y, w, penalty, [SIGNS[n] for n in names], [n in FREE for n in names])
+    signs = [SIGNS[n] for n in names]
+    free = [n in FREE for n in names]
+    if prior is None:
+        ow = own_weight(usable, own_share)
+        x = matrix(usable, names)
+        y = targets(usable)
+        w = np.array([1.0 if e.set in REAL_SETS else ow for e in usable])
+        beta = fit(x, y, w, penalty, signs, free)
+    else:
+        own = [e for e in usable if e.set not in REAL_SETS]
+        real = [e for e in usable if e.set in REAL_SETS]
+        center = fit(matrix(own, names), targets(own), np.ones(len(own)), penalty, signs, free)
+        beta = fit(
+            matrix(real, names),
+            targets(real),
+            np.ones(len(real)),
+            prior,
+            signs,
+            free,
+            center=center,
+        )
     ow = own_weight(usable, own_share if kind_share is None else kind_share)
     pivots = [e for e in usable if e.pivot and e.label in KINDS]
     kind_beta = None
@@ -279,6 +301,7 @@ class FitSpec:
     signals: str = "all"
     kind_share: float | None = None
     offset: float | None = None
+    prior: float | None = None
 
     def train(self, examples: Sequence[Example]) -> Model | Mixture:
         main = train(
@@ -288,6 +311,7 @@ class FitSpec:
             KIND_PENALTY,
             SIGNAL_SETS[self.signals],
             self.kind_share,
+            self.prior,
         )
         if self.offset is None:
             return main
