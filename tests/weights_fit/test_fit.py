@@ -71,6 +71,18 @@ def test_a_larger_penalty_shrinks_the_weights_but_not_the_intercept() -> None:
     assert np.abs(large[1:]).sum() < np.abs(small[1:]).sum()
 
 
+def test_a_centre_holds_a_weight_the_data_do_not_speak_to_and_yields_where_they_do() -> None:
+    x, y = _data()
+    x = np.hstack([x, np.zeros((len(y), 1))])  # column 4: never seen in these data
+    w = np.ones(len(y))
+    centre = np.array([0.0, -3.0, 0.0, 0.0, 2.5])
+    free = [True, False, False, False, False]
+    beta = fit(x, y, w, 1.0, [0, 0, 0, 0, 0], free, center=centre)
+    plain = fit(x, y, w, 1.0, [0, 0, 0, 0, 0], free)
+    assert plain[4] == 0.0 and abs(beta[4] - 2.5) < 1e-9  # unseen: stays at the centre
+    assert beta[1] > 2  # seen: the data overrule the centre's -3
+
+
 def _example(group: str, value: float, pivot: bool, name: str = "plan laid out") -> Example:
     return Example(
         "realworld",
