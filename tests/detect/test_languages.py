@@ -210,3 +210,34 @@ def test_accept_in_chinese_and_idk_hand_the_choice_over() -> None:
         assert classify_text(text, CFG) is Silence.ACK, text
     for text in ("接受这个改动但是先写测试", "idk why the build fails"):
         assert classify_text(text, CFG) is None, text
+
+
+def test_go_on_words_that_also_point_back_make_a_longer_go_ahead() -> None:
+    """Five go-on words, one pointing back at what is on the table, approve it as "go ahead"
+    does; five go-on words that point at nothing stay over the limit, and work named stays
+    direction."""
+    for text in (
+        "Go ahead with the plan",
+        "ok that looks good to me",
+        "yes go on with the next one",
+    ):
+        assert classify_text(text, CFG) is Silence.ACK, text
+    for text in ("ok ok ok ok ok", "go ahead with the login page", "ok go ahead and fix the bug"):
+        assert classify_text(text, CFG) is None, text
+
+
+def test_going_on_with_the_work_in_other_words() -> None:
+    """ "continue working", "keep trying", "do all three", 可以了 / 可以执行了 (fine / fine to
+    carry it out now), 请继续，不要放弃 (go on, don't give up) say go on and name no work."""
+    for text in (
+        "continue working",
+        "keep trying",
+        "continue implementing",
+        "do all three",
+        "可以了",
+        "可以执行了",
+        "请继续，不要放弃",
+    ):
+        assert classify_text(text, CFG) is Silence.ACK, text
+    for text in ("continue working on the parser", "keep trying the other port", "放弃这个方案"):
+        assert classify_text(text, CFG) is None, text

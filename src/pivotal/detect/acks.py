@@ -71,7 +71,7 @@ _REFER_BACK = {
         changes change fixes steps step suggestions suggestion recommendations recommendation
         proposal proposals option options one ones above same way approach idea whole thing
         things stuff in up out too also then first now as planned suggested proposed
-        recommended described outlined written""",
+        recommended described outlined written two three four five""",
     "fr": """fais faire fait le la les ça ca tout tous toutes toi exécute execute exécuter
         applique appliquer implémente implemente implémenter lance lancer et le plan
         modifications changements étapes etapes""",
@@ -112,7 +112,8 @@ _PIECES = {
     "zh": """继续 繼續 继续吧 继续执行 繼續執行 是 是的 对 對 对的 對的 好 好的 好吧 好啊 行 行吧
         可以 可以的 嗯 嗯嗯 没问题 沒問題 同意 接受 开始 開始 开始吧 执行 執行 执行吧 请 請 吧 啊 呀
         呢 的 按计划 按計劃 按方案 照计划 进行 進行 确认 確認 收到 明白 谢谢 謝謝
-        就 这样 這樣 那 就这样 吗 嘛 哈 加油 很 好的呀 当然 當然 没错 沒錯 要""",
+        就 这样 這樣 那 就这样 吗 嘛 哈 加油 很 好的呀 当然 當然 没错 沒錯 要 了 啦 不要放弃
+        不要放棄 别放弃 別放棄""",
     "ja": """はい うん ええ お願い おねがい お願いします おねがいします します いたします
         続けて 続けてください 続行 続行して 進めて 進めてください すすめて ください 下さい どうぞ
         了解 了解です 承知 承知しました 承知いたしました 分かりました わかりました いい いいよ
@@ -248,12 +249,15 @@ def is_go_on(core: str, max_words: int, approval_max_words: int = 0) -> bool:
     count = 0
     approving = False
     pointing = False  # a word other than a carrying-out verb
+    points_back = False  # a go-on word that also points back ("go ahead with the plan")
     cap = max(max_words, approval_max_words)
     for raw in core.lower().translate(_BREAKS).split():
         word = raw.strip(_PUNCTUATION)
         if not word:
             continue
         pieces = _word_count(word)
+        if pieces and word in REFER_BACK and word not in CARRY_OUT:
+            points_back = True
         if pieces == 0:
             pieces = _refer_back_count(word) if approval_max_words else 0
             if pieces == 0:
@@ -263,6 +267,6 @@ def is_go_on(core: str, max_words: int, approval_max_words: int = 0) -> bool:
         count += pieces
         if count > cap:
             return False
-    if not approving:
-        return count <= max_words
+    if not approving:  # go-on words only: longer when one of them points back
+        return count <= (approval_max_words if points_back else max_words)
     return pointing and count <= approval_max_words

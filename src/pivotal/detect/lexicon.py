@@ -20,7 +20,7 @@ WRAPPER_TAG = lazy(r"</?[A-Za-z][\w:-]*(?:\s[^<>]*)?/?>")
 # group (a noun, a tool, a file, a verb naming work such as "fix" or "push") is direction.
 _GO_ON = """
     continue cont proceed resume go on ahead keep going moving carry next onwards onward forward
-    do it try retry ship again more start begin
+    do it try retry ship again more start begin working trying implementing building coding
     weiter weitermachen continua continuar continuez avanti seguir sigue продолжай дальше
     继续 続けて
 """
