@@ -62,6 +62,22 @@ def test_saying_the_call_failed_is_not_a_second_failure() -> None:
     assert p.state.attempts_failed == 1
 
 
+def test_a_plan_that_names_failure_handling_is_no_failure() -> None:
+    """ "Add failure handling", "the failure modes" in a plan name work to do; the same plan
+    after "the upload failed" still has that failure behind it."""
+    for said, failed in (("", False), ("The upload failed again. ", True)):
+        b = B()
+        base(b)
+        b.agent(
+            said + "Plan:\n1. Add failure handling to the upload\n2. Retry three times "
+            "with a backoff\n3. Document the failure modes\n\nShall I go ahead?"
+        )
+        b.human("ok")
+        b.agent("Adding it.", edit("upload.py"), bash("pytest -q", "9 passed", 0))
+        p = judge_one(b.turns)
+        assert ("failure streak" in names(p)) is failed, said
+
+
 def test_success_resets_the_failure_streak() -> None:
     b = B()
     base(b)

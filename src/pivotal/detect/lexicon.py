@@ -75,7 +75,12 @@ FAIL_NARRATIVE = lazy(
     # `\bFAIL(ED|S|URE)?\b|\b[A-Z]\w*(Error|Exception)\b`, opening with the capital the
     # engine can skip to in C (the look-behind after it is the word start)
     r"[A-Z](?<!\w[A-Z])(?:(?<=F)AIL(ED|S|URE)?\b|\w*(Error|Exception)\b)|"
-    r"(?i:\bfail(ed|s|ing|ure)\b|"
+    r"(?i:\bfail(ed|s|ing)\b|"
+    # a plan's "failure handling", "failure modes" name work to do, not a failure (no
+    # look-behind: the word lists are searched from the gaps between words, `wordgap`)
+    r"\bfailure\b(?! (handling|handler|cases?|modes?|"
+    r"paths?|scenarios?|recovery|rates?|thresholds?|injection|messages?|states?|conditions?|"
+    r"callbacks?|hooks?)\b)|"
     r"\ban errors?\b|\bthe errors?\b|\bsame errors?\b|\bthis errors?\b|\bthat errors?\b|"
     r"\bwith errors?\b|\braises? errors?\b|\braised errors?\b|\bthrows? errors?\b|"
     r"\bhit errors?\b|"
