@@ -330,3 +330,37 @@ def test_the_snippet_marks_matches_on_one_clean_line() -> None:
     marked = [snip.text[s:e] for s, e in snip.spans]
     assert marked == ["NCCL", "timeout"]
     assert snip.text.endswith("…") and len(snip.text) <= 62
+
+
+WIDE_BEFORE = "日志里反复出现连接被重置的错误，" * 6
+"""16 characters, 31 cells, a sentence: wide text before the match."""
+WIDE_AFTER = "之后服务又自动恢复了正常。" * 6
+
+
+@pytest.mark.parametrize("width", [24, 40, 100])
+@pytest.mark.parametrize(
+    ("body", "term"),
+    [
+        (WIDE_BEFORE + "握手超时" + WIDE_AFTER, "握手超时"),  # the match mid-text
+        (WIDE_BEFORE * 3 + "握手超时", "握手超时"),  # at the very end
+        ("✅ 🚀 shipped 🎉 " * 12 + "rollback 😱 " + "🔥" * 80, "rollback"),  # emoji
+        ("a plain ascii line about the deploy " * 8 + "rollback " + "x" * 200, "rollback"),
+    ],
+    ids=["chinese", "chinese-at-end", "emoji", "ascii"],
+)
+def test_the_snippet_fits_its_width_in_cells_with_the_match_in_view(
+    body: str, term: str, width: int
+) -> None:
+    """Cut in cells: a Chinese or emoji text (two cells a character) took twice its width,
+    and a match near its end was pushed past the width by the text before it."""
+    from pivotal.text.fit import cells
+
+    snip = snippet(body, parse_query(term).pattern, width=width)
+    assert cells(snip.text) <= width, snip
+    assert cells(snip.text) >= width - 1, snip  # the room used (a wide character may not fit)
+    assert [snip.text[s:e] for s, e in snip.spans][:1] == [term], snip
+    start, end = snip.spans[0]
+    if snip.text.endswith("…"):  # a third of the room before the match
+        assert cells(snip.text[:start]) <= width // 3 and cells(snip.text[:end]) < width, snip
+    else:  # the line's end in view: the room filled from it
+        assert body.endswith(snip.text[-8:]) and snip.text.startswith("…"), snip

@@ -257,3 +257,38 @@ def test_wide_projects_and_snippets_keep_the_columns_in_line() -> None:
     session = [cells(row[: row.index("/s/")]) for row in rows[1:]]
     assert when == [when[0]] * 3 and session == [session[0]] * 3, rows
     assert cells(rows[0][: rows[0].index("TIME")]) == when[0]
+
+
+def test_wide_snippets_fit_their_column_with_the_match_in_view() -> None:
+    """Cut in cells: a Chinese snippet of 100 characters took 200 columns, and a match near
+    the end of the text was pushed out of its column by the text before it."""
+    import io
+
+    from pivotal.catalog.search_index import SessionRow
+    from pivotal.catalog.search_query import SNIPPET_WIDTH, Hit, parse_query
+    from pivotal.cli.search_output import print_hits
+    from pivotal.text.fit import cells
+
+    bodies = [
+        "我们先把数据库迁移脚本跑了一遍，然后检查了索引。" * 10 + "回滚 失败了",
+        "🙂 looks good 👍 " * 20 + "回滚 worked ✅" + " 🎉" * 60,
+    ]
+
+    def hit(n: int, body: str) -> Hit:
+        row = SessionRow(n, f"/s/{n}.jsonl", None, "codex", None, None, "/w", None, None)
+        return Hit(row, 0, 0, 0.0, 1.0, body)
+
+    hits = [hit(n, body) for n, body in enumerate(bodies)]
+    out = io.StringIO()
+    print_hits(hits, parse_query("回滚"), as_json=True, out=out)
+    for line in out.getvalue().splitlines():
+        shown = json.loads(line)
+        text, [(start, end)] = shown["snippet"], shown["matches"]
+        assert cells(text) <= SNIPPET_WIDTH and text[start:end] == "回滚", text
+    out = io.StringIO()
+    print_hits(hits, parse_query("回滚"), as_json=False, out=out)
+    rows = out.getvalue().splitlines()[1:]
+    for row in rows:
+        snip = row[row.index(" you ") + len(" you ") :].strip()
+        snip = snip[: snip.rindex("  /s/")].rstrip()
+        assert "«回滚»" in snip and cells(snip) <= SNIPPET_WIDTH + 2, row  # + the two marks

@@ -185,3 +185,28 @@ def test_a_count_over_fewer_turns_than_the_run_says_how_many() -> None:
     assert said.group(2) is not None, said.group(0)
     assert int(said.group(1)) < run.calls == 30
     assert said.group(0) == f"({said.group(1)} calls in its first {said.group(2)} turns)."
+
+
+def test_a_list_of_files_is_said_as_items_not_a_plan() -> None:
+    """The agent listed the files it found and offered to change them: "a list of 5 items",
+    not "a 5-step plan"; the signal's own words say items. The detector's decision is the
+    plan's (the same signal, the same value), only the words follow what the list is."""
+    b = B()
+    b.human("Get the services off the old HTTP client.")
+    b.agent("", bash("grep -rl 'from legacy_http' src tests", "src/billing/invoice.py"))
+    b.agent(
+        "These still import the old client:\n- src/billing/invoice.py\n- src/billing/tax.py\n"
+        "- src/jobs/nightly.py\n- src/jobs/report.py\n- tests/conftest.py\n\n"
+        "Shall I switch them all to the new one?"
+    )
+    b.human("yes")
+    b.agent("", edit("src/billing/invoice.py"), edit("src/billing/tax.py"))
+    b.agent("", edit("src/jobs/nightly.py"), edit("src/jobs/report.py"))
+    b.agent("", bash("pytest -q", "41 passed"))
+    p = only(b)
+    assert p.summary.startswith(
+        "You said 'yes' after the agent laid out a list of 5 items and asked for a go-ahead;"
+    ), p.summary
+    plan = next(s for s in p.signals if s.name == "plan laid out")
+    assert plan.detail == "the agent's last message lists 5 items"
+    assert "step" not in p.summary

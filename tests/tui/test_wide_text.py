@@ -93,3 +93,17 @@ def test_picker_search_columns_line_up_whatever_the_script() -> None:
     starts = [column(row, "2023-11-14") for row in rows]
     assert starts == [starts[0]] * 3, rows
     assert rows[1].split("2023")[0].strip().endswith("safeAutoTest")  # the end, as the picker
+
+
+@pytest.mark.parametrize("width", [80, 120])
+def test_picker_search_snippet_fits_the_row_with_its_match_in_view(width: int) -> None:
+    """The match near the end of a Chinese text: cut in characters, the text before it took
+    twice the room and pushed the match past the row's edge."""
+    body = "先检查配置文件里的端口设置，再看日志。" * 8 + "最后发现是防火墙规则"
+    row = SessionRow(1, "/s/1.jsonl", None, "codex", None, None, "/home/dev/网关", None, None)
+    label = hit_label(
+        Hit(row, 0, 0, 1_700_000_000.0, 1.0, body), parse_query("防火墙"), width=width
+    )
+    assert cell_len(label.plain) <= width and "防火墙规则" in label.plain, label.plain
+    assert label.plain.endswith("防火墙规则")  # the text's end in view: the room filled to it
+    assert cell_len(label.plain) >= width - 1, label.plain

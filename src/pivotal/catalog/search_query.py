@@ -25,6 +25,7 @@ from typing import NamedTuple
 
 from pivotal.catalog.search_index import SearchIndex, SessionRow, failure
 from pivotal.catalog.search_text import AGENT, COMMAND, OUTPUT, YOU
+from pivotal.text.fit import cells, head, tail
 from pivotal.text.safe import clean
 
 WEIGHTS = {YOU: 1.0, COMMAND: 0.85, AGENT: 0.6, OUTPUT: 0.3}
@@ -265,7 +266,8 @@ def snippet(
     width: int = SNIPPET_WIDTH,
     transform: Callable[[str], str] | None = None,
 ) -> Snippet:
-    """`width` characters of `body` on one line around its first match, cleaned for a terminal.
+    """`body` on one line of at most `width` cells around its first match, cleaned for a
+    terminal: the match in view, a cut end marked `…` (inside the width, as `text.fit.clip`).
 
     `transform` (redaction) sees the match with enough text around it to recognise a
     secret whole (a private key, a URL with a password) before anything is cut.
@@ -286,22 +288,29 @@ def snippet(
     spans = [m.span() for m in pattern.finditer(line)]
     first = next((s for s in spans if s[0] >= prefix - 1), None)
     focus = first[0] if first is not None else min(prefix, len(line))
-    begin = max(0, min(focus - width // 3, len(line) - width))
-    end = begin + width
-    text = line[begin:end]
-    shift = 0
-    if begin > 0:
-        text, shift = ELLIPSIS + text, 1 - begin
-    else:
-        shift = 0
-    if end < len(line):
-        text += ELLIPSIS
+    begin, end = _view(line, focus, width)
+    lead = ELLIPSIS if begin > 0 else ""
+    text = lead + line[begin:end] + (ELLIPSIS if end < len(line) else "")
+    shift = len(lead) - begin
     kept = tuple(
-        (max(s + shift, 1 if begin else 0), min(e + shift, len(text) - (end < len(line))))
-        for s, e in spans
-        if e > begin and s < end
+        (max(s, begin) + shift, min(e, end) + shift) for s, e in spans if e > begin and s < end
     )
-    return Snippet(text, tuple(span for span in kept if span[0] < span[1]))
+    return Snippet(text, kept)
+
+
+def _view(line: str, focus: int, width: int) -> tuple[int, int]:
+    """Where the snippet starts and ends in `line`: `width` terminal cells (a CJK character
+    or an emoji takes two) with the `…` marking a cut end, about a third of them before the
+    match at `focus` (more when the end of the line comes into view: the room is filled)."""
+    if cells(line) <= width:
+        return 0, len(line)
+    before = line[:focus]
+    third = width // 3
+    begin = 0 if cells(before) <= third else focus - len(tail(before, max(third - 1, 0)))
+    if begin > 0 and cells(line[begin:]) <= width - 1:
+        return len(line) - len(tail(line, width - 1)), len(line)
+    room = width - (1 if begin > 0 else 0) - 1
+    return begin, begin + len(head(line[begin:], max(room, 0)))
 
 
 _SPACE = re.compile(r"\s+")

@@ -20,8 +20,8 @@ confidence = their sum, the kind by its fitted score (`fitted`, `weights.json`,
 written by `tools/fit_detector.py`) → a pivot at the bar, a possible pivot in the
 band under it, else a rejection that says what held it down → `state` (phase,
 initiative, open threads, tallies, `figures`, `tasks`) and the words (`archetype`,
-`summary`). Window sizes and bars live in `config.PivotConfig`; word lists in
-`lexicon`, compiled on first use (`lazyre`).
+`summary`, `listing`: a list of steps or of items). Window sizes and bars live in
+`config.PivotConfig`; word lists in `lexicon`, compiled on first use (`lazyre`).
 
 Quality is measured by `bench/eval_detector.py`: cross-validated by repository on
 real sessions, never on the sessions the weights were fitted to.

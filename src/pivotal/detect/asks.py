@@ -3,7 +3,7 @@
 A question to the person (a "?" sentence in the last paragraph, "？" too, or an ask such as
 "let me know", "OKなら…進めます"), whether it is a choice between options or a yes/no
 go-ahead, and the steps of a listed plan. Asked by the proposal, next-step and
-open-question rules and by the summary line.
+open-question rules and by the summary line (`listing` says what the listed items are).
 """
 
 from __future__ import annotations
@@ -110,15 +110,6 @@ def listed_questions(view: TurnView) -> bool:
         memo["questions"] = steps >= 2 and asked * 2 > steps
     result: bool = memo["questions"]
     return result
-
-
-def what_is_listed(view: TurnView) -> str:
-    """ "a 3-step plan" or "3 questions": what the items of the message are, in words."""
-    steps = listed_steps(view)
-    if listed_questions(view):
-        return f"{steps} questions"
-    article = "an" if str(steps).startswith("8") or steps in (11, 18) else "a"
-    return f"{article} {steps}-step plan" if steps >= 2 else "a plan"
 
 
 def first_step(view: TurnView) -> str:

@@ -23,6 +23,7 @@ from pivotal.detect.evidence import plain, scaled
 from pivotal.detect.figures import prose
 from pivotal.detect.lazyre import lazy
 from pivotal.detect.lexicon import OUT_OF_IDEAS
+from pivotal.detect.listing import listed_words
 from pivotal.detect.view import TurnView
 from pivotal.detect.window import Window
 from pivotal.model import Role, Signal, TurnFlag
@@ -52,7 +53,8 @@ def nothing_carried_out(w: Window) -> bool:
 
 def plan_signal(w: Window) -> Signal | None:
     """The agent's last message lists several steps (a plan, findings to fix, options), with
-    nothing carried out since the person's direction: a plan on the table."""
+    nothing carried out since the person's direction: a plan on the table. Its words say
+    whether the list reads as steps or as items (`listing`); its value counts either."""
     last = _last_agent(w)
     if last is None or last.ends_with_tool or not nothing_carried_out(w):
         return None
@@ -64,7 +66,7 @@ def plan_signal(w: Window) -> Signal | None:
         [last.index],
         f"the agent's last message asks {steps} questions"
         if listed_questions(last)
-        else f"the agent's last message lists {steps} steps or items",
+        else f"the agent's last message lists {listed_words(last)}",
         0.0,
         "before",
         [plain(first_step(last), 90)],

@@ -15,7 +15,6 @@ from pivotal.detect.asks import (
     is_go_ahead,
     listed_steps,
     question_of,
-    what_is_listed,
 )
 from pivotal.detect.compaction import compacted_mid_turn, summary_says_done
 from pivotal.detect.config import PivotConfig
@@ -38,6 +37,7 @@ from pivotal.detect.lexicon import (
 )
 from pivotal.detect.lexicon_intl import ASKS as INTL_ASKS
 from pivotal.detect.lexicon_intl import NEXT_STEP as INTL_NEXT_STEP
+from pivotal.detect.listing import what_is_listed
 from pivotal.detect.phase import mentions_plan
 from pivotal.detect.view import TurnView
 from pivotal.detect.window import Window

@@ -8,9 +8,10 @@ more than the evidence does.
 
 from __future__ import annotations
 
-from pivotal.detect.asks import listed_questions, what_is_listed
+from pivotal.detect.asks import listed_questions
 from pivotal.detect.evidence import plain
 from pivotal.detect.facts import AfterFacts, BeforeFacts
+from pivotal.detect.listing import what_is_listed
 from pivotal.detect.silence_words import who_compacted
 from pivotal.detect.window import Window
 from pivotal.model import PivotKind, Silence

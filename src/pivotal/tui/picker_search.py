@@ -79,7 +79,7 @@ FIXED = AGENT + PROJECT + WHEN + TURN + WHO + 5
 
 def hit_label(hit: Hit, query: SearchQuery, match_style: str = "reverse", width: int = 0) -> Text:
     """One row: agent, project, when, turn, who, and the snippet with its matches marked,
-    cut to the `width` of the row (0: 160 characters) with the first match in view."""
+    cut to the `width` of the row in cells (0: 160) with the first match in view."""
     row = hit.session
     text = Text(no_wrap=True, overflow="ellipsis")
     text.append(cell(one_line(SHORT.get(row.format, row.format), 40), AGENT) + " ", style="bold")
@@ -89,7 +89,7 @@ def hit_label(hit: Hit, query: SearchQuery, match_style: str = "reverse", width:
     text.append(cell(stamp, WHEN) + " ", style="dim")
     text.append(cell(f"#{hit.turn + 1}", TURN, True) + " ")
     text.append(cell(WHO_NAMES[hit.who].split()[-1], WHO) + " ", style="dim")
-    snip = snippet(hit.body, query.pattern, width=max(20, width - FIXED - 2) if width else 160)
+    snip = snippet(hit.body, query.pattern, width=max(20, width - FIXED) if width else 160)
     start = len(text)
     text.append(snip.text)
     for begin, end in snip.spans:
