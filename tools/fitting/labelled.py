@@ -48,6 +48,8 @@ REALEXTRA5 = REPO.parent / "realextra5"
 """A sixth, gathered to check a fit on the five others (the first with a second table)."""
 REALEXTRA6 = REPO.parent / "realextra6"
 """A seventh, gathered to check a fit that pulls the real sets towards the own sets' weights."""
+REALEXTRA7 = REPO.parent / "realextra7"
+"""An eighth, gathered to check that fit again, trained on the seven others."""
 EXTRA_ROOTS = {
     "realextra": REALEXTRA,
     "realextra2": REALEXTRA2,
@@ -55,6 +57,7 @@ EXTRA_ROOTS = {
     "realextra4": REALEXTRA4,
     "realextra5": REALEXTRA5,
     "realextra6": REALEXTRA6,
+    "realextra7": REALEXTRA7,
 }
 REAL_SETS = ("realworld", *EXTRA_ROOTS)
 SAMPLES = REPO / "sample_sessions"
