@@ -40,6 +40,8 @@ POSSIBLE_GLYPH = "◇"
 """A possible pivot's: hollow, as `scan` lists them (✧ is a live candidate's)."""
 TURNED_DOWN = "·"
 """Starts the line on a silence the detector turned down (why, in plain words)."""
+HIDDEN_GLYPH = "⊘"
+"""Starts the line under the header of a turn the filter hides (the cursor is on it)."""
 ALL_PARTS = -1
 """`TurnLook.expanded` member meaning "everything in this turn is expanded"."""
 
@@ -99,6 +101,9 @@ class TurnLook:
     """The person marked this turn (m): "" without a note, else the note's first line."""
     reason: str = ""
     """What happened at the pivot anchored here, said under the header (the pivots filter)."""
+    hidden: str = ""
+    """The filter hides this turn and the cursor is on it: its words ("pivots only"). The turn
+    is drawn as its header and a line saying so, nothing the filter leaves out."""
 
 
 @dataclass(slots=True)
@@ -360,11 +365,19 @@ def body_blocks(
     return blocks
 
 
+def hidden_line(words: str) -> str:
+    """The line under the header of the cursor's turn when the filter hides it."""
+    return f"{HIDDEN_GLYPH} hidden by the filter ({words}): you are on it · \\ changes the filter"
+
+
 def render_turn(turn: Turn, look: TurnLook, palette: Palette, console: Console) -> RenderedTurn:
-    """Render `turn` to strips `look.width` cells wide: banner, header, body, blank line."""
-    inner = max(look.width - 2, 10)
-    options = console.options.update(width=inner, highlight=False, markup=False)
+    """Render `turn` to strips `look.width` cells wide: banner, header, body, blank line
+    (a turn the filter hides: its header and the line that says so, `hidden_line`)."""
     blocks: list[tuple[RenderableType, int | None]] = []
+    if look.hidden:
+        note = Text(hidden_line(look.hidden), palette.dim + Style(italic=True))
+        blocks += [(header_text(turn, look, palette), None), (note, None)]
+        return _strips(turn, blocks, look.width, palette, console)
     if look.pivot:
         style = palette.banner(look.pivot)
         blocks.append((Text(look.pivot, style, no_wrap=True, overflow="ellipsis"), None))
@@ -375,6 +388,20 @@ def render_turn(turn: Turn, look: TurnLook, palette: Palette, console: Console) 
             (Text(f"{PIVOT_GLYPH} {look.reason}", palette.dim + Style(italic=True)), None)
         )
     blocks += body_blocks(turn, look, palette)
+    return _strips(turn, blocks, look.width, palette, console, header_row)
+
+
+def _strips(
+    turn: Turn,
+    blocks: list[tuple[RenderableType, int | None]],
+    width: int,
+    palette: Palette,
+    console: Console,
+    header_row: int = 0,
+) -> RenderedTurn:
+    """The blocks as strips behind the turn's gutter, and the blank line that ends a turn."""
+    inner = max(width - 2, 10)
+    options = console.options.update(width=inner, highlight=False, markup=False)
     _, attr = role_label(turn)
     gutter = Segment("▏ ", getattr(palette, attr))
     strips: list[Strip] = []
