@@ -23,8 +23,10 @@ from rich.text import Text
 from textual.strip import Strip
 
 from pivotal.model import Part, PartKind, Pivot, PivotKind, Role, ToolCall, Turn, TurnFlag
+from pivotal.text.sgr import sgr_spans
 from pivotal.tui.contrast import readable_style
 from pivotal.tui.markdown_source import markdown_text
+from pivotal.tui.rich_text import rich_style
 from pivotal.tui.safe import clean, one_line
 
 MARKDOWN_LIMIT = 6_000
@@ -61,6 +63,8 @@ class Palette:
     pivot: Style = Style(color="black", bgcolor="magenta", bold=True)
     possible: Style = Style(color="magenta", bold=True)
     dim: Style = Style(dim=True)
+    background: Color | None = None
+    """The transcript's background: a tool's own colours are made readable on it."""
 
     @classmethod
     def of(cls, style: Callable[[str], Style], background: Color | None) -> Palette:
@@ -70,7 +74,9 @@ class Palette:
         found = {name: style(f"transcript--{name}") for name in names}
         pivot = readable_style(style("transcript--pivot"), background)
         possible = readable_style(style("transcript--possible"), background)
-        return cls(pivot=pivot, possible=possible, dim=Style(dim=True), **found)
+        return cls(
+            pivot=pivot, possible=possible, dim=Style(dim=True), background=background, **found
+        )
 
     def banner(self, text: str) -> Style:
         """The banner's style: a pivot's loud, a possible pivot's outlined, a turned-down
@@ -285,16 +291,35 @@ def tool_blocks(call: ToolCall, palette: Palette) -> list[RenderableType]:
     if call.output is None:
         blocks.append(Text("(no result yet)", palette.dim))
         return blocks
-    body, hidden_chars = cut(clean(call.output), EXPANDED_LIMIT)
-    body, hidden_lines = cut_lines(body, OUTPUT_LINES)
     style = palette.failed if call.failed else Style()
-    blocks.append(Text(body or "(empty output)", style))
+    body, hidden_chars, hidden_lines = coloured_output(call.output, style, palette.background)
+    blocks.append(body if body.plain else Text("(empty output)", style))
     if hidden_lines or hidden_chars:
         # lines when whole lines were left out, else the characters past the cut
         more = (hidden_lines, "line") if hidden_lines else (hidden_chars, "character")
         unit = more[1] + ("" if more[0] == 1 else "s")
         blocks.append(Text(f"… output cut ({more[0]:,} more {unit})", palette.dim))
     return blocks
+
+
+def coloured_output(
+    output: str, style: Style, background: Color | None = None
+) -> tuple[Text, int, int]:
+    """A tool's output as shown expanded: cleaned, its SGR colours kept as styles (a test
+    run's red and green, made readable on `background`), cut to `EXPANDED_LIMIT` characters
+    and `OUTPUT_LINES` lines; and how many characters and lines were left out."""
+    spans = sgr_spans(output)
+    body, hidden_chars = cut("".join(chunk for chunk, _ in spans), EXPANDED_LIMIT)
+    body, hidden_lines = cut_lines(body, OUTPUT_LINES)
+    text = Text(style=style, end="")
+    left = len(body)
+    for chunk, sgr in spans:
+        if left <= 0:
+            break
+        piece = chunk[:left]
+        left -= len(piece)
+        text.append(piece, None if sgr.plain else readable_style(rich_style(sgr), background))
+    return text, hidden_chars, hidden_lines
 
 
 def format_input(value: object) -> str:
