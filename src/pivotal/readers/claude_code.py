@@ -8,7 +8,8 @@ makes of them:
 * `user` records that only carry `tool_result` blocks are folded into the
   assistant turn that made the call (found through `parentUuid`), never shown
   as a person speaking;
-* `isMeta` records, command wrappers, `<system-reminder>` and hook output are
+* `isMeta` records, command wrappers, `<system-reminder>`, hook output, task and
+  teammate notifications and the "(no content)" after a `#` memory input are
   SYNTHETIC; "[Request interrupted by user…]" marks an interrupt;
 * `compact_boundary` system records become a COMPACTION_BOUNDARY turn (its
   trigger, auto or manual, and token counts in `extra`) and the
@@ -58,6 +59,8 @@ from pivotal.readers.base import (
 from pivotal.readers.claude_parts import (
     AWAY_SUMMARY,
     COMPACT_COMMAND,
+    MEMORY_INPUT,
+    NO_CONTENT,
     RECAP,
     SYNTHETIC_MODEL,
     compaction_facts,
@@ -271,6 +274,8 @@ class ClaudeCodeReader(LineFileReader):
             return False
         text = content.text
         flags = user_flags(rec, text)
+        if flags & TurnFlag.HUMAN and text == NO_CONTENT and self._after_memory_input(rec):
+            flags = TurnFlag.SYNTHETIC
         if not rec.isSidechain and flags & TurnFlag.HUMAN:
             self._maybe_rewind(rec.parentUuid)
         parts = content.parts
@@ -290,6 +295,17 @@ class ClaudeCodeReader(LineFileReader):
             last.flags |= TurnFlag.INTERRUPTED
             self.mark_changed(last.index)
         return True
+
+    def _after_memory_input(self, rec: Record) -> bool:
+        """The record before this one (its parent, else the last turn) is a `#` memory input.
+
+        Claude Code 1.0 writes a "(no content)" user record after each `<user-memory-input>`:
+        its own placeholder, not the person sending an empty message."""
+        turns = self.session.turns
+        index = self._uuid_turn.get(rec.parentUuid) if rec.parentUuid else None
+        if index is None or index >= len(turns):
+            index = len(turns) - 1
+        return index >= 0 and turns[index].preview.lstrip().startswith(MEMORY_INPUT)
 
     def _attachment(self, rec: Record, line_no: int, offset: int) -> None:
         """A prompt the person queued while the agent was busy, which the agent took in

@@ -1,0 +1,200 @@
+"""Claude Code records that look like the person's turn and are not.
+
+Shapes collected from real session files (every text here written for the test):
+
+* a background task or sub-agent reporting back, `<task-notification>` (2.1) or
+  `<bash-notification>` (2.0), and an agent-team teammate's `<teammate-message …>`: plain
+  `user` records with no `isMeta`, sometimes carrying an API failure;
+* 1.0's "(no content)" user record right after a `#` memory input;
+
+A person's turn ends a pivot's after-window and may be a silence, so none of them
+may be one.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from pivotal.detect import PivotConfig
+from pivotal.detect.silence import SilenceIndex, classify_turn
+from pivotal.model import Role
+from pivotal.readers import find_sessions, read_session
+from surfaces import through_cli
+
+from . import claude_builders as cb
+
+
+def _read(path: Path):
+    return read_session(find_sessions([path]).refs[0])
+
+
+def _persons(path: Path) -> list[str]:
+    return [t.text for t in _read(path).human_turns()]
+
+
+def _in_version(records: list[dict], version: str) -> list[dict]:
+    for record in records:
+        if "version" in record:
+            record["version"] = version
+    return records
+
+
+# -- 1: a background task, a sub-agent or a teammate reporting back ---------------------------
+
+TASK_DONE = (
+    "<task-notification>\n<task-id>a7f3c21e9b04d5681</task-id>\n"
+    "<tool-use-id>toolu_01Vx3kDa8Qe2WnPz5LmT7rYb</tool-use-id>\n"
+    "<output-file>/tmp/claude-1000/-home-dev-src-ledger/6c0d5e2a-8f41-4b7e-9a3c-2d1e0f9b8a71"
+    "/tasks/a7f3c21e9b04d5681.output</output-file>\n<status>completed</status>\n"
+    '<summary>Agent "Check the importer\'s date parsing" completed</summary>\n'
+    "<result>Provider API request failed. (request_id=req_7c1e55d0a2)</result>\n"
+    "<usage><total_tokens>18304</total_tokens><tool_uses>3</tool_uses>"
+    "<duration_ms>240115</duration_ms></usage>\n</task-notification>"
+)
+SHELL_FAILED = [
+    {
+        "type": "text",
+        "text": "<bash-notification>\n<shell-id>b5e2d90</shell-id>\n"
+        "<output-file>/tmp/claude/-home-dev-src-ledger/tasks/b5e2d90.output</output-file>\n"
+        "<status>failed</status>\n"
+        '<summary>Background command "Run the importer tests" failed with exit code 1.'
+        "</summary>\nRead the output file to retrieve the output.\n</bash-notification>",
+    }
+]
+TEAMMATE_IDLE = (
+    '<teammate-message teammate_id="date-fix" color="green">\n'
+    '{"type":"idle_notification","from":"date-fix","timestamp":"2026-12-03T10:04:10.515Z",'
+    '"idleReason":"available"}\n</teammate-message>'
+)
+TEAMMATE_DONE = (
+    '<teammate-message teammate_id="date-fix" color="green" summary="Dates parse now">\n'
+    "All three date formats parse now; tests/test_dates.py passes.\n</teammate-message>\n\n"
+    '<teammate-message teammate_id="csv-fix" color="yellow" summary="Shutdown approved">\n'
+    '{"type": "shutdown_response", "request_id": "work-complete", "approve": true}\n'
+    "</teammate-message>"
+)
+SESSION_HOOK = (
+    "<session-start-hook>Session started at: 2026-12-03 10:00:00\nSession source: startup\n"
+    "Git branch: main</session-start-hook>"
+)
+
+
+def _reporting_back(report: object, **extra: object) -> list[dict]:
+    """The person approves a plan; the agent hands a part to a helper, which reports back
+    in a user record of its own while the agent works on; then the person speaks again."""
+    return [
+        cb.user("u1", None, 0, "Plan the importer port, then do it"),
+        cb.said("a1", "u1", 5, "msg_1", "Plan: 1. dates 2. CSV dialects 3. tests. Go ahead?"),
+        cb.user("u2", "a1", 60, "go ahead"),
+        cb.tool_use("a2", "u2", 65, "msg_2", "call_1", "npm test -- dates"),
+        cb.tool_result("r1", "a2", 70, "call_1", "Tests: 4 failed, 12 passed"),
+        cb.queue_operation(240, "enqueue", report if isinstance(report, str) else None),
+        cb.user("n1", "r1", 241, report, **extra),
+        cb.tool_use("a3", "n1", 250, "msg_3", "call_2", "npm test"),
+        cb.tool_result("r2", "a3", 260, "call_2", "Tests: 16 passed"),
+        cb.said("a4", "r2", 265, "msg_4", "All three steps are done; 16 tests pass."),
+        cb.user("u3", "a4", 400, "thanks, now the exporter"),
+    ]
+
+
+@pytest.mark.parametrize(
+    ("report", "extra"),
+    [
+        (TASK_DONE, {"origin": {"kind": "task-notification"}}),  # 2.1: no isMeta
+        (SHELL_FAILED, {}),  # 2.0.7x
+        (TEAMMATE_IDLE, {"teamName": "ledger-port"}),
+        (TEAMMATE_DONE, {"teamName": "ledger-port"}),
+    ],
+    ids=["task-notification", "bash-notification", "teammate-idle", "teammate-message"],
+)
+def test_a_helper_reporting_back_is_no_turn_of_the_persons(
+    tmp_path: Path, report: object, extra: dict
+) -> None:
+    path = cb.home(tmp_path, _reporting_back(report, **extra))
+    session = _read(path)
+    assert [t.text for t in session.human_turns()] == [
+        "Plan the importer port, then do it",
+        "go ahead",
+        "thanks, now the exporter",
+    ]
+    (notice,) = [t for t in session.turns if t.source.record_id == "n1"]
+    assert notice.role is Role.USER and notice.is_synthetic and not notice.is_human
+    assert classify_turn(notice, PivotConfig()) is None
+    cli = through_cli(path)
+    assert len(cli.person) == 3 and len(cli.turns_by("injected")) == 1
+    assert not cli.export["notices"]  # its parent is no rewind either
+
+
+def test_a_session_start_hook_is_not_the_first_prompt(tmp_path: Path) -> None:
+    records = _in_version(
+        [
+            cb.user("h1", None, 0, SESSION_HOOK),
+            cb.user("u1", "h1", 80, "/review the importer"),
+            cb.user("u2", "u1", 90, "Port the importer to the new API"),
+            cb.said("a1", "u2", 95, "msg_1", "Ported."),
+        ],
+        "1.0.69",
+    )
+    assert _persons(cb.home(tmp_path, records)) == [
+        "/review the importer",
+        "Port the importer to the new API",
+    ]
+
+
+# -- 2: the "(no content)" record after a `#` memory input --------------------------------------
+
+CAVEAT = (
+    "Caveat: The messages below were generated by the user while running local commands."
+    " DO NOT respond to these messages or otherwise consider them in your response unless"
+    " the user explicitly asks you to."
+)
+
+
+def _memory_inputs() -> list[dict]:
+    """1.0.35: two `#` memories in a row, each followed by Claude Code's "(no content)"."""
+    return _in_version(
+        [
+            cb.user("u1", None, 0, "Set up the ledger project"),
+            cb.said("a1", "u1", 5, "msg_1", "Done: package.json and src/ are in place."),
+            cb.user("c1", "a1", 30, CAVEAT, isMeta=True),
+            cb.user(
+                "m1", "c1", 31, "<user-memory-input>We use yarn, never npm</user-memory-input>"
+            ),
+            cb.user("e1", "m1", 31, "(no content)"),
+            cb.user(
+                "m2", "e1", 40, "<user-memory-input>No signature in commits</user-memory-input>"
+            ),
+            cb.user("e2", "m2", 40, "(no content)"),
+            cb.user("u2", "e2", 50, "Now start phase 1"),
+            cb.said("a2", "u2", 55, "msg_2", "Phase 1 started."),
+        ],
+        "1.0.35",
+    )
+
+
+def test_no_content_after_a_memory_input_is_claude_codes_not_an_empty_message(
+    tmp_path: Path,
+) -> None:
+    path = cb.home(tmp_path, _memory_inputs())
+    session = _read(path)
+    assert [t.text for t in session.human_turns()] == [
+        "Set up the ledger project",
+        "Now start phase 1",
+    ]
+    placeholders = [t for t in session.turns if t.text == "(no content)"]
+    assert len(placeholders) == 2
+    assert all(t.is_synthetic and not t.is_human for t in placeholders)
+    silences = SilenceIndex(PivotConfig())
+    assert [silences.silence(session.turns, i) for i in range(len(session.turns))] == [None] * len(
+        session.turns
+    )
+
+
+def test_no_content_the_person_typed_elsewhere_stays_theirs(tmp_path: Path) -> None:
+    """Only the record right after a memory input is Claude Code's placeholder."""
+    records = _memory_inputs()
+    records.insert(2, cb.user("t1", "a1", 20, "(no content)"))
+    records[3]["parentUuid"] = "t1"
+    assert "(no content)" in _persons(cb.home(tmp_path, records))
