@@ -6,6 +6,8 @@ Shapes collected from real session files (every text here written for the test):
   `<bash-notification>` (2.0), and an agent-team teammate's `<teammate-message …>`: plain
   `user` records with no `isMeta`, sometimes carrying an API failure;
 * 1.0's "(no content)" user record right after a `#` memory input;
+* system records with no subtype (a hook ran, "… limit reached, now using Sonnet 4") and
+  the `away_summary` recap: the client's notices, shown as such;
 
 A person's turn ends a pivot's after-window and may be a silence, so none of them
 may be one.
@@ -198,3 +200,66 @@ def test_no_content_the_person_typed_elsewhere_stays_theirs(tmp_path: Path) -> N
     records.insert(2, cb.user("t1", "a1", 20, "(no content)"))
     records[3]["parentUuid"] = "t1"
     assert "(no content)" in _persons(cb.home(tmp_path, records))
+
+
+# -- 3: notices and the recap Claude Code writes into the transcript ----------------------------
+
+HOOK_RAN = (
+    "\x1b[1mPostToolUse:Edit\x1b[22m [npx prettier --write src/importer.ts] completed"
+    " successfully: src/importer.ts 41ms"
+)
+SWITCHED = "Claude Opus 4 limit reached, now using Sonnet 4"
+CANCELLED = "PostToolUse:Edit hook execution cancelled"
+
+
+def _notices() -> list[dict]:
+    """1.0.51: a hook's notice after an edit, the model switched at its limit mid-work."""
+    edit = {
+        "type": "tool_use",
+        "id": "call_1",
+        "name": "Edit",
+        "input": {"file_path": "src/importer.ts", "old_string": "row", "new_string": "_row"},
+    }
+    return _in_version(
+        [
+            cb.user("u1", None, 0, "Fix the lint warning in the importer"),
+            cb.assistant("a1", "u1", 4, "msg_1", edit),
+            cb.tool_result("r1", "a1", 5, "call_1", "The file src/importer.ts has been updated."),
+            cb.notice("s1", "r1", 5, HOOK_RAN, call="call_1"),
+            cb.notice("s2", "s1", 6, SWITCHED, level="warning"),
+            cb.notice("s3", "s2", 7, CANCELLED, level="warning", call="call_1"),
+            cb.said("a2", "s3", 9, "msg_2", "The warning is gone."),
+            cb.user("u2", "a2", 30, "ok"),
+        ],
+        "1.0.51",
+    )
+
+
+def test_notices_without_a_subtype_are_shown_as_the_clients(tmp_path: Path) -> None:
+    path = cb.home(tmp_path, _notices())
+    session = _read(path)
+    shown = [t for t in session.turns if t.role is Role.SYSTEM]
+    assert [t.source.record_id for t in shown] == ["s1", "s2", "s3"]
+    assert [t.text for t in shown] == [HOOK_RAN, SWITCHED, CANCELLED]
+    assert all(t.is_synthetic and t.model is None for t in shown)
+    agent = [t.text for t in session.turns if t.role is Role.ASSISTANT]
+    assert agent == ["", "The warning is gone."]
+    assert [t.text for t in session.human_turns()] == ["Fix the lint warning in the importer", "ok"]
+    cli = through_cli(path)
+    said = [" ".join(p["text"] for p in t["parts"]) for t in cli.turns_by("system")]
+    assert "PostToolUse:Edit" in said[0] and "\x1b" not in said[0]
+    assert said[1:] == [SWITCHED, CANCELLED]
+
+
+def test_a_system_record_of_no_subtype_and_no_text_makes_no_turn(tmp_path: Path) -> None:
+    empty = cb.notice("s4", "r1", 5, "")
+    empty["content"] = None
+    records = _notices()
+    records.insert(3, empty)
+    session = _read(cb.home(tmp_path, records))
+    assert session.skipped == []
+    assert [t.source.record_id for t in session.turns if t.role is Role.SYSTEM] == [
+        "s1",
+        "s2",
+        "s3",
+    ]

@@ -17,7 +17,9 @@ makes of them:
   `/compact` command, written after the boundary it caused, is put before it;
 * replies Claude Code writes itself (model `<synthetic>`: "No response
   requested.", API errors, usage limits) are SYSTEM turns flagged SYNTHETIC
-  (and ERROR when they report one), never the agent speaking;
+  (and ERROR when they report one), never the agent speaking; so are its
+  notices (system records with no subtype: hooks, a model switched at a limit)
+  and the recap it writes for a person coming back (`away_summary`);
 * a person's message whose parent is an earlier point of the conversation is
   a rewind: the abandoned turns move to `Session.branches` (still reachable)
   and the main line continues from the parent;
@@ -397,6 +399,9 @@ class ClaudeCodeReader(LineFileReader):
         elif rec.subtype == AWAY_SUMMARY:
             self._recap(rec, line_no, offset)
             return
+        elif rec.subtype is None:
+            self._notice(rec, line_no, offset)
+            return
         else:
             return
         text = _plain(rec.body) or "Conversation compacted"
@@ -409,16 +414,26 @@ class ClaudeCodeReader(LineFileReader):
             turn.extra = facts
 
     def _recap(self, rec: Record, line_no: int, offset: int) -> None:
-        """An `away_summary`: the agent's recap for a person coming back, folded like other
-        text the harness adds (it answers nothing, and nothing answers it)."""
+        """An `away_summary`: the recap Claude Code writes for a person coming back. The
+        client's, shown as a system notice: neither the agent's reply (it answers nothing,
+        and nothing answers it) nor the person's."""
         text = _plain(rec.body).strip()
-        if not text:
-            return
-        turn = self._new_turn(rec, Role.ASSISTANT, TurnFlag.SYNTHETIC, line_no, offset, rec.uuid)
+        if text:
+            self._system_text(rec, line_no, offset, RECAP + text).extra = {"recap": True}
+
+    def _notice(self, rec: Record, line_no: int, offset: int) -> None:
+        """A system record with no subtype: a notice Claude Code showed in the transcript (a
+        hook ran or was cancelled, "Claude Opus limit reached, now using Sonnet 4")."""
+        text = _plain(rec.body).strip()
+        if text:
+            self._system_text(rec, line_no, offset, text)
+
+    def _system_text(self, rec: Record, line_no: int, offset: int, text: str) -> Turn:
+        turn = self._new_turn(rec, Role.SYSTEM, TurnFlag.SYNTHETIC, line_no, offset, rec.uuid)
         turn.model, turn.usage = None, None
-        turn.parts = [Part(PartKind.TEXT, RECAP + text)]
-        turn.preview = preview_of(RECAP + text)
-        turn.extra = {"recap": True}
+        turn.parts = [Part(PartKind.TEXT, text)]
+        turn.preview = preview_of(text)
+        return turn
 
     def _harness_reply(self, rec: Record, line_no: int, offset: int) -> None:
         """A reply Claude Code wrote itself (model `<synthetic>`): not the agent speaking."""
@@ -499,9 +514,9 @@ class ClaudeCodeReader(LineFileReader):
 
 def _beside_the_chain(turn: Turn) -> bool:
     """A turn no branch is made of: a prompt taken in mid-turn (queued while a call ran, so
-    the call's result comes after it), or a recap written while the person was away."""
+    the call's result comes after it)."""
     extra = turn.extra
-    return extra is not None and (extra.get("queued") is True or extra.get("recap") is True)
+    return extra is not None and extra.get("queued") is True
 
 
 def _settled(session: Session) -> bool:
