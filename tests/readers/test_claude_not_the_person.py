@@ -8,6 +8,7 @@ Shapes collected from real session files (every text here written for the test):
 * 1.0's "(no content)" user record right after a `#` memory input;
 * system records with no subtype (a hook ran, "… limit reached, now using Sonnet 4") and
   the `away_summary` recap: the client's notices, shown as such;
+* 1.0's manual `/compact`, which wrote no boundary: the summary, then the command;
 
 A person's turn ends a pivot's after-window and may be a silence, so none of them
 may be one.
@@ -19,9 +20,9 @@ from pathlib import Path
 
 import pytest
 
-from pivotal.detect import PivotConfig
+from pivotal.detect import PivotConfig, detect_pivots
 from pivotal.detect.silence import SilenceIndex, classify_turn
-from pivotal.model import Role
+from pivotal.model import Role, Silence
 from pivotal.readers import find_sessions, read_session
 from surfaces import through_cli
 
@@ -263,3 +264,55 @@ def test_a_system_record_of_no_subtype_and_no_text_makes_no_turn(tmp_path: Path)
         "s2",
         "s3",
     ]
+
+
+# -- 4: a manual /compact in 1.0, which wrote no boundary ---------------------------------------
+
+
+def _compacted_by_hand() -> list[dict]:
+    """1.0.21: the summary (no boundary record), the caveat, then the /compact command (no
+    slash in its name) and its output; the person's next task after it."""
+    summary = (
+        "This session is being continued from a previous conversation that ran out of context."
+        " The conversation is summarized below:\nAnalysis:\nThe importer was ported and its"
+        " 12 tests pass.\n\nPending Tasks:\nNone."
+    )
+    command = (
+        "<command-name>compact</command-name>\n          <command-message>compact"
+        "</command-message>\n          <command-args></command-args>"
+    )
+    stdout = "<local-command-stdout>Compacted. ctrl+r to see full summary</local-command-stdout>"
+    return _in_version(
+        [
+            cb.user("u1", None, 0, "Port the importer to the new API and test it"),
+            cb.tool_use("a1", "u1", 5, "msg_1", "call_1", "pytest -q tests/test_import.py"),
+            cb.tool_result("r1", "a1", 9, "call_1", "12 passed in 0.41s"),
+            cb.said("a2", "r1", 12, "msg_2", "The importer is ported: all 12 tests pass."),
+            cb.user("s1", "a2", 60, summary, isCompactSummary=True),
+            cb.user("c1", "s1", 61, CAVEAT, isMeta=True),
+            cb.user("c2", "c1", 55, command),
+            cb.user("c3", "c2", 61, stdout),
+            cb.said("a3", "c3", 70, "msg_3", "Next: the exporter. I'll start with JSON."),
+            cb.tool_use("a4", "a3", 80, "msg_4", "call_2", "touch ledger/export_json.py"),
+            cb.tool_result("r2", "a4", 90, "call_2", ""),
+            cb.tool_use("a5", "r2", 150, "msg_5", "call_3", "pytest -q"),
+            cb.tool_result("r3", "a5", 200, "call_3", "14 passed in 0.52s"),
+            cb.said("a6", "r3", 270, "msg_6", "The JSON exporter skeleton is in place."),
+            cb.user("u2", "a6", 400, "Now update the README"),
+        ],
+        "1.0.21",
+    )
+
+
+def test_a_manual_compact_without_a_boundary_is_the_persons(tmp_path: Path) -> None:
+    session = _read(cb.home(tmp_path, _compacted_by_hand()))
+    ids = [t.source.record_id for t in session.turns]
+    assert ids.index("c2") == ids.index("s1") - 1  # the command, then what it caused
+    assert [t.index for t in session.turns] == list(range(len(session.turns)))
+    assert [t.text for t in session.human_turns()] == [
+        "Port the importer to the new API and test it",
+        "Now update the README",
+    ]
+    pivots = detect_pivots(session.turns, PivotConfig.for_sensitivity(1.0), possible=True)
+    assert [p.silence for p in pivots] == [Silence.COMPACTION]
+    assert pivots[0].summary.startswith("You compacted the context")

@@ -444,12 +444,21 @@ class ClaudeCodeReader(LineFileReader):
         turn.preview = preview_of(text)
 
     def _before_its_boundary(self, command: Turn) -> None:
-        """A manual `/compact` is written after the boundary it caused: show it before."""
+        """A manual `/compact` is written after the boundary it caused: show it before.
+
+        Claude Code 1.0 wrote no boundary: the summary right before the command is the
+        compaction, and the command tells that the person asked for it (`manual`)."""
         turns = self.session.turns
         at = None
         for turn in reversed(turns[:-1]):
             if turn.flags & TurnFlag.COMPACTION_BOUNDARY:
                 at = turn.index
+                break
+            if turn.flags & TurnFlag.COMPACTION_SUMMARY and not (
+                turn.index and turns[turn.index - 1].flags & TurnFlag.COMPACTION_BOUNDARY
+            ):
+                at = turn.index
+                turn.extra = {**(turn.extra or {}), "trigger": "manual"}
                 break
             if turn.role is Role.ASSISTANT or turn.is_human:
                 return

@@ -235,7 +235,8 @@ RECAP = "Recap: "
 back to it (Claude Code writes it while they were away; it is no reply to anything)."""
 
 
-COMPACT_COMMAND = "<command-name>/compact</command-name>"
+COMPACT_COMMAND = ("<command-name>/compact</command-name>", "<command-name>compact</command-name>")
+"""A `/compact` the person ran, as its command wrapper starts (1.0.2x wrote no slash)."""
 SYNTHETIC_MODEL = "<synthetic>"
 """The model Claude Code names on replies it writes itself ("No response requested.")."""
 _HARNESS_ERRORS = ("API Error", "Claude AI usage limit reached", "Request timed out")
