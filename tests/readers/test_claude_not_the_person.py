@@ -1,4 +1,4 @@
-"""Claude Code records that look like the person's turn and are not.
+"""Claude Code records that look like the person's turn and are not, or look empty and are not.
 
 Shapes collected from real session files (every text here written for the test):
 
@@ -9,20 +9,23 @@ Shapes collected from real session files (every text here written for the test):
 * system records with no subtype (a hook ran, "… limit reached, now using Sonnet 4") and
   the `away_summary` recap: the client's notices, shown as such;
 * 1.0's manual `/compact`, which wrote no boundary: the summary, then the command;
+* a screenshot sent alone: a user record whose content is one image block.
 
-A person's turn ends a pivot's after-window and may be a silence, so none of them
-may be one.
+A person's turn ends a pivot's after-window and may be a silence, so none of the first four
+may be one; a screenshot is the person's, but never an empty message.
 """
 
 from __future__ import annotations
 
+import base64
+import json
 from pathlib import Path
 
 import pytest
 
 from pivotal.detect import PivotConfig, detect_pivots
 from pivotal.detect.silence import SilenceIndex, classify_turn
-from pivotal.model import Role, Silence
+from pivotal.model import PartKind, Role, Silence
 from pivotal.readers import find_sessions, read_session
 from surfaces import through_cli
 
@@ -316,3 +319,53 @@ def test_a_manual_compact_without_a_boundary_is_the_persons(tmp_path: Path) -> N
     pivots = detect_pivots(session.turns, PivotConfig.for_sensitivity(1.0), possible=True)
     assert [p.silence for p in pivots] == [Silence.COMPACTION]
     assert pivots[0].summary.startswith("You compacted the context")
+
+
+# -- 5: a screenshot sent alone ------------------------------------------------------------------
+
+
+def _screenshot(uuid: str, parent: str, second: int, size: int) -> bytes:
+    """An image-only user record in 2.0.76 key order (the image's bytes make the line big)."""
+    data = base64.b64encode(b"\x89PNG\r\n\x1a\n" + bytes(range(256)) * (size // 256)).decode()
+    record = {
+        "parentUuid": parent,
+        "isSidechain": False,
+        "userType": "external",
+        "cwd": cb.CWD,
+        "sessionId": cb.SESSION,
+        "version": "2.0.76",
+        "gitBranch": "main",
+        "slug": "quiet-painting-heron",
+        "type": "user",
+        "message": {
+            "role": "user",
+            "content": [
+                {
+                    "type": "image",
+                    "source": {"type": "base64", "media_type": "image/png", "data": data},
+                }
+            ],
+        },
+        "uuid": uuid,
+        "timestamp": cb.stamp(second),
+        "imagePasteIds": [1],
+    }
+    return json.dumps(record, ensure_ascii=False, separators=(",", ":")).encode()
+
+
+@pytest.mark.parametrize("size", [600, 40_000], ids=["small", "past-the-big-line-size"])
+def test_a_screenshot_sent_alone_is_the_person_sending_content(tmp_path: Path, size: int) -> None:
+    records = [
+        cb.user("u1", None, 0, "Make the header sticky"),
+        cb.said("a1", "u1", 5, "msg_1", "The header is sticky now."),
+        cb.user("u2", "a1", 60, "the header overlaps the menu on mobile"),
+        _screenshot("i1", "u2", 61, size),
+        cb.said("a2", "i1", 70, "msg_2", "I see it: the menu needs a z-index."),
+    ]
+    session = _read(cb.home(tmp_path, records))
+    (shot,) = [t for t in session.turns if t.source.record_id == "i1"]
+    assert shot.is_human and [p.kind for p in shot.parts] == [PartKind.ATTACHMENT]
+    assert shot.parts[0].text.startswith("[image/png")
+    assert classify_turn(shot, PivotConfig()) is None  # content, never an empty message
+    silences = SilenceIndex(PivotConfig())
+    assert all(silences.silence(session.turns, i) is None for i in range(len(session.turns)))
