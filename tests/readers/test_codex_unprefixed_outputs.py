@@ -9,7 +9,8 @@ did not fail. Shapes from real rollouts (text written for the tests):
   heredoc runs it over several lines) before `Chunk ID` / `Wall time` / `Process exited with
   code N` / `Output:`; without the event, that line is the only exit code there is;
 * Codex refusing or failing to run a call, with no exit code: "failed in sandbox …"
-  (0.3x-0.4x), "exec_command failed: …", "write_stdin failed: …", "`cmd` rejected: …";
+  (0.3x-0.4x), "exec_command failed: …", "write_stdin failed: …", "`cmd` rejected: …",
+  "aborted by user" under a `Wall time` line;
 * other tools' plain results ("Plan updated", a sub-agent wait that timed out).
 """
 
@@ -87,6 +88,7 @@ REFUSALS = [
     '"Rejected(\\"approval required by policy, but AskForApproval is set to Never\\")" }',
     "write_stdin failed: stdin is closed for this session; rerun exec_command with tty=true to"
     " keep stdin open",
+    "Wall time: 11.7 seconds\naborted by user",  # the person's interrupt, under a time line
     '`"C:\\\\Windows\\\\System32\\\\WindowsPowerShell\\\\v1.0\\\\powershell.exe" -Command'
     " 'Remove-Item -Recurse -Force build\n Write-Output done'` rejected: blocked by policy",
 ]

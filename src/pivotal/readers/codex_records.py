@@ -62,6 +62,8 @@ def refused(text: str) -> bool:
     Read off the text's opening (`ERROR_PREFIXES`) or, for a refusal, its last line; the
     rest of an output that does not open that way is never scanned."""
     head = text[:200].lstrip()
+    if head.startswith("Wall time: ") and "\n" in head:  # "Wall time: 11.7 seconds\naborted …"
+        head = head.partition("\n")[2].lstrip()
     if head[:40].lower().startswith(ERROR_PREFIXES):
         return True
     if not head.startswith("`"):
