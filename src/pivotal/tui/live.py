@@ -263,11 +263,12 @@ class LiveFollow:
             # truncated under a held view: the turns it was held at are gone, follow anew
             shown.pinned, self.mark, shown.restarted = True, None, True
         if snap.first_changed is not None or snap.reset:
-            pb.set_turns(snap.turns)
-            transcript.set_turns(snap.turns, 0 if snap.reset else snap.first_changed)
+            first = 0 if snap.reset else snap.first_changed
+            pb.set_turns(snap.turns, first)
+            transcript.set_turns(snap.turns, first)
             ledger = getattr(self.owner, "ledger", None)  # the status line's spend
             if ledger is not None:
-                ledger.update(snap.turns, 0 if snap.reset else snap.first_changed)
+                ledger.update(snap.turns, first)
         if snap.reading:
             share = snap.done * 100 // max(snap.total, 1)
             shown.loading = f"reading {share}% ({snap.done >> 20}/{snap.total >> 20} MB)"

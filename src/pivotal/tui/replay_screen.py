@@ -202,7 +202,7 @@ class ReplayScreen(JumpKeys, Screen[None]):
     # -- data from the app -------------------------------------------------------
     def add_turns(self, batch: Batch) -> None:
         """A slice of the session arrived: show it (the cursor stays where it is)."""
-        self.playback.set_turns(batch.turns)
+        self.playback.set_turns(batch.turns, batch.first_changed)
         first = batch.first_changed
         if batch.model != self.ledger.model:  # turns that name no model are priced again
             self.ledger.model, first = batch.model, 0

@@ -1,0 +1,70 @@
+"""Following a session as a daily user does: a file replaced under the follow, a narrow
+terminal, stepping back from the live end and an auto-pause at a pivot confirmed live.
+
+The follow is driven by hand (`live_driver.FollowDriver`): the test writes the file,
+reads it once and looks at the status line, with no thread and no waiting.
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+from tail.claude_lines import ClaudeStream
+from tail.helpers import Writer
+
+from .conftest import replay
+from .live_driver import FollowDriver, empty_app
+
+WIDE, NARROW = (160, 48), (80, 24)
+LATER, EARLIER = 1_800_000_000.0, 1_700_000_000.0
+"""Two sessions' clocks: the first followed starts later than the one that replaces it."""
+
+
+def status(app) -> str:  # type: ignore[no-untyped-def]
+    return replay(app).timeline.status().plain
+
+
+def session_lines(stream: ClaudeStream, turns: int, gap: float = 0.0) -> bytes:
+    """`turns` turns of a Claude Code session, `gap` seconds apart after the first two."""
+    data = stream.human("Get the inference server running.")
+    for n in range(turns - 1):
+        stream.clock += gap
+        data += stream.say(f"Step {n}: checked the config.")
+    return data
+
+
+def replace_file(path: Path, data: bytes) -> None:
+    """What an editor's atomic save or a log rotation does: a new file renamed over it."""
+    fresh = path.with_suffix(".new")
+    fresh.write_bytes(data)
+    os.replace(fresh, path)
+
+
+async def test_a_file_replaced_by_an_older_longer_session_gets_its_own_clock(
+    tmp_path: Path,
+) -> None:
+    path = tmp_path / "5e55104c.jsonl"
+    newer = ClaudeStream("5e55104c-0000-4000-8000-00000000b0b0")
+    newer.clock = LATER
+    path.write_bytes(session_lines(newer, 3, gap=40.0))  # stamps 1.5 s, 43 s, 84.5 s in
+    older = ClaudeStream("0e550000-0000-4000-8000-00000000cafe")
+    older.clock = EARLIER  # three years before: every stamp is earlier than the first file's
+    replacement = session_lines(older, 8, gap=600.0)  # stamps 1.5 s, 603 s, ... 4212 s in
+    app = empty_app(path)
+    async with app.run_test(size=WIDE) as pilot:
+        await pilot.pause()
+        driver = FollowDriver(replay(app), path)
+        await driver.read()
+        assert "turn 3/3" in status(app) and "1:23 / 1:23" in status(app), status(app)
+        replace_file(path, replacement)
+        assert await driver.read()
+        pb = replay(app).playback
+        assert len(pb.turns) == 8 and pb.cursor == 7
+        # whole seconds of the stamps: 4212 - 1 (a fresh open of the replacement says so)
+        assert "1:10:11 / 1:10:11" in status(app), status(app)
+        # appended turns carry on from the replacement's start, not from the old file's
+        Writer(path).append(older.say("Appended after the replacement."))  # 4213.5 s in
+        assert await driver.read()
+        assert "turn 9/9" in status(app) and "1:10:12 / 1:10:12" in status(app), status(app)
+        driver.close()
