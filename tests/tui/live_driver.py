@@ -65,3 +65,11 @@ class FollowDriver:
 
     def close(self) -> None:
         self.reader.close()
+
+
+def following_app(path: Path, monkeypatch: object, **kwargs: object) -> ReplayerApp:
+    """`pivotal follow PATH` as the command line opens it, its reading thread left out: the
+    test's `FollowDriver` reads instead."""
+    monkeypatch.setattr(LiveFollow, "start", lambda self, *, initial: None)  # type: ignore[attr-defined]
+    ref = find_sessions([path]).refs[0]
+    return ReplayerApp(ref, follow=True, **kwargs)  # type: ignore[arg-type]

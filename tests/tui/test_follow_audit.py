@@ -10,11 +10,15 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
+import pytest
+
+from pivotal.text.fit import cells
+from pivotal.tui.status_line import Part, fit
 from tail.claude_lines import ClaudeStream
 from tail.helpers import Writer
 
 from .conftest import replay
-from .live_driver import FollowDriver, empty_app
+from .live_driver import FollowDriver, empty_app, following_app
 
 WIDE, NARROW = (160, 48), (80, 24)
 LATER, EARLIER = 1_800_000_000.0, 1_700_000_000.0
@@ -68,3 +72,63 @@ async def test_a_file_replaced_by_an_older_longer_session_gets_its_own_clock(
         assert await driver.read()
         assert "turn 9/9" in status(app) and "1:10:12 / 1:10:12" in status(app), status(app)
         driver.close()
+
+
+CODEX_SAMPLE = (
+    Path(__file__).resolve().parents[2] / "sample_sessions" / "codex" / "seed_dead_end.jsonl"
+)
+ROLLOUT = "rollout-2025-10-27T11-43-01-019a23c3-1ed4-7b51-9dcb-0a9258699228.jsonl"
+
+
+@pytest.mark.parametrize("size", [(100, 30), NARROW])
+async def test_a_long_file_name_is_cut_and_the_counters_stay(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, size: tuple[int, int]
+) -> None:
+    path = tmp_path / ROLLOUT
+    path.write_bytes(CODEX_SAMPLE.read_bytes())
+    app = following_app(path, monkeypatch)
+    async with app.run_test(size=size) as pilot:
+        await pilot.pause()
+        driver = FollowDriver(replay(app), path)
+        await driver.read()
+        line = status(app)
+        assert cells(line) <= size[0] - 2, line
+        # the counters stay: where the view is, the pivots, what the session cost
+        assert "165/165" in line and "1 pivot" in line and "$" in line, line
+        # the name is what gives: its start and its end, cut in the middle
+        assert_cut_in_middle(line, ROLLOUT, "rollout-2")
+        driver.close()
+
+
+def assert_cut_in_middle(line: str, name: str, start: str) -> None:
+    """The notice at the end of `line` names `name` cut in its middle: its first cells
+    (at least `start`), `…`, its last ones."""
+    said = line.split(" │ ")[-1].removeprefix("following ").split(" · ")[0]
+    first, dots, last = said.partition("…")
+    assert dots and said.startswith(start) and name.startswith(first), line
+    assert last and name.endswith(last), line
+
+
+def test_a_name_is_cut_in_its_middle_in_cells_before_a_counter_goes() -> None:
+    name = "设计文档-rollout-2025-10-27T11-43-01-019a23c3.jsonl"  # 4 wide characters: 8 cells
+    place = Part("turn 17/68 · 25%", "17/68 25%", 8)
+    pivots = Part("3 pivots", "3 pivots", 5)
+    notice = Part(f"following {name} · o picks another", f"following {name}", 10, cut=name)
+    whole = fit([place, pivots, notice], 200)
+    assert whole == f"turn 17/68 · 25% │ 3 pivots │ following {name} · o picks another"
+    for width in range(78, 45, -4):
+        line = fit([place, pivots, notice], width)
+        assert cells(line) <= width, (width, line)
+        assert line.startswith("17/68 25% │ 3 pivots │ following 设计"), (width, line)
+        assert_cut_in_middle(line, name, "设计")
+    # no room even for the name at its floor: the lowest rank goes, the name gets the room back
+    line = fit([place, pivots, notice], 36)
+    assert line.startswith("17/68 25% │ following 设计"), line
+    assert_cut_in_middle(line, name, "设计")
+    assert cells(line) <= 36
+
+
+def test_a_notice_without_a_name_to_cut_is_as_before() -> None:
+    place = Part("turn 17/68 · 25%", "17/68 25%", 8)
+    notice = Part("auto-paused at a pivot (Space plays on)", "auto-paused at a pivot", 10)
+    assert fit([place, notice], 40) == "17/68 25% │ auto-paused at a pivot"

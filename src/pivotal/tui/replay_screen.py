@@ -86,6 +86,9 @@ class ReplayScreen(JumpKeys, Screen[None]):
         self.playback = Playback(autopause=autopause, pace=pace or Pace())
         self.notice = notice
         self.status = ""
+        self.status_name = ""
+        """A name inside `status` (the session followed) the status line may cut in its middle
+        rather than drop the counters beside it."""
         self.reading = ""
         """How far reading got ("" when done). Not `loading`: that is Textual's reactive that
         covers the whole screen with a spinner while it is truthy."""
@@ -329,6 +332,7 @@ class ReplayScreen(JumpKeys, Screen[None]):
                 following=self.live.on or self.reading.startswith("reading"),  # no end yet
                 loading=self.reading,
                 notice=self.status,
+                notice_cut=self.status_name,
                 live=live,
                 live_short=live_short,
                 marks=self.marking.marked_turns(),
@@ -612,7 +616,8 @@ class ReplayScreen(JumpKeys, Screen[None]):
     def follow_switched(self, message: LiveFollow.Switched) -> None:
         self.marking.identify(message.ref)  # marks, notes and resume belong to the new session
         self.name_session(SessionName.of(message.ref))
-        self.say(f"following the newest session now: {self.session_name.short()}")  # type: ignore[union-attr]
+        self.status_name = self.session_name.short()  # type: ignore[union-attr]
+        self.say(f"following the newest session now: {self.status_name}")
 
     # -- marks, notes, handoff ------------------------------------------------------
     @on(Marking.Loaded)
