@@ -132,3 +132,84 @@ def test_a_notice_without_a_name_to_cut_is_as_before() -> None:
     place = Part("turn 17/68 · 25%", "17/68 25%", 8)
     notice = Part("auto-paused at a pivot (Space plays on)", "auto-paused at a pivot", 10)
     assert fit([place, notice], 40) == "17/68 25% │ auto-paused at a pivot"
+
+
+def live_part(app) -> str:  # type: ignore[no-untyped-def]
+    return status(app).split(" │ ")[0]
+
+
+@pytest.mark.parametrize("size", [WIDE, NARROW])
+async def test_stepping_back_from_the_live_end_says_the_view_is_held(
+    tmp_path: Path, size: tuple[int, int]
+) -> None:
+    path = tmp_path / "5e55104c.jsonl"
+    stream = ClaudeStream()
+    path.write_bytes(session_lines(stream, 5))
+    app = empty_app(path, autopause=False)
+    async with app.run_test(size=size) as pilot:
+        await pilot.pause()
+        driver = FollowDriver(replay(app), path)
+        await driver.read()
+        screen = replay(app)
+        assert screen.playback.cursor == 4 and live_part(app).startswith("● LIVE")
+        assert "held" not in status(app)
+        await pilot.press("comma")  # one turn back: it no longer follows, and says so at once
+        assert screen.playback.cursor == 3
+        line = status(app)
+        assert "following" not in live_part(app), line
+        assert "held" in live_part(app) and "End" in live_part(app), line
+        writer = Writer(path)
+        writer.append(stream.say("Written while the view is held.") + stream.say("And more."))
+        assert await driver.read()
+        assert screen.playback.cursor == 3  # the view stays where the person left it
+        held = "held here · 2 new turns (End follows)" if size == WIDE else "held +2 End"
+        assert held in live_part(app), status(app)
+        await pilot.press("g")  # a jump back is held too
+        assert "held" in live_part(app) and "2 new turns" in status(app) or size == NARROW
+        await pilot.press("end")
+        assert screen.playback.cursor == 6
+        assert "held" not in status(app) and live_part(app).startswith("● LIVE")
+        writer.append(stream.say("Followed again."))
+        assert await driver.read()
+        assert screen.playback.cursor == 7 and "held" not in status(app)
+        driver.close()
+
+
+@pytest.mark.parametrize("size", [WIDE, NARROW])
+async def test_an_auto_pause_at_a_pivot_confirmed_live_says_why_and_how_back(
+    tmp_path: Path, size: tuple[int, int]
+) -> None:
+    path = tmp_path / "5e55104c.jsonl"
+    stream = ClaudeStream()
+    path.write_bytes(stream.human("Start here: get the inference server running."))
+    app = empty_app(path, sensitivity="1")  # every silence the rules let through is a pivot
+    async with app.run_test(size=size) as pilot:
+        await pilot.pause()
+        driver = FollowDriver(replay(app), path)
+        await driver.read()  # the first verdicts: a pivot confirmed after them is a live one
+        screen = replay(app)
+        scene = stream.pivot_scene(1)[1:]
+        Writer(path).append(b"".join(scene))
+        assert await driver.read()
+        pivot = screen.playback.pivots[0].turn
+        count = len(screen.playback.turns)
+        assert pivot < count - 1 and screen.playback.cursor == pivot  # moved back to it
+        for _ in range(2):  # as it lands, and after a key that does not move the view
+            line = status(app)
+            assert cells(line) <= size[0] - 2, line
+            said = live_part(app)
+            # why the view moved (a pivot was just confirmed) and how to get back (End)
+            assert said.startswith("● LIVE") and "auto-paused at " in said, line
+            assert "pivot" in said and "(End: " in said and "live end" in said, line
+            assert f"{pivot + 1}/{count}" in line, line  # where the view is now
+            after = (
+                f"{count - pivot - 1} turns after it" if size == WIDE else f"+{count - pivot - 1}"
+            )
+            assert after in said, line
+            await pilot.press("k")  # scrolls the transcript: the view stays on the pivot
+        await pilot.press("full_stop")  # moved on from the pivot: an ordinary held view
+        assert "auto-paused" not in status(app) and "held" in live_part(app), status(app)
+        await pilot.press("end")
+        assert screen.playback.cursor == count - 1
+        assert "held" not in status(app) and "auto-paused" not in status(app)
+        driver.close()

@@ -605,7 +605,7 @@ class ReplayScreen(JumpKeys, Screen[None]):
         if shown.restarted and self.status.startswith("auto-paused"):
             self.status = ""  # said of turns that are gone
         if shown.paused_at is not None:
-            self.status = "auto-paused at a pivot confirmed live"
+            self.status = ""  # the LIVE part says why the view moved back, and End
             self.panes.reveal()
         elif self.playback.playing and not shown.pinned and not self.player.running:
             self.player.schedule()
