@@ -71,6 +71,9 @@ class ReplayerApp(App[int]):
 
     CSS_PATH = "pivotal.tcss"
     TITLE = "pivotal"
+    SUSPENDED_SCREEN_CLASS = "-under"
+    """On a screen under another: its notifications are hidden there (pivotal.tcss), the
+    screen on top shows them, and the palette and the help show none."""
 
     def __init__(
         self,

@@ -297,7 +297,7 @@ class LiveFollow:
         banners = judged() if shown.analysed and judged is not None else None
         if banners is not None and banners != transcript.banners:
             # banners are laid out over the turns shown, so show the new list first
-            transcript.show(pb.shown(), pb.cursor, follow=False)
+            transcript.show(pb.shown(), pb.cursor, follow=False, hidden=pb.hiding())
             transcript.set_banners(banners)
         count = len(snap.turns)
         if abs(count - self._frozen_at) >= FREEZE_EVERY or (shown.analysed and first_analysis):

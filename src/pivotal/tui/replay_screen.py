@@ -51,7 +51,7 @@ from pivotal.tui.panes import WIDE, Panes
 from pivotal.tui.pivot_panel import PivotPanel, Verdicts
 from pivotal.tui.pivot_story import Stories
 from pivotal.tui.play_timer import PlayTimer
-from pivotal.tui.playback import Playback
+from pivotal.tui.playback import FILTER_WORDS, Filter, Playback
 from pivotal.tui.prefetch import Prefetch
 from pivotal.tui.render import ALL_PARTS, expandable
 from pivotal.tui.replay_jumps import JumpKeys
@@ -63,14 +63,6 @@ from pivotal.tui.timeline import Timeline, TimelineState
 from pivotal.tui.top_line import TopLine
 from pivotal.tui.transcript import TranscriptView
 from pivotal.tui.verdicts import Banners, none_found
-
-FILTER_WORDS = {
-    "all": "all turns",
-    "human": "your messages only",
-    "pivots": "pivots only",
-    "failures": "failed calls only",
-}
-"""What the status line says after the filter key."""
 
 
 class ReplayScreen(JumpKeys, Screen[None]):
@@ -320,7 +312,7 @@ class ReplayScreen(JumpKeys, Screen[None]):
         if not self.ready:
             return
         pb = self.playback
-        self.transcript.show(pb.shown(), pb.cursor, follow=follow)
+        self.transcript.show(pb.shown(), pb.cursor, follow=follow, hidden=pb.hiding())
         self.panel.show_pivot(**self.panel_shows(self.jumps.panel_pivot()), live=live)
         spend, spend_short = self.ledger.status(pb.cursor)
         live, live_short = self.live.label()
@@ -496,8 +488,8 @@ class ReplayScreen(JumpKeys, Screen[None]):
 
     def action_cycle_filter(self) -> None:
         value = self.playback.cycle_filter()
-        self.transcript.with_reasons = value.value == "pivots"  # a list of pivots says why
-        shown = FILTER_WORDS.get(value.value, value.value)
+        self.transcript.with_reasons = value is Filter.PIVOTS  # a list of pivots says why
+        shown = FILTER_WORDS[value]
         self.status = f"showing {shown}" if self.playback.visible else f"no {shown.split()[0]} here"
         self.sync()
 
@@ -507,6 +499,10 @@ class ReplayScreen(JumpKeys, Screen[None]):
         if not self.playback.turns:
             return
         cursor = self.playback.cursor
+        hiding = self.playback.hiding()
+        if hiding:  # what Enter would unfold is not on screen
+            self.say(f"turn #{cursor + 1} is hidden by the filter ({hiding}): \\ changes it")
+            return
         ran = [s for s in self.subagents if s.parent_turn == cursor and not s.error]
         order = [call.call_id for call in self.playback.turns[cursor].tool_calls] if ran else []
         ran.sort(key=lambda s: order.index(s.call_id) if s.call_id in order else len(order))
