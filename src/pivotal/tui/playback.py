@@ -87,7 +87,16 @@ class Playback:
     _rejected: dict[int, Rejection] = field(default_factory=dict)
 
     # -- data ---------------------------------------------------------------
-    def set_turns(self, turns: list[Turn]) -> None:
+    def set_turns(self, turns: list[Turn], changed_from: int | None = None) -> None:
+        """Show `turns`; `changed_from`: the first turn that is not as before (0: a new
+        list, as a reloaded or replaced file gives), None when only new turns were added.
+
+        The clock's first and last timestamps are looked up again when a turn they were
+        taken from may have changed: a file replaced by an older session with more turns
+        kept the old session's start, and every time before it read 0:00.
+        """
+        if changed_from is not None and changed_from < self._span[0]:
+            self._span = (0, None, None)
         self.turns = turns
         self.revision += 1
         self._visible = self._human = None

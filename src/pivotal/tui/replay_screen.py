@@ -78,6 +78,9 @@ class ReplayScreen(JumpKeys, Screen[None]):
         self.playback = Playback(autopause=autopause, pace=pace or Pace())
         self.notice = notice
         self.status = ""
+        self.status_name = ""
+        """A name inside `status` (the session followed) the status line may cut in its middle
+        rather than drop the counters beside it."""
         self.reading = ""
         """How far reading got ("" when done). Not `loading`: that is Textual's reactive that
         covers the whole screen with a spinner while it is truthy."""
@@ -194,7 +197,7 @@ class ReplayScreen(JumpKeys, Screen[None]):
     # -- data from the app -------------------------------------------------------
     def add_turns(self, batch: Batch) -> None:
         """A slice of the session arrived: show it (the cursor stays where it is)."""
-        self.playback.set_turns(batch.turns)
+        self.playback.set_turns(batch.turns, batch.first_changed)
         first = batch.first_changed
         if batch.model != self.ledger.model:  # turns that name no model are priced again
             self.ledger.model, first = batch.model, 0
@@ -321,6 +324,7 @@ class ReplayScreen(JumpKeys, Screen[None]):
                 following=self.live.on or self.reading.startswith("reading"),  # no end yet
                 loading=self.reading,
                 notice=self.status,
+                notice_cut=self.status_name,
                 live=live,
                 live_short=live_short,
                 marks=self.marking.marked_turns(),
@@ -597,7 +601,7 @@ class ReplayScreen(JumpKeys, Screen[None]):
         if shown.restarted and self.status.startswith("auto-paused"):
             self.status = ""  # said of turns that are gone
         if shown.paused_at is not None:
-            self.status = "auto-paused at a pivot confirmed live"
+            self.status = ""  # the LIVE part says why the view moved back, and End
             self.panes.reveal()
         elif self.playback.playing and not shown.pinned and not self.player.running:
             self.player.schedule()
@@ -608,7 +612,8 @@ class ReplayScreen(JumpKeys, Screen[None]):
     def follow_switched(self, message: LiveFollow.Switched) -> None:
         self.marking.identify(message.ref)  # marks, notes and resume belong to the new session
         self.name_session(SessionName.of(message.ref))
-        self.say(f"following the newest session now: {self.session_name.short()}")  # type: ignore[union-attr]
+        self.status_name = self.session_name.short()  # type: ignore[union-attr]
+        self.say(f"following the newest session now: {self.status_name}")
 
     # -- marks, notes, handoff ------------------------------------------------------
     @on(Marking.Loaded)

@@ -48,6 +48,8 @@ class TimelineState:
     loading: str = ""
     """Progress while the session is still being read ("" when done)."""
     notice: str = ""
+    notice_cut: str = ""
+    """A name inside `notice` that may be cut in its middle (the session followed)."""
     candidates: tuple[int, ...] = ()
     """Pivots the detector still calls candidates (live follow): drawn hollow."""
     possible: tuple[int, ...] = ()
@@ -139,7 +141,10 @@ def status_text(state: TimelineState, width: int) -> str:
     if state.loading:
         parts.append(Part(state.loading, state.loading.split(" (")[0], 7))
     if state.notice:
-        parts.append(Part(state.notice, state.notice, 10))
+        said, hint, _ = state.notice.rpartition(" · ")
+        cut = state.notice_cut if state.notice_cut in state.notice else ""
+        short = said if hint and cut and cut in said else state.notice  # the name, not the hint
+        parts.append(Part(state.notice, short, 10, cut=cut))
     return fit(parts, width)
 
 
