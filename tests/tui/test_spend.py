@@ -12,7 +12,7 @@ from pivotal.spend.subagents import Subagent
 from pivotal.spend.tally import Tally
 from pivotal.tui.app import ReplayerApp
 from pivotal.tui.timeline import TimelineState, status_text
-from spend.claude_home import SUBS, write_home
+from spend.claude_home import PROMPTS, SUBS, write_home
 
 from .conftest import replay, screen_text, wait_for
 
@@ -126,6 +126,32 @@ async def test_enter_on_a_call_that_ran_a_subagent_opens_it_and_backspace_return
         await wait_for(lambda: app.replay is screen)
         assert screen.playback.cursor == 3  # where the person left it
         assert "back from the sub-agent" in screen.timeline.status().plain
+
+
+async def test_enter_alone_in_the_which_sub_agent_box_opens_the_first(tmp_path) -> None:
+    """The box shows a dim 1: Enter with nothing typed opens sub-agent 1 (the turn's first
+    call's), as its line says; a number out of range still says so and opens nothing."""
+    app = ReplayerApp(_home(tmp_path), sensitivity="1")
+    async with app.run_test(size=NARROW) as pilot:
+        screen = replay(app)
+        await wait_for(lambda: screen.analysed, timeout=20)
+        await pilot.press("right_square_bracket", "l")  # turn #4: three Agent calls
+        await pilot.pause()
+
+        def label() -> str:
+            return str(app.screen.query_one("#prompt-label").render())
+
+        await pilot.press("enter")
+        await wait_for(lambda: "Open which sub-agent?" in label())
+        assert "Enter: 1" in label()
+        await pilot.press("7", "enter")  # not one of the three
+        await wait_for(lambda: app.screen is screen)
+        assert "no sub-agent 7 here (1 to 3)" in screen.timeline.status().plain
+        await pilot.press("enter")
+        await wait_for(lambda: "Open which sub-agent?" in label())
+        await pilot.press("enter")  # nothing typed
+        await wait_for(lambda: app.replay is not screen and app.replay.analysed, timeout=20)
+        assert PROMPTS["a1b2c3d"] in screen_text(app)  # the first call's, toolu_01cart
 
 
 async def test_enter_on_a_turn_without_subagents_still_folds_its_calls(tmp_path) -> None:

@@ -150,19 +150,6 @@ def input_text(value: object) -> str:
     return "" if value is None else str(value)
 
 
-def tool_parts_matching(turn: Turn, pattern: re.Pattern[str]) -> list[int]:
-    """Indices of the turn's tool-call parts whose input or output matches (to unfold them)."""
-    found = []
-    for number, part in enumerate(turn.parts):
-        call = part.tool
-        if call is not None and (
-            pattern.search((call.output or "")[:OUTPUT_LIMIT])
-            or pattern.search(input_text(call.input))
-        ):
-            found.append(number)
-    return found
-
-
 @dataclass(slots=True)
 class SpanIndex:
     """Byte spans of the lazily decoded turns, by offset: which turn a byte belongs to."""

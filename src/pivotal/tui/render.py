@@ -247,7 +247,7 @@ def expandable(turn: Turn) -> bool:
         parts = turn.parts
     except Exception:  # noqa: BLE001 - an unreadable turn has nothing to unfold
         return False
-    folded = turn.is_synthetic and not turn.is_human
+    folded = folds_lines(turn)
     for part in parts:
         if part.kind is PartKind.TOOL:
             return True
@@ -265,16 +265,34 @@ def more_note(count: int, unit: str, palette: Palette) -> Text:
     return Text(f"… {count:,} more {unit}{'' if count == 1 else 's'} (Enter expands)", palette.dim)
 
 
+def folds_lines(turn: Turn) -> bool:
+    """Its text is folded to `FOLDED_LINES` until expanded (injected text, not the person's)."""
+    return turn.is_synthetic and not turn.is_human
+
+
+def cut_text(body: str, turn: Turn, expanded: bool) -> tuple[str, int]:
+    """What of a cleaned text part is drawn, and how many lines (folded injected text) or
+    characters (any other) are left out: the one place both are decided (a search match
+    in what is left out unfolds it, `reveal`)."""
+    if folds_lines(turn) and not expanded:
+        return cut_lines(body, FOLDED_LINES)
+    return cut(body, EXPANDED_LIMIT if expanded else TEXT_LIMIT)
+
+
+def cut_reasoning(body: str, expanded: bool) -> str:
+    """What of cleaned reasoning is drawn once shown (t): cut as a long text is."""
+    return cut(body, EXPANDED_LIMIT if expanded else TEXT_LIMIT)[0]
+
+
 def text_blocks(body: str, turn: Turn, expanded: bool, palette: Palette) -> list[RenderableType]:
     """A text part, as written: the agent's styled as Markdown, people's and injections' plain."""
     body = clean(body)
-    if turn.is_synthetic and not turn.is_human and not expanded:
-        shown, hidden = cut_lines(body, FOLDED_LINES)
+    shown, hidden = cut_text(body, turn, expanded)
+    if folds_lines(turn) and not expanded:
         blocks: list[RenderableType] = [Text(shown, palette.synthetic)]
         if hidden:
             blocks.append(more_note(hidden, "line", palette))
         return blocks
-    shown, hidden = cut(body, EXPANDED_LIMIT if expanded else TEXT_LIMIT)
     if turn.role is Role.ASSISTANT and len(shown) <= MARKDOWN_LIMIT:
         blocks = [markdown_text(shown, code_theme="monokai")]
     else:
@@ -347,7 +365,7 @@ def part_blocks(
         if not look.reasoning:
             size = len(part.text)
             return [(Text(f"▸ thinking ({size:,} chars, t shows)", palette.dim), None)]
-        shown, _ = cut(clean(part.text), EXPANDED_LIMIT if open_ else TEXT_LIMIT)
+        shown = cut_reasoning(clean(part.text), open_)
         label = Text("▾ thinking (the agent's reasoning, t hides)", palette.dim)
         return [(label, None), (Text(shown, Style(dim=True, italic=True)), None)]
     if part.kind is PartKind.TOOL and part.tool is not None:

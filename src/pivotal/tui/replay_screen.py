@@ -516,18 +516,21 @@ class ReplayScreen(JumpKeys, Screen[None]):
             self.choose_subagent(ran)
 
     def choose_subagent(self, ran: list[Subagent]) -> None:
-        """Several sub-agents ran from this turn: ask which (by number)."""
+        """Several sub-agents ran from this turn: ask which (by number; Enter alone: the
+        first, in the turn's order, as the dim 1 in the box and `y` / `v`'s prompt say)."""
         lines = [
             f"{n}  {one_line(s.title or s.prompt, 60)}  {subagent_note(s)}"
             for n, s in enumerate(ran, 1)
         ]
-        label = "Open which sub-agent? (number, Enter)\n" + "\n".join(lines)
+        label = "Open which sub-agent? (number, Enter: 1)\n" + "\n".join(lines)
 
         def done(value: str | None) -> None:
-            number = (value or "").strip()
+            if value is None:
+                return
+            number = value.strip() or "1"
             if number.isdigit() and 1 <= int(number) <= len(ran):
                 self.app.open_subagent(ran[int(number) - 1], self)  # type: ignore[attr-defined]
-            elif value is not None:
+            else:
                 self.say(f"no sub-agent {one_line(number, 20)} here (1 to {len(ran)})")
 
         self.app.push_screen(PromptScreen(label, "1"), done)

@@ -33,9 +33,10 @@ from textual.widgets import Input, Static
 from textual.worker import Worker, get_current_worker
 
 from pivotal.model import Turn
-from pivotal.tui.find import Finder, Query, SpanIndex, tool_parts_matching
+from pivotal.tui.find import Finder, Query, SpanIndex
 from pivotal.tui.jumps import Jumps
 from pivotal.tui.playback import Playback
+from pivotal.tui.reveal import in_folded_reasoning, parts_to_open
 from pivotal.tui.screens import PromptInput, PromptScreen, close_once
 from pivotal.tui.transcript import TranscriptView
 
@@ -140,6 +141,8 @@ class Search:
         self._spans_lock = threading.Lock()
         """Held while `_spans` is built (by `prepare` or a search): one builds, the other waits."""
         self._worker: Worker[None] | None = None
+        self._note = ""
+        """What the status says of the match shown when it is not drawn (`not_drawn`)."""
 
     @property
     def busy(self) -> bool:
@@ -296,7 +299,8 @@ class Search:
 
     # -- results ------------------------------------------------------------------------
     def show(self, shown: Shown | None) -> None:
-        """Go to a match, unfold the tool calls it is in, mark it; None: nothing to show."""
+        """Go to a match, unfold the parts that fold it away (`reveal`), keep it in view, mark
+        it; say where it is when it is not drawn. None: nothing to show."""
         if shown is None:
             return
         pattern, turn = self.pattern, shown.turn
@@ -304,11 +308,18 @@ class Search:
         style = transcript.get_component_rich_style("transcript--match")
         if transcript.highlighter.set(pattern, style):
             transcript.refresh()
+        self._note = ""
         if turn is not None and pattern is not None:
             self.jumps.go(lambda: self.playback.goto(turn))
-            for part in tool_parts_matching(self.playback.turns[turn], pattern):
-                transcript.open_part(turn, part)  # a match in folded output shows
-        self.show_status(shown.status, turn is not None)
+            found = self.playback.turns[turn]
+            for part in parts_to_open(found, pattern, transcript.reasoning):
+                transcript.open_part(turn, part)  # a match in folded text or output shows
+            transcript.match_turn = turn  # kept in view, however far down the turn it is
+            # (a hit of the search across sessions may be a turn the filter hides: the
+            # transcript says so itself, under its header)
+            if not self.playback.hiding() and transcript.match_row(turn) is None:
+                self._note = not_drawn(found, pattern, transcript.reasoning)
+        self.show_status(shown.status + self._note, turn is not None)
 
     def show_progress(self, message: Progress) -> None:
         if message.generation == self._generation and self.busy:
@@ -348,7 +359,7 @@ class Search:
         if pos < len(matches) and matches[pos] == self.playback.cursor:
             # the count replaces the line that said the search went round the end: keep that
             end = " · wrapped round" if self._wrapped else ""
-            return f"“{self.query.label}”: match {pos + 1}/{len(matches)}{end}"
+            return f"“{self.query.label}”: match {pos + 1}/{len(matches)}{end}{self._note}"
         return None
 
     def step(self, matches: list[int], forward: bool) -> Shown:
@@ -369,6 +380,15 @@ class Search:
         if wrapped:
             end = " · wrapped to the top" if forward else " · wrapped to the bottom"
         return Shown(matches[pos], f"“{text}”: match {pos + 1}/{len(matches)}{end}")
+
+
+def not_drawn(turn: Turn, pattern: re.Pattern[str], reasoning: bool) -> str:
+    """What the status line adds when the turn found does not draw its match: in reasoning
+    `t` hides, else past where a long text or output is cut, or split by a line end (short:
+    an 80-column status line keeps it whole)."""
+    if not reasoning and in_folded_reasoning(turn, pattern):
+        return " · in the agent's reasoning: t shows it"
+    return " · not drawn here: v reads it whole"
 
 
 def search_order(

@@ -107,6 +107,9 @@ class TranscriptView(ScrollView, can_focus=False):
         """Keep the cursor turn in view on resize; off once the person scrolls by hand."""
         self.highlighter = Highlighter()
         """Marks the last search's matches where they are drawn."""
+        self.match_turn: int | None = None
+        """The turn a search landed on: while the cursor is on it, keeping it in view keeps
+        its first drawn match in view (it may be far down an unfolded output)."""
         self.model: str | None = None
         """The session's model: prices turns that name none in their headers."""
         self.subagents: dict[int, tuple[tuple[str, str], ...]] = {}
@@ -155,6 +158,8 @@ class TranscriptView(ScrollView, can_focus=False):
         which is then drawn as its header alone: the filter holds for every turn shown.
         """
         old, moved = self.shown, cursor != self.cursor
+        if cursor != self.match_turn:
+            self.match_turn = None  # moved off the match: the turn is kept in view as any
         stand_in = (cursor, hidden) if hidden else None
         if stand_in != self._hidden:  # a turn changes height: that turn alone is measured again
             self._heights.redo({turn for turn, _ in filter(None, (stand_in, self._hidden))})
@@ -405,7 +410,21 @@ class TranscriptView(ScrollView, can_focus=False):
             back -= 1
         top, bottom = self._offsets[pos], self._offsets[pos + 1]
         target = top if bottom - top > viewport else bottom - viewport
+        row = self.match_row(self.cursor) if self.match_turn == self.cursor else None
+        if row is not None and not target <= top + row < target + viewport:
+            target = top + row - viewport // 3  # the match a third down, what leads to it above
         self.scroll_to(y=max(target, 0), animate=False, immediate=True, force=True)
+
+    def match_row(self, index: int) -> int | None:
+        """The first row of turn `index` where the search's match is drawn (None: nowhere,
+        e.g. past where a long output is cut, or across a line break)."""
+        pattern = self.highlighter.pattern
+        if pattern is None or not 0 <= index < len(self.turns):
+            return None
+        for row, strip in enumerate(self.rendered(index).strips):
+            if any(m.end() > m.start() for m in pattern.finditer(strip.text)):
+                return row
+        return None
 
     def position_of(self, index: int) -> int | None:
         pos = bisect_right(self.shown, index) - 1
