@@ -1,7 +1,8 @@
 """Tokens, dollars, time and runs in a few words, the same in the replayer, exports and CLI.
 
-"1.2 M tokens", "≈ $3.40" (every response priced), "≥ $3.40" (some had no
-price: the sum is a floor), "no price" (none had one); "47 min".
+"1.2 M tokens" (`1.5 B` past a billion), "≈ $3.40" (every response priced), "≥ $3.40"
+(some had no price: the sum is a floor), "no price" (none had one); "47 min", "9 d 20 h".
+A table's cell says the same in fewer columns (`cost_cell`, `tokens_cell`).
 """
 
 from __future__ import annotations
@@ -15,7 +16,10 @@ from pivotal.text.plural import plural
 
 
 def count(tokens: int) -> str:
-    """1234567 -> "1.2 M", 45200 -> "45 k", 950 -> "950"."""
+    """1534567890 -> "1.5 B", 1234567 -> "1.2 M", 45200 -> "45 k", 950 -> "950" (a figure
+    of four digits and a point at most: "1534.6 M" was a billion read as millions)."""
+    if tokens >= 999_950_000:
+        return f"{tokens / 1e9:.1f} B"
     if tokens >= 999_500:
         return f"{tokens / 1e6:.1f} M"
     if tokens >= 9_950:
@@ -56,6 +60,8 @@ def spend(tally: Tally) -> str:
 
 
 def duration(seconds: float | None) -> str:
+    """ "40 s", "47 min", "3 h 12 min", from a day on "9 d 20 h" (to the nearest hour: the
+    minutes of a run that lasted days say nothing)."""
     if seconds is None:
         return ""
     if seconds < 60:
@@ -64,6 +70,9 @@ def duration(seconds: float | None) -> str:
     if minutes < 60:
         return f"{minutes} min"
     hours, minutes = divmod(minutes, 60)
+    if hours >= 24:
+        days, hours = divmod(round(seconds / 3600), 24)
+        return f"{days} d {hours} h" if hours else f"{days} d"
     return f"{hours} h {minutes} min" if minutes else f"{hours} h"
 
 

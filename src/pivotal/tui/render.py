@@ -23,6 +23,7 @@ from rich.text import Text
 from textual.strip import Strip
 
 from pivotal.model import Part, PartKind, Pivot, PivotKind, Role, ToolCall, Turn, TurnFlag
+from pivotal.spend.words import duration
 from pivotal.tui.contrast import readable_style
 from pivotal.tui.markdown_source import markdown_text
 from pivotal.tui.safe import clean, one_line
@@ -208,11 +209,15 @@ def tool_header(call: ToolCall, open_: bool, palette: Palette) -> Text:
 
 
 def format_duration(ms: float) -> str:
+    """How long a call ran: `44 ms`, `1.2 s`, `3.5 min`, from an hour on as runs are said
+    (`2 h 5 min`, `3 d 4 h`: not `14041.2 min`)."""
     if ms < 1000:
         return f"{ms:.0f} ms"
     if ms < 60_000:
         return f"{ms / 1000:.1f} s"
-    return f"{ms / 60_000:.1f} min"
+    if ms < 3_600_000:
+        return f"{ms / 60_000:.1f} min"
+    return duration(ms / 1000)
 
 
 def cut(text: str, limit: int) -> tuple[str, int]:
