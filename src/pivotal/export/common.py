@@ -18,6 +18,7 @@ from pivotal.spend.run import Run
 from pivotal.spend.session import SessionSpend, measure_runs, session_spend
 from pivotal.spend.words import run_sentence
 from pivotal.text.safe import clean
+from pivotal.text.shell import shown_argument, shown_input
 
 
 @dataclass(slots=True)
@@ -132,7 +133,7 @@ def tool_status(call: ToolCall) -> str:
 
 def tool_line(call: ToolCall, limit: int = 120) -> str:
     """`Bash: pytest -q  (failed, exit 1)`: one cleaned line per call."""
-    argument = clean(call.key_argument(), max_len=limit).replace("\n", " ⏎ ")
+    argument = clean(shown_argument(call), max_len=limit).replace("\n", " ⏎ ")
     name = clean(call.name, max_len=40)
     return (
         f"{name}: {argument}  ({tool_status(call)})"
@@ -142,8 +143,9 @@ def tool_line(call: ToolCall, limit: int = 120) -> str:
 
 
 def tool_input_text(call: ToolCall, limit: int) -> str:
-    """The call's arguments as readable text (JSON for structured input), cleaned."""
-    value = call.input
+    """The call's arguments as readable text (JSON for structured input, a command given as
+    words as typed: `"command": "npm test"`), cleaned."""
+    value = shown_input(call.input)
     if value is None:
         return ""
     if isinstance(value, str):

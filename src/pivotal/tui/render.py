@@ -24,6 +24,7 @@ from textual.strip import Strip
 
 from pivotal.model import Part, PartKind, Pivot, PivotKind, Role, ToolCall, Turn, TurnFlag
 from pivotal.spend.words import duration
+from pivotal.text.shell import shown_argument, shown_input
 from pivotal.tui.contrast import readable_style
 from pivotal.tui.markdown_source import markdown_text
 from pivotal.tui.safe import clean, one_line
@@ -202,7 +203,7 @@ def tool_header(call: ToolCall, open_: bool, palette: Palette) -> Text:
     text.append(status, palette.failed if attr == "failed" else getattr(palette, attr))
     text.append("  ")
     text.append(one_line(call.name, 40) or "tool", palette.tool)
-    key = one_line(call.key_argument(), 120)
+    key = one_line(shown_argument(call), 120)
     if key:
         text.append(f"  {key}")
     return text
@@ -298,6 +299,9 @@ def tool_blocks(call: ToolCall, palette: Palette) -> list[RenderableType]:
 
 
 def format_input(value: object) -> str:
+    """A call's input, one `key: value` line per argument (a command given as words as
+    typed, `text.shell`; other structured values as JSON)."""
+    value = shown_input(value)
     if isinstance(value, dict):
         lines = []
         for key, item in value.items():
