@@ -432,15 +432,13 @@ def _project(cwd: str | None) -> str:
     return project_cell(cwd, PROJECT_WIDTH)
 
 
-def _session_cost(s: SessionStats) -> str:
-    """ "$3.40", "≥$3.40" (part had no price), "no price", or "-" (no usage recorded)."""
-    from pivotal.spend.words import dollars
+def _session_cost(s: SessionStats, tokens: bool = True) -> str:
+    """ "$3.40", "≥$3.40" (part had no price), "no price · 45.5M tokens" (the figure left out
+    without `tokens`), or "—" (no usage recorded): `spend.words.cost_cell`, as the picker."""
+    from pivotal.spend.words import NO_PRICE, cost_cell, tokens_cell
 
-    if not s.tokens:
-        return "-"
-    if s.cost_usd is None:
-        return "no price"
-    return ("" if s.priced else "≥") + dollars(s.cost_usd)
+    said = cost_cell(s.tokens, s.cost_usd, s.priced)
+    return f"{said} · {tokens_cell(s.tokens)} tokens" if tokens and said == NO_PRICE else said
 
 
 def _totals_lines(stats: Sequence[SessionStats]) -> list[str]:

@@ -78,12 +78,13 @@ class ExportInput:
 
     def spend_line(self) -> str:
         """The session's total: "1.2 M tokens, ≈ $3.40 (the session 0.8 M …; 3 sub-agents …)";
-        what has no price says which model it was."""
+        what has no price says which model it was ("45 M tokens, no price for gpt-x"); "—"
+        when it records no usage (as the picker and `stats` say it)."""
         spend = self.spend()
         total = spend.total
         line = words.spend(total)
         if not line:
-            return "not recorded"
+            return words.NO_USAGE
         if total.unpriced_models:
             names = ", ".join(sorted(total.unpriced_models)[:3])
             whole = total.unpriced >= total.responses  # "…, no price" ends the line then

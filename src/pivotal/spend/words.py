@@ -29,6 +29,29 @@ def count(tokens: int) -> str:
     return str(tokens)
 
 
+NO_USAGE = "—"
+"""A cost (or tokens) cell when the session records no token usage at all."""
+NO_PRICE = "no price"
+"""A cost when tokens are recorded but no response's model is in the price list."""
+
+
+def cost_cell(tokens: int | None, cost: float | None, whole: bool | None = True) -> str:
+    """What a session cost, in a table's cell: "$3.40", "≥$3.40" (part had no price),
+    `NO_PRICE` (tokens, none priced: the token figure goes beside it where there is room,
+    `tokens_cell`), `NO_USAGE` (no usage recorded). The picker, `stats` and exports say it
+    the same way."""
+    if not tokens:
+        return NO_USAGE
+    if cost is None:
+        return NO_PRICE
+    return ("" if whole else "≥") + dollars(cost)
+
+
+def tokens_cell(tokens: int | None) -> str:
+    """Tokens in a narrow cell: "45.5M", "9.4k", "1.5B"; `NO_USAGE` when none are recorded."""
+    return count(tokens).replace(" ", "") if tokens else NO_USAGE
+
+
 def dollars(value: float) -> str:
     if value >= 100:
         return f"${value:,.0f}"
