@@ -134,6 +134,31 @@ def system(uuid: str, parent: str, second: int, subtype: str, content: str) -> d
     }
 
 
+def notice(
+    uuid: str, parent: str, second: int, content: str, level: str = "info", call: str = ""
+) -> dict:
+    """A system record with no subtype, in 1.0.x key order: a notice Claude Code shows in the
+    transcript (a hook ran for a tool call, the model was switched at a usage limit)."""
+    record: dict[str, Any] = {
+        "parentUuid": parent,
+        "isSidechain": False,
+        "userType": "external",
+        "cwd": CWD,
+        "sessionId": SESSION,
+        "version": "1.0.51",
+        "gitBranch": "main",
+        "type": "system",
+        "content": content,
+        "isMeta": False,
+        "timestamp": stamp(second),
+        "uuid": uuid,
+    }
+    if call:
+        record["toolUseID"] = call
+    record["level"] = level
+    return record
+
+
 def compact_boundary(uuid: str, logical_parent: str, second: int, trigger: str) -> dict:
     """The `compact_boundary` record: it starts a new chain (`parentUuid` null) and says
     why it compacted (`auto` when the context filled, `manual` for the person's /compact)."""

@@ -253,7 +253,11 @@ RECAP = (
 )
 
 
-async def test_an_away_summary_is_the_agents_recap_folded(tmp_path: Path) -> None:
+async def test_an_away_summary_is_the_clients_recap_never_the_agents_words(
+    tmp_path: Path,
+) -> None:
+    """Claude Code writes the recap itself (a `system` record): shown as a system notice,
+    neither the agent's reply nor the person's."""
     records = [
         cb.user("u1", None, 0, "Port the importer to the new API"),
         cb.said("a1", "u1", 4, "msg_1", "Parser ported. Keep the --legacy flag or drop it?"),
@@ -265,12 +269,17 @@ async def test_an_away_summary_is_the_agents_recap_folded(tmp_path: Path) -> Non
     cli = through_cli(path)
     assert cli.person == ["Port the importer to the new API", "keep it"]
     recap = cli.export["transcript"][2]
-    assert recap["who"] == "agent" and "synthetic" in recap["flags"]
-    assert _texts(cli, "agent")[1] == f"Recap: {RECAP}"
+    assert recap["who"] == "system" and "synthetic" in recap["flags"]
+    assert _texts(cli, "system") == [f"Recap: {RECAP}"]
+    assert _texts(cli, "agent") == [
+        "Parser ported. Keep the --legacy flag or drop it?",
+        "Kept; both flags work.",
+    ]
     assert not cli.export["notices"]  # the recap is no branch the person left
     assert listed(tmp_path)[0]["turns"] == 5
     shown = await in_replayer(path)
     assert "Recap: Porting the importer" in shown.turns[2]
+    assert "system" in shown.turns[2] and "Agent" not in shown.turns[2]
 
 
 # -- all of the above, with any field of any type -------------------------------------------

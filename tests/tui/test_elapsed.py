@@ -58,3 +58,32 @@ def test_a_call_that_ran_for_hours_says_hours() -> None:
     assert format_duration(44) == "44 ms" and format_duration(90_000) == "1.5 min"
     assert format_duration(3_600_000 * 2 + 5 * 60_000) == "2 h 5 min"
     assert format_duration(842_472_000) == "9 d 18 h"  # not 14041.2 min
+
+
+def test_a_turn_list_changed_from_its_start_is_timed_from_its_own_first_turn() -> None:
+    """A followed file replaced by an older session with more turns kept the old first stamp:
+    every turn of the new one was before it, and the clock read 0:00 for good."""
+    from pivotal.model import Role, SourceRef, Turn
+    from pivotal.tui.playback import Playback
+
+    def session(start: float, count: int, gap: float) -> list[Turn]:
+        role = (Role.USER, Role.ASSISTANT)
+        return [
+            Turn(i, role[i % 2], timestamp=start + i * gap, source=SourceRef(line=i + 1))
+            for i in range(count)
+        ]
+
+    playback = Playback(session(1_800_000_000.0, 3, 40.0), [])
+    playback.cursor = 2
+    assert playback.clock() == (80.0, 80.0)
+    playback.set_turns(session(1_700_000_000.0, 8, 600.0), 0)  # reloaded: another file
+    playback.cursor = 7
+    assert playback.clock() == (4200.0, 4200.0)
+    # a change inside the list (the last turn rewritten) looks the stamps up again too
+    rewritten = session(1_700_000_000.0, 8, 600.0)
+    rewritten[7] = Turn(7, Role.ASSISTANT, timestamp=1_700_005_000.0, source=SourceRef(line=8))
+    playback.set_turns(rewritten, 7)
+    assert playback.clock() == (5000.0, 5000.0)
+    # turns added after the known ones keep the start
+    playback.set_turns([*rewritten, *session(1_700_006_000.0, 1, 0.0)])
+    assert playback.clock() == (5000.0, 6000.0)

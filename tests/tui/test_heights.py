@@ -124,3 +124,18 @@ def test_what_the_view_keeps_with_a_layout_comes_back_with_it_and_goes_with_its_
     heights.forget(lambda index: index == 0)  # the turns changed: the other layout's go too
     heights.switch(113)
     assert heights.kept is None
+
+
+def test_redo_measures_a_turn_again_in_every_layout_and_drops_the_kept_offsets() -> None:
+    """The cursor's turn became (or stopped being) the filter's stand-in: its height is
+    known in no layout, and the other layout's offsets, summed with the old one, go."""
+    heights = Heights()
+    laid_out(heights, 113, {0: 3, 1: 7})
+    heights.kept = ([0, 1], [0, 3, 10])
+    laid_out(heights, 160, {0: 2, 1: 5})
+    heights.redo({1})
+    assert heights.measured == {0: 2} and heights.estimates == {0: 2}
+    heights.kept = "the view's own"
+    assert heights.switch(113)
+    assert heights.measured == {0: 3} and heights.estimates == {0: 3}
+    assert heights.kept is None

@@ -211,7 +211,7 @@ async def test_filter_key_cycles_and_keeps_the_current_turn() -> None:
         assert pb.filter is Filter.HUMAN and pb.cursor == 27  # it stays where the person is
         *before, last = screen.transcript.shown
         assert before and all(pb.turns[i].is_human for i in before) and last == 27
-        assert "filter: human" in screen.timeline.status().plain
+        assert "filter: your messages only" in screen.timeline.status().plain
         await pilot.press("h")  # stepping goes to the filter's turns
         assert pb.cursor == 22 and screen.transcript.shown[-1] == 22
         await pilot.press("backslash")

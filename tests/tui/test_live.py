@@ -121,9 +121,9 @@ async def test_silence_at_the_live_edge_is_a_candidate_then_confirmed(tmp_path: 
         await wait_for(lambda: "(candidate)" not in panel(app))
         # confirmed while the view was pinned: auto-pause stops there
         await wait_for(lambda: screen.playback.cursor == silence)
-        assert "auto-paused at a pivot" in status(app)
+        assert "auto-paused at the pivot just confirmed" in status(app)
         assert screen.timeline.state.candidates == ()
-        assert "new turn" in status(app) or "End follows" in status(app)
+        assert "(End: back to the live end)" in status(app)
     writer.assert_untouched()
 
 

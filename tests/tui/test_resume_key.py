@@ -144,3 +144,63 @@ async def test_esc_closes_the_resume_box_before_anything_else() -> None:
         assert replay(app).playback.playing  # that Esc closed the box and nothing else
         await pilot.press("escape")
         assert not replay(app).playback.playing
+
+
+@pytest.mark.parametrize("size", [(80, 24), (160, 48)], ids=["80x24", "160x48"])
+@pytest.mark.parametrize("key", ["ctrl+p", "question_mark"], ids=["palette", "help"])
+async def test_the_palette_and_the_help_are_never_drawn_under_the_resume_box(
+    key: str, size: tuple[int, int], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The box sat over the command palette's search line (and over the help's top): both
+    at the top of the screen. The palette (and help) take precedence: no notification is
+    drawn over them; closed, the box is back for as long as it had left."""
+    from textual.command import CommandPalette
+    from textual.notifications import Notification
+    from textual.widgets._toast import Toast, ToastRack
+
+    from pivotal.tui import handoff
+    from pivotal.tui.screens import HelpScreen
+
+    def lasting(*args: object, **kwargs: object) -> Notification:  # a slow run outlasts 8 s
+        return Notification(*args, **{**kwargs, "timeout": 600})  # type: ignore[arg-type]
+
+    monkeypatch.setattr(handoff, "Notification", lasting)
+    overlay = {"ctrl+p": CommandPalette, "question_mark": HelpScreen}[key]
+    app = ReplayerApp(find_sessions([SAMPLES / CASES[0][0]]).refs[0])
+    async with app.run_test(size=size, notifications=True) as pilot:
+        await press_r(app, pilot)
+        await pilot.pause(0.1)
+        (box,) = app.screen.query(Toast)
+        top = box.region  # where the box is drawn on the replay
+        await pilot.press(key)
+        await pilot.pause(0.1)
+        assert isinstance(app.screen, overlay)
+        assert not any(t.visible for t in replay(app).query(Toast))  # not seen through it
+        for y in range(top.y, top.bottom):
+            for x in range(top.x, top.right):
+                widget, _ = app.screen.get_widget_at(x, y)
+                inside = [widget, *widget.ancestors_with_self]
+                assert not any(isinstance(w, Toast | ToastRack) for w in inside), (x, y, widget)
+        await pilot.press("escape")
+        await pilot.pause(0.1)
+        assert app.screen is replay(app)
+        (box,) = app.screen.query(Toast)
+        assert box.region == top  # back where it was
+        await pilot.press("escape")  # and Esc still closes it
+        await pilot.pause(0.1)
+        assert not app.screen.query(Toast)
+
+
+async def test_the_resume_command_run_from_the_palette_shows_on_the_replay() -> None:
+    """The palette closes before the command it runs: the box is drawn on the replay."""
+    from textual.widgets._toast import Toast
+
+    app = ReplayerApp(find_sessions([SAMPLES / CASES[0][0]]).refs[0])
+    async with app.run_test(size=(80, 24), notifications=True) as pilot:
+        await press_r(app, pilot)  # the session's identity is in
+        await pilot.press("escape")
+        await pilot.press("ctrl+p", *"resume command", "enter")
+        await pilot.pause(0.2)
+        assert app.screen is replay(app)
+        assert len(app.screen.query(Toast)) == 1
+        assert "claude --resume" in messages(app)[-1]

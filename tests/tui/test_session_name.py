@@ -94,7 +94,7 @@ async def test_follow_says_what_it_follows() -> None:
         screen = replay(app)
         await wait_for(lambda: bool(screen.playback.turns))
         await pilot.pause()
-        assert "following demo.jsonl live" in screen.timeline.status().plain
+        assert "following demo.jsonl · o picks another" in screen.timeline.status().plain
         assert top_line(app).startswith("Claude Code · ")
         assert app.terminal_title.startswith("pivotal · Claude Code")
 

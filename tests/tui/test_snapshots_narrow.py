@@ -22,7 +22,9 @@ def own_store(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
 
 def test_pivots_filter_says_what_happened_80x24(snap_compare) -> None:  # type: ignore[no-untyped-def]
     """The pivots filter at 80 columns: each banner, its turn's header, and under it what
-    happened in plain words, wrapped; the status says the filter once."""
+    happened in plain words, wrapped; the turn the cursor is on (#28, no pivot) is its
+    header and the line saying the filter hides it; the status line says the filter and
+    how many turns it hides (pivots only, 24 hidden)."""
     assert snap_compare(make_app(at=27), terminal_size=NARROW, press=["backslash", "backslash"])
 
 

@@ -8,7 +8,8 @@ makes of them:
 * `user` records that only carry `tool_result` blocks are folded into the
   assistant turn that made the call (found through `parentUuid`), never shown
   as a person speaking;
-* `isMeta` records, command wrappers, `<system-reminder>` and hook output are
+* `isMeta` records, command wrappers, `<system-reminder>`, hook output, task and
+  teammate notifications and the "(no content)" after a `#` memory input are
   SYNTHETIC; "[Request interrupted by user…]" marks an interrupt;
 * `compact_boundary` system records become a COMPACTION_BOUNDARY turn (its
   trigger, auto or manual, and token counts in `extra`) and the
@@ -16,7 +17,9 @@ makes of them:
   `/compact` command, written after the boundary it caused, is put before it;
 * replies Claude Code writes itself (model `<synthetic>`: "No response
   requested.", API errors, usage limits) are SYSTEM turns flagged SYNTHETIC
-  (and ERROR when they report one), never the agent speaking;
+  (and ERROR when they report one), never the agent speaking; so are its
+  notices (system records with no subtype: hooks, a model switched at a limit)
+  and the recap it writes for a person coming back (`away_summary`);
 * a person's message whose parent is an earlier point of the conversation is
   a rewind: the abandoned turns move to `Session.branches` (still reachable)
   and the main line continues from the parent;
@@ -58,6 +61,8 @@ from pivotal.readers.base import (
 from pivotal.readers.claude_parts import (
     AWAY_SUMMARY,
     COMPACT_COMMAND,
+    MEMORY_INPUT,
+    NO_CONTENT,
     RECAP,
     SYNTHETIC_MODEL,
     compaction_facts,
@@ -271,6 +276,8 @@ class ClaudeCodeReader(LineFileReader):
             return False
         text = content.text
         flags = user_flags(rec, text)
+        if flags & TurnFlag.HUMAN and text == NO_CONTENT and self._after_memory_input(rec):
+            flags = TurnFlag.SYNTHETIC
         if not rec.isSidechain and flags & TurnFlag.HUMAN:
             self._maybe_rewind(rec.parentUuid)
         parts = content.parts
@@ -290,6 +297,17 @@ class ClaudeCodeReader(LineFileReader):
             last.flags |= TurnFlag.INTERRUPTED
             self.mark_changed(last.index)
         return True
+
+    def _after_memory_input(self, rec: Record) -> bool:
+        """The record before this one (its parent, else the last turn) is a `#` memory input.
+
+        Claude Code 1.0 writes a "(no content)" user record after each `<user-memory-input>`:
+        its own placeholder, not the person sending an empty message."""
+        turns = self.session.turns
+        index = self._uuid_turn.get(rec.parentUuid) if rec.parentUuid else None
+        if index is None or index >= len(turns):
+            index = len(turns) - 1
+        return index >= 0 and turns[index].preview.lstrip().startswith(MEMORY_INPUT)
 
     def _attachment(self, rec: Record, line_no: int, offset: int) -> None:
         """A prompt the person queued while the agent was busy, which the agent took in
@@ -381,6 +399,9 @@ class ClaudeCodeReader(LineFileReader):
         elif rec.subtype == AWAY_SUMMARY:
             self._recap(rec, line_no, offset)
             return
+        elif rec.subtype is None:
+            self._notice(rec, line_no, offset)
+            return
         else:
             return
         text = _plain(rec.body) or "Conversation compacted"
@@ -393,16 +414,26 @@ class ClaudeCodeReader(LineFileReader):
             turn.extra = facts
 
     def _recap(self, rec: Record, line_no: int, offset: int) -> None:
-        """An `away_summary`: the agent's recap for a person coming back, folded like other
-        text the harness adds (it answers nothing, and nothing answers it)."""
+        """An `away_summary`: the recap Claude Code writes for a person coming back. The
+        client's, shown as a system notice: neither the agent's reply (it answers nothing,
+        and nothing answers it) nor the person's."""
         text = _plain(rec.body).strip()
-        if not text:
-            return
-        turn = self._new_turn(rec, Role.ASSISTANT, TurnFlag.SYNTHETIC, line_no, offset, rec.uuid)
+        if text:
+            self._system_text(rec, line_no, offset, RECAP + text).extra = {"recap": True}
+
+    def _notice(self, rec: Record, line_no: int, offset: int) -> None:
+        """A system record with no subtype: a notice Claude Code showed in the transcript (a
+        hook ran or was cancelled, "Claude Opus limit reached, now using Sonnet 4")."""
+        text = _plain(rec.body).strip()
+        if text:
+            self._system_text(rec, line_no, offset, text)
+
+    def _system_text(self, rec: Record, line_no: int, offset: int, text: str) -> Turn:
+        turn = self._new_turn(rec, Role.SYSTEM, TurnFlag.SYNTHETIC, line_no, offset, rec.uuid)
         turn.model, turn.usage = None, None
-        turn.parts = [Part(PartKind.TEXT, RECAP + text)]
-        turn.preview = preview_of(RECAP + text)
-        turn.extra = {"recap": True}
+        turn.parts = [Part(PartKind.TEXT, text)]
+        turn.preview = preview_of(text)
+        return turn
 
     def _harness_reply(self, rec: Record, line_no: int, offset: int) -> None:
         """A reply Claude Code wrote itself (model `<synthetic>`): not the agent speaking."""
@@ -413,12 +444,21 @@ class ClaudeCodeReader(LineFileReader):
         turn.preview = preview_of(text)
 
     def _before_its_boundary(self, command: Turn) -> None:
-        """A manual `/compact` is written after the boundary it caused: show it before."""
+        """A manual `/compact` is written after the boundary it caused: show it before.
+
+        Claude Code 1.0 wrote no boundary: the summary right before the command is the
+        compaction, and the command tells that the person asked for it (`manual`)."""
         turns = self.session.turns
         at = None
         for turn in reversed(turns[:-1]):
             if turn.flags & TurnFlag.COMPACTION_BOUNDARY:
                 at = turn.index
+                break
+            if turn.flags & TurnFlag.COMPACTION_SUMMARY and not (
+                turn.index and turns[turn.index - 1].flags & TurnFlag.COMPACTION_BOUNDARY
+            ):
+                at = turn.index
+                turn.extra = {**(turn.extra or {}), "trigger": "manual"}
                 break
             if turn.role is Role.ASSISTANT or turn.is_human:
                 return
@@ -483,9 +523,9 @@ class ClaudeCodeReader(LineFileReader):
 
 def _beside_the_chain(turn: Turn) -> bool:
     """A turn no branch is made of: a prompt taken in mid-turn (queued while a call ran, so
-    the call's result comes after it), or a recap written while the person was away."""
+    the call's result comes after it)."""
     extra = turn.extra
-    return extra is not None and (extra.get("queued") is True or extra.get("recap") is True)
+    return extra is not None and extra.get("queued") is True
 
 
 def _settled(session: Session) -> bool:

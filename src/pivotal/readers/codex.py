@@ -51,7 +51,6 @@ from pivotal.readers.codex_ide import ide_request
 from pivotal.readers.codex_inputs import Copy, Exchange, Held, Made, find, take
 from pivotal.readers.codex_prompts import custom_prompt
 from pivotal.readers.codex_records import (
-    ERROR_PREFIXES,
     FORMAT,
     HARNESS_PREFIXES,
     SUMMARY_PREFIX,
@@ -61,6 +60,7 @@ from pivotal.readers.codex_records import (
     is_harness,
     output_fields,
     refs,
+    refused,
     sniff,
     unwrap,
     usage_from,
@@ -436,7 +436,7 @@ class CodexReader(LineFileReader):
             if (
                 success is False
                 or (wrapped is not None and wrapped.failed)
-                or (wrapped is None and text.lstrip().lower().startswith(ERROR_PREFIXES))
+                or (wrapped is None and refused(text))
             ):
                 call.is_error = True  # Codex's own refusal, not words of a command's output
             if call.status is None:

@@ -40,7 +40,7 @@ _IMAGE_FRAME = re.compile(r"\s*</?image\b[^<>]*>\s*")
 """A text block that only frames an image: the image is the attachment, not words."""
 SUMMARY_PREFIX = "Another language model started to solve this problem"
 
-# Tool outputs that report a failure without an exit code.
+# Tool outputs that report a failure without an exit code (compared lower-cased).
 ERROR_PREFIXES = (
     "apply_patch verification failed",
     "unsupported call",
@@ -48,7 +48,28 @@ ERROR_PREFIXES = (
     "aborted by user",
     "execution error",
     "error:",
+    "failed in sandbox",  # 0.3x-0.4x: the sandbox denied the command or it timed out
+    "exec_command failed",  # 0.10x on: the command could not be started or was refused
+    "write_stdin failed",  # the session it wrote to was gone or closed
 )
+_REJECTED = "` rejected: "
+"""How Codex says the exec policy refused a command: "`<command>` rejected: <reason>"."""
+
+
+def refused(text: str) -> bool:
+    """Codex's own words that a call failed or never ran: no wrapper, so no exit code.
+
+    Read off the text's opening (`ERROR_PREFIXES`) or, for a refusal, its last line; the
+    rest of an output that does not open that way is never scanned."""
+    head = text[:200].lstrip()
+    if head.startswith("Wall time: ") and "\n" in head:  # "Wall time: 11.7 seconds\naborted …"
+        head = head.partition("\n")[2].lstrip()
+    if head[:40].lower().startswith(ERROR_PREFIXES):
+        return True
+    if not head.startswith("`"):
+        return False
+    _, found, reason = text.rpartition(_REJECTED)
+    return bool(found) and "\n" not in reason.strip()
 
 
 def dicts(value: object) -> list[dict]:
@@ -165,14 +186,23 @@ class Unwrapped(msgspec.Struct):
     """Code mode's `Script failed`: the script itself failed (an error, not a command's exit)."""
 
 
+_COMMAND_HEAD = "Command: "
+_AFTER_COMMAND = "\nChunk ID: "
+
+
 def unwrap(text: str) -> Unwrapped | None:
     """Split Codex's wrapper (`Chunk ID`, `Wall time`, `Process exited with code N`,
     `Original token count`, then `Output:`) from the command's own output.
 
     Older shells wrote `Exit code: N` / `Wall time` / `Output:`; an intercepted
-    `apply_patch` nests one wrapper in another. None when `text` does not start
-    with a wrapper (the output is then the tool's own words, kept whole).
+    `apply_patch` nests one wrapper in another; 0.115 on, `Command: <the command>`
+    heads the wrapper (the command may run over several lines: a heredoc). None when
+    `text` does not start with a wrapper (the output is then the tool's own words,
+    kept whole).
     """
+    if text.startswith(_COMMAND_HEAD):
+        at = text.find(_AFTER_COMMAND)
+        return unwrap(text[at + 1 :]) if at > 0 else None
     found: Unwrapped | None = None
     while text.startswith(_WRAPPER_KEYS):
         head, _, rest = text.partition("\nOutput:")

@@ -71,6 +71,9 @@ class ReplayerApp(App[int]):
 
     CSS_PATH = "pivotal.tcss"
     TITLE = "pivotal"
+    SUSPENDED_SCREEN_CLASS = "-under"
+    """On a screen under another: its notifications are hidden there (pivotal.tcss), the
+    screen on top shows them, and the palette and the help show none."""
 
     def __init__(
         self,
@@ -286,7 +289,9 @@ class ReplayerApp(App[int]):
             where = f"the newest session in {one_line(str(folder), 80)}" if folder else ""
             short = name.short()
             what = where or (short if short == name.file else f"{short} ({name.file})")
-            screen.status = screen.status or f"following {what} live · o picks another"
+            if not screen.status:
+                screen.status = f"following {what} · o picks another"  # ● LIVE says live
+                screen.status_name = one_line(str(folder), 80) if folder else what
             screen.live.start(initial=True)
         else:
             if picked:

@@ -20,7 +20,7 @@ No Textual here.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Hashable
+from collections.abc import Callable, Hashable, Iterable
 
 
 class Heights:
@@ -81,6 +81,18 @@ class Heights:
         self.measured.pop(turn, None)
         for measured, _, _ in self._other.values():
             measured.pop(turn, None)
+
+    def redo(self, turns: Iterable[int]) -> None:
+        """`turns` look different now whatever the layout (the cursor's turn became, or
+        stopped being, one the filter hides): measure and guess them again in every layout,
+        and drop what the other layout keeps (its offsets summed their old heights)."""
+        layouts = [(self.measured, self.estimates)]
+        layouts += [(measured, estimates) for measured, estimates, _ in self._other.values()]
+        for turn in turns:
+            for measured, estimates in layouts:
+                measured.pop(turn, None)
+                estimates.pop(turn, None)
+        self._other = {key: (m, e, None) for key, (m, e, _) in self._other.items()}
 
     def forget(self, which: Callable[[int], bool]) -> None:
         """Forget the turns `which` picks out (they changed), and the other layout's heights."""

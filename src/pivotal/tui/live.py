@@ -33,6 +33,7 @@ if TYPE_CHECKING:  # the feed (the detector, the tail) loads in the follow threa
     from pivotal.tui.live_feed import Snapshot
 
 from pivotal.model import Pivot, SessionRef
+from pivotal.text.plural import plural
 
 if TYPE_CHECKING:
     from pivotal.detect.evaluate import Rejection
@@ -99,6 +100,9 @@ class LiveFollow:
         """Turn count when the view left the live edge (None while pinned)."""
         self.confirmed: set[int] | None = None
         """Anchors of confirmed pivots; None until the first analysis of this follow."""
+        self.paused_at: int | None = None
+        """The pivot a live auto-pause moved the view back to, while the view is still on it
+        (the status line says why the view moved and how to get back)."""
         self.gone = False
         self.shown_hook: Callable[[int, int], None] | None = None
         """Called after the screen refreshed with an update: (bytes read, turn count)."""
@@ -145,7 +149,7 @@ class LiveFollow:
         self.stop()
         self.on = True
         self.generation += 1
-        self.mark = None
+        self.mark = self.paused_at = None
         self.confirmed = None
         self.gone = False
         if not initial:
@@ -165,7 +169,7 @@ class LiveFollow:
     def stop(self) -> None:
         """Stop the reading thread (it wakes at once) and forget the live state."""
         self.on = False
-        self.mark = None
+        self.mark = self.paused_at = None
         with self._lock:
             stop, self._stop = self._stop, None
         if stop is not None:
@@ -263,11 +267,12 @@ class LiveFollow:
             # truncated under a held view: the turns it was held at are gone, follow anew
             shown.pinned, self.mark, shown.restarted = True, None, True
         if snap.first_changed is not None or snap.reset:
-            pb.set_turns(snap.turns)
-            transcript.set_turns(snap.turns, 0 if snap.reset else snap.first_changed)
+            first = 0 if snap.reset else snap.first_changed
+            pb.set_turns(snap.turns, first)
+            transcript.set_turns(snap.turns, first)
             ledger = getattr(self.owner, "ledger", None)  # the status line's spend
             if ledger is not None:
-                ledger.update(snap.turns, 0 if snap.reset else snap.first_changed)
+                ledger.update(snap.turns, first)
         if snap.reading:
             share = snap.done * 100 // max(snap.total, 1)
             shown.loading = f"reading {share}% ({snap.done >> 20}/{snap.total >> 20} MB)"
@@ -277,10 +282,12 @@ class LiveFollow:
             shown.paused_at = self._pivots(
                 snap.pivots, snap.failures, shown.pinned, snap.rejections or []
             )
+        if shown.restarted:
+            self.paused_at = None  # said of turns that are gone
         if shown.paused_at is not None:
             pb.goto(shown.paused_at)
             pb.playing = False
-            self.mark = shown.paused_at + 1
+            self.mark, self.paused_at = shown.paused_at + 1, shown.paused_at
         elif shown.pinned:
             pb.last()
             transcript.follow_cursor = True
@@ -290,7 +297,7 @@ class LiveFollow:
         banners = judged() if shown.analysed and judged is not None else None
         if banners is not None and banners != transcript.banners:
             # banners are laid out over the turns shown, so show the new list first
-            transcript.show(pb.shown(), pb.cursor, follow=False)
+            transcript.show(pb.shown(), pb.cursor, follow=False, hidden=pb.hiding())
             transcript.set_banners(banners)
         count = len(snap.turns)
         if abs(count - self._frozen_at) >= FREEZE_EVERY or (shown.analysed and first_analysis):
@@ -332,12 +339,19 @@ class LiveFollow:
         its newest turn, or held where the person (or an auto-pause) left it, with the
         turns written since and End to catch up. `● LIVE │ ⏸ paused` read as a
         contradiction; at 80 columns the short form keeps the count (`● LIVE held +9 End`).
+        A view the person moved back (a step, a jump, the mouse) is held from then on, not
+        when the next turn arrives; one an auto-pause moved back to a pivot just confirmed
+        says so, and how to get back, for as long as it stays there.
         """
         if not self.on:
             return "", ""
+        pb = self.playback
         if self.mark is not None and self.at_edge():
             self.mark = None  # End (or stepping to the last turn) re-pins
-        pb = self.playback
+        elif self.mark is None and pb.turns and not self.at_edge():
+            self.mark = len(pb.turns)  # moved away: what is written from now on is new
+        if self.paused_at is not None and (self.mark is None or pb.cursor != self.paused_at):
+            self.paused_at = None  # moved on from the pivot: an ordinary held view
         full, short = ["● LIVE"], ["● LIVE"]
         if self.gone:
             full.append("file gone, waiting")
@@ -347,6 +361,13 @@ class LiveFollow:
             short.append("empty")
         elif self.mark is None:
             full.append("following")
+        elif self.paused_at is not None:
+            after = len(pb.turns) - self.paused_at - 1
+            full.append(
+                f"auto-paused at the pivot just confirmed · {plural(after, 'turn')} after it"
+                " (End: back to the live end)"
+            )
+            short.append(f"auto-paused at a new pivot +{after} (End: live end)")
         else:
             new = len(pb.turns) - self.mark
             if new > 0:

@@ -35,6 +35,13 @@ class Filter(StrEnum):
 
 
 FILTER_ORDER = (Filter.ALL, Filter.HUMAN, Filter.PIVOTS, Filter.FAILURES)
+FILTER_WORDS = {
+    Filter.ALL: "all turns",
+    Filter.HUMAN: "your messages only",
+    Filter.PIVOTS: "pivots only",
+    Filter.FAILURES: "failed calls only",
+}
+"""What each filter shows, as the status line, its notice and the transcript say it."""
 _HUMAN = int(TurnFlag.HUMAN)
 
 
@@ -80,7 +87,16 @@ class Playback:
     _rejected: dict[int, Rejection] = field(default_factory=dict)
 
     # -- data ---------------------------------------------------------------
-    def set_turns(self, turns: list[Turn]) -> None:
+    def set_turns(self, turns: list[Turn], changed_from: int | None = None) -> None:
+        """Show `turns`; `changed_from`: the first turn that is not as before (0: a new
+        list, as a reloaded or replaced file gives), None when only new turns were added.
+
+        The clock's first and last timestamps are looked up again when a turn they were
+        taken from may have changed: a file replaced by an older session with more turns
+        kept the old session's start, and every time before it read 0:00.
+        """
+        if changed_from is not None and changed_from < self._span[0]:
+            self._span = (0, None, None)
         self.turns = turns
         self.revision += 1
         self._visible = self._human = None
@@ -154,7 +170,8 @@ class Playback:
         return [i for i in self.failures if i < count]
 
     def set_filter(self, value: Filter) -> None:
-        """Change the filter; the cursor stays on its turn (shown last even when filtered out).
+        """Change the filter; the cursor stays on its turn, even one the filter hides (the
+        transcript then shows that turn's header alone, saying so: `hiding`).
 
         Moving it to the nearest shown turn lost the person's place: one round of
         the filter key took 3675 to 3430.
@@ -168,7 +185,8 @@ class Playback:
         return self.filter
 
     def shown(self) -> list[int]:
-        """Turns on screen: the visible ones up to the cursor, and the cursor turn itself."""
+        """Turns on screen: the visible ones up to the cursor, and the cursor turn itself
+        (last; when the filter hides it, the transcript draws its header alone)."""
         visible = self.visible
         end = bisect_right(visible, self.cursor)
         shown = visible[:end]
@@ -182,6 +200,17 @@ class Playback:
         visible = self.visible
         pos = bisect_left(visible, self.cursor)
         return bool(self.turns) and (pos >= len(visible) or visible[pos] != self.cursor)
+
+    def hiding(self) -> str:
+        """The filter's words ("pivots only") when it hides the cursor's turn, else "": the
+        transcript then keeps the person's place with the turn's header alone."""
+        if self.filter is Filter.ALL or not self.cursor_filtered_out:
+            return ""
+        return FILTER_WORDS[self.filter]
+
+    def hidden_count(self) -> int:
+        """How many of the session's turns the filter hides (0 for all turns)."""
+        return 0 if self.filter is Filter.ALL else len(self.turns) - len(self.visible)
 
     # -- moves (each returns the new cursor or None when it cannot move) ------
     def _set(self, index: int | None) -> int | None:
@@ -217,7 +246,7 @@ class Playback:
         return self._set(visible[min(len(visible) - 1, len(visible) * tenth // 10)])
 
     def goto(self, index: int) -> int | None:
-        """Jump to turn `index` (clamped), even one the filter hides: it is shown last."""
+        """Jump to turn `index` (clamped), even one the filter hides (`hiding`)."""
         return self._set(index)
 
     def seek(self, direction: int) -> int | None:

@@ -24,9 +24,11 @@ from textual.strip import Strip
 
 from pivotal.model import Part, PartKind, Pivot, PivotKind, Role, ToolCall, Turn, TurnFlag
 from pivotal.spend.words import duration
+from pivotal.text.sgr import sgr_spans
 from pivotal.text.shell import shown_argument, shown_input
 from pivotal.tui.contrast import readable_style
 from pivotal.tui.markdown_source import markdown_text
+from pivotal.tui.rich_text import rich_style
 from pivotal.tui.safe import clean, one_line
 
 MARKDOWN_LIMIT = 6_000
@@ -42,6 +44,8 @@ POSSIBLE_GLYPH = "◇"
 """A possible pivot's: hollow, as `scan` lists them (✧ is a live candidate's)."""
 TURNED_DOWN = "·"
 """Starts the line on a silence the detector turned down (why, in plain words)."""
+HIDDEN_GLYPH = "⊘"
+"""Starts the line under the header of a turn the filter hides (the cursor is on it)."""
 ALL_PARTS = -1
 """`TurnLook.expanded` member meaning "everything in this turn is expanded"."""
 
@@ -61,6 +65,8 @@ class Palette:
     pivot: Style = Style(color="black", bgcolor="magenta", bold=True)
     possible: Style = Style(color="magenta", bold=True)
     dim: Style = Style(dim=True)
+    background: Color | None = None
+    """The transcript's background: a tool's own colours are made readable on it."""
 
     @classmethod
     def of(cls, style: Callable[[str], Style], background: Color | None) -> Palette:
@@ -70,7 +76,9 @@ class Palette:
         found = {name: style(f"transcript--{name}") for name in names}
         pivot = readable_style(style("transcript--pivot"), background)
         possible = readable_style(style("transcript--possible"), background)
-        return cls(pivot=pivot, possible=possible, dim=Style(dim=True), **found)
+        return cls(
+            pivot=pivot, possible=possible, dim=Style(dim=True), background=background, **found
+        )
 
     def banner(self, text: str) -> Style:
         """The banner's style: a pivot's loud, a possible pivot's outlined, a turned-down
@@ -101,6 +109,9 @@ class TurnLook:
     """The person marked this turn (m): "" without a note, else the note's first line."""
     reason: str = ""
     """What happened at the pivot anchored here, said under the header (the pivots filter)."""
+    hidden: str = ""
+    """The filter hides this turn and the cursor is on it: its words ("pivots only"). The turn
+    is drawn as its header and a line saying so, nothing the filter leaves out."""
 
 
 @dataclass(slots=True)
@@ -286,16 +297,35 @@ def tool_blocks(call: ToolCall, palette: Palette) -> list[RenderableType]:
     if call.output is None:
         blocks.append(Text("(no result yet)", palette.dim))
         return blocks
-    body, hidden_chars = cut(clean(call.output), EXPANDED_LIMIT)
-    body, hidden_lines = cut_lines(body, OUTPUT_LINES)
     style = palette.failed if call.failed else Style()
-    blocks.append(Text(body or "(empty output)", style))
+    body, hidden_chars, hidden_lines = coloured_output(call.output, style, palette.background)
+    blocks.append(body if body.plain else Text("(empty output)", style))
     if hidden_lines or hidden_chars:
         # lines when whole lines were left out, else the characters past the cut
         more = (hidden_lines, "line") if hidden_lines else (hidden_chars, "character")
         unit = more[1] + ("" if more[0] == 1 else "s")
         blocks.append(Text(f"… output cut ({more[0]:,} more {unit})", palette.dim))
     return blocks
+
+
+def coloured_output(
+    output: str, style: Style, background: Color | None = None
+) -> tuple[Text, int, int]:
+    """A tool's output as shown expanded: cleaned, its SGR colours kept as styles (a test
+    run's red and green, made readable on `background`), cut to `EXPANDED_LIMIT` characters
+    and `OUTPUT_LINES` lines; and how many characters and lines were left out."""
+    spans = sgr_spans(output)
+    body, hidden_chars = cut("".join(chunk for chunk, _ in spans), EXPANDED_LIMIT)
+    body, hidden_lines = cut_lines(body, OUTPUT_LINES)
+    text = Text(style=style, end="")
+    left = len(body)
+    for chunk, sgr in spans:
+        if left <= 0:
+            break
+        piece = chunk[:left]
+        left -= len(piece)
+        text.append(piece, None if sgr.plain else readable_style(rich_style(sgr), background))
+    return text, hidden_chars, hidden_lines
 
 
 def format_input(value: object) -> str:
@@ -369,11 +399,19 @@ def body_blocks(
     return blocks
 
 
+def hidden_line(words: str) -> str:
+    """The line under the header of the cursor's turn when the filter hides it."""
+    return f"{HIDDEN_GLYPH} hidden by the filter ({words}): you are on it · \\ changes the filter"
+
+
 def render_turn(turn: Turn, look: TurnLook, palette: Palette, console: Console) -> RenderedTurn:
-    """Render `turn` to strips `look.width` cells wide: banner, header, body, blank line."""
-    inner = max(look.width - 2, 10)
-    options = console.options.update(width=inner, highlight=False, markup=False)
+    """Render `turn` to strips `look.width` cells wide: banner, header, body, blank line
+    (a turn the filter hides: its header and the line that says so, `hidden_line`)."""
     blocks: list[tuple[RenderableType, int | None]] = []
+    if look.hidden:
+        note = Text(hidden_line(look.hidden), palette.dim + Style(italic=True))
+        blocks += [(header_text(turn, look, palette), None), (note, None)]
+        return _strips(turn, blocks, look.width, palette, console)
     if look.pivot:
         style = palette.banner(look.pivot)
         blocks.append((Text(look.pivot, style, no_wrap=True, overflow="ellipsis"), None))
@@ -384,6 +422,20 @@ def render_turn(turn: Turn, look: TurnLook, palette: Palette, console: Console) 
             (Text(f"{PIVOT_GLYPH} {look.reason}", palette.dim + Style(italic=True)), None)
         )
     blocks += body_blocks(turn, look, palette)
+    return _strips(turn, blocks, look.width, palette, console, header_row)
+
+
+def _strips(
+    turn: Turn,
+    blocks: list[tuple[RenderableType, int | None]],
+    width: int,
+    palette: Palette,
+    console: Console,
+    header_row: int = 0,
+) -> RenderedTurn:
+    """The blocks as strips behind the turn's gutter, and the blank line that ends a turn."""
+    inner = max(width - 2, 10)
+    options = console.options.update(width=inner, highlight=False, markup=False)
     _, attr = role_label(turn)
     gutter = Segment("▏ ", getattr(palette, attr))
     strips: list[Strip] = []

@@ -51,7 +51,7 @@ from pivotal.tui.panes import WIDE, Panes
 from pivotal.tui.pivot_panel import PivotPanel, Verdicts
 from pivotal.tui.pivot_story import Stories
 from pivotal.tui.play_timer import PlayTimer
-from pivotal.tui.playback import Playback
+from pivotal.tui.playback import FILTER_WORDS, Filter, Playback
 from pivotal.tui.prefetch import Prefetch
 from pivotal.tui.render import ALL_PARTS, expandable
 from pivotal.tui.replay_jumps import JumpKeys
@@ -63,14 +63,6 @@ from pivotal.tui.timeline import Timeline, TimelineState
 from pivotal.tui.top_line import TopLine
 from pivotal.tui.transcript import TranscriptView
 from pivotal.tui.verdicts import Banners, none_found
-
-FILTER_WORDS = {
-    "all": "all turns",
-    "human": "your messages only",
-    "pivots": "pivots only",
-    "failures": "failed calls only",
-}
-"""What the status line says after the filter key."""
 
 
 class ReplayScreen(JumpKeys, Screen[None]):
@@ -86,6 +78,9 @@ class ReplayScreen(JumpKeys, Screen[None]):
         self.playback = Playback(autopause=autopause, pace=pace or Pace())
         self.notice = notice
         self.status = ""
+        self.status_name = ""
+        """A name inside `status` (the session followed) the status line may cut in its middle
+        rather than drop the counters beside it."""
         self.reading = ""
         """How far reading got ("" when done). Not `loading`: that is Textual's reactive that
         covers the whole screen with a spinner while it is truthy."""
@@ -202,7 +197,7 @@ class ReplayScreen(JumpKeys, Screen[None]):
     # -- data from the app -------------------------------------------------------
     def add_turns(self, batch: Batch) -> None:
         """A slice of the session arrived: show it (the cursor stays where it is)."""
-        self.playback.set_turns(batch.turns)
+        self.playback.set_turns(batch.turns, batch.first_changed)
         first = batch.first_changed
         if batch.model != self.ledger.model:  # turns that name no model are priced again
             self.ledger.model, first = batch.model, 0
@@ -317,7 +312,7 @@ class ReplayScreen(JumpKeys, Screen[None]):
         if not self.ready:
             return
         pb = self.playback
-        self.transcript.show(pb.shown(), pb.cursor, follow=follow)
+        self.transcript.show(pb.shown(), pb.cursor, follow=follow, hidden=pb.hiding())
         self.panel.show_pivot(**self.panel_shows(self.jumps.panel_pivot()), live=live)
         spend, spend_short = self.ledger.status(pb.cursor)
         live, live_short = self.live.label()
@@ -329,6 +324,7 @@ class ReplayScreen(JumpKeys, Screen[None]):
                 following=self.live.on or self.reading.startswith("reading"),  # no end yet
                 loading=self.reading,
                 notice=self.status,
+                notice_cut=self.status_name,
                 live=live,
                 live_short=live_short,
                 marks=self.marking.marked_turns(),
@@ -492,8 +488,8 @@ class ReplayScreen(JumpKeys, Screen[None]):
 
     def action_cycle_filter(self) -> None:
         value = self.playback.cycle_filter()
-        self.transcript.with_reasons = value.value == "pivots"  # a list of pivots says why
-        shown = FILTER_WORDS.get(value.value, value.value)
+        self.transcript.with_reasons = value is Filter.PIVOTS  # a list of pivots says why
+        shown = FILTER_WORDS[value]
         self.status = f"showing {shown}" if self.playback.visible else f"no {shown.split()[0]} here"
         self.sync()
 
@@ -503,6 +499,10 @@ class ReplayScreen(JumpKeys, Screen[None]):
         if not self.playback.turns:
             return
         cursor = self.playback.cursor
+        hiding = self.playback.hiding()
+        if hiding:  # what Enter would unfold is not on screen
+            self.say(f"turn #{cursor + 1} is hidden by the filter ({hiding}): \\ changes it")
+            return
         ran = [s for s in self.subagents if s.parent_turn == cursor and not s.error]
         order = [call.call_id for call in self.playback.turns[cursor].tool_calls] if ran else []
         ran.sort(key=lambda s: order.index(s.call_id) if s.call_id in order else len(order))
@@ -601,7 +601,7 @@ class ReplayScreen(JumpKeys, Screen[None]):
         if shown.restarted and self.status.startswith("auto-paused"):
             self.status = ""  # said of turns that are gone
         if shown.paused_at is not None:
-            self.status = "auto-paused at a pivot confirmed live"
+            self.status = ""  # the LIVE part says why the view moved back, and End
             self.panes.reveal()
         elif self.playback.playing and not shown.pinned and not self.player.running:
             self.player.schedule()
@@ -612,7 +612,8 @@ class ReplayScreen(JumpKeys, Screen[None]):
     def follow_switched(self, message: LiveFollow.Switched) -> None:
         self.marking.identify(message.ref)  # marks, notes and resume belong to the new session
         self.name_session(SessionName.of(message.ref))
-        self.say(f"following the newest session now: {self.session_name.short()}")  # type: ignore[union-attr]
+        self.status_name = self.session_name.short()  # type: ignore[union-attr]
+        self.say(f"following the newest session now: {self.status_name}")
 
     # -- marks, notes, handoff ------------------------------------------------------
     @on(Marking.Loaded)

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from pivotal.text.fit import cells, clip
+from pivotal.text.fit import cells, clip, head, tail
 
 SEPARATOR = " │ "
 
@@ -22,6 +22,15 @@ class Part:
     short: str
     rank: int
     """Lower ranks are dropped first when even the short forms do not fit."""
+    cut: str = ""
+    """A name inside the part (a session's file name) that may be cut in its middle, down
+    to `CUT_FLOOR` cells, before any part is dropped: the counters stay, the name shrinks."""
+
+
+ROOMY = 24
+"""Cells a cut name keeps while the other parts still have their full forms."""
+CUT_FLOOR = 12
+"""Cells a cut name keeps at least, before any part is dropped."""
 
 
 DAY = 86_400
@@ -58,22 +67,50 @@ def days(seconds: int, gap: str = " ") -> str:
 def fit(parts: list[Part], width: int) -> str:
     """The parts joined to fit `width` cells (a title in a notice may take two a character).
 
-    Full forms first; then, lowest rank first, each part takes its short form;
-    then the lowest ranks go; what still does not fit is cut at the end.
+    Full forms first; a name a part may cut (`Part.cut`) gives up what the line is over
+    down to `ROOMY` cells; then, lowest rank first, each part takes its short form (a part
+    with a name tries its name down to `CUT_FLOOR` before that); then the names go down to
+    `CUT_FLOOR`; then the lowest ranks go (the room they leave goes back to the names);
+    what still does not fit is cut at the end.
     """
-    shown = {id(p): p.full for p in parts}
+    form = {id(p): p.full for p in parts}
     kept = [p for p in parts if p.full or p.short]
 
-    def joined() -> str:
-        return SEPARATOR.join(shown[id(p)] for p in kept if shown[id(p)])
+    def joined(floor: int) -> str:
+        shown = dict(form)
 
-    text = joined()
+        def line() -> str:
+            return SEPARATOR.join(shown[id(p)] for p in kept if shown[id(p)])
+
+        for part in kept:
+            name, whole = part.cut, form[id(part)]
+            over = cells(line()) - width
+            if name and name in whole and over > 0:
+                room = max(cells(name) - over, floor)
+                shown[id(part)] = whole.replace(name, middle(name, room), 1)
+        return line()
+
+    text = joined(ROOMY)
     for part in sorted(kept, key=lambda p: p.rank):
         if cells(text) <= width:
             return text
-        shown[id(part)] = part.short
-        text = joined()
+        if part.cut and part.short != part.full:  # its name gives up all it can first
+            text = joined(CUT_FLOOR)
+            if cells(text) <= width:
+                return text
+        form[id(part)] = part.short
+        text = joined(ROOMY)
+    text = joined(CUT_FLOOR)
     while cells(text) > width and len(kept) > 2:
         kept.remove(min(kept, key=lambda p: p.rank))
-        text = joined()
+        text = joined(CUT_FLOOR)
     return clip(text, width)
+
+
+def middle(name: str, room: int) -> str:
+    """`name` in at most `room` cells, its middle replaced by `…`: a file name's start and
+    its end (the extension, an id's last digits) both stay."""
+    if cells(name) <= room:
+        return name
+    end = tail(name, (room - 1) // 3)
+    return head(name, room - 1 - cells(end)) + "…" + end

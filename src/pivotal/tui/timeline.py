@@ -24,7 +24,7 @@ from textual.widget import Widget
 
 from pivotal.text.plural import plural
 from pivotal.tui.contrast import readable_style
-from pivotal.tui.playback import Playback
+from pivotal.tui.playback import FILTER_WORDS, Filter, Playback
 from pivotal.tui.render import PIVOT_GLYPH, POSSIBLE_GLYPH
 from pivotal.tui.status_line import Part, clock, fit, since_start
 
@@ -43,9 +43,13 @@ class TimelineState:
     pace_short: str = "1/s"
     autopause: bool = True
     filter: str = "all"
+    hidden: int = 0
+    """How many of the session's turns the filter hides."""
     loading: str = ""
     """Progress while the session is still being read ("" when done)."""
     notice: str = ""
+    notice_cut: str = ""
+    """A name inside `notice` that may be cut in its middle (the session followed)."""
     candidates: tuple[int, ...] = ()
     """Pivots the detector still calls candidates (live follow): drawn hollow."""
     possible: tuple[int, ...] = ()
@@ -81,6 +85,7 @@ class TimelineState:
             pace_short=pb.pace.short(),
             autopause=pb.autopause,
             filter=pb.filter.value,
+            hidden=pb.hidden_count(),
             candidates=candidates,
             possible=pb.possible_turns,
             elapsed=elapsed,
@@ -129,12 +134,17 @@ def status_text(state: TimelineState, width: int) -> str:
         parts.append(Part("auto-pause on", "", 1))
     else:
         parts.append(Part("auto-pause off", "no auto-pause", 2))
-    if state.filter != "all":
-        parts.append(Part(f"filter: {state.filter}", f"only {state.filter}", 6))
+    if state.filter != "all":  # what the transcript leaves out, and how much of it
+        words = FILTER_WORDS[Filter(state.filter)]
+        hidden = f"{state.hidden:,} of {state.total:,} turns hidden"
+        parts.append(Part(f"filter: {words} · {hidden}", f"{words}, {state.hidden:,} hidden", 6))
     if state.loading:
         parts.append(Part(state.loading, state.loading.split(" (")[0], 7))
     if state.notice:
-        parts.append(Part(state.notice, state.notice, 10))
+        said, hint, _ = state.notice.rpartition(" · ")
+        cut = state.notice_cut if state.notice_cut in state.notice else ""
+        short = said if hint and cut and cut in said else state.notice  # the name, not the hint
+        parts.append(Part(state.notice, short, 10, cut=cut))
     return fit(parts, width)
 
 

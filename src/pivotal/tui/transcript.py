@@ -112,6 +112,9 @@ class TranscriptView(ScrollView, can_focus=False):
         self.subagents: dict[int, tuple[tuple[str, str], ...]] = {}
         """Turn -> (call id, what its sub-agent did) for the calls that ran one."""
         self._placeholder = ""
+        self._hidden: tuple[int, str] | None = None
+        """(the cursor's turn, the filter's words) while the filter hides the turn the cursor
+        is on: it is drawn as its header and a line saying so (`TurnLook.hidden`)."""
         self.marks: dict[int, str] = {}
         """Turn -> its note's first line ("" when marked without a note): ▼ in its header."""
         self._with_reasons = False
@@ -145,9 +148,17 @@ class TranscriptView(ScrollView, can_focus=False):
                     self._cache.discard(key)
                 self._stale = True
 
-    def show(self, shown: list[int], cursor: int, *, follow: bool = True) -> None:
-        """Show `shown` turns with `cursor` marked; scroll so the cursor turn is in view."""
+    def show(self, shown: list[int], cursor: int, *, follow: bool = True, hidden: str = "") -> None:
+        """Show `shown` turns with `cursor` marked; scroll so the cursor turn is in view.
+
+        `hidden`: the filter's words when it hides the cursor's turn (`Playback.hiding`),
+        which is then drawn as its header alone: the filter holds for every turn shown.
+        """
         old, moved = self.shown, cursor != self.cursor
+        stand_in = (cursor, hidden) if hidden else None
+        if stand_in != self._hidden:  # a turn changes height: that turn alone is measured again
+            self._heights.redo({turn for turn, _ in filter(None, (stand_in, self._hidden))})
+            self._hidden, self._stale = stand_in, True
         self.shown = shown
         self.cursor = cursor
         if not moved and shown == old and not self._stale and not follow:
@@ -451,6 +462,7 @@ class TranscriptView(ScrollView, can_focus=False):
             mark=self.marks.get(index),
             spend=turn_usage(self.turns[index], self.model) if index < len(self.turns) else "",
             subagents=self.subagents.get(index, ()),
+            hidden=self._hidden[1] if self._hidden and self._hidden[0] == index else "",
         )
 
     def prerender(self, visible: list[int], target: int) -> bool:
