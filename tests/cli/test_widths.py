@@ -181,3 +181,110 @@ def test_sessions_lines_up_a_korean_project(width: int) -> None:
 )
 def test_wrap(line: str, width: int, rows: list[str]) -> None:
     assert wrap(line, width) == rows
+
+
+def _whole_paths(lines: list[str], home: Path) -> list[str]:
+    """The lines that are a session's path under its row: whole, never cut (a person copies
+    them; the terminal wraps them)."""
+    paths = [line[4:] for line in lines if line.startswith(f"    {home}")]
+    assert all(Path(path).is_file() for path in paths), paths
+    return paths
+
+
+@pytest.mark.parametrize("width", [80, 160])
+def test_search_fits_the_terminal(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, width: int
+) -> None:
+    """`pivotal search` at 80 columns wrapped its header and every hit over four lines (the
+    daily-use audit): on a terminal the session goes under its row, whole, the snippet takes
+    the room the columns leave, or a line of its own under the row when that is too little."""
+    home = home_with_sessions(tmp_path)
+    monkeypatch.setenv("COLUMNS", str(width))
+    monkeypatch.setenv("NO_COLOR", "1")  # the matches marked « », which take cells too
+    query = ("search", "speculative decoding", "--root", home)
+    fitted = pivotal(*query, tty=True).splitlines()
+    piped = pivotal(*query, tty=False).splitlines()
+    hits = len(piped) - 1
+    assert hits >= 1 and piped[0].split()[-2:] == ["SNIPPET", "SESSION"]
+    assert all(line.endswith(".jsonl") for line in piped[1:]), "piped, each hit is one line"
+    paths = _whole_paths(fitted, home)
+    assert len(paths) == hits and all(path in "".join(piped) for path in paths)
+    assert [line for line in fitted if cells(line) > width and line[4:] not in paths] == []
+    assert fitted[0].split()[:5] == ["AGENT", "PROJECT", "TIME", "TURN", "WHO"]
+    assert "SESSION" not in fitted[0]
+    snippets = [line for line in fitted if "«" in line]
+    assert len(snippets) == hits
+    under = width == 80  # 80 columns leave a snippet too little room beside its row
+    assert all(line.startswith("    ") == under for line in snippets), snippets
+    assert ("SNIPPET" in fitted[0]) != under
+
+
+def test_a_search_snippet_takes_the_room_the_columns_leave() -> None:
+    """Up to its 100 cells; a terminal wide enough for the session too keeps it in its row."""
+    from pivotal.catalog.search_index import SessionRow
+    from pivotal.catalog.search_query import Hit, parse_query
+    from pivotal.cli.search_output import print_hits
+
+    row = SessionRow(1, "/s/1.jsonl", None, "codex", None, None, "/home/ana/work/shop", None, None)
+    body = "retry " * 10 + "the fetch twice, then " + "give up " * 30
+
+    def shown(width: int) -> list[str]:
+        out = io.StringIO()
+        hit = Hit(row, 0, 0, 0.0, 1.0, body)
+        print_hits([hit], parse_query("fetch"), as_json=False, out=out, width=width)
+        return out.getvalue().splitlines()
+
+    for width in (120, 140):
+        head, line, session = shown(width)
+        assert cells(line) == width and "«fetch»" in line and session == "    /s/1.jsonl", line
+    head, line = shown(200)
+    assert head.split()[-1] == "SESSION" and line.endswith("…  /s/1.jsonl") and cells(line) < 200
+
+
+@pytest.mark.parametrize("width", [80, 160])
+def test_stats_fits_the_terminal(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, width: int
+) -> None:
+    """`pivotal stats` ignored the terminal: at 80 columns every row wrapped (the audit). On
+    a terminal the project and the run turns shrink, and where that is not enough each
+    session's name goes on a line of its own under its row; piped, every line is whole."""
+    home = home_with_sessions(tmp_path)
+    monkeypatch.setenv("COLUMNS", str(width))
+    fitted = pivotal("stats", "--root", home, tty=True).splitlines()
+    piped = pivotal("stats", "--root", home, tty=False).splitlines()
+    assert [line for line in fitted if cells(line) > width] == []
+    assert long_lines("\n".join(piped), 80), "piped, the lines are whole"
+    end = piped.index("")
+    names = [line.split("  ")[0] for line in piped[1:end]]
+    assert len(names) == 2 and piped[0].startswith("SESSION")
+    if width == 80:
+        assert fitted[0].startswith("PROJECT") and "SESSION" not in fitted[0]
+        assert [fitted[n] for n in (2, 4)] == [f"    {name}" for name in names]
+    else:
+        assert fitted[:end] == [line.rstrip() for line in piped[:end]]
+    totals = fitted[fitted.index("") :]
+    assert words(" ".join(totals)) == words(" ".join(piped[end:]))  # wrapped, all there
+
+
+def test_stats_on_a_narrow_terminal_drops_the_token_figure_first() -> None:
+    from pivotal.catalog.stats import PivotRun, SessionStats, stats_table
+
+    run = PivotRun(3, "implicit_approval", "ack", 0.8, 12, 4.0, "person", 0, 0, 0)
+    stats = [
+        SessionStats(
+            label="a.jsonl",
+            format="codex",
+            path=f"/s/{name}.jsonl",
+            cwd="/home/dev/src/clients/acme/backend/invoice-api",
+            turns=40,
+            tokens=45_500_000,
+            pivots=[run] * 6,
+        )
+        for name in ("a", "b")
+    ]
+    piped = stats_table(stats).splitlines()
+    assert piped[1].endswith("no price · 45.5M tokens")
+    whole = cells(piped[1])
+    narrower = stats_table(stats, whole - 1).splitlines()
+    assert narrower[1].endswith("no price") and "invoice-api" in narrower[1]
+    assert cells(narrower[1]) < whole

@@ -40,6 +40,26 @@ def test_the_span_counts_the_whole_seconds_the_turns_show() -> None:
     assert clock(elapsed) == "1:15:58" and clock(duration) == "1:15:58"
 
 
+def test_a_span_of_days_is_a_clock_of_days_not_of_hundreds_of_hours() -> None:
+    """A session resumed over nine days read `0:00 / 235:38:24` (the audit): under a day the
+    status line keeps its clock, from a day on it counts days and hours."""
+    nine_days = 235 * 3600 + 38 * 60 + 24
+    assert clock(nine_days) == "9d 19h"  # a clock: the hours gone, not rounded up
+    assert since_start(nine_days) == "9d19h"
+    assert clock(86_399) == "23:59:59" and clock(86_400) == "1d 00h"
+    assert since_start(86_399) == "23h59m" and since_start(26 * 3600) == "1d02h"
+    elapsed = Part(f"{clock(0)} / {clock(nine_days)}", since_start(0), 3)
+    assert fit([elapsed], 80) == "0:00 / 9d 19h"
+
+
+def test_a_call_that_ran_for_hours_says_hours() -> None:
+    from pivotal.tui.render import format_duration
+
+    assert format_duration(44) == "44 ms" and format_duration(90_000) == "1.5 min"
+    assert format_duration(3_600_000 * 2 + 5 * 60_000) == "2 h 5 min"
+    assert format_duration(842_472_000) == "9 d 18 h"  # not 14041.2 min
+
+
 def test_a_turn_list_changed_from_its_start_is_timed_from_its_own_first_turn() -> None:
     """A followed file replaced by an older session with more turns kept the old first stamp:
     every turn of the new one was before it, and the clock read 0:00 for good."""

@@ -137,16 +137,16 @@ async def test_a_replay_opened_on_its_own_lists_sessions_for_o_and_the_palette()
         assert len(rows(app)) == 3
 
 
-async def test_under_100_columns_the_title_keeps_20_characters() -> None:
+async def test_under_100_columns_the_title_keeps_19_characters() -> None:
     """At 80 columns the project keeps its end and the start drops its year: the title,
-    what tells sessions apart, gets 20 cells (19 letters and the …), not 11. Wider, the
-    full stamp is back."""
+    what tells sessions apart, gets 19 cells (18 letters and the …), not 10 (the cost
+    column holds `no price`, a cell more than it had). Wider, the full stamp is back."""
     app = ReplayerApp(None, refs=list(REFS))
     async with app.run_test(size=(80, 24)) as pilot:
         await pilot.pause()
         first = plain_rows(app)[0]
         assert "…/qwen-serve" in first  # the project's end, where projects differ
-        assert "Speed up the infere…" in first  # 20 cells of the title
+        assert "Speed up the infer…" in first  # 19 cells of the title
         head = str(app.screen.query_one("#picker-header").render())
         assert "started (UTC)" not in head and "started" in head
         await pilot.resize_terminal(130, 24)

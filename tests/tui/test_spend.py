@@ -173,7 +173,7 @@ async def test_enter_on_a_turn_without_subagents_still_folds_its_calls(tmp_path)
 
 def test_the_picker_lists_what_each_session_cost_with_its_subagents(tmp_path) -> None:
     from pivotal.catalog.discovery import with_counts
-    from pivotal.tui.picker import header, ref_label
+    from pivotal.tui.picker import Columns, header, ref_label
 
     ref = with_counts(_home(tmp_path))
     own = 12800  # claude_home.OWN, by hand
@@ -183,7 +183,9 @@ def test_the_picker_lists_what_each_session_cost_with_its_subagents(tmp_path) ->
     assert "cost" in header().plain
     assert "$0.09" in ref_label(ref).plain
     unpriced = ref.__class__(format="codex", path=ref.path, turns=3, tokens=9400)
-    assert "9.4k tk" in ref_label(unpriced).plain  # tokens, never a guessed price
+    assert "no price" in ref_label(unpriced).plain  # never a guessed price
+    roomy = Columns.for_width(160)
+    assert "9.4k no price" in ref_label(unpriced, cols=roomy).plain  # its tokens beside it
     partial = ref.__class__(
         format="x", path=ref.path, turns=3, tokens=9, cost=1.5, cost_whole=False
     )

@@ -114,9 +114,14 @@ def unavailable_reason() -> str | None:
 
 
 def search_code_stamp() -> str:
-    """What the indexed texts depend on: the readers, the model and `search_text`."""
+    """What the indexed texts depend on: the readers, the model, `search_text` and the
+    way it writes a command (`text.shell`)."""
     package = Path(__file__).resolve().parents[1]
-    extra = [package / "catalog" / "search_text.py", package / "catalog" / "search_index.py"]
+    extra = [
+        package / "catalog" / "search_text.py",
+        package / "catalog" / "search_index.py",
+        package / "text" / "shell.py",
+    ]
     return code_stamp(("readers",), extra, f"search/{SCHEMA_VERSION}")
 
 

@@ -19,6 +19,7 @@ import re
 from typing import NamedTuple
 
 from pivotal.model import PartKind, Role, Session, Turn, TurnFlag
+from pivotal.text.shell import input_lines
 
 YOU, COMMAND, AGENT, OUTPUT = 0, 1, 2, 3
 WHO_NAMES = ("you", "command", "agent", "tool output")
@@ -106,10 +107,10 @@ def _person_command(turn: Turn, parts: list) -> bool:  # type: ignore[type-arg]
 
 
 def arguments(value: object) -> str:
-    """A call's arguments as text: each value on its own line, the way the transcript lists them."""
-    if isinstance(value, dict):
-        return "\n".join(f"{key}: {item}" for key, item in value.items())
-    return "" if value is None else str(value)
+    """A call's arguments as text: each value on its own line, the way the transcript lists
+    them, a command given as words as typed (`text.shell`: `command: npm test`, not
+    `command: ['bash', '-lc', 'npm test']`)."""
+    return input_lines(value)
 
 
 def _clip(text: str) -> str:

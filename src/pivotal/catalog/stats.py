@@ -21,7 +21,7 @@ from dataclasses import asdict, dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from pivotal.model import Pivot, PivotKind, Role, Session, SessionRef, Silence
-from pivotal.text.fit import cells, head, pad, tail
+from pivotal.text.fit import cells, clip, clip_start, head, pad, tail, wrap
 from pivotal.text.plural import plural
 from pivotal.text.project import project_cell
 from pivotal.text.safe import clean
@@ -390,12 +390,16 @@ def short_label(label: str, width: int = 44) -> str:
     return start + "…" + tail(label, width - 1 - cells(start))
 
 
-def stats_table(stats: Sequence[SessionStats]) -> str:
+def stats_table(stats: Sequence[SessionStats], width: int | None = None) -> str:
+    """The sessions table and the totals under it; `width`: fitted to a terminal that wide
+    (`_fitted`), None for a pipe (every line whole: scripts read it)."""
     rows = [
         ("SESSION", "PROJECT", "FORMAT", "TURNS", "PIVOTS", "KINDS", "RUN TURNS", "RUN MIN", "COST")
     ]
+    short_costs = ["COST"]
     names = distinct_labels([s.path + (f"#{s.key}" if s.key else "") for s in stats])
     for s, name in zip(stats, names, strict=True):
+        short_costs.append(_session_cost(s, tokens=False) if not s.error else "")
         if s.error:
             rows.append(
                 (short_label(name), "-", s.format, "-", "-", "unreadable", s.error[:40], "", "")
@@ -418,9 +422,73 @@ def stats_table(stats: Sequence[SessionStats]) -> str:
                 _session_cost(s),
             )
         )
-    widths = [max(cells(r[i]) for r in rows) for i in range(len(rows[0]))]
-    lines = ["  ".join(pad(r[i], widths[i]) for i in range(len(r))).rstrip() for r in rows]
-    return "\n".join(lines + [""] + _totals_lines(stats)) + "\n"
+    totals = _totals_lines(stats)
+    if width is None:
+        widths = [max(cells(r[i]) for r in rows) for i in range(len(rows[0]))]
+        lines = ["  ".join(pad(r[i], widths[i]) for i in range(len(r))).rstrip() for r in rows]
+    else:
+        short = [(*r[:-1], cost) for r, cost in zip(rows, short_costs, strict=True)]
+        lines = _fitted(rows, short, width)
+        totals = [row for line in totals for row in wrap(line, width)]
+    return "\n".join(lines + [""] + totals) + "\n"
+
+
+PROJECT_LEAST = 12
+RUN_TURNS_LEAST = 10
+"""On a narrow terminal the project and the run turns give way, down to this many cells."""
+UNDER = "    "
+"""What starts the line of a session's name under its row."""
+
+
+def _fitted(rows: list[tuple[str, ...]], short: list[tuple[str, ...]], width: int) -> list[str]:
+    """The table in `width` cells, as `pivotal sessions` fits its own: an unpriced session's
+    token figure goes first (`no price` alone), then the project (its end kept) and the run
+    turns shrink; when that is not enough, each session's name goes on a line of its own
+    under its row (the header then names the other columns)."""
+    whole = _widths(rows)
+    if _span(whole) <= width:
+        return _lines(rows, whole, 1)
+    widths, fits = _shrunk(short, width, 1, 6)
+    if fits:
+        return _lines(short, widths, 1)
+    body = [r[1:] for r in short]
+    widths, _ = _shrunk(body, width, 0, 5)
+    lines = _lines(body, widths, 0)
+    out = lines[:1]
+    for line, row in zip(lines[1:], rows[1:], strict=True):
+        out += [line, UNDER + row[0]]
+    return out
+
+
+def _shrunk(
+    rows: list[tuple[str, ...]], width: int, project: int, run: int
+) -> tuple[list[int], bool]:
+    """The columns' widths with the project and then the run turns cut towards `width` (no
+    narrower than `PROJECT_LEAST`, `RUN_TURNS_LEAST`), and whether the row fits then."""
+    widths = _widths(rows)
+    over = _span(widths) - width
+    for column, least in ((project, PROJECT_LEAST), (run, RUN_TURNS_LEAST)):
+        give = max(min(over, widths[column] - least), 0)
+        widths[column] -= give
+        over -= give
+    return widths, over <= 0
+
+
+def _widths(rows: Sequence[tuple[str, ...]]) -> list[int]:
+    return [max(cells(r[i]) for r in rows) for i in range(len(rows[0]))]
+
+
+def _span(widths: list[int]) -> int:
+    return sum(widths) + 2 * (len(widths) - 1)
+
+
+def _lines(rows: Sequence[tuple[str, ...]], widths: list[int], project: int) -> list[str]:
+    """Each row padded to `widths`: the `project` column cut at its start, others at their end."""
+    cut = [clip_start if n == project else clip for n in range(len(widths))]
+    return [
+        "  ".join(pad(cut[i](r[i], widths[i]), widths[i]) for i in range(len(r))).rstrip()
+        for r in rows
+    ]
 
 
 PROJECT_WIDTH = 24
@@ -432,15 +500,13 @@ def _project(cwd: str | None) -> str:
     return project_cell(cwd, PROJECT_WIDTH)
 
 
-def _session_cost(s: SessionStats) -> str:
-    """ "$3.40", "≥$3.40" (part had no price), "no price", or "-" (no usage recorded)."""
-    from pivotal.spend.words import dollars
+def _session_cost(s: SessionStats, tokens: bool = True) -> str:
+    """ "$3.40", "≥$3.40" (part had no price), "no price · 45.5M tokens" (the figure left out
+    without `tokens`), or "—" (no usage recorded): `spend.words.cost_cell`, as the picker."""
+    from pivotal.spend.words import NO_PRICE, cost_cell, tokens_cell
 
-    if not s.tokens:
-        return "-"
-    if s.cost_usd is None:
-        return "no price"
-    return ("" if s.priced else "≥") + dollars(s.cost_usd)
+    said = cost_cell(s.tokens, s.cost_usd, s.priced)
+    return f"{said} · {tokens_cell(s.tokens)} tokens" if tokens and said == NO_PRICE else said
 
 
 def _totals_lines(stats: Sequence[SessionStats]) -> list[str]:

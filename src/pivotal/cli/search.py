@@ -19,7 +19,7 @@ from pathlib import Path
 
 from pivotal.cli.arguments import SESSION_PATH, add_roots, positive_limit, usable_roots
 from pivotal.cli.exitcodes import PROBLEM_CODES, ExitCode, worst
-from pivotal.cli.output import err
+from pivotal.cli.output import err, terminal_width
 
 DEFAULT_LIMIT = 20
 _RELATIVE = re.compile(r"(\d+(?:\.\d+)?)\s*([smhdw])", re.IGNORECASE)
@@ -118,7 +118,8 @@ def search_cmd(args: argparse.Namespace) -> None:
         for problem in problems_of(unlisted):
             err(problem.message)
             codes.append(PROBLEM_CODES.get(problem.kind, ExitCode.UNREADABLE))
-    print_hits(hits, query, as_json=args.as_json, redact=args.redact, color=_color())
+    width = terminal_width(sys.stdout)
+    print_hits(hits, query, as_json=args.as_json, redact=args.redact, color=_color(), width=width)
     if not hits:
         err(f"no match for {args.query!r}")
     raise SystemExit(worst(codes))

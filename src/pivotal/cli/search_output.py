@@ -3,8 +3,12 @@
 One hit per line: agent, project, when, turn (as the replayer numbers it), who
 wrote the text that matched, a one-line snippet with the matches marked, and
 the session (the name `pivotal sessions` prints, which every command takes).
-Every piece of session text is cleaned for the terminal; with `redact`,
-secrets and home paths are masked before the snippet is cut (`export.redact`).
+Piped, every line is whole (scripts read it); on a terminal the hits fit its width as
+`pivotal sessions` fits its rows: the session goes on a line of its own under its row,
+whole, and the snippet takes the room the columns leave (a line of its own too, when
+that is less than `SNIPPET_MIN` cells). Every piece of session text is cleaned for the
+terminal; with `redact`, secrets and home paths are masked before the snippet is cut
+(`export.redact`).
 """
 
 from __future__ import annotations
@@ -18,10 +22,17 @@ from typing import TextIO
 
 import msgspec
 
-from pivotal.catalog.search_query import Hit, SearchQuery, Snippet, marked, snippet
+from pivotal.catalog.search_query import (
+    SNIPPET_WIDTH,
+    Hit,
+    SearchQuery,
+    Snippet,
+    marked,
+    snippet,
+)
 from pivotal.catalog.search_text import WHO_KEYS, WHO_NAMES
 from pivotal.scan.report import iso, short_time
-from pivotal.text.fit import cells, pad
+from pivotal.text.fit import cells, clip_start, pad
 from pivotal.text.project import project_cell
 from pivotal.text.safe import clean, clean_line, json_inert
 
@@ -30,6 +41,12 @@ MARK = ("«", "»")
 COLOR = ("\x1b[1;31m", "\x1b[0m")
 """Around a match on a terminal: bold red, as grep and ripgrep print matches."""
 PROJECT = 28
+PROJECT_MIN = 12
+"""On a narrow terminal the project gives way first, down to this many cells (its end kept)."""
+SNIPPET_MIN = 40
+"""A snippet with less room than this beside its row goes on a line of its own under it."""
+UNDER = "    "
+"""What starts a line of its own under a row (the snippet, the session)."""
 
 
 def project(cwd: str | None) -> str:
@@ -66,41 +83,95 @@ def print_hits(
     redact: bool = False,
     color: bool = False,
     out: TextIO | None = None,
+    width: int | None = None,
 ) -> None:
-    """Write `hits` to `out` (stdout): aligned columns, or one JSON object per line."""
+    """Write `hits` to `out` (stdout): aligned columns, or one JSON object per line.
+
+    `width`: a terminal that wide (None: a pipe, every line whole). The project is cut
+    from its start down to `PROJECT_MIN` cells; the session goes under its row when the
+    line cannot hold it, the snippet too when it would have less than `SNIPPET_MIN` cells.
+    """
     out = out or sys.stdout
     pattern = query.pattern
-    lines = []
-    for rank, hit in enumerate(hits, 1):
-        mask = _masker(hit) if redact else _same
-        snip = snippet(hit.body, pattern, transform=mask if redact else None)
-        if as_json:
+    masks = [_masker(hit) if redact else _same for hit in hits]
+    if as_json:
+        for rank, (hit, mask) in enumerate(zip(hits, masks, strict=True), 1):
+            snip = snippet(hit.body, pattern, transform=mask if redact else None)
             encoded = msgspec.json.encode(hit_json(hit, rank, snip, mask)).decode()
             out.write(json_inert(encoded) + "\n")
-            continue
-        before, after = COLOR if color else MARK
-        lines.append(
-            (
-                hit.session.format,
-                project(mask(hit.session.cwd) if hit.session.cwd else None),
-                short_time(hit.time),
-                f"#{hit.turn + 1}",
-                WHO_NAMES[hit.who],
-                marked(snip, before, after),
-                mask(clean_line(hit.session.label)),
-                cells(snip.text),
-            )
-        )
-    if as_json or not lines:
         return
-    head = ("AGENT", "PROJECT", "TIME", "TURN", "WHO", "SNIPPET", "SESSION", len("SNIPPET"))
-    rows = [head, *lines]
-    widths = [max(cells(str(r[i])) for r in rows) for i in range(5)]
-    snippet_width = max(r[7] for r in rows)
-    for row in rows:
-        shown = [pad(str(row[i]), widths[i]) for i in range(5)]
-        rest = " " * (snippet_width - row[7])  # the marks take no column of their own
-        out.write("  ".join(shown) + "  " + str(row[5]) + rest + "  " + str(row[6]) + "\n")
+    if not hits:
+        return
+    head = ("AGENT", "PROJECT", "TIME", "TURN", "WHO")
+    rows = [head] + [
+        (
+            hit.session.format,
+            project(mask(hit.session.cwd) if hit.session.cwd else None),
+            short_time(hit.time),
+            f"#{hit.turn + 1}",
+            WHO_NAMES[hit.who],
+        )
+        for hit, mask in zip(hits, masks, strict=True)
+    ]
+    sessions = ["SESSION"] + [
+        mask(clean_line(hit.session.label)) for hit, mask in zip(hits, masks, strict=True)
+    ]
+    widths = [max(cells(r[i]) for r in rows) for i in range(len(head))]
+    room, beside = _snippet_room(widths, width)
+    before, after = COLOR if color else MARK
+    texts, sizes = ["SNIPPET"], [len("SNIPPET")]
+    for hit, mask in zip(hits, masks, strict=True):
+        transform = mask if redact else None
+        snip = snippet(hit.body, pattern, room, transform=transform)
+        text = marked(snip, before, after)
+        size = cells(snip.text) if color else cells(text)  # colour takes no cell, « » do
+        if width is not None and size > room:  # the marks too, inside the room
+            snip = snippet(hit.body, pattern, 2 * room - size, transform=transform)
+            text = marked(snip, before, after)
+            size = cells(text)
+        texts.append(text)
+        sizes.append(size)
+    snippet_width = max(sizes)
+    session_beside = width is None or (
+        beside and _span(widths) + 2 + snippet_width + 2 + max(map(cells, sessions)) <= width
+    )
+    for n, row in enumerate(rows):
+        line = "  ".join(pad(clip_start(row[i], widths[i]), widths[i]) for i in range(len(row)))
+        if beside and session_beside:
+            rest = " " * (snippet_width - sizes[n])
+            out.write(f"{line}  {texts[n]}{rest}  {sessions[n]}\n")
+            continue
+        if beside:
+            out.write(f"{line}  {texts[n]}".rstrip() + "\n")
+        else:
+            out.write(line.rstrip() + "\n")
+            if n:
+                out.write(UNDER + texts[n] + "\n")
+        if n:
+            out.write(UNDER + sessions[n] + "\n")
+
+
+def _snippet_room(widths: list[int], width: int | None) -> tuple[int, bool]:
+    """The snippet's cells and whether it goes beside its row (else under it). The project's
+    width in `widths` is cut, to no less than `PROJECT_MIN`, for a snippet beside it that
+    would have less than `SNIPPET_MIN` cells, or for a row wider than the terminal."""
+    if width is None:
+        return SNIPPET_WIDTH, True
+    natural = widths[1]
+    least = min(PROJECT_MIN, natural)
+    room = width - _span(widths) - 2
+    widths[1] = max(natural - max(SNIPPET_MIN - room, 0), least)
+    room = width - _span(widths) - 2
+    if room >= SNIPPET_MIN:
+        return min(room, SNIPPET_WIDTH), True
+    widths[1] = natural
+    widths[1] = max(natural - max(_span(widths) - width, 0), least)
+    return min(SNIPPET_WIDTH, width - len(UNDER)), False
+
+
+def _span(widths: list[int]) -> int:
+    """Cells the columns of `widths` take, two between each."""
+    return sum(widths) + 2 * (len(widths) - 1)
 
 
 def _same(text: str) -> str:

@@ -12,7 +12,7 @@ from pathlib import Path
 
 from pivotal.cli.arguments import SESSION_PATH, add_roots, add_sensitivity
 from pivotal.cli.exitcodes import ExitCode, worst
-from pivotal.cli.output import err
+from pivotal.cli.output import err, terminal_width
 from pivotal.cli.resolve import find_refs
 
 
@@ -89,7 +89,7 @@ def stats_cmd(args: argparse.Namespace) -> None:
     if args.as_json:
         print(json.dumps(stats_json(stats), ensure_ascii=False))
     else:
-        sys.stdout.write(stats_table(stats))
+        sys.stdout.write(stats_table(stats, terminal_width(sys.stdout)))
     for item in stats:
         if item.error:
             err(f"{item.path}: cannot read ({item.error})")

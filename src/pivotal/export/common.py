@@ -18,6 +18,7 @@ from pivotal.spend.run import Run
 from pivotal.spend.session import SessionSpend, measure_runs, session_spend
 from pivotal.spend.words import run_sentence
 from pivotal.text.safe import clean
+from pivotal.text.shell import shown_argument, shown_input
 
 
 @dataclass(slots=True)
@@ -77,12 +78,13 @@ class ExportInput:
 
     def spend_line(self) -> str:
         """The session's total: "1.2 M tokens, ≈ $3.40 (the session 0.8 M …; 3 sub-agents …)";
-        what has no price says which model it was."""
+        what has no price says which model it was ("45 M tokens, no price for gpt-x"); "—"
+        when it records no usage (as the picker and `stats` say it)."""
         spend = self.spend()
         total = spend.total
         line = words.spend(total)
         if not line:
-            return "not recorded"
+            return words.NO_USAGE
         if total.unpriced_models:
             names = ", ".join(sorted(total.unpriced_models)[:3])
             whole = total.unpriced >= total.responses  # "…, no price" ends the line then
@@ -132,7 +134,7 @@ def tool_status(call: ToolCall) -> str:
 
 def tool_line(call: ToolCall, limit: int = 120) -> str:
     """`Bash: pytest -q  (failed, exit 1)`: one cleaned line per call."""
-    argument = clean(call.key_argument(), max_len=limit).replace("\n", " ⏎ ")
+    argument = clean(shown_argument(call), max_len=limit).replace("\n", " ⏎ ")
     name = clean(call.name, max_len=40)
     return (
         f"{name}: {argument}  ({tool_status(call)})"
@@ -142,8 +144,9 @@ def tool_line(call: ToolCall, limit: int = 120) -> str:
 
 
 def tool_input_text(call: ToolCall, limit: int) -> str:
-    """The call's arguments as readable text (JSON for structured input), cleaned."""
-    value = call.input
+    """The call's arguments as readable text (JSON for structured input, a command given as
+    words as typed: `"command": "npm test"`), cleaned."""
+    value = shown_input(call.input)
     if value is None:
         return ""
     if isinstance(value, str):

@@ -1,7 +1,8 @@
 """Tokens, dollars, time and runs in a few words, the same in the replayer, exports and CLI.
 
-"1.2 M tokens", "≈ $3.40" (every response priced), "≥ $3.40" (some had no
-price: the sum is a floor), "no price" (none had one); "47 min".
+"1.2 M tokens" (`1.5 B` past a billion), "≈ $3.40" (every response priced), "≥ $3.40"
+(some had no price: the sum is a floor), "no price" (none had one); "47 min", "9 d 20 h".
+A table's cell says the same in fewer columns (`cost_cell`, `tokens_cell`).
 """
 
 from __future__ import annotations
@@ -15,7 +16,10 @@ from pivotal.text.plural import plural
 
 
 def count(tokens: int) -> str:
-    """1234567 -> "1.2 M", 45200 -> "45 k", 950 -> "950"."""
+    """1534567890 -> "1.5 B", 1234567 -> "1.2 M", 45200 -> "45 k", 950 -> "950" (a figure
+    of four digits and a point at most: "1534.6 M" was a billion read as millions)."""
+    if tokens >= 999_950_000:
+        return f"{tokens / 1e9:.1f} B"
     if tokens >= 999_500:
         return f"{tokens / 1e6:.1f} M"
     if tokens >= 9_950:
@@ -23,6 +27,29 @@ def count(tokens: int) -> str:
     if tokens >= 1_000:
         return f"{tokens / 1e3:.1f} k"
     return str(tokens)
+
+
+NO_USAGE = "—"
+"""A cost (or tokens) cell when the session records no token usage at all."""
+NO_PRICE = "no price"
+"""A cost when tokens are recorded but no response's model is in the price list."""
+
+
+def cost_cell(tokens: int | None, cost: float | None, whole: bool | None = True) -> str:
+    """What a session cost, in a table's cell: "$3.40", "≥$3.40" (part had no price),
+    `NO_PRICE` (tokens, none priced: the token figure goes beside it where there is room,
+    `tokens_cell`), `NO_USAGE` (no usage recorded). The picker, `stats` and exports say it
+    the same way."""
+    if not tokens:
+        return NO_USAGE
+    if cost is None:
+        return NO_PRICE
+    return ("" if whole else "≥") + dollars(cost)
+
+
+def tokens_cell(tokens: int | None) -> str:
+    """Tokens in a narrow cell: "45.5M", "9.4k", "1.5B"; `NO_USAGE` when none are recorded."""
+    return count(tokens).replace(" ", "") if tokens else NO_USAGE
 
 
 def dollars(value: float) -> str:
@@ -56,6 +83,8 @@ def spend(tally: Tally) -> str:
 
 
 def duration(seconds: float | None) -> str:
+    """ "40 s", "47 min", "3 h 12 min", from a day on "9 d 20 h" (to the nearest hour: the
+    minutes of a run that lasted days say nothing)."""
     if seconds is None:
         return ""
     if seconds < 60:
@@ -64,6 +93,9 @@ def duration(seconds: float | None) -> str:
     if minutes < 60:
         return f"{minutes} min"
     hours, minutes = divmod(minutes, 60)
+    if hours >= 24:
+        days, hours = divmod(round(seconds / 3600), 24)
+        return f"{days} d {hours} h" if hours else f"{days} d"
     return f"{hours} h {minutes} min" if minutes else f"{hours} h"
 
 

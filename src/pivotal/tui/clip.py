@@ -31,6 +31,7 @@ from textual.widget import Widget
 
 from pivotal.model import PartKind, ToolCall, Turn
 from pivotal.readers.files import SessionFiles
+from pivotal.text.shell import command_line, is_words, shown_argument
 from pivotal.tui.render import role_label
 from pivotal.tui.safe import clean, one_line
 
@@ -57,8 +58,8 @@ def command_of(call: ToolCall) -> str:
         command = value.get("command") or value.get("cmd")
         if isinstance(command, str) and command:
             return command
-        if isinstance(command, list) and all(isinstance(x, str) for x in command):
-            return shlex.join(command)
+        if is_words(command):
+            return command_line(command)
         return "\n".join(f"{key}: {item}" for key, item in value.items())
     return "" if value is None else str(value)
 
@@ -79,7 +80,7 @@ def pieces(turn: Turn) -> list[Piece]:
         found.append(Piece("the reasoning", reasoning))
     for call in calls:
         name = one_line(call.name, 20) or "tool"
-        key = one_line(call.key_argument(), 40)
+        key = one_line(shown_argument(call), 40)
         label = f"{name} command: {key}" if key else f"{name} input"
         found.append(Piece(label, command_of(call), f"the {name} command"))
         if call.output is not None:

@@ -32,6 +32,7 @@ from collections.abc import Callable, Iterator, Sequence, Sized
 from dataclasses import dataclass, field
 
 from pivotal.model import Turn
+from pivotal.text.shell import input_lines
 
 OUTPUT_LIMIT = 200_000
 """Characters of a tool's output that are searched (what the transcript can show, and more)."""
@@ -145,9 +146,8 @@ def turn_text(turn: Turn) -> str:
 
 
 def input_text(value: object) -> str:
-    if isinstance(value, dict):
-        return "\n".join(f"{key}: {item}" for key, item in value.items())
-    return "" if value is None else str(value)
+    """A call's input as the transcript shows it (a command given as words as typed)."""
+    return input_lines(value)
 
 
 @dataclass(slots=True)

@@ -5,9 +5,10 @@ order but not necessarily together (fuzzy, as in fzf), in a session's agent,
 project, title or path; rows that hold it as one piece rank first. Arrows,
 PgUp/PgDn and Home/End move in the list; Esc clears the filter, or leaves
 when it is empty. The columns (agent, project, when the session started,
-turns, pivots, what it cost (its sub-agents included; tokens when its model has
-no price), title and path) have headers and fit 80 columns (narrower project and start
-under 100, `Columns.for_width`, so the title keeps 20 characters); counts that
+turns, pivots, what it cost (its sub-agents included; `no price` when its model has
+none, and from 120 columns its tokens beside it), title and path) have headers and fit 80
+columns (narrower project and start under 100, `Columns.for_width`, so the title keeps
+19 characters); counts that
 are still being read show as `…` (see `picker_fill`). Unfiltered, the rows come
 newest change first, as the callers list them (the empty filter line says so:
 a session resumed today may have started months ago). Ctrl+F switches to searching
@@ -40,11 +41,15 @@ from pivotal.tui.picker_search import (
 from pivotal.tui.safe import one_line
 from pivotal.tui.session_list import SessionList
 
-AGENT, PROJECT, STARTED, TURNS, PIVOTS, COST = 8, 16, 16, 5, 6, 7
-"""Column widths from 100 columns on; the title and path take what is left."""
+AGENT, PROJECT, STARTED, TURNS, PIVOTS, TOKENS, COST = 8, 16, 16, 5, 6, 6, 8
+"""Column widths from 100 columns on; the title and path take what is left. The cost holds
+`no price`, `≥$1,026`; the tokens `45.5M`, `1.5B`."""
 NARROW = 100
 """Under this many columns the project and the start get narrower (`Columns.for_width`), so
-the title - what tells sessions apart - keeps 20 characters at 80 columns, not 11."""
+the title - what tells sessions apart - keeps 19 characters at 80 columns, not 10."""
+ROOMY = 120
+"""From this many columns on, the tokens get a column of their own (beside `no price`, they
+say what an unpriced session used)."""
 
 
 @dataclass(frozen=True)
@@ -56,10 +61,14 @@ class Columns:
     started_label: str = "started (UTC)"
     short_dates: bool = False
     """The start as `12-01 08:33` (this year) or `2025-12-01` (an earlier one)."""
+    tokens: int = 0
+    """The tokens column's width (0: none)."""
 
     @classmethod
     def for_width(cls, width: int) -> Columns:
-        return cls(12, 11, "started", True) if 0 < width < NARROW else cls()
+        if 0 < width < NARROW:
+            return cls(12, 11, "started", True)
+        return cls(tokens=TOKENS) if width >= ROOMY else cls()
 
 
 WIDE = Columns()
@@ -77,22 +86,26 @@ def header(cols: Columns = WIDE) -> Text:
     text.append(cell("agent", AGENT) + " " + cell("project", cols.project) + " ")
     text.append(cell(cols.started_label, cols.started) + " ")
     text.append(cell("turns", TURNS, True) + " " + cell("pivots", PIVOTS, True) + " ")
+    if cols.tokens:
+        text.append(cell("tokens", cols.tokens, True) + " ")
     text.append(cell("cost", COST, True) + "  ")
     text.append("title · path")
     return text
 
 
 def cost_cell(ref: SessionRef, unknown: str) -> str:
-    """ "$3.40", "≥$3.40" (part had no price), "12M tk" (no price at all), "—" (no usage)."""
-    from pivotal.spend.words import count, dollars
+    """ "$3.40", "≥$3.40" (part had no price), "no price", "—" (no usage), as everywhere
+    (`spend.words.cost_cell`); `unknown` while the session is not read yet."""
+    from pivotal.spend.words import cost_cell as said
 
-    if ref.turns is None:
-        return unknown
-    if ref.tokens is None:
-        return "—"
-    if ref.cost is None:
-        return count(ref.tokens).replace(" ", "") + " tk"
-    return ("" if ref.cost_whole else "≥") + dollars(ref.cost)
+    return unknown if ref.turns is None else said(ref.tokens, ref.cost, ref.cost_whole)
+
+
+def tokens_cell(ref: SessionRef, unknown: str) -> str:
+    """ "45.5M", "—" (no usage); `unknown` while the session is not read yet."""
+    from pivotal.spend.words import tokens_cell as said
+
+    return unknown if ref.turns is None else said(ref.tokens)
 
 
 def short_path(label: str) -> str:
@@ -129,6 +142,8 @@ def ref_label(ref: SessionRef, counting: bool = True, cols: Columns = WIDE) -> T
     turns = unknown if ref.turns is None else str(ref.turns)
     pivots = unknown if ref.pivots is None else str(ref.pivots)
     text.append(cell(turns, TURNS, True) + " " + cell(pivots, PIVOTS, True) + " ")
+    if cols.tokens:
+        text.append(cell(tokens_cell(ref, unknown), cols.tokens, True) + " ", style="dim")
     text.append(cell(cost_cell(ref, unknown), COST, True) + "  ", style="dim")
     title = one_line(ref.title, 80)
     if title:

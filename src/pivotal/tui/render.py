@@ -23,7 +23,9 @@ from rich.text import Text
 from textual.strip import Strip
 
 from pivotal.model import Part, PartKind, Pivot, PivotKind, Role, ToolCall, Turn, TurnFlag
+from pivotal.spend.words import duration
 from pivotal.text.sgr import sgr_spans
+from pivotal.text.shell import shown_argument, shown_input
 from pivotal.tui.contrast import readable_style
 from pivotal.tui.markdown_source import markdown_text
 from pivotal.tui.rich_text import rich_style
@@ -212,18 +214,22 @@ def tool_header(call: ToolCall, open_: bool, palette: Palette) -> Text:
     text.append(status, palette.failed if attr == "failed" else getattr(palette, attr))
     text.append("  ")
     text.append(one_line(call.name, 40) or "tool", palette.tool)
-    key = one_line(call.key_argument(), 120)
+    key = one_line(shown_argument(call), 120)
     if key:
         text.append(f"  {key}")
     return text
 
 
 def format_duration(ms: float) -> str:
+    """How long a call ran: `44 ms`, `1.2 s`, `3.5 min`, from an hour on as runs are said
+    (`2 h 5 min`, `3 d 4 h`: not `14041.2 min`)."""
     if ms < 1000:
         return f"{ms:.0f} ms"
     if ms < 60_000:
         return f"{ms / 1000:.1f} s"
-    return f"{ms / 60_000:.1f} min"
+    if ms < 3_600_000:
+        return f"{ms / 60_000:.1f} min"
+    return duration(ms / 1000)
 
 
 def cut(text: str, limit: int) -> tuple[str, int]:
@@ -341,6 +347,9 @@ def coloured_output(
 
 
 def format_input(value: object) -> str:
+    """A call's input, one `key: value` line per argument (a command given as words as
+    typed, `text.shell`; other structured values as JSON)."""
+    value = shown_input(value)
     if isinstance(value, dict):
         lines = []
         for key, item in value.items():

@@ -33,9 +33,15 @@ CUT_FLOOR = 12
 """Cells a cut name keeps at least, before any part is dropped."""
 
 
+DAY = 86_400
+
+
 def clock(seconds: float) -> str:
-    """`1:03:17`, or `4:05` under an hour."""
+    """`1:03:17`, or `4:05` under an hour; from a day on `9d 19h` (a clock of `235:38:24`
+    hours is read as nothing; the seconds of a span of days say nothing)."""
     total = max(int(seconds), 0)
+    if total >= DAY:
+        return days(total)
     hours, rest = divmod(total, 3600)
     minutes, secs = divmod(rest, 60)
     return f"{hours}:{minutes:02d}:{secs:02d}" if hours else f"{minutes}:{secs:02d}"
@@ -45,9 +51,17 @@ def since_start(seconds: float) -> str:
     """`22m31s`, `1h03m`: time since the session started, in a form no one reads as the time
     of day (the short status line has no `/ total` beside it to say so)."""
     total = max(int(seconds), 0)
+    if total >= DAY:
+        return days(total, "")
     hours, rest = divmod(total, 3600)
     minutes, secs = divmod(rest, 60)
     return f"{hours}h{minutes:02d}m" if hours else f"{minutes}m{secs:02d}s"
+
+
+def days(seconds: int, gap: str = " ") -> str:
+    """`9d 19h` (`9d19h` with no `gap`): whole days and hours, as a clock counts them."""
+    whole, rest = divmod(seconds, DAY)
+    return f"{whole}d{gap}{rest // 3600:02d}h"
 
 
 def fit(parts: list[Part], width: int) -> str:
