@@ -391,8 +391,9 @@ class ClaudeCodeReader(LineFileReader):
 
         `starts=False`: a tool result, which cannot start a chain (whose call is unseen)."""
         parent = rec.parentUuid
-        line = line_no if starts else None
-        if not self.sidechains.note(rec.uuid, parent, line, offset, length, rec.timestamp):
+        if not self.sidechains.note(
+            rec.uuid, parent, line_no, offset, length, rec.timestamp, starts
+        ):
             self._note_outside("sidechain", parent)
 
     def _maybe_rewind(self, parent: str | None) -> None:

@@ -15,8 +15,9 @@ chain's records are, and each chain becomes a child session (`SessionRef` whose
 key names its stretch of the file, `window_key`), read as a sub-agent's own
 file is. The call that ran a chain is the one whose result is the record right
 after the chain (`call_after`): a prompt can be given twice (a Task interrupted,
-then run again), the position cannot. A chain followed by anything else is
-tied by its prompt (`pivotal.spend.subagents`), like any other sub-agent.
+then run again), the position cannot. A chain followed by anything else, or
+whose records are not one block, is tied by its prompt
+(`pivotal.spend.subagents`), like any other sub-agent.
 """
 
 from __future__ import annotations
@@ -54,6 +55,13 @@ class Chain(msgspec.Struct, array_like=True):
     """The Task call whose result follows the chain (None: not found, or not yet read)."""
     looked: int = -1
     """The `end` at which the record after the chain was last looked at."""
+    last_line: int = 0
+    records: int = 0
+
+    @property
+    def whole(self) -> bool:
+        """Its records are one block, nothing between them: what is right after it is its."""
+        return self.last_line - self.line + 1 == self.records
 
 
 class Chains:
@@ -69,15 +77,16 @@ class Chains:
         self,
         uuid: str | None,
         parent: str | None,
-        line: int | None,
+        line: int,
         offset: int,
         length: int,
         stamp: str | None,
+        starts: bool = True,
     ) -> bool:
         """File one sidechain record; False when its parent is a record not seen before.
 
         A record whose parent is unknown starts a chain of its own (a sub-agent's
-        first prompt has no parent at all). `line` None: a record that cannot start
+        first prompt has no parent at all). `starts=False`: a record that cannot start
         one (a tool result whose call was never seen is left out, as on the main line).
         """
         if uuid is not None and uuid in self._of:
@@ -85,12 +94,14 @@ class Chains:
         index = self._of.get(parent) if parent is not None else None
         known = parent is None or index is not None
         if index is None:
-            if line is None:
+            if not starts:
                 return known
             index = len(self.chains)
             self.chains.append(Chain(line, offset, offset + length, uuid, stamp))
         chain = self.chains[index]
         chain.end = max(chain.end, offset + length)
+        chain.last_line = max(chain.last_line, line)
+        chain.records += 1
         if uuid is not None:
             self._of[uuid] = index
         self.changed = True
@@ -100,19 +111,21 @@ class Chains:
         """Find the call of each chain whose next record has been read (before `handled`)."""
         for chain in self.chains:
             if chain.looked != chain.end and chain.end + 1 < handled:
-                whole, chain.call = call_after(path, chain.end)
-                if whole:
+                complete, call = call_after(path, chain.end) if chain.whole else (True, None)
+                chain.call = call
+                if complete:
                     chain.looked = chain.end
 
     def adopt(self, others: list[Chain]) -> None:
-        """Chains another reader of the same file found (a split scan's second half)."""
-        known = {chain.start: chain for chain in self.chains}
+        """Chains another reader of the same file found (a split scan's second half): one
+        both read is kept as the reader that read further has it."""
+        at = {chain.start: index for index, chain in enumerate(self.chains)}
         for other in others:
-            mine = known.get(other.start)
-            if mine is None:
+            index = at.get(other.start)
+            if index is None:
                 self.chains.append(other)
-            elif other.end >= mine.end:
-                mine.end, mine.call = other.end, other.call or mine.call
+            elif other.end >= self.chains[index].end:
+                self.chains[index] = other
         self.chains.sort(key=lambda chain: chain.start)
 
     def refs(self, ref: SessionRef) -> list[SessionRef]:

@@ -159,7 +159,12 @@ def merged(
         standins[turn.index] = turn
     joined = JoinedTurns(own.turns, standins, shift + report.turns)
     session.turns = joined  # type: ignore[assignment]
-    session.children = reader.adopt_sidechains(report.chains)
+    session.children = reader.adopt_sidechains(
+        [
+            replace(c, line=c.line + at.lines, last_line=c.last_line + at.lines)
+            for c in report.chains
+        ]
+    )
     theirs = [shift_pivot(p, shift) for p in report.pivots]
     if report.runs is not None and overlap is not None:
         joined.runs = joined_runs(
