@@ -8,14 +8,16 @@ figures and the call it is tied to.
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import pytest
 
-from pivotal.model import Pivot, PivotKind, Silence
+from pivotal.model import Pivot, PivotKind, SessionRef, Silence
 from pivotal.readers import find_sessions, read_session
+from pivotal.readers.claude_code import ClaudeCodeReader
 from pivotal.spend.run import pivot_run
-from pivotal.spend.session import session_spend
+from pivotal.spend.session import session_spend, subagents_of
 from pivotal.spend.subagents import read_subagents
 from readers import claude_sidechain_home as home
 
@@ -102,3 +104,23 @@ def test_a_pivots_run_holds_the_subagents_its_calls_ran_once(tmp_path) -> None:
     sub_rows = home.SUBS["tests"] + home.SUBS["docs"]
     assert run.sub_tally.tokens == _tokens(sub_rows)
     assert run.tally.tokens == _tokens([home.OWN["msg_m3"], home.OWN["msg_m4"]]) + _tokens(sub_rows)
+
+
+def test_a_live_session_reties_a_subagent_once_the_result_naming_its_call_lands(
+    tmp_path,
+) -> None:
+    """While only the retried tests' block is written, its prompt is all there is, and it
+    is the interrupted Task's too; the result written next names the right call."""
+    items = home.records()
+    cut = next(i for i, r in enumerate(items) if r.get("uuid") == "m-r4")  # the tests' result
+    path = home.home(tmp_path, items[:cut])
+    reader = ClaudeCodeReader(SessionRef("claude-code", path))
+    reader.poll()
+    session = reader.session
+    early = {s.ref.session_id: s.call_id for s in subagents_of(session)}
+    assert early["te-u0"] == home.CALLS["tests-1"]  # the prompt alone: the first call with it
+    with path.open("a", encoding="utf-8") as handle:
+        handle.writelines(json.dumps(r, separators=(",", ":")) + "\n" for r in items[cut:])
+    reader.poll()
+    later = {s.ref.session_id: s.call_id for s in subagents_of(session)}
+    assert later["te-u0"] == home.CALLS["tests"] and len(later) == 4
