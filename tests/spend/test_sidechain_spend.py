@@ -119,8 +119,8 @@ def test_a_live_session_reties_a_subagent_once_the_result_naming_its_call_lands(
     session = reader.session
     early = {s.ref.session_id: s.call_id for s in subagents_of(session)}
     assert early["te-u0"] == home.CALLS["tests-1"]  # the prompt alone: the first call with it
-    with path.open("a", encoding="utf-8") as handle:
-        handle.writelines(json.dumps(r, separators=(",", ":")) + "\n" for r in items[cut:])
+    with path.open("a", encoding="utf-8") as handle:  # the result alone: no child more
+        handle.write(json.dumps(items[cut], separators=(",", ":")) + "\n")
     reader.poll()
     later = {s.ref.session_id: s.call_id for s in subagents_of(session)}
-    assert later["te-u0"] == home.CALLS["tests"] and len(later) == 4
+    assert later["te-u0"] == home.CALLS["tests"] and len(later) == 3

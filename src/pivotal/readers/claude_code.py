@@ -559,10 +559,12 @@ class ClaudeCodeReader(LineFileReader):
             self._children_listed = True
             self._folder_children = _subagent_refs(self.ref.path)
             self.session.children = list(self._folder_children)
-        if self.sidechains.changed:
-            self.sidechains.changed = False
-            self.sidechains.link(self.ref.path, self.line_start)
-            self.session.children = self._folder_children + self.sidechains.refs(self.ref)
+        chains = self.sidechains
+        if chains.open:
+            chains.link(self.ref.path, self.line_start)
+        if chains.changed:
+            chains.changed = False
+            self.session.children = self._folder_children + chains.refs(self.ref)
         return update
 
     def adopt_sidechains(self, chains: list[Chain]) -> list[SessionRef]:

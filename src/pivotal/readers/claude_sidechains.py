@@ -72,6 +72,9 @@ class Chains:
         self._of: dict[str, int] = {}
         """Each sidechain record's uuid and the chain it belongs to."""
         self.changed = False
+        """A chain grew, began or learnt its call since the children were last listed."""
+        self.open = False
+        """Some chain's next record has not been looked at yet (`link`)."""
 
     def note(
         self,
@@ -104,7 +107,7 @@ class Chains:
         chain.records += 1
         if uuid is not None:
             self._of[uuid] = index
-        self.changed = True
+        self.changed = self.open = True
         return known
 
     def link(self, path: Path, handled: int) -> None:
@@ -112,9 +115,11 @@ class Chains:
         for chain in self.chains:
             if chain.looked != chain.end and chain.end + 1 < handled:
                 complete, call = call_after(path, chain.end) if chain.whole else (True, None)
-                chain.call = call
+                if call != chain.call:
+                    chain.call, self.changed = call, True
                 if complete:
                     chain.looked = chain.end
+        self.open = any(chain.looked != chain.end for chain in self.chains)
 
     def adopt(self, others: list[Chain]) -> None:
         """Chains another reader of the same file found (a split scan's second half): one
