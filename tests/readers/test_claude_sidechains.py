@@ -13,6 +13,7 @@ from pathlib import Path
 from pivotal.model import Role, SessionRef, TurnFlag
 from pivotal.readers import find_sessions, read_session
 from pivotal.readers.claude_code import ClaudeCodeReader
+from pivotal.readers.claude_sidechains import RESULT_HEAD
 from pivotal.spend.subagents import read_subagents
 
 from . import claude_sidechain_home as home
@@ -145,3 +146,18 @@ def test_following_a_live_session_lists_a_block_and_ties_it_once_its_result_land
     calls = [c.parent_call for c in reader.session.children]
     assert calls == [home.CALLS[a] for a in home.ORDER]
     assert len(reader.session.turns) == 10
+
+
+def test_a_long_report_after_a_block_still_names_its_call(tmp_path) -> None:
+    """A Task's result carries the sub-agent's report: a long one is read further for the
+    call id; one past `RESULT_HEAD` is left to the prompt."""
+    items = home.records()
+    writer = next(r for r in items if r.get("uuid") == "m-r1")
+    types = next(r for r in items if r.get("uuid") == "m-r2")
+    writer["message"]["content"][0]["content"] = [home.text("row,value\n" * 20_000)]  # 200 KB
+    types["message"]["content"][0]["content"] = [home.text("x" * (RESULT_HEAD + 10))]
+    session = _read(home.home(tmp_path, items))
+    calls = [c.parent_call for c in session.children]
+    assert calls[0] == home.CALLS["writer"] and calls[1] is None
+    ran = {sub.ref.session_id: sub.call_id for sub in read_subagents(session)}
+    assert ran["ty-u0"] == home.CALLS["types"]  # by its prompt

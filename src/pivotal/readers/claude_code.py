@@ -130,7 +130,9 @@ class ClaudeCodeReader(LineFileReader):
         """The index pass: decode a batch of records in one C call, then file each one."""
         self.file_records(batch, read_records([line for _, _, line in batch]))
 
-    def file_records(self, batch: list[tuple[int, int, bytes]], records: list) -> None:
+    def file_records(
+        self, batch: list[tuple[int, int, bytes]], records: list[Record | None | ValueError]
+    ) -> None:
         """File each decoded record of `batch`.
 
         Most records of a big session are streamed model output and tool results that

@@ -34,9 +34,10 @@ from pivotal.readers.claude_parts import is_tool_result
 from pivotal.readers.claude_records import Record, read_record
 
 KEY_PREFIX = "sidechain:"
+RESULT_FIRST = 64 << 10
 RESULT_HEAD = 1 << 20
-"""Bytes of the record after a chain read to find its call (a Task's result is its report:
-one bigger than this is tied by its prompt instead)."""
+"""Bytes of the record after a chain read to find its call, `RESULT_FIRST` first (a Task's
+result is its report, a few KB; one bigger than this is tied by its prompt instead)."""
 _CALL_ID = re.compile(rb'"tool_use_id":"([^"\\]{1,200})"')
 
 
@@ -166,26 +167,30 @@ def window_of(key: str | None) -> tuple[int, int, int] | None:
 
 
 def call_after(path: Path, end: int) -> tuple[bool, str | None]:
-    """Whether the record that starts right after byte `end` is there whole, and the call id
-    of the main-line tool result it is (one call's only), else None."""
+    """Whether the record that starts right after byte `end` could be read (False: it is
+    not all written yet), and the call id of the main-line tool result it is (one call's
+    result only), else None."""
     try:
         fd = os.open(path, os.O_RDONLY)
     except OSError:
         return True, None
     try:
-        head = os.pread(fd, RESULT_HEAD, end)
+        size = RESULT_FIRST
+        raw = os.pread(fd, size, end)
+        if len(raw) == size and b"\n" not in raw.lstrip(b"\r\n"):
+            size = RESULT_HEAD
+            raw = os.pread(fd, size, end)
     except OSError:
         return True, None
     finally:
         os.close(fd)
-    head = head.lstrip(b"\r\n")
-    line, newline, _ = head.partition(b"\n")
+    line, newline, _ = raw.lstrip(b"\r\n").partition(b"\n")
     line = line.rstrip(b"\r")
     try:
         rec = read_record(line)
     except ValueError:
-        # cut by RESULT_HEAD, or no record; with no newline, maybe not all written yet
-        return bool(newline) or len(head) >= RESULT_HEAD, None
+        # too big to look at (tied by its prompt), or a last line still being written
+        return bool(newline) or len(raw) == size, None
     if rec.__class__ is not Record or rec.isSidechain or rec.type != "user":
         return True, None
     if not is_tool_result(rec):
