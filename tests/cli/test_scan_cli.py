@@ -33,7 +33,7 @@ def test_scan_json_is_one_object_per_session_with_the_documented_keys():
     first = json.loads(lines[0])
     assert set(first) >= {"path", "format", "session_id", "turns", "skipped", "pivots"}
     assert first["format"] == "claude-code"
-    assert first["turns"] == 16
+    assert first["turns"] == 15
     assert first["skipped"] == [
         {"line": 14, "reason": first["skipped"][0]["reason"]},
         {"line": 32, "reason": "incomplete last line (still being written?)"},
@@ -94,7 +94,7 @@ def test_permission_denied_is_one_line(tmp_path, monkeypatch):
 def test_good_and_bad_paths_together_print_the_good_and_fail(tmp_path):
     code, out, err = run("scan", "--json", str(UGLY), str(tmp_path / "missing"))
     assert code == ExitCode.NOT_FOUND
-    assert json.loads(out)["turns"] == 16
+    assert json.loads(out)["turns"] == 15
     assert "missing: no such file" in err
 
 
@@ -103,7 +103,7 @@ def test_invalid_utf8_and_binary_garbage_do_not_crash(tmp_path):
     path.write_bytes(UGLY.read_bytes().replace(b"Fix the flaky", b"Fix \xff\xfe\x00 flaky"))
     code, out, _ = run("scan", "--json", str(path))
     assert code == ExitCode.OK
-    assert json.loads(out)["turns"] == 16
+    assert json.loads(out)["turns"] == 15
 
 
 def test_hostile_text_never_reaches_the_terminal_raw(tmp_path):
@@ -158,7 +158,7 @@ def test_a_folder_with_a_symlink_loop_inside_is_still_scanned(tmp_path):
     (folder / "loop").symlink_to(folder)
     shutil.copy(UGLY, folder / "s.jsonl")
     code, out, _ = run("scan", "--json", str(folder))
-    assert code == ExitCode.OK and json.loads(out)["turns"] == 16
+    assert code == ExitCode.OK and json.loads(out)["turns"] == 15
 
 
 def test_corrupt_sqlite_database(tmp_path):

@@ -93,8 +93,10 @@ def test_invalid_utf8_sidechain_malformed_and_half_written_line():
     s = read(UGLY)
     t = s.turns
     assert t[14].is_human and t[14].text.startswith("thanks ") and "\ufffd" in t[14].text
-    assert t[15].flags & TurnFlag.SIDECHAIN and t[15].role is Role.ASSISTANT
-    assert len(t) == 16
+    assert len(t) == 15  # the sub-agent's reply (line 30) is its own session, not a turn here
+    [child] = s.children
+    assert child.key is not None and child.key.startswith("sidechain:30:")
+    assert [turn.text for turn in read_session(child).turns] == ["Sub-agent searching."]
     lines = {k.line: k.reason for k in s.skipped}
     assert set(lines) == {14, 32}
     assert "malformed" in lines[14]
@@ -106,13 +108,13 @@ def test_half_written_line_waits_while_following(tmp_path):
     shutil.copy(UGLY, path)
     reader = ClaudeCodeReader(SessionRef("claude-code", path))
     reader.poll()
-    assert len(reader.session.turns) == 16
+    assert len(reader.session.turns) == 15
     assert {k.line for k in reader.session.skipped} == {14}  # not reported: still being written
     with open(path, "ab") as handle:
         handle.write((FIXTURES / "claude" / "ugly_complete_tail.txt").read_bytes() + b"\n")
     update = reader.poll()
-    assert update.first_changed == 16
-    assert reader.session.turns[16].text == "and then deploy it"
+    assert update.first_changed == 15
+    assert reader.session.turns[15].text == "and then deploy it"
 
 
 def test_incremental_reading_in_random_pieces_matches_batch(tmp_path):

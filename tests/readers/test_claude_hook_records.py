@@ -9,7 +9,8 @@ Real 2025 files showed these shapes as plain `user` records (text written for th
   "Stop hook feedback:\\n…", one record per hook;
 * `#` memory input is `<user-memory-input>…</user-memory-input>` after a local-command
   caveat, even when it holds one word ("go");
-* 1.0.x sub-agent prompts are inline user records with `isSidechain: true`.
+* 1.0.x sub-agent prompts are inline user records with `isSidechain: true` (read as the
+  sub-agent's session, never the main one's).
 
 None of them is the person speaking; the person's own prompts around them stay theirs.
 """
@@ -81,8 +82,10 @@ def test_hook_output_and_memory_input_are_not_the_person(tmp_path: Path) -> None
     injected = {t.text: t.flags for t in session.turns if t.flags & TurnFlag.SYNTHETIC}
     for text in (HOOK, STOP_TODOS, STOP_TYPES, MEMORY):
         assert text in injected
-    (subagent,) = [t for t in session.turns if t.text == SUBAGENT]
-    assert subagent.flags & TurnFlag.SIDECHAIN and not subagent.is_human
+    assert not [t for t in session.turns if t.text == SUBAGENT]  # a sub-agent's, not here
+    [child] = session.children
+    [prompt] = read_session(child).turns
+    assert prompt.text == SUBAGENT and not prompt.is_human
 
 
 def test_every_surface_counts_the_same_people(tmp_path: Path) -> None:

@@ -15,6 +15,9 @@ makes of them:
   trigger, auto or manual, and token counts in `extra`) and the
   `isCompactSummary` record that follows a COMPACTION_SUMMARY turn; a manual
   `/compact` command, written after the boundary it caused, is put before it;
+* sub-agents written into the main file (`isSidechain`, Claude Code before 2.0.28)
+  are kept out of the main line: each becomes a child session, as the newer
+  `<session>/subagents/agent-<id>.jsonl` files are (`claude_sidechains`);
 * replies Claude Code writes itself (model `<synthetic>`: "No response
   requested.", API errors, usage limits) are SYSTEM turns flagged SYNTHETIC
   (and ERROR when they report one), never the agent speaking; so are its
@@ -74,6 +77,7 @@ from pivotal.readers.claude_parts import (
     user_flags,
 )
 from pivotal.readers.claude_records import Record, decode_for_parts, read_records, sniff
+from pivotal.readers.claude_sidechains import Chain, Chains, window_of
 from pivotal.readers.files import SessionFiles
 from pivotal.readers.lines import LineFileReader
 
@@ -89,8 +93,12 @@ class ClaudeCodeReader(LineFileReader):
         super().__init__(ref)
         self._cache: OrderedDict[tuple[int, int], list[Part]] = OrderedDict()
         self._cache_lock = _thread.allocate_lock()  # `threading` costs a scan ~1 ms to import
+        self.splits_sidechains = not ref.path.name.startswith(SUBAGENT_FILE)
+        """Sidechain records are sub-agents to keep apart (a main session's file), not this
+        file's own conversation (a sub-agent's file)."""
         self.reset()
         self._children_listed = False
+        self._folder_children: list[SessionRef] = []
 
     def reset(self) -> None:
         self.outside_refs: list[tuple[str, str | None, int]] = []
@@ -109,6 +117,8 @@ class ClaudeCodeReader(LineFileReader):
         self._usage_seen: dict[int, object] = {}
         self._last_assistant: int | None = None
         self._last_stamp: str | None = None
+        self.sidechains = Chains()
+        """The sub-agents written into this file, kept apart from its turns."""
         with self._cache_lock:
             self._cache.clear()
 
@@ -117,14 +127,22 @@ class ClaudeCodeReader(LineFileReader):
         self.handle_lines([(line_no, offset, line)])
 
     def handle_lines(self, batch: list[tuple[int, int, bytes]]) -> None:
-        """The index pass: decode a batch of records in one C call, then file each one.
+        """The index pass: decode a batch of records in one C call, then file each one."""
+        self.file_records(batch, read_records([line for _, _, line in batch]))
+
+    def file_records(
+        self, batch: list[tuple[int, int, bytes]], records: list[Record | None | ValueError]
+    ) -> None:
+        """File each decoded record of `batch`.
 
         Most records of a big session are streamed model output and tool results that
         only add a byte span to a turn. Once the session's own fields (id, cwd, start)
         are known, those go straight to `_assistant` / `_tool_result`, past the general
         dispatch that fills the fields (this loop runs once per record of a 100 MB file).
+        A sidechain record is found where the turn it would join or start is looked up
+        (a response or result of the main line always finds its own): no record of a
+        file without sub-agents is asked whether it is one.
         """
-        records = read_records([line for _, _, line in batch])
         session = self.session
         settled = _settled(session)
         for (line_no, offset, line), rec in zip(batch, records, strict=True):
@@ -148,7 +166,7 @@ class ClaudeCodeReader(LineFileReader):
             elif rec.type == "user" and is_tool_result(rec):
                 if rec.timestamp:
                     self._last_stamp = rec.timestamp
-                self._tool_result(rec, offset, len(line))
+                self._tool_result(rec, offset, len(line), line_no)
             else:
                 self._handle_record(line_no, offset, len(line), rec)
 
@@ -157,6 +175,9 @@ class ClaudeCodeReader(LineFileReader):
         if uuid is not None and uuid in self._uuid_turn:
             return  # the same record written twice
         self._note_session_fields(rec)
+        if rec.isSidechain and self.splits_sidechains:
+            self._sidechain(rec, line_no, offset, length)
+            return
         kind = rec.type
         if kind == "assistant":
             self._assistant(rec, line_no, offset, length)
@@ -217,7 +238,10 @@ class ClaudeCodeReader(LineFileReader):
     def _assistant(self, rec: Record, line_no: int, offset: int, length: int) -> None:
         msg = rec.message
         if msg is not None and msg.model == SYNTHETIC_MODEL:
-            self._harness_reply(rec, line_no, offset)
+            if rec.isSidechain and self.splits_sidechains:
+                self._sidechain(rec, line_no, offset, length)
+            else:
+                self._harness_reply(rec, line_no, offset)
             return
         key = (msg.id if msg is not None else None) or rec.uuid or f"line-{line_no}"
         index = self._msg_turn.get(key)
@@ -234,6 +258,9 @@ class ClaudeCodeReader(LineFileReader):
                 turn.usage = raw_usage.to_usage()
             if rec.uuid is not None:
                 self._uuid_turn[rec.uuid] = index
+            return
+        if rec.isSidechain and self.splits_sidechains:
+            self._sidechain(rec, line_no, offset, length)
             return
         turn = self._new_turn(rec, Role.ASSISTANT, TurnFlag.NONE, line_no, offset, key)
         turn.extra = {"spans": [(offset, length)]}
@@ -269,7 +296,7 @@ class ClaudeCodeReader(LineFileReader):
         """File a user record; False when it is malformed (skipped and counted instead)."""
         content = read_user_content(rec.body)
         if content.tool_results_only:
-            self._tool_result(rec, offset, length)
+            self._tool_result(rec, offset, length, line_no)
             return True
         if rec.message is None or content.malformed:
             self.skip(line_no, content.malformed or "user record without a message object")
@@ -341,9 +368,12 @@ class ClaudeCodeReader(LineFileReader):
         turn.parts = notes
         turn.preview = preview_of(text)
 
-    def _tool_result(self, rec: Record, offset: int, length: int) -> None:
+    def _tool_result(self, rec: Record, offset: int, length: int, line_no: int) -> None:
         index = self._uuid_turn.get(rec.parentUuid) if rec.parentUuid else None
         if index is None:
+            if rec.isSidechain and self.splits_sidechains:
+                self._sidechain(rec, line_no, offset, length, starts=False)
+                return
             self._note_outside("result", rec.parentUuid)
         turns = self.session.turns
         if index is None or index >= len(turns) or turns[index].role is not Role.ASSISTANT:
@@ -355,6 +385,18 @@ class ClaudeCodeReader(LineFileReader):
         self._add_span(turns[index], offset, length)
         if rec.uuid is not None:
             self._uuid_turn[rec.uuid] = index
+
+    def _sidechain(
+        self, rec: Record, line_no: int, offset: int, length: int, starts: bool = True
+    ) -> None:
+        """A sub-agent's record in the main file: noted in its chain, never a turn here.
+
+        `starts=False`: a tool result, which cannot start a chain (whose call is unseen)."""
+        parent = rec.parentUuid
+        if not self.sidechains.note(
+            rec.uuid, parent, line_no, offset, length, rec.timestamp, starts
+        ):
+            self._note_outside("sidechain", parent)
 
     def _maybe_rewind(self, parent: str | None) -> None:
         """A person's message continuing from an earlier point starts a new branch.
@@ -517,8 +559,77 @@ class ClaudeCodeReader(LineFileReader):
             self.session.ended = parse_timestamp(self._last_stamp)
         if not self._children_listed:
             self._children_listed = True
-            self.session.children = _subagent_refs(self.ref.path)
+            self._folder_children = _subagent_refs(self.ref.path)
+            self.session.children = list(self._folder_children)
+        chains = self.sidechains
+        if chains.open:
+            chains.link(self.ref.path, self.line_start)
+        if chains.changed:
+            chains.changed = False
+            self.session.children = self._folder_children + chains.refs(self.ref)
         return update
+
+    def adopt_sidechains(self, chains: list[Chain]) -> list[SessionRef]:
+        """The session's children with `chains` another reader of this file found (a split
+        scan's second half) added to its own."""
+        self.sidechains.adopt(chains)
+        return self._folder_children + self.sidechains.refs(self.ref)
+
+
+class SidechainReader(ClaudeCodeReader):
+    """One sub-agent written into its parent's file: the records of one chain, found in
+    the stretch of the file the ref's key names (`claude_sidechains.window_key`), read as
+    a sub-agent's own file is. Lines keep the file's numbers; lines that are not the
+    chain's (the main line's, another sub-agent's, a bad line) are the parent session's
+    and its reader reports them."""
+
+    def __init__(self, ref: SessionRef, window: tuple[int, int, int]) -> None:
+        self._line, self._start, self._end = window
+        super().__init__(ref)
+        self.splits_sidechains = False
+        self._children_listed = True  # the parent's sub-agents are not this one's
+        self._to_start()
+
+    def reset(self) -> None:
+        super().reset()
+        self._mine: set[str] = set()
+
+    def _to_start(self) -> None:
+        fd = os.open(self.ref.path, os.O_RDONLY)
+        try:
+            self.resume_at(fd, self._start, self._line - 1)
+        finally:
+            os.close(fd)
+
+    def _restart(self) -> None:
+        super()._restart()
+        self._to_start()
+
+    def readable(self, size: int) -> int:
+        return min(size, self._end)
+
+    @property
+    def progress(self) -> tuple[int, int]:
+        return (max(0, self.line_start - self._start), self._end - self._start)
+
+    def handle_lines(self, batch: list[tuple[int, int, bytes]]) -> None:
+        records = read_records([line for _, _, line in batch])
+        mine, kept = self._mine, []
+        for item, rec in zip(batch, records, strict=True):
+            if rec.__class__ is not Record or not rec.isSidechain:
+                continue
+            if item[1] != self._start and rec.parentUuid not in mine:
+                continue
+            if rec.uuid is not None:
+                mine.add(rec.uuid)
+            kept.append((item, rec))
+        if kept:
+            self.file_records([item for item, _ in kept], [rec for _, rec in kept])
+
+
+def _open(ref: SessionRef) -> ClaudeCodeReader:
+    window = window_of(ref.key)
+    return ClaudeCodeReader(ref) if window is None else SidechainReader(ref, window)
 
 
 def _beside_the_chain(turn: Turn) -> bool:
@@ -539,6 +650,11 @@ def _plain(raw: bytes | msgspec.Raw) -> str:
     except ValueError:
         return ""
     return value if isinstance(value, str) else ""
+
+
+SUBAGENT_FILE = "agent-"
+"""How a sub-agent's own file is named (`agent-<id>.jsonl`): its sidechain records are its
+conversation."""
 
 
 def _subagents(path: Path) -> Path:
@@ -596,6 +712,6 @@ SPEC = FormatSpec(
     description="Claude Code JSONL (~/.claude/projects/<project>/<session>.jsonl)",
     sniff=sniff,
     refs=single_ref(NAME),
-    open=ClaudeCodeReader,
+    open=_open,
     files=lambda ref: SessionFiles(files=(ref.path,), folders=(_subagents(ref.path),)),
 )

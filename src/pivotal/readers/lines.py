@@ -116,6 +116,11 @@ class LineFileReader(SessionReader):
             os.close(fd)
         self._offset = offset
 
+    def readable(self, size: int) -> int:
+        """How much of a file of `size` bytes this reader reads (all of it, unless it reads
+        one stretch of a file): it reads as if the file ended there."""
+        return size
+
     @property
     def progress(self) -> tuple[int, int]:
         return (self._offset, max(self._size, self._offset))
@@ -146,13 +151,14 @@ class LineFileReader(SessionReader):
             if reloaded:
                 self._restart()
             self._inode = ident
-            self._size, self._seen_mtime = st.st_size, st.st_mtime_ns
+            size = self.readable(st.st_size)
+            self._size, self._seen_mtime = size, st.st_mtime_ns
             try:
-                self._read_from(fd, st.st_size, budget)
+                self._read_from(fd, size, budget)
             except _LastLineChanged:
                 reloaded, notice = True, f"{shown_name(path)} changed its last line; reloaded"
                 self._restart()
-                self._read_from(fd, st.st_size, budget)
+                self._read_from(fd, size, budget)
             at_end = self._offset >= self._size
             if not final and at_end and self.WHOLE_LAST_RECORD:
                 self._read_whole_last_record()

@@ -30,6 +30,7 @@ from pivotal.model import (
     TurnFlag,
 )
 from pivotal.readers.claude_code import ClaudeCodeReader
+from pivotal.readers.claude_sidechains import Chain
 from pivotal.scan.runs import ChildRuns, joined_runs
 from pivotal.spend.run import Run
 
@@ -63,6 +64,8 @@ class ChildReport(msgspec.Struct, array_like=True):
     """Its pivots' runs and the stretch a parent's run may cross the seam into."""
     plans: dict[str, Any] = msgspec.field(default_factory=dict)
     """The lazy patterns' plans only the child worked out, for the parent to keep."""
+    chains: list[Chain] = msgspec.field(default_factory=list)
+    """The sub-agents written into the file that the child found (`claude_sidechains`)."""
 
 
 class Snapshot:
@@ -100,6 +103,8 @@ def disagreement(reader: ClaudeCodeReader, at: Snapshot, report: ChildReport, ov
         elif kind == "result":
             if key in at.uuid_turn or not _assistant_before(mine, seen):
                 return "a tool result for a call from before the seam"
+        elif kind == "sidechain":
+            return "a sub-agent's record continuing one from before the seam"
         else:
             return "an interrupt of a response from before the seam"
     return ""
@@ -154,7 +159,12 @@ def merged(
         standins[turn.index] = turn
     joined = JoinedTurns(own.turns, standins, shift + report.turns)
     session.turns = joined  # type: ignore[assignment]
-    session.children = own.children
+    session.children = reader.adopt_sidechains(
+        [
+            replace(c, line=c.line + at.lines, last_line=c.last_line + at.lines)
+            for c in report.chains
+        ]
+    )
     theirs = [shift_pivot(p, shift) for p in report.pivots]
     if report.runs is not None and overlap is not None:
         joined.runs = joined_runs(

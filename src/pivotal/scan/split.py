@@ -219,6 +219,7 @@ def _child_report(reader: ClaudeCodeReader, config: PivotConfig, overlap: int) -
         codes=compiled.fresh(),
         plans=compiled.new_plans(),
         runs=child_runs(turns, pivots, overlap, session.model, bool(session.children)),
+        chains=reader.sidechains.chains,
     )
 
 

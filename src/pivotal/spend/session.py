@@ -13,7 +13,7 @@ from collections.abc import Sequence
 import msgspec
 from msgspec import field
 
-from pivotal.model import Pivot, Session
+from pivotal.model import Pivot, Session, SessionRef
 from pivotal.spend.prices import PriceList, price_list
 from pivotal.spend.run import Run, pivot_run, pivot_runs
 from pivotal.spend.subagents import Subagent, read_subagents
@@ -57,17 +57,18 @@ def session_spend(
     return SessionSpend(own_tally(session, prices), subs)
 
 
-_last: list[tuple[Session, int, list[Subagent]]] = []
-"""(session, how many children it had, its sub-agents read) for the session last asked about."""
+_last: list[tuple[Session, list[SessionRef], list[Subagent]]] = []
+"""(session, the children it had, its sub-agents read) for the session last asked about."""
 
 
 def subagents_of(session: Session, prices: PriceList | None = None) -> list[Subagent]:
-    """The session's sub-agents, read once (again when a live session lists more)."""
+    """The session's sub-agents, read once (again when a live session lists more, or one
+    of them changed: a sidechain grew, or the result naming its call was written)."""
     for known, children, subs in _last:
-        if known is session and children == len(session.children):
+        if known is session and children == session.children:
             return subs
     subs = read_subagents(session, prices)
-    _last[:] = [(session, len(session.children), subs)]
+    _last[:] = [(session, list(session.children), subs)]
     return subs
 
 

@@ -1,18 +1,21 @@
 """The sub-agents a session ran: read once, measured, and tied to the call that ran each.
 
 Readers list a session's sub-sessions as `Session.children` (Claude Code's
-`subagents/agent-<id>.jsonl`, opencode's and Kilo's child sessions). Each is
-read here once and measured (its turns, calls, time, tokens and dollars, its
-own sub-agents included), then tied to the parent's call that ran it, by the
-first of these that holds:
+`subagents/agent-<id>.jsonl` or, before 2.0.28, the sidechains of the session's
+own file; opencode's and Kilo's child sessions). Each is read here once and
+measured (its turns, calls, time, tokens and dollars, its own sub-agents
+included), then tied to the parent's call that ran it, by the first of these
+that holds:
 
-1. the reader knows the call (`SessionRef.parent_call`: Claude Code's meta file);
+1. the reader knows the call (`SessionRef.parent_call`: Claude Code's meta file,
+   or the Task result written right after a sidechain);
 2. the call's result names the child's id (Claude Code's "agentId: …");
 3. the child's first message is the prompt the call gave it.
 
-A child ties to one call at most and a call to one child, so a sub-agent's
-figures are added once wherever they are summed: to the session's totals
-always, to a pivot's run through its call (or, tied to none, by when it ran).
+A tied child with no title of its own takes the call's `description` (what a
+meta file gives). A child ties to one call at most and a call to one child, so
+a sub-agent's figures are added once wherever they are summed: to the session's
+totals always, to a pivot's run through its call (or, tied to none, by when it ran).
 """
 
 from __future__ import annotations
@@ -148,6 +151,7 @@ def tie(calls: Sequence[tuple[int, ToolCall]], subs: list[Subagent]) -> None:
             for index, call in calls:
                 if call.call_id not in taken and rule(sub, call):
                     sub.parent_turn, sub.call_id = index, call.call_id
+                    sub.title = sub.title or _description(call)
                     taken.add(call.call_id)
                     break
 
@@ -164,6 +168,12 @@ def _by_result(sub: Subagent, call: ToolCall) -> bool:
 def _by_prompt(sub: Subagent, call: ToolCall) -> bool:
     prompt = call.input.get("prompt") if isinstance(call.input, dict) else None
     return bool(sub.prompt) and isinstance(prompt, str) and _folded(prompt) == sub.prompt
+
+
+def _description(call: ToolCall) -> str:
+    """What the call named its sub-agent's task (Task's `description`), as a meta file does."""
+    value = call.input.get("description") if isinstance(call.input, dict) else None
+    return _folded(value) if isinstance(value, str) else ""
 
 
 def _folded(text: str) -> str:
