@@ -85,6 +85,9 @@ class ToolCall(msgspec.Struct):
     duration_ms: float | None = None
     status: str | None = None
     """Source status when it has one: pending / running / completed / error / cancelled."""
+    inner_calls: int | None = None
+    """The calls of the sub-agent this call ran, when the source counts them (Claude Code's
+    Task result): work the agent did through it."""
 
     @property
     def has_result(self) -> bool:

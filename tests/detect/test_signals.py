@@ -233,6 +233,25 @@ def test_autonomous_action() -> None:
     assert p.state.initiative_after == "agent-led"
 
 
+def test_a_sub_agents_calls_count_as_the_agents_own_work() -> None:
+    """After the go-on the agent ran one Task whose sub-agent made 30 calls: that is 31
+    calls of work on its own, not one; a Task with no count is one call."""
+    values = []
+    for inner in (None, 30):
+        b = B()
+        base(b)
+        b.agent("Plan:\n1. Port the parser\n2. Update the callers\n3. Run the tests\n\nGo ahead?")
+        b.human("ok")
+        task = tool("Task", {"description": "Port the parser", "prompt": "Port it."}, "Ported.")
+        task.inner_calls = inner
+        b.agent("Handing the port to a sub-agent.", task)
+        p = judge_one(b.turns)
+        s = sig(p, "autonomous action")
+        values.append(s.value)
+        assert s.detail.startswith(("1 tool call", "31 tool calls")), s.detail
+    assert values[1] > values[0]
+
+
 def test_clarification_is_a_counter_signal_and_drops_the_pivot() -> None:
     b = B()
     base(b)

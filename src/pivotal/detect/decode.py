@@ -81,6 +81,7 @@ def make_view(turn: Turn) -> TurnView:
                     failed=call.failed,
                     exit_code=call.exit_code,
                     status=call.status,
+                    inner_calls=call.inner_calls or 0,
                 )
             )
     text = "\n\n".join(texts)

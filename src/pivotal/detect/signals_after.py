@@ -103,7 +103,7 @@ def action_signals(w: Window, cfg: PivotConfig, facts: AfterFacts) -> list[Signa
             if kind == "plan" or (tool.name == "aider" and kind == "other"):
                 facts.todo += kind == "plan"  # said apart: the run counts every call
                 continue  # a todo update, or aider's log of a reply that ran nothing
-            facts.actions += 1
+            facts.actions += 1 + tool.inner_calls  # a sub-agent's calls are its work too
             facts.executing += kind in EXECUTING
             if view.index not in facts.action_turns:
                 facts.action_turns.append(view.index)

@@ -28,6 +28,7 @@ class ToolView:
         "status",
         "kind_cache",
         "memo",
+        "inner_calls",
     )
 
     def __init__(
@@ -40,6 +41,7 @@ class ToolView:
         failed: bool,
         exit_code: int | None,
         status: str | None,
+        inner_calls: int = 0,
     ) -> None:
         self.name = name
         self.input = input
@@ -53,6 +55,8 @@ class ToolView:
         """`activity.tool_kind`, once computed (views are cached, calls are asked often)."""
         self.memo: dict[str, Any] = {}
         """Other per-call results the rules compute once (whether it failed ...)."""
+        self.inner_calls = inner_calls
+        """The calls of the sub-agent it ran (`ToolCall.inner_calls`; 0 when none or unknown)."""
 
 
 class TurnView:

@@ -346,6 +346,9 @@ def _fill_result(call: ToolCall, block: dict[str, object], rec: dict[str, object
             call.status = "cancelled"
         duration = extra.get("durationMs") or extra.get("totalDurationMs")
         call.duration_ms = sane_duration(duration)
+        inner = extra.get("totalToolUseCount")  # a Task's sub-agent: how many calls it made
+        if isinstance(inner, int) and not isinstance(inner, bool) and inner >= 0:
+            call.inner_calls = inner
 
 
 def result_text(content: object) -> str:

@@ -280,6 +280,7 @@ class _ToolUseMeta(msgspec.Struct):
     interrupted: bool | None = None
     durationMs: float | None = None  # noqa: N815
     totalDurationMs: float | None = None  # noqa: N815
+    totalToolUseCount: int | None = None  # noqa: N815
 
 
 class _FullMessage(msgspec.Struct):
