@@ -521,7 +521,9 @@ class ClaudeCodeReader(LineFileReader):
     def _load_parts(self, turn: Turn) -> list[Part]:
         """Decode a turn's records (the UI and detector threads may ask at once)."""
         spans = list((turn.extra or {}).get("spans", []))
-        key = (id(turn), len(spans))
+        # by its records, never by `id(turn)`: a copy of a turn (a piece of a session judged
+        # alone) is freed, and a later copy of another turn may be given the same id
+        key = (spans[0] if spans else None, len(spans))
         with self._cache_lock:
             cached = self._cache.get(key)
             if cached is not None:
