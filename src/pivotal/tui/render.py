@@ -28,7 +28,7 @@ from pivotal.text.sgr import sgr_spans
 from pivotal.text.shell import shown_argument, shown_input
 from pivotal.tui.contrast import readable_style
 from pivotal.tui.markdown_source import markdown_text
-from pivotal.tui.rich_text import rich_style
+from pivotal.tui.rich_text import runs_text
 from pivotal.tui.safe import clean, one_line
 
 MARKDOWN_LIMIT = 6_000
@@ -335,14 +335,9 @@ def coloured_output(
     spans = sgr_spans(output)
     body, hidden_chars = cut("".join(chunk for chunk, _ in spans), EXPANDED_LIMIT)
     body, hidden_lines = cut_lines(body, OUTPUT_LINES)
-    text = Text(style=style, end="")
-    left = len(body)
-    for chunk, sgr in spans:
-        if left <= 0:
-            break
-        piece = chunk[:left]
-        left -= len(piece)
-        text.append(piece, None if sgr.plain else readable_style(rich_style(sgr), background))
+    text = runs_text(
+        spans, style=style, limit=len(body), adjust=lambda s: readable_style(s, background)
+    )
     return text, hidden_chars, hidden_lines
 
 

@@ -13,6 +13,7 @@ May import Rich, never Textual: the CLI's human-readable output uses it too.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from functools import lru_cache
 
 from rich.color import Color as RichColor
@@ -22,7 +23,7 @@ from rich.text import Text
 from pivotal.text.safe import clean, truncation_marker
 from pivotal.text.sgr import Color, SgrStyle, sgr_spans
 
-__all__ = ["rich_style", "safe_text"]
+__all__ = ["rich_style", "runs_text", "safe_text"]
 
 
 def _rich_color(color: Color | None) -> RichColor | None:
@@ -49,6 +50,30 @@ def rich_style(sgr: SgrStyle) -> Style:
     )
 
 
+def runs_text(
+    runs: list[tuple[str, SgrStyle]],
+    *,
+    style: str | Style = "",
+    limit: int | None = None,
+    adjust: Callable[[Style], Style] | None = None,
+) -> Text:
+    """Cleaned SGR runs (`sgr_spans`) as a `Text`: at most `limit` characters of them, each
+    run's colours as a style (`adjust`ed, e.g. made readable on a background)."""
+    result = Text(style=style, end="")
+    left = limit
+    for chunk, sgr in runs:
+        if left is not None:
+            if left <= 0:
+                break
+            chunk = chunk[:left]
+            left -= len(chunk)
+        colours = None if sgr.plain else rich_style(sgr)
+        if colours is not None and adjust is not None:
+            colours = adjust(colours)
+        result.append(chunk, colours)
+    return result
+
+
 def safe_text(
     text: str, *, style: str | Style = "", keep_colour: bool = True, max_len: int | None = None
 ) -> Text:
@@ -63,9 +88,7 @@ def safe_text(
     if not keep_colour:
         result = Text(clean(text), style=style, end="")
     else:
-        result = Text(style=style, end="")
-        for chunk, sgr in sgr_spans(text):
-            result.append(chunk, None if sgr.plain else rich_style(sgr))
+        result = runs_text(sgr_spans(text), style=style)
     if more:
         result.append(more, "dim")
     return result
