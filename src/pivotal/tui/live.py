@@ -236,6 +236,14 @@ class LiveFollow:
         visible = pb.visible
         return (not visible or pb.cursor >= visible[-1]) and self.transcript.follow_cursor
 
+    def moved_back(self) -> bool:
+        """The person put the cursor before the newest turn, once the session was read and
+        judged. Not the transcript's scroll state, nor the cursor while the first read is
+        still adding turns: a frame drawn in between must not hold the view for good (it
+        would never auto-pause)."""
+        visible = self.playback.visible
+        return self.confirmed is not None and bool(visible) and self.playback.cursor < visible[-1]
+
     def apply(self, generation: int) -> Shown | None:
         """Show the newest update of `generation` (UI thread, screen mounted); None: stale.
 
@@ -348,7 +356,7 @@ class LiveFollow:
         pb = self.playback
         if self.mark is not None and self.at_edge():
             self.mark = None  # End (or stepping to the last turn) re-pins
-        elif self.mark is None and pb.turns and not self.at_edge():
+        elif self.mark is None and self.moved_back():
             self.mark = len(pb.turns)  # moved away: what is written from now on is new
         if self.paused_at is not None and (self.mark is None or pb.cursor != self.paused_at):
             self.paused_at = None  # moved on from the pivot: an ordinary held view
