@@ -18,6 +18,7 @@ import sys
 from collections.abc import Callable, Iterable, Iterator
 from pathlib import Path
 from stat import S_ISDIR, S_ISREG
+from typing import TYPE_CHECKING, NamedTuple
 
 from msgspec.structs import replace
 
@@ -31,13 +32,17 @@ from pivotal.catalog.search_index import (
     open_search_index,
 )
 from pivotal.catalog.search_index import reset as reset_search
-from pivotal.catalog.search_text import Doc, session_docs
+from pivotal.catalog.search_text import Doc, SubText, session_docs
 from pivotal.catalog.search_writer import TextWriter
 from pivotal.catalog.workers import Located, Wanted, run_all
 from pivotal.cores import usable_cores
 from pivotal.model import Session, SessionRef, last_change
 from pivotal.readers import Problem, read_head, read_session, sniff_path
 from pivotal.readers.base import decode_json, parse_timestamp
+
+if TYPE_CHECKING:  # spend is imported when a session is read, not for a quick listing
+    from pivotal.catalog.search_subagents import Listed
+    from pivotal.spend.subagents import Subagent
 
 HEAD = 16 * 1024
 POOL_THRESHOLD = 50
@@ -195,7 +200,8 @@ def stale_for_search(
     for path, agent in candidates:
         key = os.path.abspath(path)
         seen.add(key)
-        if not search.fresh_key(key, stamps.get(path) or file_stamp(path) or (0, 0)):
+        stamp = stamps.get(path) or file_stamp(path) or (0, 0)
+        if not search.fresh_key(key, text_stamp(path, agent, stamp)):
             stale.append((path, agent))
     _tidy_search(search, seen, 0, progress if progress is not None else Progress())
     return stale
@@ -277,7 +283,7 @@ def _iter_detailed(
                 if stamp is None:
                     continue  # gone since the folder was listed
                 cached = index.lookup(path, stamp) if index is not None else None
-                text = search is not None and not search.fresh(path, stamp)
+                text = search is not None and not search.fresh(path, text_stamp(path, agent, stamp))
                 if cached is not None:
                     yield n, cached
                     if not text:
@@ -295,7 +301,7 @@ def _iter_detailed(
         described = run_all(
             describe, [c for _, c in todo], workers=workers, pool_from=POOL_THRESHOLD, wanted=wanted
         )
-        for k, (stamp, refs, docs) in described:
+        for k, (stamp, refs, found, stamped) in described:
             n, (path, _, counted, _) = todo[k]
             if counted:
                 yield n, refs
@@ -303,9 +309,12 @@ def _iter_detailed(
                     pending.append((path, stamp, refs))
                     if len(pending) >= WRITE_BATCH:
                         index = _flush(index, pending, warn)
-            if writer is not None and stamp is not None and docs is not None:
-                texts.append(FileText(path, stamp, list(zip(refs, docs, strict=True))))
-                gathered += sum(len(d) for d in docs)
+            if writer is not None and stamped is not None and found is not None:
+                sessions = [
+                    (ref, docs, subs) for ref, (docs, subs) in zip(refs, found, strict=True)
+                ]
+                texts.append(FileText(path, stamped, sessions))
+                gathered += sum(len(docs) + _sub_count(subs) for docs, subs in found)
                 if gathered >= TEXT_BATCH:
                     writer.put(texts)
                     texts, gathered = [], 0
@@ -393,29 +402,76 @@ def _flush(
     return index
 
 
+Texts = tuple[list[Doc], list[SubText]]
+"""A session's texts and its sub-agents' (`search_subagents`)."""
+
+
+class Described(NamedTuple):
+    """What `describe` found in one candidate file."""
+
+    stamp: Stamp | None
+    """What the counts hold for (None: do not keep them, an unexpected failure)."""
+    refs: list[SessionRef]
+    texts: list[Texts] | None
+    """Each session's texts, when asked for."""
+    text_stamp: Stamp | None
+    """What the texts hold for: `stamp` with the sub-agents' files (`text_stamp`)."""
+
+
 def describe(
     path: Path, agent: str | None = None, counts: bool = True, text: bool = False
-) -> tuple[Stamp | None, list[SessionRef], list[list[Doc]] | None]:
+) -> Described:
     """The sessions in one candidate file with their counts, the stamp they hold for,
-    and (with `text`) each session's texts for the search index.
+    and (with `text`) each session's texts and its sub-agents' for the search index.
 
     `agent` is the one in whose folder the file was found (see `_refs_for`). The
-    stamp is taken before reading, so a file that grows meanwhile is read again
-    next time. A None stamp means "do not cache" (an unexpected failure).
+    stamps are taken before reading, so a file (or a sub-agent's) that grows meanwhile
+    is read again next time.
     """
     stamp = file_stamp(path)
     if stamp is None:
-        return None, [], None
+        return Described(None, [], None, None)
+    stamped = text_stamp(path, agent, stamp) if text else None
     try:
-        refs, docs = [], []
-        for ref in _refs_for(path, agent):
-            ref, found = _read_one(ref, counts, text)
+        refs, texts = [], []
+        found = _refs_for(path, agent)
+        listed = {(os.path.abspath(ref.path), ref.key or "") for ref in found}
+        for ref in found:
+            ref, some = _read_one(ref, counts, text, listed)
             refs.append(ref)
-            docs.append(found)
+            texts.append(some)
     except Exception:  # a reader bug must not break the listing, nor be cached
-        return None, [], None
+        return Described(None, [], None, None)
     # a session that could not be read holds no text until its file changes (as its counts)
-    return stamp, refs, ([d or [] for d in docs] if text else None)
+    if not text:
+        return Described(stamp, refs, None, None)
+    return Described(stamp, refs, [t or ([], []) for t in texts], stamped)
+
+
+def text_stamp(path: Path, agent: str | None, stamp: Stamp) -> Stamp:
+    """`stamp` with the files of the sessions' sub-agents that are not in `path` (Claude
+    Code's `<session>/subagents/`): a sub-agent that grows while its parent's file does not
+    (a Task still running) is read again for search. For most sessions: one failed stat."""
+    if agent != "claude-code" or path.suffix != ".jsonl":
+        return stamp
+    from pivotal.readers.claude_code import subagent_folder
+
+    size, mtime = stamp
+    try:
+        with os.scandir(subagent_folder(path)) as entries:
+            for entry in entries:
+                try:
+                    st = entry.stat(follow_symlinks=False)
+                except OSError:
+                    continue
+                size, mtime = size + 1 + st.st_size, max(mtime, st.st_mtime_ns)
+    except OSError:
+        return stamp  # no sub-agent has a file of its own
+    return size, mtime
+
+
+def _sub_count(subs: list[SubText]) -> int:
+    return sum(len(sub.docs) for sub in subs if sub.docs is not None)
 
 
 def with_counts(ref: SessionRef) -> SessionRef:
@@ -423,20 +479,32 @@ def with_counts(ref: SessionRef) -> SessionRef:
     return _read_one(ref, True, False)[0]
 
 
-def _read_one(ref: SessionRef, counts: bool, text: bool) -> tuple[SessionRef, list[Doc] | None]:
-    """One read of a session: its counts (`counts`) and its texts for search (`text`)."""
+def _read_one(
+    ref: SessionRef, counts: bool, text: bool, listed: Listed = ()
+) -> tuple[SessionRef, Texts | None]:
+    """One read of a session: its counts (`counts`) and its texts and its sub-agents' for
+    search (`text`; `listed`: the file's sessions, which are not read as sub-agents).
+    The sub-agents are read once, for their texts and the session's spend."""
+    from pivotal.catalog.search_subagents import subagent_texts
     from pivotal.detect import PivotConfig, detect_pivots
 
     try:
         session = read_session(ref)
     except Exception:  # readers should not raise; a listing must survive one that does
         return (replace(ref, turns=None) if counts else ref), None
-    docs = None
+    texts: Texts | None = None
+    subs: list[Subagent] | None = None
     if text:
         try:
             docs = session_docs(session)
         except Exception:  # noqa: BLE001 - the counts still stand; the text is tried next time
             docs = None
+        if docs is not None:
+            try:
+                subs, found = subagent_texts(session, listed)
+            except Exception:  # noqa: BLE001 - its own texts still stand
+                subs, found = None, []
+            texts = (docs, found)
     named = replace(
         ref,
         session_id=ref.session_id or session.id,
@@ -445,12 +513,12 @@ def _read_one(ref: SessionRef, counts: bool, text: bool) -> tuple[SessionRef, li
         started=ref.started if ref.started is not None else session.started,
     )
     if not counts:
-        return named, docs
+        return named, texts
     try:
         pivots: int | None = len(detect_pivots(session.turns, PivotConfig()))
     except Exception:
         pivots = None
-    tokens, cost, whole = _spend_of(session)
+    tokens, cost, whole = _spend_of(session, subs)
     return (
         replace(
             named,
@@ -461,7 +529,7 @@ def _read_one(ref: SessionRef, counts: bool, text: bool) -> tuple[SessionRef, li
             cost=cost,
             cost_whole=whole,
         ),
-        docs,
+        texts,
     )
 
 
@@ -480,13 +548,16 @@ def first_prompt(session: Session) -> str | None:
     return None
 
 
-def _spend_of(session: Session) -> tuple[int | None, float | None, bool | None]:
-    """(tokens, dollars of the priced part, all priced) with its sub-agents; Nones when the
-    format records no usage."""
-    from pivotal.spend.session import session_spend
+def _spend_of(
+    session: Session, subs: list[Subagent] | None = None
+) -> tuple[int | None, float | None, bool | None]:
+    """(tokens, dollars of the priced part, all priced) with its sub-agents (`subs`: read
+    already); Nones when the format records no usage."""
+    from pivotal.spend.session import SessionSpend, own_tally, session_spend
 
     try:
-        total = session_spend(session).total
+        spend = session_spend(session) if subs is None else SessionSpend(own_tally(session), subs)
+        total = spend.total
     except Exception:  # a listing must survive a sub-agent it cannot read
         return None, None, None
     if not total.responses:

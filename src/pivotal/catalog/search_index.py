@@ -37,13 +37,13 @@ from pivotal.catalog.cache_db import (
     to_db,
 )
 from pivotal.catalog.index import Stamp, code_stamp
-from pivotal.catalog.search_text import Doc, fingerprint
+from pivotal.catalog.search_text import Doc, SubText, fingerprint
 from pivotal.folders import cache_dir
 from pivotal.model import SessionRef
 from pivotal.private import private_file, private_folder
 
 SEARCH_DB = "search.sqlite3"
-SCHEMA_VERSION = 1
+SCHEMA_VERSION = 2
 BUSY_TIMEOUT_S = 10.0
 PARTIAL: Stamp = (-1, -1)
 """The stamp of a file indexed as far as a live follow read it: the next pass reads it again."""
@@ -54,6 +54,8 @@ MIN_SQLITE = (3, 34, 0)
 """The first SQLite with FTS5's trigram tokenizer."""
 _CHUNK = 500
 """Row ids per `IN (...)` list (SQLite allows 32,766 variables; small lists stay fast)."""
+LINEAGE = 8
+"""Sub-agents of sub-agents are followed up this far (more than are ever read)."""
 
 _SCHEMA = (
     "CREATE TABLE IF NOT EXISTS meta (name TEXT PRIMARY KEY, value TEXT NOT NULL)",
@@ -68,8 +70,14 @@ _SCHEMA = (
         cwd TEXT,
         started REAL,
         updated REAL,
+        parent INTEGER,
+        turn INTEGER,
+        listed INTEGER NOT NULL DEFAULT 1,
+        own_path TEXT,
+        own_key TEXT,
         UNIQUE (path, key)
     )""",
+    "CREATE INDEX IF NOT EXISTS sessions_by_parent ON sessions (parent)",
     """CREATE TABLE IF NOT EXISTS docs (
         id INTEGER PRIMARY KEY,
         session INTEGER NOT NULL,
@@ -114,23 +122,26 @@ def unavailable_reason() -> str | None:
 
 
 def search_code_stamp() -> str:
-    """What the indexed texts depend on: the readers, the model, `search_text` and the
-    way it writes a command (`text.shell`)."""
+    """What the indexed texts depend on: the readers, the model, `search_text`, the way it
+    writes a command (`text.shell`) and how sub-agents are tied to their calls."""
     package = Path(__file__).resolve().parents[1]
     extra = [
         package / "catalog" / "search_text.py",
         package / "catalog" / "search_index.py",
+        package / "catalog" / "search_subagents.py",
+        package / "spend" / "subagents.py",
         package / "text" / "shell.py",
     ]
     return code_stamp(("readers",), extra, f"search/{SCHEMA_VERSION}")
 
 
 class FileText(NamedTuple):
-    """What one read of a session file gives the index: its stamp and each session's texts."""
+    """What one read of a session file gives the index: its stamp (`text_stamp`: its
+    sub-agents' files counted) and each session's texts and its sub-agents'."""
 
     path: Path
     stamp: Stamp
-    sessions: list[tuple[SessionRef, list[Doc]]]
+    sessions: list[tuple[SessionRef, list[Doc], list[SubText]]]
 
 
 class SessionRow(NamedTuple):
@@ -145,10 +156,27 @@ class SessionRow(NamedTuple):
     cwd: str | None
     started: float | None
     updated: float | None
+    parent: int | None = None
+    """A sub-agent: the row of the session (or sub-agent) that ran it."""
+    parent_turn: int | None = None
+    """The turn of `parent` whose call ran it (tied to none: the turn it started during)."""
+    listed: bool = True
+    """One of its file's own sessions (False: a sub-agent known only through its parent)."""
+    own_path: str | None = None
+    own_key: str | None = None
+    """A sub-agent known only through its parent: where it is itself (its own file, or its
+    stretch of the parent's), which `path` and `key` are not."""
 
     @property
     def label(self) -> str:
         return f"{self.path}#{self.key}" if self.key else self.path
+
+    @property
+    def where(self) -> tuple[str, str | None]:
+        """(path, key) of the session this row holds the texts of, as a reader opens it."""
+        if self.own_path is not None:
+            return self.own_path, self.own_key
+        return self.path, self.key
 
 
 class SearchIndex:
@@ -188,10 +216,15 @@ class SearchIndex:
             for item in files:
                 key = os.path.abspath(item.path)
                 kept: set[int] = set()
-                for ref, docs in item.sessions:
-                    session = self._session_id(key, ref)
+                own: dict[str, int] = {}
+                for ref, docs, _ in item.sessions:
+                    session = self._session_id(key, ref, unlink=True)
                     kept.add(session)
+                    own[ref.key or ""] = session
                     next_id, added = self._replace_docs(session, docs, next_id)
+                    written += added
+                for ref, _, subs in item.sessions:
+                    next_id, added = self._store_subagents(key, ref, own, subs, kept, next_id)
                     written += added
                 gone = [
                     sid
@@ -238,32 +271,90 @@ class SearchIndex:
         self._stamps[key] = PARTIAL
         return written
 
-    def _session_id(self, path: str, ref: SessionRef) -> int:
-        values = (
-            ref.format,
-            to_db(ref.session_id),
-            to_db(ref.title),
-            to_db(ref.cwd),
-            ref.started,
-            ref.updated,
-        )
+    def _session_id(self, path: str, ref: SessionRef, unlink: bool = False) -> int:
+        """The row of one of the file's own sessions, its fields brought up to date
+        (`unlink`: and not under a parent until `_store_subagents` says it is)."""
+        fields = {
+            "format": ref.format,
+            "session_id": to_db(ref.session_id),
+            "title": to_db(ref.title),
+            "cwd": to_db(ref.cwd),
+            "started": ref.started,
+            "updated": ref.updated,
+            "listed": 1,
+            "own_path": None,
+            "own_key": None,
+        }
+        if unlink:
+            fields.update(parent=None, turn=None)
+        return self._row(path, ref.key or "", fields)
+
+    def _row(self, path: str, key: str, fields: dict[str, object]) -> int:
+        """The id of the row (path, key), made or updated with `fields`."""
         row = self.conn.execute(
-            "SELECT id FROM sessions WHERE path = ? AND key = ?",
-            (to_db(path), to_db(ref.key or "")),
+            "SELECT id FROM sessions WHERE path = ? AND key = ?", (to_db(path), to_db(key))
         ).fetchone()
         if row is not None:
+            sets = ", ".join(f"{name} = ?" for name in fields)
             self.conn.execute(
-                "UPDATE sessions SET format = ?, session_id = ?, title = ?, cwd = ?, started = ?,"
-                " updated = ? WHERE id = ?",
-                (*values, row[0]),
+                f"UPDATE sessions SET {sets} WHERE id = ?", (*fields.values(), row[0])
             )
             return int(row[0])
+        names = ", ".join(fields)
+        marks = ", ".join("?" * (len(fields) + 2))
         cursor = self.conn.execute(
-            "INSERT INTO sessions (path, key, format, session_id, title, cwd, started, updated)"
-            " VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
-            (to_db(path), to_db(ref.key or ""), *values),
+            f"INSERT INTO sessions (path, key, {names}) VALUES ({marks})",
+            (to_db(path), to_db(key), *fields.values()),
         )
         return int(cursor.lastrowid)  # type: ignore[arg-type]
+
+    def _store_subagents(
+        self,
+        path: str,
+        ref: SessionRef,
+        own: dict[str, int],
+        subs: list[SubText],
+        kept: set[int],
+        next_id: int,
+    ) -> tuple[int, int]:
+        """Write the sub-agents of the session `ref` (its row in `own`, with the file's other
+        sessions): each in a row of its own under the one that ran it, with its texts; a
+        sub-agent that is one of the file's own sessions only learns where it ran."""
+        rows = {None: own[ref.key or ""]}
+        written = 0
+        for sub in subs:
+            runner = rows.get(sub.runner)
+            if runner is None:
+                continue  # its runner was not kept: neither is it
+            if sub.docs is None:
+                same = os.path.abspath(sub.ref.path) == path
+                listed = own.get(sub.ref.key or "") if same else None
+                if listed is not None and listed != runner and listed != rows[None]:
+                    self.conn.execute(
+                        "UPDATE sessions SET parent = ?, turn = ? WHERE id = ?",
+                        (runner, sub.turn, listed),
+                    )
+                    rows[sub.ident] = listed
+                continue
+            fields = {
+                "format": sub.ref.format,
+                "session_id": to_db(sub.ref.session_id),
+                "title": to_db(sub.title or sub.ref.title),
+                "cwd": to_db(sub.ref.cwd or ref.cwd),
+                "started": sub.ref.started if sub.ref.started is not None else _first(sub.docs),
+                "updated": ref.updated,
+                "parent": runner,
+                "turn": sub.turn,
+                "listed": 0,
+                "own_path": to_db(os.path.abspath(sub.ref.path)),
+                "own_key": to_db(sub.ref.key or ""),
+            }
+            row = self._row(path, f"{ref.key or ''}/sub:{sub.ident}", fields)
+            kept.add(row)
+            rows[sub.ident] = row
+            next_id, added = self._replace_docs(row, sub.docs, next_id)
+            written += added
+        return next_id, written
 
     def _replace_docs(
         self, session: int, docs: list[Doc], next_id: int, compare: bool = True
@@ -378,17 +469,23 @@ class SearchIndex:
 
     # -- reading ---------------------------------------------------------------
     def sessions_of(self, paths: Iterable[str]) -> dict[tuple[str, str], int]:
-        """(absolute path, key or "") -> session id, for the sessions of these files."""
+        """(absolute path, key or "") -> session id, for the sessions these files list (their
+        sub-agents are searched with them: `Filters.sessions`)."""
         wanted = set(paths)
         found: dict[tuple[str, str], int] = {}
-        for sid, path, key in self.conn.execute("SELECT id, path, key FROM sessions"):
+        for sid, path, key in self.conn.execute(
+            "SELECT id, path, key FROM sessions WHERE listed = 1"
+        ):
             path = from_db(path)
             if path in wanted:
                 found[(path, from_db(key))] = sid
         return found
 
     def session_count(self) -> int:
-        return int(self.conn.execute("SELECT COUNT(*) FROM sessions").fetchone()[0])
+        """The sessions files list (sub-agents known only through their parent not counted)."""
+        return int(
+            self.conn.execute("SELECT COUNT(*) FROM sessions WHERE listed = 1").fetchone()[0]
+        )
 
     def session_rows(self, ids: Iterable[int]) -> dict[int, SessionRow]:
         rows: dict[int, SessionRow] = {}
@@ -397,11 +494,12 @@ class SearchIndex:
             chunk = wanted[start : start + _CHUNK]
             marks = ",".join("?" * len(chunk))
             for row in self.conn.execute(
-                "SELECT id, path, key, format, session_id, title, cwd, started, updated"
-                f" FROM sessions WHERE id IN ({marks})",
+                "SELECT id, path, key, format, session_id, title, cwd, started, updated,"
+                f" parent, turn, listed, own_path, own_key FROM sessions WHERE id IN ({marks})",
                 chunk,
             ):
-                sid, path, key, fmt, session_id, title, cwd, started, updated = row
+                sid, path, key, fmt, session_id, title, cwd, started, updated = row[:9]
+                parent, turn, listed, own_path, own_key = row[9:]
                 rows[sid] = SessionRow(
                     sid,
                     from_db(path),
@@ -412,7 +510,23 @@ class SearchIndex:
                     from_db(cwd),
                     started,
                     updated,
+                    parent,
+                    turn,
+                    bool(listed),
+                    from_db(own_path) if own_path is not None else None,
+                    (from_db(own_key) or None) if own_path is not None else None,
                 )
+        return rows
+
+    def lineage(self, ids: Iterable[int]) -> dict[int, SessionRow]:
+        """`session_rows` of `ids` and of every session that ran one of them, up to the
+        session a file lists (a sub-agent's hit names where it ran)."""
+        rows = self.session_rows(ids)
+        for _ in range(LINEAGE):
+            missing = {r.parent for r in rows.values() if r.parent is not None} - rows.keys()
+            if not missing:
+                break
+            rows.update(self.session_rows(missing))
         return rows
 
     def bodies(self, ids: list[int]) -> dict[int, str]:
@@ -426,8 +540,9 @@ class SearchIndex:
         return found
 
     def counts(self) -> tuple[int, int, int]:
-        """(sessions, texts, characters of text) held."""
-        sessions = self.conn.execute("SELECT COUNT(*) FROM sessions").fetchone()[0]
+        """(sessions files list, texts, characters of text) held (sub-agents' included)."""
+        sessions = self.conn.execute("SELECT COUNT(*) FROM sessions WHERE listed = 1")
+        sessions = sessions.fetchone()[0]
         docs, chars = self.conn.execute(
             "SELECT COUNT(*), COALESCE(SUM(length), 0) FROM docs"
         ).fetchone()
@@ -443,6 +558,11 @@ class SearchIndex:
         return Transaction(
             self.conn, lambda exc: failure(exc, self.path, "search index not updated")
         )
+
+
+def _first(docs: list[Doc]) -> float | None:
+    """When the first text known to have a time was written."""
+    return next((doc.time for doc in docs if doc.time is not None), None)
 
 
 def failure(exc: sqlite3.Error, path: Path, what: str) -> SearchUnavailable:

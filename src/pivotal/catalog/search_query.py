@@ -18,12 +18,13 @@ ranked again. One hit per turn: its best text.
 
 from __future__ import annotations
 
+import os
 import re
 import sqlite3
 from collections.abc import Callable, Iterable
 from typing import NamedTuple
 
-from pivotal.catalog.search_index import SearchIndex, SessionRow, failure
+from pivotal.catalog.search_index import LINEAGE, SearchIndex, SessionRow, failure
 from pivotal.catalog.search_text import AGENT, COMMAND, OUTPUT, YOU
 from pivotal.text.fit import cells, head, tail
 from pivotal.text.safe import clean
@@ -79,16 +80,52 @@ def parse_query(text: str) -> SearchQuery:
     return SearchQuery(text, tuple(terms))
 
 
+class SubagentHit(NamedTuple):
+    """Where in a sub-agent a hit is: the sub-agents from the session's down to the one that
+    matched (each row's `parent_turn` is its turn in the one before), and the turn there."""
+
+    chain: tuple[SessionRow, ...]
+    turn: int
+    """Index in the last sub-agent's turns."""
+
+    @property
+    def row(self) -> SessionRow:
+        return self.chain[-1]
+
+
 class Hit(NamedTuple):
     """One turn that matches: where it is, who wrote the text that matched, its score."""
 
     session: SessionRow
     turn: int
-    """Index in the session's turns (the replayer shows it as #turn+1)."""
+    """Index in the session's turns (the replayer shows it as #turn+1); for a hit in a
+    sub-agent, the turn whose call ran it (`subagent` says where in it)."""
     who: int
     time: float | None
     score: float
     body: str
+    subagent: SubagentHit | None = None
+    """Set when the text is a sub-agent's, not the session's own."""
+
+
+def placed(
+    row: SessionRow, turn: int, rows: dict[int, SessionRow]
+) -> tuple[SessionRow, int, SubagentHit | None]:
+    """(session, turn in it, sub-agent part) of a text at `turn` of the session `row`:
+    a sub-agent's text is a hit of the session that ran it (`rows` holds its runners)."""
+    chain: list[SessionRow] = []
+    current, seen = row, {row.id}
+    while current.parent is not None and len(chain) < LINEAGE:
+        runner = rows.get(current.parent)
+        if runner is None or runner.id in seen:
+            break  # its runner is gone (or a loop): it is found as what it is
+        seen.add(runner.id)
+        chain.append(current)
+        current = runner
+    if not chain:
+        return row, turn, None
+    chain.reverse()
+    return current, chain[0].parent_turn or 0, SubagentHit(tuple(chain), turn)
 
 
 class Filters:
@@ -176,12 +213,13 @@ def _search(
         if len(rows) < page or len(best) >= limit:
             break
     ranked = sorted(best.items(), key=lambda item: (-item[1][0], -(item[1][3] or 0.0)))[:limit]
-    rows_of = index.session_rows(session for (session, _), _ in ranked)
-    return [
-        Hit(rows_of[session], turn, who, time, value, body)
-        for (session, turn), (value, _, who, time, body) in ranked
-        if session in rows_of
-    ]
+    rows_of = index.lineage(session for (session, _), _ in ranked)
+    hits = []
+    for (session, turn), (value, _, who, time, body) in ranked:
+        if session in rows_of:
+            row, at, sub = placed(rows_of[session], turn, rows_of)
+            hits.append(Hit(row, at, who, time, value, body, sub))
+    return hits
 
 
 def _conditions(
@@ -223,6 +261,14 @@ def _conditions(
         index.conn.executemany(
             "INSERT OR IGNORE INTO temp.wanted VALUES (?)", [(s,) for s in filters.sessions]
         )
+        for _ in range(LINEAGE):  # and the sub-agents they ran, theirs, ...
+            before = index.conn.total_changes
+            index.conn.execute(
+                "INSERT OR IGNORE INTO temp.wanted SELECT id FROM sessions"
+                " WHERE parent IN (SELECT id FROM temp.wanted)"
+            )
+            if index.conn.total_changes == before:
+                break
         where.append("d.session IN (SELECT id FROM temp.wanted)")
     return where, args
 
@@ -335,3 +381,8 @@ def marked(snip: Snippet, before: str, after: str) -> str:
 def hit_keys(hits: Iterable[Hit]) -> list[tuple[str, str | None, int]]:
     """(path, key, turn) of each hit: what tests and callers compare."""
     return [(h.session.path, h.session.key, h.turn) for h in hits]
+
+
+def subagent_title(row: SessionRow) -> str:
+    """What a sub-agent is called: its title (a Task call's description), else its id."""
+    return row.title or row.session_id or os.path.basename(row.where[0])

@@ -10,6 +10,8 @@ words. So are base64 runs (pasted or printed images: noise that would make
 every three letters match) and a tool's output past `OUTPUT_HEAD` +
 `OUTPUT_TAIL` characters (the head says what ran, the tail how it ended).
 Runs in the workers of the listing pass, beside the turn and pivot counts.
+A sub-agent's texts are its own session's, kept under the session that ran it
+(`SubText`, `search_subagents`).
 """
 
 from __future__ import annotations
@@ -18,7 +20,7 @@ import hashlib
 import re
 from typing import NamedTuple
 
-from pivotal.model import PartKind, Role, Session, Turn, TurnFlag
+from pivotal.model import PartKind, Role, Session, SessionRef, Turn, TurnFlag
 from pivotal.text.shell import input_lines
 
 YOU, COMMAND, AGENT, OUTPUT = 0, 1, 2, 3
@@ -49,6 +51,24 @@ class Doc(NamedTuple):
     who: int
     time: float | None
     body: str
+
+
+class SubText(NamedTuple):
+    """A sub-agent's texts, kept under the session that ran it (`search_subagents`)."""
+
+    ref: SessionRef
+    """The sub-agent's own session: where it is (its file, or its stretch of the parent's)."""
+    ident: str
+    """What it is known by from one read of its parent to the next (its id, after its
+    runner's: unique in the session)."""
+    runner: str | None
+    """The `ident` of the sub-agent that ran it (None: the session itself)."""
+    turn: int
+    """The turn of its runner whose call ran it (tied to none: the turn it started during)."""
+    title: str
+    docs: list[Doc] | None
+    """None: it is one of its file's own sessions, whose texts are kept as such (opencode's
+    child sessions): only its place under the parent is new."""
 
 
 def session_docs(session: Session) -> list[Doc]:

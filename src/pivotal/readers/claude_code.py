@@ -659,8 +659,12 @@ SUBAGENT_FILE = "agent-"
 conversation."""
 
 
-def _subagents(path: Path) -> Path:
+def subagent_folder(path: Path) -> Path:
+    """Where the sub-agents of the session `path` have their own files (2.0.28 on)."""
     return path.with_suffix("") / "subagents"
+
+
+_subagents = subagent_folder
 
 
 def _subagent_refs(path: Path) -> list[SessionRef]:

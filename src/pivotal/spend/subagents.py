@@ -20,7 +20,7 @@ totals always, to a pivot's run through its call (or, tied to none, by when it r
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 import msgspec
 from msgspec import field
@@ -35,6 +35,9 @@ DEPTH = 3
 """Sub-agents of sub-agents are read this deep (a loop of links cannot recurse forever)."""
 _MIN_ID = 6
 """A child id shorter than this is not looked for in a call's result (too easy to meet)."""
+
+Visit = Callable[["Subagent", Session], None]
+"""Shown each child as it is read (the search index takes its text from the same read)."""
 
 
 class Subagent(msgspec.Struct):
@@ -72,26 +75,35 @@ def is_subagent_call(call: ToolCall) -> bool:
 
 
 def read_subagents(
-    session: Session, prices: PriceList | None = None, *, depth: int = DEPTH
+    session: Session,
+    prices: PriceList | None = None,
+    *,
+    depth: int = DEPTH,
+    visit: Visit | None = None,
 ) -> list[Subagent]:
-    """Every child of `session`, read and measured, tied to the calls that ran them."""
-    subs = read_children(session.children, prices, depth=depth)
+    """Every child of `session`, read and measured, tied to the calls that ran them;
+    `visit` is shown each child read (its own sub-agents' too) before it is let go."""
+    subs = read_children(session.children, prices, depth=depth, visit=visit)
     if subs:
         tie(call_sites(session.turns), subs)
     return subs
 
 
 def read_children(
-    refs: Sequence[SessionRef], prices: PriceList | None = None, *, depth: int = DEPTH
+    refs: Sequence[SessionRef],
+    prices: PriceList | None = None,
+    *,
+    depth: int = DEPTH,
+    visit: Visit | None = None,
 ) -> list[Subagent]:
     """`refs` read and measured, tied to nothing yet (`tie`)."""
     if not refs or depth <= 0:
         return []
     prices = prices or price_list()
-    return [_read(ref, prices, depth) for ref in refs]
+    return [_read(ref, prices, depth, visit) for ref in refs]
 
 
-def _read(ref: SessionRef, prices: PriceList, depth: int) -> Subagent:
+def _read(ref: SessionRef, prices: PriceList, depth: int, visit: Visit | None) -> Subagent:
     from pivotal.readers import read_errors, read_session
 
     sub = Subagent(ref=ref, title=ref.title or "")
@@ -115,7 +127,9 @@ def _read(ref: SessionRef, prices: PriceList, depth: int) -> Subagent:
         elif turn.role is Role.USER and not sub.prompt:
             sub.prompt = _folded(turn.text)
     sub.tally = tally_turns(turns, child.model, prices)
-    sub.nested = read_subagents(child, prices, depth=depth - 1)
+    if visit is not None:
+        visit(sub, child)
+    sub.nested = read_subagents(child, prices, depth=depth - 1, visit=visit)
     for nested in sub.nested:
         sub.tally.add(nested.tally)
         sub.calls += nested.calls
