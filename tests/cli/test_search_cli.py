@@ -35,6 +35,7 @@ JSON_KEYS = {
     "snippet": str,
     "matches": list,
     "score": float,
+    "subagent": (dict, type(None)),
 }
 
 

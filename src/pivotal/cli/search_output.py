@@ -29,10 +29,11 @@ from pivotal.catalog.search_query import (
     Snippet,
     marked,
     snippet,
+    subagent_title,
 )
 from pivotal.catalog.search_text import WHO_KEYS, WHO_NAMES
 from pivotal.scan.report import iso, short_time
-from pivotal.text.fit import cells, clip_start, pad
+from pivotal.text.fit import cells, clip, clip_start, pad
 from pivotal.text.project import project_cell
 from pivotal.text.safe import clean, clean_line, json_inert
 
@@ -47,6 +48,12 @@ SNIPPET_MIN = 40
 """A snippet with less room than this beside its row goes on a line of its own under it."""
 UNDER = "    "
 """What starts a line of its own under a row (the snippet, the session)."""
+TITLE = 40
+"""Cells of a sub-agent's title shown after its session's name."""
+
+
+def _same(text: str) -> str:
+    return text
 
 
 def project(cwd: str | None) -> str:
@@ -72,7 +79,43 @@ def hit_json(hit: Hit, rank: int, snip: Snippet, mask: Callable[[str], str]) -> 
         "snippet": snip.text,
         "matches": [list(span) for span in snip.spans],
         "score": round(hit.score, 4),
+        "subagent": _subagent_json(hit, mask),
     }
+
+
+def _subagent_json(hit: Hit, mask: Callable[[str], str]) -> dict[str, object] | None:
+    """Where in a sub-agent the hit is (None: in the session's own turns): the sub-agent's
+    own file and key, id, title, the turn there, and how deep (1: the session ran it)."""
+    sub = hit.subagent
+    if sub is None:
+        return None
+    row = sub.row
+    path, key = row.where
+    return {
+        "path": mask(clean(path)),
+        "key": mask(clean(key)) if key else None,
+        "session_id": clean(row.session_id) if row.session_id else None,
+        "title": mask(clean(row.title)) if row.title else None,
+        "turn": sub.turn + 1,
+        "depth": len(sub.chain),
+    }
+
+
+def session_cell(hit: Hit, mask: Callable[[str], str] = _same) -> str:
+    """The session's name as every command takes it, then, for a hit in a sub-agent, which
+    one (`subagent_cell`)."""
+    name = mask(clean_line(hit.session.label))
+    return f"{name} {subagent_cell(hit, mask)}" if hit.subagent is not None else name
+
+
+def subagent_cell(hit: Hit, mask: Callable[[str], str] = _same) -> str:
+    """`› sub-agent "Explore the parser" #3`: the sub-agent a hit is in (its title, or its
+    id) and the turn there, as its transcript numbers it ("" for the session's own turns)."""
+    sub = hit.subagent
+    if sub is None:
+        return ""
+    steps = [f'sub-agent "{clip(mask(clean_line(subagent_title(r))), TITLE)}"' for r in sub.chain]
+    return f"› {' › '.join(steps)} #{sub.turn + 1}"
 
 
 def print_hits(
@@ -114,7 +157,7 @@ def print_hits(
         for hit, mask in zip(hits, masks, strict=True)
     ]
     sessions = ["SESSION"] + [
-        mask(clean_line(hit.session.label)) for hit, mask in zip(hits, masks, strict=True)
+        session_cell(hit, mask) for hit, mask in zip(hits, masks, strict=True)
     ]
     widths = [max(cells(r[i]) for r in rows) for i in range(len(head))]
     room, beside = _snippet_room(widths, width)
@@ -148,7 +191,19 @@ def print_hits(
             if n:
                 out.write(UNDER + texts[n] + "\n")
         if n:
-            out.write(UNDER + sessions[n] + "\n")
+            _session_under(out, hits[n - 1], masks[n - 1], sessions[n], width)
+
+
+def _session_under(
+    out: TextIO, hit: Hit, mask: Callable[[str], str], cell: str, width: int | None
+) -> None:
+    """The session under its row, whole; a sub-agent's part after it when the line holds
+    both, else on a line of its own, cut to the width."""
+    if hit.subagent is None or width is None or cells(UNDER + cell) <= width:
+        out.write(UNDER + cell + "\n")
+        return
+    out.write(UNDER + mask(clean_line(hit.session.label)) + "\n")
+    out.write(UNDER + clip(subagent_cell(hit, mask), width - len(UNDER)) + "\n")
 
 
 def _snippet_room(widths: list[int], width: int | None) -> tuple[int, bool]:
@@ -172,10 +227,6 @@ def _snippet_room(widths: list[int], width: int | None) -> tuple[int, bool]:
 def _span(widths: list[int]) -> int:
     """Cells the columns of `widths` take, two between each."""
     return sum(widths) + 2 * (len(widths) - 1)
-
-
-def _same(text: str) -> str:
-    return text
 
 
 def _masker(hit: Hit) -> Callable[[str], str]:
