@@ -388,21 +388,26 @@ class ReplayerApp(App[int]):
         if not isinstance(picked, Picked):
             self.open_ref(picked, picked=True)
             return
-        from pivotal.tui.search_hit import land
+        from pivotal.tui.search_hit import land, land_in_subagent
 
         self.open_ref(picked.ref, picked=True)
         screen = self.replay
         if screen is not None:  # at the hit's turn, its matches marked once the pivots are known
             screen.pending_at = picked.turn
             screen.landing = partial(land, turn=picked.turn, query=picked.query)
+            if picked.subagent is not None:  # at the call that ran it, then in the sub-agent
+                screen.landing = partial(
+                    land_in_subagent, turn=picked.turn, query=picked.query, hit=picked.subagent
+                )
             screen.from_results = True
 
     # -- sub-agents ------------------------------------------------------------------
-    def open_subagent(self, sub: Subagent, parent: ReplayScreen) -> None:
-        """Enter on a call that ran a sub-agent: its transcript, over the session's."""
+    def open_subagent(self, sub: Subagent, parent: ReplayScreen) -> ReplayScreen | None:
+        """Enter on a call that ran a sub-agent: its transcript, over the session's (the
+        screen it is read into; None while the session is still being read)."""
         if not parent.analysed:
             parent.say("still reading the session: its sub-agents open once it is read")
-            return
+            return None
         title = sub.title or sub.prompt or sub.ref.path.name
         came_from = self.sub_title or "the session"
         name = SessionName(sub.ref.format, str(sub.ref.path), sub.ref.key, None, sub.ref.cwd)
@@ -414,6 +419,7 @@ class ReplayerApp(App[int]):
         screen.status = "a sub-agent's transcript · Backspace goes back to the session"
         screen.live.ref = sub.ref
         self.read_session(sub.ref, own_pivots=False)
+        return screen
 
     def close_subagent(self, screen: ReplayScreen) -> None:
         """Backspace in a sub-agent's transcript with no jump to undo: back to the session."""

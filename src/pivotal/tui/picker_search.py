@@ -5,7 +5,8 @@ a query for the search index (`pivotal.catalog.search_query`: words, "exact
 phrases", any part of a word, any script) instead of a filter over the
 listing; each change runs the look-up in a thread worker and the list shows
 the hits, best first: agent, project, when, turn, who, and a snippet with the
-matches marked. Enter opens the replayer at the hit's turn (`Picked`). The
+matches marked (a hit in a sub-agent says which, before its snippet). Enter opens the
+replayer at the hit's turn (`Picked`), and a sub-agent's hit in that sub-agent. The
 index is brought up to date by the picker's own counting pass when it has one
 (`FillingPicker`), else by a pass over the picker's sessions started the first
 time search mode is turned on; while either runs, the title says how far it
@@ -27,10 +28,17 @@ from textual.message import Message
 from textual.screen import Screen
 from textual.worker import get_current_worker
 
-from pivotal.catalog.search_query import Hit, SearchQuery, parse_query, snippet
+from pivotal.catalog.search_query import (
+    Hit,
+    SearchQuery,
+    SubagentHit,
+    parse_query,
+    snippet,
+    subagent_title,
+)
 from pivotal.catalog.search_text import WHO_NAMES
 from pivotal.model import SessionRef
-from pivotal.text.fit import cell
+from pivotal.text.fit import cell, cells
 from pivotal.text.project import last_folders, project_cell
 from pivotal.tui.safe import one_line
 
@@ -44,6 +52,8 @@ AGAIN_EVERY = 1.0
 AGENT, PROJECT, WHEN, TURN, WHO = 8, 14, 16, 6, 7
 SHORT = {"claude-code": "claude", "qwen-code": "qwen", "continue-cli": "continue"}
 PLACEHOLDER = 'search every session\'s text: words, "exact phrases", any part of a word'
+SUB_TITLE = 30
+"""Characters of a sub-agent's title a hit in it shows."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -53,6 +63,9 @@ class Picked:
     ref: SessionRef
     turn: int
     query: SearchQuery
+    subagent: SubagentHit | None = None
+    """A hit in a sub-agent: `turn` is the session's that ran it, and the sub-agent is opened
+    over it at the hit (`search_hit.land_in_subagent`)."""
 
 
 class HitsFound(Message):
@@ -89,12 +102,25 @@ def hit_label(hit: Hit, query: SearchQuery, match_style: str = "reverse", width:
     text.append(cell(stamp, WHEN) + " ", style="dim")
     text.append(cell(f"#{hit.turn + 1}", TURN, True) + " ")
     text.append(cell(WHO_NAMES[hit.who].split()[-1], WHO) + " ", style="dim")
-    snip = snippet(hit.body, query.pattern, width=max(20, width - FIXED) if width else 160)
+    where = subagent_words(hit)
+    text.append(where, style="dim")
+    room = max(20, width - FIXED - cells(where)) if width else 160
+    snip = snippet(hit.body, query.pattern, width=room)
     start = len(text)
     text.append(snip.text)
     for begin, end in snip.spans:
         text.stylize(match_style, start + begin, start + end)
     return text
+
+
+def subagent_words(hit: Hit) -> str:
+    """`sub-agent "Explore the parser" #3 › ` before the snippet of a hit in a sub-agent (its
+    title and the turn there; the turn column is the session's, whose call ran it)."""
+    sub = hit.subagent
+    if sub is None:
+        return ""
+    title = one_line(subagent_title(sub.row), SUB_TITLE)
+    return f'sub-agent "{title}" #{sub.turn + 1} › '
 
 
 def takes_progress(details: Callable[..., object]) -> bool:
@@ -225,7 +251,7 @@ class TextSearch:
         if not 0 <= row < len(self.hits):
             return None
         hit = self.hits[row]
-        return Picked(self.ref_of(hit), hit.turn, self.query)
+        return Picked(self.ref_of(hit), hit.turn, self.query, hit.subagent)
 
     def ref_of(self, hit: Hit) -> SessionRef:
         """The picker's own ref of the hit's session (counts and all), else one made from it."""
