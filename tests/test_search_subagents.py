@@ -1,0 +1,226 @@
+"""Search finds what only a sub-agent wrote or saw, and says it was in a sub-agent of which
+session: Claude Code's sub-agent files (`<session>/subagents/agent-<id>.jsonl`), Claude
+Code 1.0.x's sidechains written into the session's own file, opencode's child sessions.
+Their text is kept under the session that ran them; a sub-agent file that grows while its
+parent's does not is read again; and each is read once a listing pass (its spend and its
+text from one read)."""
+
+from __future__ import annotations
+
+import json
+import os
+from pathlib import Path
+
+import pytest
+
+from cli_helpers import invoke
+from pivotal.catalog import discovery
+from pivotal.catalog.index import file_stamp
+from pivotal.catalog.search_index import open_search_index
+from pivotal.catalog.search_query import Hit, parse_query, search
+from pivotal.catalog.search_text import AGENT, OUTPUT
+from readers import claude_sidechain_home as sidechains
+from readers import claude_subagent_home as explore
+from readers.opencode_builders import (
+    T0,
+    add_session,
+    assistant_info,
+    create_db,
+    put_message,
+    put_part,
+    text_part,
+    user_info,
+)
+
+
+@pytest.fixture()
+def cache(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    folder = tmp_path / "cache"
+    monkeypatch.setenv("PIVOTAL_CACHE_DIR", str(folder))
+    return folder
+
+
+def refresh(home: Path) -> None:
+    progress = discovery.Progress()
+    discovery.refresh_index(discovery.located([home]), progress=progress, warn=print)
+    assert progress.searchable, progress.problem
+
+
+def find(text: str) -> list[Hit]:
+    index = open_search_index()
+    try:
+        return search(index, parse_query(text))
+    finally:
+        index.close()
+
+
+def test_a_phrase_only_a_subagent_saw_is_its_hit_in_the_session_that_ran_it(
+    tmp_path: Path, cache: Path
+) -> None:
+    path = explore.write_home(tmp_path / "home")
+    refresh(tmp_path / "home")
+    [hit] = find("raise EmptyTableError")
+    assert hit.session.path == str(path) and hit.session.key is None
+    assert hit.turn == explore.TASK_TURN  # the Task call that ran it
+    assert hit.who == OUTPUT and "EmptyTableError(name)" in hit.body
+    assert hit.subagent is not None and len(hit.subagent.chain) == 1
+    assert hit.subagent.turn == explore.FOUND_TURN
+    sub = hit.subagent.row
+    assert sub.title == explore.DESCRIPTION and sub.session_id == explore.AGENT
+    assert sub.where == (str(explore.agent_file(path)), None)
+    # the report the Task returned is the session's own text: a hit of its own, no sub-agent
+    [own] = find("rejects empty tables in the grammar")
+    assert own.subagent is None and own.turn == explore.TASK_TURN and own.who == OUTPUT
+
+
+def test_a_phrase_only_in_a_sidechain_is_its_subagents_hit(tmp_path: Path, cache: Path) -> None:
+    """1.0.x wrote the sub-agents into the session's file: their records are no turn of
+    the session (nothing of them was searchable); each is a sub-agent, found as one."""
+    path = sidechains.home(tmp_path / "home")
+    refresh(tmp_path / "home")
+    [hit] = find("File has not been read yet")  # the types sub-agent's failed edit
+    assert hit.session.path == str(path) and hit.turn == 1  # its Task, beside the writer's
+    assert hit.subagent is not None and hit.subagent.row.title == sidechains.DESCRIPTIONS["types"]
+    assert hit.subagent.turn == 2 and hit.who == OUTPUT
+    where, key = hit.subagent.row.where
+    assert where == str(path) and key is not None and key.startswith("sidechain:")
+    [said] = find("I'll write the writer")
+    assert said.who == AGENT and said.subagent is not None
+    assert said.subagent.row.title == sidechains.DESCRIPTIONS["writer"] and said.turn == 1
+    [docs] = find("mkdocs build")  # the docs sub-agent, interrupted mid-way
+    assert docs.subagent is not None and docs.turn == 6
+
+
+def test_a_subagent_file_that_grows_alone_is_read_again(tmp_path: Path, cache: Path) -> None:
+    home = tmp_path / "home"
+    path = explore.write_home(home)
+    refresh(home)
+    assert find("LegacyTableShim") == []
+    before = file_stamp(path)
+    explore.grow(path)  # the sub-agent still runs: its parent's file does not change
+    assert file_stamp(path) == before
+    refresh(home)
+    [hit] = find("LegacyTableShim")
+    assert hit.subagent is not None and hit.subagent.row.title == explore.DESCRIPTION
+    assert hit.turn == explore.TASK_TURN and hit.subagent.turn == 3
+    assert len(find("raise EmptyTableError")) == 1  # what it had is there once
+
+
+def test_the_sessions_path_and_agent_keep_its_subagents_hits(tmp_path: Path, cache: Path) -> None:
+    home = tmp_path / "home"
+    path = explore.write_home(home)
+    sidechains.home(home)  # another session, so naming one narrows the search
+    for where in ([str(path)], ["--root", str(home), "--agent", "claude"]):
+        result = invoke("search", "EmptyTableError", *where, "--json")
+        assert result.exit_code == 0, result.output
+        [row] = [json.loads(line) for line in result.stdout.splitlines()]
+        assert row["path"] == str(path) and row["turn"] == explore.TASK_TURN + 1
+        assert row["subagent"] == {
+            "path": str(explore.agent_file(path)),
+            "key": None,
+            "session_id": explore.AGENT,
+            "title": explore.DESCRIPTION,
+            "turn": explore.FOUND_TURN + 1,
+            "depth": 1,
+        }
+    other = invoke("search", "EmptyTableError", str(sidechains.home(tmp_path / "other")))
+    assert other.exit_code == 0 and other.stdout == ""
+
+
+def test_without_the_index_a_subagents_hit_is_found_alike(
+    tmp_path: Path, cache: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from pivotal.catalog import search_index
+
+    home = tmp_path / "home"
+    explore.write_home(home)
+    sidechains.home(home)
+    queries = ("EmptyTableError", "File has not been read yet", "CsvWriter")
+
+    def rows(query: str) -> list[tuple[object, ...]]:
+        result = invoke("search", query, "--root", str(home), "--json")
+        assert result.exit_code == 0, result.output
+        found = [json.loads(line) for line in result.stdout.splitlines()]
+        return [(r["path"], r["turn"], r["who"], r["subagent"]) for r in found]
+
+    indexed = {query: rows(query) for query in queries}
+    monkeypatch.setattr(search_index, "MIN_SQLITE", (99, 0, 0))
+    assert {query: rows(query) for query in queries} == indexed
+    assert all(r[3] is not None for r in indexed["EmptyTableError"])
+    assert any(r[3] is None for r in indexed["CsvWriter"])  # the Task's report: the session's
+    assert any(r[3] is not None for r in indexed["CsvWriter"])  # the writer's own words
+
+
+def _opencode_home(root: Path) -> Path:
+    """An opencode database whose `task` call ran a child session (its `parent_id`)."""
+    folder = root / ".local" / "share" / "opencode"
+    folder.mkdir(parents=True)
+    db = folder / "opencode.db"
+    conn = create_db(db)
+    add_session(conn, "ses_parent", title="Billing", created=T0)
+    put_message(conn, "msg_p1", "ses_parent", user_info(T0), T0)
+    put_part(conn, "prt_p1", "msg_p1", "ses_parent", text_part("find the invoice writers"), T0)
+    info = assistant_info(T0 + 10, "msg_p1", completed=T0 + 90)
+    put_message(conn, "msg_p2", "ses_parent", info, T0 + 90)
+    prompt = "List the modules that write invoices."
+    task = {
+        "type": "tool",
+        "tool": "task",
+        "callID": "call_task1",
+        "state": {
+            "status": "completed",
+            "input": {"description": "Find writers", "prompt": prompt, "subagent_type": "general"},
+            "output": "billing/invoice.py writes invoices.",
+            "title": "Find writers",
+            "metadata": {"summary": []},
+            "time": {"start": T0 + 20, "end": T0 + 80},
+        },
+    }
+    put_part(conn, "prt_p2", "msg_p2", "ses_parent", task, T0 + 80)
+    add_session(conn, "ses_child", title="Find writers (@general subagent)", parent="ses_parent",
+                created=T0 + 21)  # fmt: skip
+    put_message(conn, "msg_c1", "ses_child", user_info(T0 + 21), T0 + 21)
+    put_part(conn, "prt_c1", "msg_c1", "ses_child", text_part(prompt), T0 + 21)
+    child = assistant_info(T0 + 30, "msg_c1", completed=T0 + 70)
+    put_message(conn, "msg_c2", "ses_child", child, T0 + 70)
+    words = "grep found write_invoice in billing/legacy_export.py too, unused"
+    put_part(conn, "prt_c2", "msg_c2", "ses_child", text_part(words), T0 + 70)
+    conn.close()
+    return db
+
+
+def test_an_opencode_child_sessions_hit_names_its_parent_once(tmp_path: Path, cache: Path) -> None:
+    """opencode lists a child session as a session: its text was found, as a session of its
+    own; now it says which session ran it, and is not found twice."""
+    db = _opencode_home(tmp_path / "home")
+    refresh(tmp_path / "home")
+    [hit] = find("legacy_export.py")
+    assert (hit.session.path, hit.session.key) == (str(db), "ses_parent")
+    assert hit.turn == 1 and hit.who == AGENT  # the parent's turn with the task call
+    assert hit.subagent is not None and hit.subagent.row.key == "ses_child"
+    assert hit.subagent.row.title == "Find writers (@general subagent)"
+    assert hit.subagent.turn == 1
+
+
+def test_a_listing_pass_reads_each_subagent_once(
+    tmp_path: Path, cache: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Its text comes from the read that measures its spend: no second read for search."""
+    import pivotal.readers
+
+    home = tmp_path / "home"
+    path = explore.write_home(home)
+    reads: list[str] = []
+    real = pivotal.readers.read_session
+
+    def counted(ref, *args, **kwargs):  # type: ignore[no-untyped-def]
+        reads.append(os.fspath(ref.path))
+        return real(ref, *args, **kwargs)
+
+    monkeypatch.setattr(pivotal.readers, "read_session", counted)
+    monkeypatch.setattr(discovery, "read_session", counted)
+    refs = discovery.discover_sessions([home])
+    assert refs[0].tokens is not None  # its spend was counted, the sub-agent's included
+    assert reads.count(str(explore.agent_file(path))) == 1
+    assert reads.count(str(path)) == 1
+    assert len(find("EmptyTableError")) == 1  # and its text indexed
