@@ -8,15 +8,23 @@ keeps the index at about its text's size (positions would double it): a
 phrase is looked up as the trigrams it holds, and the few texts that hold
 them all apart are dropped when the hits are checked (`search_query`).
 
+A session's sub-agents are kept under it: each in a row of `sessions` of its
+own (not `listed`: no file lists it) whose `parent` is the session (or the
+sub-agent) that ran it and `turn` the turn whose call ran it, and `own_path`,
+`own_key` where it is itself; a child that its file lists as a session too
+(opencode's) keeps its row and only gains `parent` and `turn`. A hit in one is
+a hit of the session (`search_query.placed`).
+
 It lives in the cache folder beside the listing index (`search.sqlite3`, files
 0600 in a 0700 folder) and is filled by the same pass that counts turns and
 pivots (`discovery`), per file version: a file whose (size, mtime) changed is
 read again and only the texts that changed are written (a grown session adds
-its new turns; a shrunk or replaced one loses what is gone). It is a copy of
-session text, disposable like the listing index: a damaged file is set aside
-and rebuilt, a file written by another version of pivotal's readers emptied,
-and two processes may write at once (WAL, a busy timeout, one transaction per
-batch, and every comparison with what is stored made inside it).
+its new turns; a shrunk or replaced one loses what is gone); a Claude Code
+session's version counts its sub-agents' files (`discovery.text_stamp`). It is
+a copy of session text, disposable like the listing index: a damaged file is
+set aside and rebuilt, a file written by another version of pivotal's readers
+emptied, and two processes may write at once (WAL, a busy timeout, one
+transaction per batch, and every comparison with what is stored made inside it).
 """
 
 from __future__ import annotations

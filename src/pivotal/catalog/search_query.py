@@ -13,7 +13,9 @@ which are long and repeat what was run. Every word must be there, so how rare
 each is ranks nothing; among equals the newer turn comes first. The index ranks
 all candidates by length and speaker in SQL; the best few hundred are read,
 checked (a text holding a phrase's trigrams apart is no hit), counted and
-ranked again. One hit per turn: its best text.
+ranked again. One hit per turn: its best text. A sub-agent's text is a hit of
+the session that ran it, at the turn whose call ran it (`placed`), and says
+where in the sub-agent it is (`SubagentHit`).
 """
 
 from __future__ import annotations

@@ -2,7 +2,9 @@
 
 One hit per line: agent, project, when, turn (as the replayer numbers it), who
 wrote the text that matched, a one-line snippet with the matches marked, and
-the session (the name `pivotal sessions` prints, which every command takes).
+the session (the name `pivotal sessions` prints, which every command takes), then,
+for a hit in a sub-agent, which one and the turn there (the turn column is then
+the session's turn whose call ran it).
 Piped, every line is whole (scripts read it); on a terminal the hits fit its width as
 `pivotal sessions` fits its rows: the session goes on a line of its own under its row,
 whole, and the snippet takes the room the columns leave (a line of its own too, when
