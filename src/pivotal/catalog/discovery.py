@@ -39,6 +39,7 @@ from pivotal.cores import usable_cores
 from pivotal.model import Session, SessionRef, last_change
 from pivotal.readers import Problem, read_head, read_session, sniff_path
 from pivotal.readers.base import decode_json, parse_timestamp
+from pivotal.readers.files import claude_subagent_folder
 
 if TYPE_CHECKING:  # spend is imported when a session is read, not for a quick listing
     from pivotal.catalog.search_subagents import Listed
@@ -454,11 +455,9 @@ def text_stamp(path: Path, agent: str | None, stamp: Stamp) -> Stamp:
     (a Task still running) is read again for search. For most sessions: one failed stat."""
     if agent != "claude-code" or path.suffix != ".jsonl":
         return stamp
-    from pivotal.readers.claude_code import subagent_folder
-
     size, mtime = stamp
     try:
-        with os.scandir(subagent_folder(path)) as entries:
+        with os.scandir(claude_subagent_folder(path)) as entries:
             for entry in entries:
                 try:
                     st = entry.stat(follow_symlinks=False)

@@ -78,7 +78,7 @@ from pivotal.readers.claude_parts import (
 )
 from pivotal.readers.claude_records import Record, decode_for_parts, read_records, sniff
 from pivotal.readers.claude_sidechains import Chain, Chains, window_of
-from pivotal.readers.files import SessionFiles
+from pivotal.readers.files import SessionFiles, claude_subagent_folder
 from pivotal.readers.lines import LineFileReader
 
 NAME = "claude-code"
@@ -659,12 +659,7 @@ SUBAGENT_FILE = "agent-"
 conversation."""
 
 
-def subagent_folder(path: Path) -> Path:
-    """Where the sub-agents of the session `path` have their own files (2.0.28 on)."""
-    return path.with_suffix("") / "subagents"
-
-
-_subagents = subagent_folder
+_subagents = claude_subagent_folder
 
 
 def _subagent_refs(path: Path) -> list[SessionRef]:

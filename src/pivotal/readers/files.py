@@ -104,6 +104,12 @@ def _idents_under(folder: Path) -> set[_Ident]:
     return found
 
 
+def claude_subagent_folder(path: Path) -> Path:
+    """Where Claude Code (2.0.28 on) keeps the own files of the session `path`'s sub-agents
+    (here, not in its reader: the search index stats it without loading that reader)."""
+    return path.with_suffix("") / "subagents"
+
+
 def own_files(ref: SessionRef) -> SessionFiles:
     """A session that is its path: the file, or everything in the folder."""
     if ref.path.is_dir():
