@@ -311,3 +311,43 @@ def test_the_seam_search_reads_a_bounded_amount(tmp_path, monkeypatch, long_line
     assert scan_split._find_seam(SessionRef("claude-code", path), 10) is None
     assert sum(read) <= (2 << 20) + scan_split.STEP
     assert scan_split._find_seam(SessionRef("claude-code", path), (8 << 20) + 10) is not None
+
+
+def _proxied(lines: list[str]) -> list[str]:
+    """`lines` as Claude Code writes them behind an OpenAI-compatible proxy: every assistant
+    line twice, the copy with a uuid of its own chained to the first, and what followed the
+    line chained to the copy."""
+    out: list[str] = []
+    copies: dict[str, str] = {}
+    for line in lines:
+        rec = _record(line)
+        if rec.get("parentUuid") in copies:
+            rec["parentUuid"] = copies[rec["parentUuid"]]
+        out.append(json.dumps(rec, separators=(",", ":"), ensure_ascii=False))
+        if rec.get("type") == "assistant":
+            copies[rec["uuid"]] = _fresh(rec["uuid"], "again")
+            again = {**rec, "parentUuid": rec["uuid"], "uuid": copies[rec["uuid"]]}
+            out.append(json.dumps(again, separators=(",", ":"), ensure_ascii=False))
+    return out
+
+
+def _placeless(out: str) -> dict:
+    """A scan's JSON without what moves when lines are added: the path and the line numbers."""
+    report = json.loads(out)
+    report.pop("path")
+    for pivot in (*report["pivots"], *report["possible"]):
+        pivot.pop("line")
+    return report
+
+
+def test_a_session_written_twice_by_a_proxy_splits_into_the_same_answer(tmp_path, long_lines):
+    """Each half decodes its turns as one process does: no half counts a call written twice."""
+    (tmp_path / "plain").mkdir()
+    (tmp_path / "proxy").mkdir()
+    plain = _scan(_write(tmp_path / "plain", long_lines), "json", split=False)
+    path = _write(tmp_path / "proxy", _proxied(long_lines))
+    split = _scan(path, "json", split=True)
+    alone = _scan(path, "json", split=False)
+    assert split["outcome"] == "split"
+    assert split["out"] == alone["out"]
+    assert _placeless(split["out"]) == _placeless(plain["out"])

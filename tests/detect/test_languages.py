@@ -28,10 +28,31 @@ GO_ONS = {
         "没问题。",
         "按计划",
     ],
-    "ja": ["はい", "お願いします", "はい、お願いします。", "続けてください", "了解です", "OKです"],
+    "ja": [
+        "はい",
+        "お願いします",
+        "はい、お願いします。",
+        "続けてください",
+        "了解です",
+        "OKです",
+        "実施して",  # "carry it out"
+        "あなたが実施してください",  # "you carry it out, please"
+        "直してほしい",  # "I'd like you to fix it" (what was laid out)
+    ],
     "ko": ["네", "넵", "계속", "계속해주세요", "좋아요", "진행해 주세요", "알겠습니다"],
     "fr": ["oui", "ouais", "vas-y", "d'accord", "ok, vas-y", "continue", "parfait merci"],
-    "es": ["sí", "dale", "vale", "adelante", "sí, por favor", "sigue", "de acuerdo"],
+    "es": [
+        "sí",
+        "dale",
+        "vale",
+        "adelante",
+        "sí, por favor",
+        "sigue",
+        "de acuerdo",
+        "me parece bien",  # "sounds good to me"
+        "me parece correcto, adelante",
+        "está bien, vamos",
+    ],
     "de": ["ja", "weiter", "mach weiter", "passt", "ja bitte", "in Ordnung", "leg los"],
     "pt": ["sim", "pode seguir", "beleza", "claro", "continua", "tá bom"],
     "ru": ["да", "давай", "продолжай", "хорошо", "да, давай", "ок"],
@@ -78,6 +99,8 @@ def test_a_hurried_english_go_on_is_an_ack(text: str) -> None:
         "ajoute un bouton",
         "hazlo con pytest",  # "do it with pytest": names how
         "2",  # picking option 2 of a list is a choice, not a go-on
+        "A",  # picking option A
+        "vamos con la opción A",
         "２",
         "gain",  # a word, not "again" missing its first letter
         "context",
@@ -87,6 +110,10 @@ def test_a_hurried_english_go_on_is_an_ack(text: str) -> None:
         "按照你说的改数据库",  # "change the database as you said": names what
         "你帮我弄一下登录页",  # "do the login page for me": names what
         "你好",  # "hello": no go-on
+        "me parece mal",  # "I don't like it"
+        "¿por qué?",  # "why?"
+        "que estabas haciendo?",  # "what were you doing?"
+        "直してテストを書いて",  # "fix it and write tests": names more work
     ],
 )
 def test_direction_in_any_language_is_not_silent(text: str) -> None:

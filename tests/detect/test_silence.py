@@ -133,6 +133,8 @@ def test_a_huge_message_is_judged_on_its_ends() -> None:
         "全部执行",  # "execute all"
         "OK 下一步",  # "OK, next step"
         "続けて全部やって",  # "go on and do all of it"
+        "go ahead with the implementation",  # the implementation of what was laid out
+        "yes, start the execution",
     ],
 )
 def test_an_approval_that_only_points_back_is_an_ack(text: str) -> None:
@@ -148,6 +150,8 @@ def test_an_approval_that_only_points_back_is_an_ack(text: str) -> None:
         "ok now implement the plan and also add a dark mode toggle",  # nine words
         "做计划",  # "make a plan": asks for a plan, approves none
         "全部执行然后部署到生产",
+        "what were you doing?",  # a question, not a go-on
+        "start the implementation of the cache",  # names the work
     ],
 )
 def test_an_approval_that_names_work_is_direction(text: str) -> None:

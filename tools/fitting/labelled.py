@@ -50,6 +50,8 @@ REALEXTRA6 = REPO.parent / "realextra6"
 """A seventh, gathered to check a fit that pulls the real sets towards the own sets' weights."""
 REALEXTRA7 = REPO.parent / "realextra7"
 """An eighth, gathered to check that fit again, trained on the seven others."""
+REALEXTRA8 = REPO.parent / "realextra8"
+"""A ninth, gathered to check the shipped weights and that fit once more, on the eight others."""
 EXTRA_ROOTS = {
     "realextra": REALEXTRA,
     "realextra2": REALEXTRA2,
@@ -58,6 +60,7 @@ EXTRA_ROOTS = {
     "realextra5": REALEXTRA5,
     "realextra6": REALEXTRA6,
     "realextra7": REALEXTRA7,
+    "realextra8": REALEXTRA8,
 }
 REAL_SETS = ("realworld", *EXTRA_ROOTS)
 SAMPLES = REPO / "sample_sessions"

@@ -33,7 +33,7 @@ _BY_LANGUAGE = {
     "es": """sí si vale dale claro adelante sigue siga seguir continúa continua continúe
         continue continuar procede proceda de acuerdo perfecto
         bueno listo genial gracias por favor va venga órale orale sale ok okey muy bien
-        exacto correcto eso así asi""",
+        exacto correcto eso así asi me parece vamos está esta""",
     "de": """ja jo jap jep jawohl ok okay weiter weitermachen mach weiter los leg fortfahren
         fahr fahre fort gut sehr super passt genau klar in ordnung bitte danke gerne gern
         prima einverstanden stimmt richtig perfekt toll alles""",
@@ -71,12 +71,13 @@ _REFER_BACK = {
         changes change fixes steps step suggestions suggestion recommendations recommendation
         proposal proposals option options one ones above same way approach idea whole thing
         things stuff in up out too also then first now as planned suggested proposed
-        recommended described outlined written two three four five""",
+        recommended described outlined written two three four five implementation execution""",
     "fr": """fais faire fait le la les ça ca tout tous toutes toi exécute execute exécuter
         applique appliquer implémente implemente implémenter lance lancer et le plan
         modifications changements étapes etapes""",
     "es": """hazlo haz hacer lo la los las eso todo todos aplica aplícalo aplicalo aplicar
-        implementa impleméntalo implementalo ejecuta ejecútalo ejecutalo el plan cambios""",
+        implementa impleméntalo implementalo ejecuta ejecútalo ejecutalo el plan cambios
+        ello por con""",
     "de": """mach machs mach's es das alles umsetzen setz um anwenden ausführen den plan
         änderungen""",
     "pt": """faça faz fazer isso tudo aplica aplique implementa implemente executa execute o
@@ -98,6 +99,7 @@ _REFER_BACK_PIECES = frozenset(
     """全部 全部执行 全部執行 都 都执行 执行 執行 实施 實施 实现 實現 推进 推進 下一步 开始吧
     做吧 做 修复 修復 处理 處理 应用 應用 调整 調整 帮我 幫我 这个 這個 那个 那個 这些 這些
     全部やって やって 実行 実行して 実装 実装して 適用 適用して 全部 すべて 全て それ これ
+    実施 実施して 直して 修正して 対応して 欲しい ほしい あなたが
     進めてください 進めて 按照你说的 按你说的 照你说的 按照您说的 按您说的 按照你說的 按你說的
     照你說的 按照你的计划 按你的计划 按照计划 照计划 按照你的計劃 按你的計劃 按照計劃 你说的计划
     你說的計劃 按照你说的计划 按你说的计划 照你说的计划 按照你說的計劃

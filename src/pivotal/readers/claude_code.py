@@ -4,7 +4,9 @@ One JSON record per line, appended as the session runs. What this reader
 makes of them:
 
 * assistant lines sharing `message.id` (Claude Code writes one content block
-  per line) are merged into one turn; usage is counted once per message;
+  per line) are merged into one turn; usage is counted once per message; a line
+  whose blocks the message already gave adds nothing (a proxy in front of the
+  API has every line written twice: `claude_parts.parts_from_records`);
 * `user` records that only carry `tool_result` blocks are folded into the
   assistant turn that made the call (found through `parentUuid`), never shown
   as a person speaking;

@@ -293,15 +293,23 @@ def attachment_label(block: dict[str, object]) -> str:
 
 
 def parts_from_records(records: list[object]) -> list[Part]:
-    """Assistant lines (content blocks) and the user lines carrying their results."""
+    """Assistant lines (content blocks) and the user lines carrying their results.
+
+    A line of the response whose blocks were all taken from earlier lines adds nothing:
+    a proxy in front of the API (message ids `chatcmpl-…`) has Claude Code write each
+    line twice, and a session carried on from another writes its history again under
+    new uuids. Claude Code's own lines each hold a different block, and all are kept."""
     parts: list[Part] = []
     calls: dict[str, ToolCall] = {}
     results: list[tuple[dict[str, object], dict[str, object]]] = []
+    taken: set[tuple[str, ...]] = set()
     for rec in records:
         if not isinstance(rec, dict):
             continue
         msg = rec.get("message")
         content = msg.get("content") if isinstance(msg, dict) else None
+        if rec.get("type") == "assistant" and _taken_already(content, taken):
+            continue
         if not isinstance(content, list):
             if isinstance(content, str) and rec.get("type") == "assistant":
                 parts.append(Part(PartKind.TEXT, content))
@@ -321,8 +329,11 @@ def parts_from_records(records: list[object]) -> list[Part]:
             elif kind == "redacted_thinking":
                 parts.append(Part(PartKind.REASONING, "[redacted thinking]"))
             elif kind == "tool_use":
+                call_id = str(block.get("id") or "")
+                if call_id and call_id in calls:
+                    continue  # one call written twice: its result is for the one shown
                 call = ToolCall(
-                    call_id=str(block.get("id") or ""),
+                    call_id=call_id,
                     name=str(block.get("name") or "?"),
                     input=block.get("input"),
                 )
@@ -333,6 +344,39 @@ def parts_from_records(records: list[object]) -> list[Part]:
         if call is not None:
             _fill_result(call, block, rec)
     return parts
+
+
+def _taken_already(content: object, taken: set[tuple[str, ...]]) -> bool:
+    """Every block of an assistant line is one an earlier line of its response gave (the
+    same text, the same reasoning, the same call id); else its blocks are noted as taken."""
+    if isinstance(content, str):
+        keys = [("text", content)]
+    elif isinstance(content, list):
+        keys = [key for block in content if (key := _block_key(block)) is not None]
+    else:
+        return False
+    if keys and taken.issuperset(keys):
+        return True
+    taken.update(keys)
+    return False
+
+
+def _block_key(block: object) -> tuple[str, ...] | None:
+    """What tells a content block from another of its response (None: it makes no part)."""
+    if not isinstance(block, dict):
+        return None
+    kind = block.get("type")
+    if kind == "text" and isinstance(block.get("text"), str):
+        return ("text", block["text"])
+    if kind == "thinking":
+        return ("thinking", str(block.get("thinking") or ""), str(block.get("signature") or ""))
+    if kind == "redacted_thinking":
+        return ("redacted_thinking", str(block.get("data") or ""))
+    if kind == "tool_use":
+        call_id = str(block.get("id") or "")
+        # a call without an id is told by what it runs
+        return ("tool_use", call_id) if call_id else ("tool_use", "", repr(block.get("input")))
+    return None
 
 
 def _fill_result(call: ToolCall, block: dict[str, object], rec: dict[str, object]) -> None:
