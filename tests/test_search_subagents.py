@@ -109,8 +109,8 @@ def test_a_subagent_file_that_grows_alone_is_read_again(tmp_path: Path, cache: P
 def test_the_sessions_path_and_agent_keep_its_subagents_hits(tmp_path: Path, cache: Path) -> None:
     home = tmp_path / "home"
     path = explore.write_home(home)
-    sidechains.home(home)  # another session, so naming one narrows the search
-    for where in ([str(path)], ["--root", str(home), "--agent", "claude"]):
+    other = sidechains.home(home)  # another session: naming one narrows the search to it
+    for where in (["--root", str(home), "--agent", "claude"], [str(path)]):
         result = invoke("search", "EmptyTableError", *where, "--json")
         assert result.exit_code == 0, result.output
         [row] = [json.loads(line) for line in result.stdout.splitlines()]
@@ -123,8 +123,8 @@ def test_the_sessions_path_and_agent_keep_its_subagents_hits(tmp_path: Path, cac
             "turn": explore.FOUND_TURN + 1,
             "depth": 1,
         }
-    other = invoke("search", "EmptyTableError", str(sidechains.home(tmp_path / "other")))
-    assert other.exit_code == 0 and other.stdout == ""
+    elsewhere = invoke("search", "EmptyTableError", str(other))
+    assert elsewhere.exit_code == 0 and elsewhere.stdout == ""
 
 
 def test_without_the_index_a_subagents_hit_is_found_alike(
@@ -133,19 +133,26 @@ def test_without_the_index_a_subagents_hit_is_found_alike(
     from pivotal.catalog import search_index
 
     home = tmp_path / "home"
-    explore.write_home(home)
-    sidechains.home(home)
+    path = explore.write_home(home)
+    other = sidechains.home(home)
     queries = ("EmptyTableError", "File has not been read yet", "CsvWriter")
+    places = (["--root", str(home)], [str(path)], [str(other)])
 
-    def rows(query: str) -> list[tuple[object, ...]]:
-        result = invoke("search", query, "--root", str(home), "--json")
+    def rows(query: str, where: list[str]) -> list[tuple[object, ...]]:
+        result = invoke("search", query, *where, "--json")
         assert result.exit_code == 0, result.output
         found = [json.loads(line) for line in result.stdout.splitlines()]
         return [(r["path"], r["turn"], r["who"], r["subagent"]) for r in found]
 
-    indexed = {query: rows(query) for query in queries}
+    indexed = {
+        (query, n): rows(query, where) for query in queries for n, where in enumerate(places)
+    }
     monkeypatch.setattr(search_index, "MIN_SQLITE", (99, 0, 0))
-    assert {query: rows(query) for query in queries} == indexed
+    read = {(query, n): rows(query, where) for query in queries for n, where in enumerate(places)}
+    assert read == indexed
+    assert indexed[("EmptyTableError", 1)] == indexed[("EmptyTableError", 0)] != []
+    assert indexed[("EmptyTableError", 2)] == []
+    indexed = {query: indexed[(query, 0)] for query in queries}
     assert all(r[3] is not None for r in indexed["EmptyTableError"])
     assert any(r[3] is None for r in indexed["CsvWriter"])  # the Task's report: the session's
     assert any(r[3] is not None for r in indexed["CsvWriter"])  # the writer's own words
