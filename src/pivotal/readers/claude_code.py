@@ -23,8 +23,10 @@ makes of them:
 * replies Claude Code writes itself (model `<synthetic>`: "No response
   requested.", API errors, usage limits) are SYSTEM turns flagged SYNTHETIC
   (and ERROR when they report one), never the agent speaking; so are its
-  notices (system records with no subtype: hooks, a model switched at a limit)
-  and the recap it writes for a person coming back (`away_summary`);
+  notices (system records with no subtype: hooks, a model switched at a limit),
+  its model switches (`model_refusal_fallback` and its kin, said in one short
+  sentence from their fields) and the recap it writes for a person coming back
+  (`away_summary`);
 * a person's message whose parent is an earlier point of the conversation is
   a rewind: the abandoned turns move to `Session.branches` (still reachable)
   and the main line continues from the parent;
@@ -67,12 +69,14 @@ from pivotal.readers.claude_parts import (
     AWAY_SUMMARY,
     COMPACT_COMMAND,
     MEMORY_INPUT,
+    MODEL_SWITCHES,
     NO_CONTENT,
     RECAP,
     SYNTHETIC_MODEL,
     compaction_facts,
     harness_reply,
     is_tool_result,
+    model_switch,
     parts_from_records,
     queued_prompt,
     read_user_content,
@@ -157,7 +161,7 @@ class ClaudeCodeReader(LineFileReader):
             if not rec.type:
                 self.skip(line_no, "not a Claude Code record (no type)")
             elif not settled:
-                self._handle_record(line_no, offset, len(line), rec)
+                self._handle_record(line_no, offset, line, rec)
                 settled = _settled(session)
             elif rec.uuid is not None and rec.uuid in self._uuid_turn:
                 continue  # the same record written twice
@@ -170,9 +174,12 @@ class ClaudeCodeReader(LineFileReader):
                     self._last_stamp = rec.timestamp
                 self._tool_result(rec, offset, len(line), line_no)
             else:
-                self._handle_record(line_no, offset, len(line), rec)
+                self._handle_record(line_no, offset, line, rec)
 
-    def _handle_record(self, line_no: int, offset: int, length: int, rec: Record) -> None:
+    def _handle_record(
+        self, line_no: int, offset: int, line: bytes | memoryview, rec: Record
+    ) -> None:
+        length = len(line)
         uuid = rec.uuid
         if uuid is not None and uuid in self._uuid_turn:
             return  # the same record written twice
@@ -187,7 +194,7 @@ class ClaudeCodeReader(LineFileReader):
             if not self._user(rec, line_no, offset, length):
                 return  # malformed: its uuid stays free for a valid record written after it
         elif kind == "system":
-            self._system(rec, line_no, offset)
+            self._system(rec, line_no, offset, line)
         elif kind == "attachment":
             self._attachment(rec, line_no, offset)
         elif kind in ("ai-title", "summary"):
@@ -433,7 +440,7 @@ class ClaudeCodeReader(LineFileReader):
             f"{len(self.session.branches)}"
         )
 
-    def _system(self, rec: Record, line_no: int, offset: int) -> None:
+    def _system(self, rec: Record, line_no: int, offset: int, line: bytes | memoryview) -> None:
         facts: dict[str, object] = {}
         if rec.subtype == "compact_boundary":
             flags = TurnFlag.COMPACTION_BOUNDARY | TurnFlag.SYNTHETIC
@@ -445,6 +452,9 @@ class ClaudeCodeReader(LineFileReader):
             return
         elif rec.subtype is None:
             self._notice(rec, line_no, offset)
+            return
+        elif rec.subtype in MODEL_SWITCHES:
+            self._model_switch(rec, line_no, offset, line)
             return
         else:
             return
@@ -472,8 +482,28 @@ class ClaudeCodeReader(LineFileReader):
         if text:
             self._system_text(rec, line_no, offset, text)
 
-    def _system_text(self, rec: Record, line_no: int, offset: int, text: str) -> Turn:
-        turn = self._new_turn(rec, Role.SYSTEM, TurnFlag.SYNTHETIC, line_no, offset, rec.uuid)
+    def _model_switch(
+        self, rec: Record, line_no: int, offset: int, line: bytes | memoryview
+    ) -> None:
+        """The model refused and Claude Code fell back to another (or had none), or the model
+        was switched at an outage: a notice of the client's, as a model switched at a usage
+        limit is (its fields are read from the line: these records are rare)."""
+        try:
+            record = decode_json(line)
+        except ValueError:
+            record = None
+        text, flags = model_switch(rec.subtype or "", record)
+        self._system_text(rec, line_no, offset, text, flags)
+
+    def _system_text(
+        self,
+        rec: Record,
+        line_no: int,
+        offset: int,
+        text: str,
+        flags: TurnFlag = TurnFlag.SYNTHETIC,
+    ) -> Turn:
+        turn = self._new_turn(rec, Role.SYSTEM, flags, line_no, offset, rec.uuid)
         turn.model, turn.usage = None, None
         turn.parts = [Part(PartKind.TEXT, text)]
         turn.preview = preview_of(text)
