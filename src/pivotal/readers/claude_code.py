@@ -30,7 +30,12 @@ makes of them:
 * a person's message whose parent is an earlier point of the conversation is
   a rewind: the abandoned turns move to `Session.branches` (still reachable)
   and the main line continues from the parent;
-* records written twice with the same uuid are read once.
+* records written twice with the same uuid are read once;
+* a turn is never earlier than the one before, a queued prompt's time of queueing
+  aside (a file Claude Code 1.0 began with the history of the session it resumed
+  stamps the copies with the moment of the resume, but the person's messages among
+  them keep their first times), and the session's id is the one the file is named
+  after once a record gives it (those copied messages carry the first session's).
 
 Only an index is kept per turn (where its records are in the file); the
 content is decoded when someone asks for `turn.parts`, through a bounded
@@ -41,6 +46,7 @@ from __future__ import annotations
 
 import _thread
 import os
+import re
 from collections import OrderedDict
 from pathlib import Path
 
@@ -102,6 +108,9 @@ class ClaudeCodeReader(LineFileReader):
         self.splits_sidechains = not ref.path.name.startswith(SUBAGENT_FILE)
         """Sidechain records are sub-agents to keep apart (a main session's file), not this
         file's own conversation (a sub-agent's file)."""
+        stem = ref.path.stem
+        self._own_id = stem if _SESSION_ID.fullmatch(stem) else None
+        """The session id the file is named after (`<session>.jsonl`), if it is."""
         self.reset()
         self._children_listed = False
         self._folder_children: list[SessionRef] = []
@@ -123,6 +132,8 @@ class ClaudeCodeReader(LineFileReader):
         self._usage_seen: dict[int, object] = {}
         self._last_assistant: int | None = None
         self._last_stamp: str | None = None
+        self._clock: float | None = None
+        """The latest time a turn was given: no turn is earlier (`_new_turn`)."""
         self.sidechains = Chains()
         """The sub-agents written into this file, kept apart from its turns."""
         with self._cache_lock:
@@ -206,14 +217,21 @@ class ClaudeCodeReader(LineFileReader):
             self._uuid_turn[uuid] = len(self.session.turns) - 1
 
     def _note_session_fields(self, rec: Record) -> None:
+        """The session's id, folder and start, from the first records that give them.
+
+        The id is the file's own (Claude Code names the file after it) once a record gives
+        it: a file begun with history copied from an earlier session (a resume in 1.0) opens
+        with that session's records and id."""
         session = self.session
-        if session.id is None and rec.sessionId:
-            session.id = rec.sessionId
+        ident = rec.sessionId
+        if ident and session.id != ident and (session.id is None or ident == self._own_id):
+            session.id = ident
         if session.cwd is None and rec.cwd:
             session.cwd = rec.cwd
         if rec.timestamp:
             if session.started is None:
                 session.started = parse_timestamp(rec.timestamp)
+                self._clock = session.started
             self._last_stamp = rec.timestamp
 
     def _new_turn(
@@ -229,11 +247,20 @@ class ClaudeCodeReader(LineFileReader):
             flags = (flags & ~TurnFlag.HUMAN) | TurnFlag.SIDECHAIN
         msg = rec.message
         usage = msg.usage if msg is not None else None
+        when = parse_timestamp(rec.timestamp)
+        if when is not None:
+            # the clock never runs backwards: a resumed file's copied history is stamped with
+            # the moment of the resume, but some of the person's messages in it keep their
+            # earlier times (minutes or days before the turns around them)
+            if self._clock is not None and when < self._clock:
+                when = self._clock
+            else:
+                self._clock = when
         turn = Turn(
             0,
             role,
             flags,
-            parse_timestamp(rec.timestamp),
+            when,
             message_id,
             SourceRef(line_no, rec.uuid, offset),
             msg.model if msg is not None else None,
@@ -590,7 +617,10 @@ class ClaudeCodeReader(LineFileReader):
     def poll(self, final: bool = False, budget: int | None = None) -> Update:
         update = super().poll(final=final, budget=budget)
         if self._last_stamp is not None:
-            self.session.ended = parse_timestamp(self._last_stamp)
+            ended = parse_timestamp(self._last_stamp)
+            if self._clock is not None and (ended is None or ended < self._clock):
+                ended = self._clock  # a copied message's earlier time last: not the end
+            self.session.ended = ended
         if not self._children_listed:
             self._children_listed = True
             self._folder_children = _subagent_refs(self.ref.path)
@@ -685,6 +715,10 @@ def _plain(raw: bytes | msgspec.Raw) -> str:
         return ""
     return value if isinstance(value, str) else ""
 
+
+_SESSION_ID = re.compile(
+    r"[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}"
+)
 
 SUBAGENT_FILE = "agent-"
 """How a sub-agent's own file is named (`agent-<id>.jsonl`): its sidechain records are its
