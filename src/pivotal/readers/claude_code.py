@@ -17,6 +17,8 @@ makes of them:
   trigger, auto or manual, and token counts in `extra`) and the
   `isCompactSummary` record that follows a COMPACTION_SUMMARY turn; a manual
   `/compact` command, written after the boundary it caused, is put before it;
+  Claude Code 1.0 wrote no boundary: its summary alone (a new chain, no parent)
+  is the compaction, `auto` unless the /compact command follows it;
 * sub-agents written into the main file (`isSidechain`, Claude Code before 2.0.28)
   are kept out of the main line: each becomes a child session, as the newer
   `<session>/subagents/agent-<id>.jsonl` files are (`claude_sidechains`);
@@ -351,6 +353,10 @@ class ClaudeCodeReader(LineFileReader):
         turn = self._new_turn(rec, Role.USER, flags, line_no, offset, rec.uuid)
         turn.parts = parts
         turn.preview = preview_of(text)
+        if flags & TurnFlag.COMPACTION_SUMMARY and not self._after_a_boundary(turn):
+            # Claude Code 1.0 wrote no boundary: a summary alone is the context filling up
+            # (a /compact the person typed follows it, and `_before_its_boundary` says so)
+            turn.extra = {"trigger": "auto"}
         if text.startswith(COMPACT_COMMAND):
             self._before_its_boundary(turn)
         if flags & TurnFlag.INTERRUPTED and self._last_assistant is None:
@@ -543,6 +549,12 @@ class ClaudeCodeReader(LineFileReader):
         turn.model, turn.usage = None, None
         turn.parts = [Part(PartKind.TEXT, text)]
         turn.preview = preview_of(text)
+
+    def _after_a_boundary(self, turn: Turn) -> bool:
+        """The turn before `turn` is a `compact_boundary` (which says the trigger itself)."""
+        return turn.index > 0 and bool(
+            self.session.turns[turn.index - 1].flags & TurnFlag.COMPACTION_BOUNDARY
+        )
 
     def _before_its_boundary(self, command: Turn) -> None:
         """A manual `/compact` is written after the boundary it caused: show it before.
