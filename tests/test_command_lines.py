@@ -51,7 +51,7 @@ def test_a_list_of_words_reads_as_typed(words: list[str], typed: str | None) -> 
 def test_inputs_other_than_a_command_are_left_as_they_are() -> None:
     paths = {"paths": ["a b", "c"], "command": "make test"}
     assert shown_input(paths) == paths and input_lines(paths) == (
-        "paths: ['a b', 'c']\ncommand: make test"
+        'paths: ["a b", "c"]\ncommand: make test'  # as JSON, as the transcript shows it
     )
     assert shown_input(["bash", "-lc", "x"]) == ["bash", "-lc", "x"]  # not a call's dict
     listing = ToolCall("c1", "todo", {"commands": ["npm test", "ls"]})
