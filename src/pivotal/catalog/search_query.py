@@ -71,6 +71,15 @@ class SearchQuery(NamedTuple):
     def short_terms(self) -> list[str]:
         return [t for t in self.terms if len(t) < SHORT]
 
+    @property
+    def label(self) -> str:
+        """The query as a line quotes it: as typed, but one "quoted phrase" without the
+        person's own quotes (`“nccl timeout”`, not `“"nccl timeout"”`)."""
+        text = self.text.strip()
+        if len(self.terms) == 1 and text.startswith('"') and '"' not in text[1:-1]:
+            return self.terms[0]
+        return text
+
 
 def parse_query(text: str) -> SearchQuery:
     """Words and "quoted phrases" (a quote left open runs to the end), each once."""
