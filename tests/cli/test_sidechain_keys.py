@@ -90,3 +90,22 @@ def test_a_stretch_of_the_main_line_is_no_sidechain(tmp_path: Path) -> None:
     size = len(path.read_bytes().split(b"\n", 1)[0])
     result = invoke("scan", f"{path}#sidechain:1:0:{size}")
     assert result.exit_code == 3, result.output
+
+
+@pytest.mark.parametrize("index", [True, False], ids=["index", "reading"])
+def test_search_takes_a_sidechains_name(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, index: bool
+) -> None:
+    """Its hits only: the types' failed edit, none of the writer's or the session's own."""
+    monkeypatch.setenv("PIVOTAL_CACHE_DIR", str(tmp_path / "cache"))
+    if not index:
+        monkeypatch.setenv("PIVOTAL_NO_SEARCH_INDEX", "1")
+    path = home.home(tmp_path)
+    keys = sidechain_keys(path)
+    result = invoke("search", "export", f"{path}#{keys['types']}", "--json", "--limit", "50")
+    assert result.exit_code == 0, result.output
+    hits = [json.loads(line) for line in result.stdout.splitlines()]
+    assert hits and {h["subagent"]["key"] for h in hits} == {keys["types"]}, result.stdout
+    assert all(h["key"] is None for h in hits)  # each a hit of the session that ran it
+    whole = invoke("search", "export", path, "--json", "--limit", "50").stdout.splitlines()
+    assert len(whole) > len(hits)  # the session, and its other sub-agents, say it too

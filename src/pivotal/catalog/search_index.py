@@ -490,6 +490,26 @@ class SearchIndex:
                 found[(path, from_db(key))] = sid
         return found
 
+    def subagents_at(self, wanted: Iterable[tuple[str, str]]) -> dict[tuple[str, str], int]:
+        """(absolute path, key or "") -> id, for the sub-agents kept under a session that are
+        where `wanted` names (no file lists them: a Claude Code 1.0 sidechain's
+        `PATH#sidechain:…`); the sub-agents they ran are searched with them."""
+        wanted = set(wanted)
+        paths = sorted({to_db(path) for path, _ in wanted})
+        found: dict[tuple[str, str], int] = {}
+        for start in range(0, len(paths), _CHUNK):
+            chunk = paths[start : start + _CHUNK]
+            marks = ",".join("?" * len(chunk))
+            for sid, path, key in self.conn.execute(
+                "SELECT id, own_path, own_key FROM sessions"
+                f" WHERE listed = 0 AND own_path IN ({marks})",
+                chunk,
+            ):
+                place = (from_db(path), from_db(key) or "")
+                if place in wanted:
+                    found[place] = sid
+        return found
+
     def session_count(self) -> int:
         """The sessions files list (sub-agents known only through their parent not counted)."""
         return int(

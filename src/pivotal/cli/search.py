@@ -196,9 +196,13 @@ def _find_indexed(candidates, keys, query, filters, limit, stamps):  # type: ign
         files = {os.path.abspath(path): path for path, _ in candidates}
         wanted = index.sessions_of(files)
         unlisted = [files[p] for p in files.keys() - {p for p, _ in wanted}]
+        inner: dict[tuple[str, str], int] = {}
         if keys is not None:
             wanted = {k: v for k, v in wanted.items() if k in keys}
-        every = len(wanted) == index.session_count()
+            if keys - wanted.keys():  # a sub-agent named by its own PATH#KEY
+                inner = index.subagents_at(keys - wanted.keys())
+        every = not inner and len(wanted) == index.session_count()
+        wanted.update(inner)
         filters.sessions = None if every else set(wanted.values())
         return search(index, query, filters, limit), unlisted
     finally:
