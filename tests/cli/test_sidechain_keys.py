@@ -109,3 +109,17 @@ def test_search_takes_a_sidechains_name(
     assert all(h["key"] is None for h in hits)  # each a hit of the session that ran it
     whole = invoke("search", "export", path, "--json", "--limit", "50").stdout.splitlines()
     assert len(whole) > len(hits)  # the session, and its other sub-agents, say it too
+
+
+def test_the_name_alone_opens_the_replayer(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """`pivotal PATH#KEY` is `pivotal replay PATH#KEY`, as `pivotal PATH` is (it said
+    'unknown command or path', exit 4, for any container's key)."""
+    path = home.home(tmp_path)
+    key = sidechain_keys(path)["writer"]
+    seen = fake_replayer(monkeypatch)
+    result = invoke(f"{path}#{key}")
+    assert result.exit_code == 0, result.output
+    assert seen["ref"].key == key  # type: ignore[attr-defined]
+    wrong = invoke(f"{path}#sidechain:1:0:1")
+    assert wrong.exit_code == 3 and "no session with key" in wrong.stderr, wrong.output
+    assert invoke(f"{tmp_path / 'nope.jsonl'}#x").exit_code == 4  # no such container
