@@ -195,7 +195,8 @@ def _find_indexed(candidates, keys, query, filters, limit, stamps):  # type: ign
             index = open_search_index()
         files = {os.path.abspath(path): path for path, _ in candidates}
         wanted = index.sessions_of(files)
-        unlisted = [files[p] for p in files.keys() - {p for p, _ in wanted}]
+        listed = {p for p, _ in wanted} | index.held_files()  # sub-agents: under their parents
+        unlisted = [files[p] for p in files.keys() - listed]
         if keys is not None:
             wanted = {k: v for k, v in wanted.items() if k in keys}
         every = len(wanted) == index.session_count()
