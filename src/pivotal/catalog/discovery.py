@@ -172,14 +172,18 @@ def refresh_index(
     progress: Progress | None = None,
     stamps: dict[Path, Stamp] | None = None,
     search: SearchIndex | None = None,
+    present: Present | None = None,
 ) -> None:
     """Bring the search index up to date for `candidates` (what `pivotal search` runs first).
 
     Files it holds as they are now are not looked at again (`stamps`: those `located`
     knows already); the others are read by the listing pass, which updates the listing
-    index with them too. `search`: the index, open already (left open).
+    index with them too. `search`: the index, open already (left open). `present`: the
+    sessions listed, when `candidates` are only some of them (`present_in`).
     """
     progress = progress if progress is not None else Progress()
+    if present is None:  # all of them, not only the stale ones
+        present = present_in((), (path for path, _ in candidates))
     opened = search is None
     search = _open_search(progress) if search is None else search
     if search is not None:
@@ -192,7 +196,7 @@ def refresh_index(
             progress.finished = True
             progress.tell()
             return
-    for _ in _iter_detailed(candidates, True, warn or _warn_stderr, None, progress):
+    for _ in _iter_detailed(candidates, True, warn or _warn_stderr, None, progress, present):
         pass
 
 
@@ -267,6 +271,7 @@ def _iter_detailed(
     warn: Callable[[str], None],
     wanted: Wanted | None = None,
     progress: Progress | None = None,
+    present: Present | None = None,
 ) -> Iterator[tuple[int, list[SessionRef]]]:
     """(candidate number, its refs) for every candidate: cached ones first, then read ones.
 
@@ -274,10 +279,12 @@ def _iter_detailed(
     for its text only (its refs are not yielded twice). A sub-agent whose parent is
     among the candidates (`readers.subagent_refs`) is neither yielded nor indexed as a
     session: the parent's read lists, measures and indexes it (its file is known to the
-    search index, with no session, so it is not read again for its text).
+    search index, with no session, so it is not read again for its text). `present`: the
+    sessions listed (by default: the candidates' own, known from their names).
     """
     progress = progress if progress is not None else Progress()
-    present = present_in((), (path for path, _ in candidates))
+    if present is None:
+        present = present_in((), (path for path, _ in candidates))
     index = None
     search = None
     writer: TextWriter | None = None

@@ -378,15 +378,13 @@ class SearchIndex:
 
     def _claim(self, path: str) -> None:
         """A sub-agent's own file, now kept under its parent, was indexed as a session of
-        its own (its parent was missing then): forget that, and read the file again."""
-        own = [
-            sid
-            for (sid,) in self.conn.execute(
-                "SELECT id FROM sessions WHERE path = ? AND listed = 1", (to_db(path),)
-            )
-        ]
-        if own:
-            self._forget_sessions(own)
+        its own (its parent was missing then): forget that (its own sub-agents with it),
+        and read the file again."""
+        rows = self.conn.execute(
+            "SELECT id, listed FROM sessions WHERE path = ?", (to_db(path),)
+        ).fetchall()
+        if any(listed for _, listed in rows):
+            self._forget_sessions([sid for sid, _ in rows])
             self._unstamp([path])
 
     def _unstamp(self, paths: Iterable[str]) -> None:

@@ -177,6 +177,7 @@ def _find_indexed(candidates, keys, query, filters, limit, stamps):  # type: ign
     from pivotal.catalog.discovery import Progress, refresh_index, stale_for_search
     from pivotal.catalog.search_index import open_search_index
     from pivotal.catalog.search_query import search
+    from pivotal.readers.subagent_refs import present_in
 
     index = open_search_index()
     try:
@@ -188,7 +189,8 @@ def _find_indexed(candidates, keys, query, filters, limit, stamps):  # type: ign
             index.close()
             shown = StderrProgress()
             progress = Progress(shown.update)
-            refresh_index(stale, progress=progress, warn=err, stamps=stamps)
+            every = present_in((), (path for path, _ in candidates))  # sub-agents' parents
+            refresh_index(stale, progress=progress, warn=err, stamps=stamps, present=every)
             shown.done()
             if progress.error is not None:
                 raise progress.error

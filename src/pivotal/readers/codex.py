@@ -133,7 +133,8 @@ class CodexReader(LineFileReader):
         """v2: a task path -> its thread, from `sub_agent_activity` (the call may come later)."""
         self._relist = False
         """A child was learnt (or learnt its call) since the children were last listed; one
-        not found yet is looked for again at the end of a poll that read something."""
+        not found yet (its first line not written) is looked for again at the end of a poll
+        that read more of the session."""
         self.session.children = []
 
     # -- lines ------------------------------------------------------------
@@ -184,9 +185,10 @@ class CodexReader(LineFileReader):
             self._show_held()
 
     def poll(self, final: bool = False, budget: int | None = None) -> Update:
+        before = self._offset
         update = super().poll(final=final, budget=budget)
         if self._relist or (
-            update.changed and any(c.path is None for c in self._children.values())
+            self._offset != before and any(c.path is None for c in self._children.values())
         ):
             self._find_children()
         return update
