@@ -173,3 +173,18 @@ def test_a_failed_spawn_or_a_review_thread_is_no_child(tmp_path: Path) -> None:
     found = find_sessions([tmp_path]).refs
     assert sorted(r.session_id for r in found) == sorted([home.PARENT, home.BROOK])
     assert all(r.parent is None for r in found)
+
+
+def test_only_a_spawned_thread_names_a_parent() -> None:
+    """`{"other": …}` sub-agents (a guardian, say) carry a `parent_thread_id` too, but no call
+    of the parent's started them: they stay sessions of their own."""
+    from pivotal.readers.codex_children import parent_thread
+
+    spawn = {"thread_spawn": {"parent_thread_id": home.PARENT, "depth": 1}}
+    assert parent_thread({"source": {"subagent": spawn}}) == home.PARENT
+    bare = {"thread_spawn": {"depth": 1, "agent_path": "/root/x"}}  # the id only at the top
+    assert parent_thread({"source": {"subagent": bare}, "parent_thread_id": home.ADA}) == home.ADA
+    other = {"source": {"subagent": {"other": "guardian"}}, "parent_thread_id": home.PARENT}
+    assert parent_thread(other) is None
+    assert parent_thread({"source": {"subagent": "review"}}) is None
+    assert parent_thread({"source": "exec", "parent_thread_id": home.PARENT}) is None

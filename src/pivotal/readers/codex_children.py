@@ -45,14 +45,18 @@ lower-cased; snake case kept for builds that wrote it so)."""
 
 def parent_thread(meta: dict) -> str | None:
     """The thread that spawned the rollout whose `session_meta` payload is `meta` (None:
-    not a spawned sub-agent, or it does not say)."""
+    not a spawned sub-agent, or it does not say). Only a `thread_spawn`: other sub-agent
+    kinds (`{"other": …}` may carry a `parent_thread_id` too) are started by no call of the
+    parent's, which could not name them, so they stay sessions of their own."""
     source = meta.get("source")
     if not isinstance(source, dict):
         return None
     kind = next((source[k] for k in _SUBAGENT_KEYS if k in source), None)
     spawn = kind.get("thread_spawn") if isinstance(kind, dict) else None
-    parent = spawn.get("parent_thread_id") if isinstance(spawn, dict) else None
-    if not isinstance(parent, str) and kind is not None:
+    if not isinstance(spawn, dict):
+        return None
+    parent = spawn.get("parent_thread_id")
+    if not isinstance(parent, str) or not _THREAD.fullmatch(parent):
         parent = meta.get("parent_thread_id")
     return parent if isinstance(parent, str) and _THREAD.fullmatch(parent) else None
 
