@@ -25,6 +25,11 @@ it and not always next to it. The pieces of one compaction make one
 COMPACTION_BOUNDARY system turn and one COMPACTION_SUMMARY user turn (what
 Codex puts back into the history); `replacement_history` is never replayed as
 new turns.
+
+Sub-agents: a thread the session started (`spawn_agent`) has a rollout of its own; the
+session's children are those rollouts, found by the thread ids the session names (the
+spawn call's result, v2's `sub_agent_activity`, a child's `<subagent_notification>`), each
+with the call that spawned it (`pivotal.readers.codex_children`).
 """
 
 from __future__ import annotations

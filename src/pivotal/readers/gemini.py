@@ -32,6 +32,10 @@ and a reply with a cancelled tool call are flagged INTERRUPTED). User records th
 feedback, the next-speaker check's "Please continue.") are stored as user records too: they
 are SYNTHETIC, never the person (`gemini_turns.RETRY_NUDGE`).
 
+An agent the session ran (a tool named after it) wrote its own chat under
+`chats/<session id>/`: those are the session's children, each tied to its agent call
+(`pivotal.readers.gemini_children`); the calls are marked as running a sub-agent.
+
 Where the session ran (its cwd, which `gemini --resume` needs): the header's `directories`,
 else the `<session_context>` message, else the `.project_root` marker newer CLIs keep in
 the project's folder (older ones named that folder by a hash and kept no marker).
