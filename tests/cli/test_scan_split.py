@@ -16,6 +16,7 @@ import os
 import subprocess
 import sys
 import threading
+from datetime import datetime, timedelta
 from pathlib import Path
 
 import pytest
@@ -33,23 +34,37 @@ def _fresh(uuid: str, tag: str) -> str:
 
 
 def long_session_lines(copies: int = 3) -> list[str]:
-    """JSONL lines (without newlines) of the samples chained `copies` times."""
+    """JSONL lines (without newlines) of the samples chained `copies` times, each sample's
+    times moved to start a minute after the one before ended (the reader's clock never runs
+    backwards: samples of earlier days chained as they are would all read as one instant)."""
     out: list[str] = []
+    ended: datetime | None = None
     for copy in range(copies):
         for sample in sorted(SAMPLES.glob("*.jsonl")):
             tag = f"{copy}/{sample.stem}"
-            for raw in sample.read_text(encoding="utf-8").splitlines():
-                if not raw.strip():
-                    continue
-                rec = json.loads(raw)
+            lines = sample.read_text(encoding="utf-8").splitlines()
+            records = [json.loads(raw) for raw in lines if raw.strip()]
+            stamps = [_when(rec) for rec in records if _when(rec) is not None]
+            shift = (ended + timedelta(minutes=1) - min(stamps)) if ended and stamps else None
+            for rec in records:
                 for key in ("uuid", "parentUuid", "leafUuid"):
                     if isinstance(rec.get(key), str):
                         rec[key] = _fresh(rec[key], tag)
                 msg = rec.get("message")
                 if isinstance(msg, dict) and isinstance(msg.get("id"), str):
                     msg["id"] = f"{msg['id']}_{copy}_{sample.stem}"
+                when = _when(rec)
+                if when is not None and shift is not None:
+                    rec["timestamp"] = (when + shift).isoformat(timespec="milliseconds")[:-6] + "Z"
                 out.append(json.dumps(rec, separators=(",", ":"), ensure_ascii=False))
+            if stamps:
+                ended = max(stamps) + (shift or timedelta())
     return out
+
+
+def _when(rec: dict) -> datetime | None:
+    stamp = rec.get("timestamp")
+    return datetime.fromisoformat(stamp) if isinstance(stamp, str) else None
 
 
 UGLY = Path(__file__).resolve().parents[1] / "fixtures" / "claude" / "ugly.jsonl"

@@ -209,6 +209,54 @@ def compact_command(uuid: str, parent: str, second: int) -> list[dict]:
     ]
 
 
+def harness_reply(uuid: str, parent: str, second: int, text: str) -> dict:
+    """A reply Claude Code wrote itself (model `<synthetic>`): "No response requested." after
+    an interrupt, an API error, a usage limit."""
+    return {
+        "parentUuid": parent,
+        "isSidechain": False,
+        "type": "assistant",
+        "uuid": uuid,
+        "timestamp": stamp(second),
+        "message": {
+            "id": f"{uuid}-reply",
+            "model": "<synthetic>",
+            "role": "assistant",
+            "stop_reason": "stop_sequence",
+            "stop_sequence": "",
+            "type": "message",
+            "usage": {"input_tokens": 0, "output_tokens": 0},
+            "content": [{"type": "text", "text": text}],
+        },
+        "isApiErrorMessage": False,
+        **_COMMON,
+    }
+
+
+_V1_HEAD = ("parentUuid", "isSidechain", "userType", "cwd", "sessionId", "version", "gitBranch")
+_V1_TAIL = {
+    "assistant": ("type", "timestamp", "message", "requestId", "uuid"),
+    "synthetic": ("type", "uuid", "timestamp", "message", "isApiErrorMessage"),
+    "user": ("type", "message", "isCompactSummary", "isMeta", "uuid", "timestamp", "toolUseResult"),
+    "system": ("type", "content", "isMeta", "timestamp", "uuid", "level"),
+}
+_V2_ONLY = ("promptId", "entrypoint", "permissionMode", "isVisibleInTranscriptOnly", "slug")
+
+
+def in_v1(record: dict, version: str = "1.0.81", **fields: Any) -> dict:
+    """`record` as Claude Code 1.0 wrote it: its key order (the session fields first, then the
+    type), none of the fields 2.x added, `fields` set (a `timestamp`, another `sessionId`)."""
+    record = {k: v for k, v in {**record, **fields}.items() if k not in _V2_ONLY}
+    record["version"] = version
+    kind = record["type"]
+    if kind == "assistant" and record["message"].get("model") == "<synthetic>":
+        kind = "synthetic"
+    order = _V1_HEAD + _V1_TAIL.get(kind, ("type",))
+    out = {key: record[key] for key in order if key in record}
+    out.update((key, value) for key, value in record.items() if key not in out)
+    return out
+
+
 def permission_mode() -> dict:
     return {"type": "permission-mode", "permissionMode": "acceptEdits", "sessionId": SESSION}
 

@@ -17,18 +17,27 @@ makes of them:
   trigger, auto or manual, and token counts in `extra`) and the
   `isCompactSummary` record that follows a COMPACTION_SUMMARY turn; a manual
   `/compact` command, written after the boundary it caused, is put before it;
+  Claude Code 1.0 wrote no boundary: its summary alone (a new chain, no parent)
+  is the compaction, `auto` unless the /compact command follows it;
 * sub-agents written into the main file (`isSidechain`, Claude Code before 2.0.28)
   are kept out of the main line: each becomes a child session, as the newer
   `<session>/subagents/agent-<id>.jsonl` files are (`claude_sidechains`);
 * replies Claude Code writes itself (model `<synthetic>`: "No response
   requested.", API errors, usage limits) are SYSTEM turns flagged SYNTHETIC
   (and ERROR when they report one), never the agent speaking; so are its
-  notices (system records with no subtype: hooks, a model switched at a limit)
-  and the recap it writes for a person coming back (`away_summary`);
+  notices (system records with no subtype: hooks, a model switched at a limit),
+  its model switches (`model_refusal_fallback` and its kin, said in one short
+  sentence from their fields) and the recap it writes for a person coming back
+  (`away_summary`);
 * a person's message whose parent is an earlier point of the conversation is
   a rewind: the abandoned turns move to `Session.branches` (still reachable)
   and the main line continues from the parent;
-* records written twice with the same uuid are read once.
+* records written twice with the same uuid are read once;
+* a turn is never earlier than the one before, a queued prompt's time of queueing
+  aside (a file Claude Code 1.0 began with the history of the session it resumed
+  stamps the copies with the moment of the resume, but the person's messages among
+  them keep their first times), and the session's id is the one the file is named
+  after once a record gives it (those copied messages carry the first session's).
 
 Only an index is kept per turn (where its records are in the file); the
 content is decoded when someone asks for `turn.parts`, through a bounded
@@ -39,6 +48,7 @@ from __future__ import annotations
 
 import _thread
 import os
+import re
 from collections import OrderedDict
 from pathlib import Path
 
@@ -67,12 +77,14 @@ from pivotal.readers.claude_parts import (
     AWAY_SUMMARY,
     COMPACT_COMMAND,
     MEMORY_INPUT,
+    MODEL_SWITCHES,
     NO_CONTENT,
     RECAP,
     SYNTHETIC_MODEL,
     compaction_facts,
     harness_reply,
     is_tool_result,
+    model_switch,
     parts_from_records,
     queued_prompt,
     read_user_content,
@@ -98,6 +110,9 @@ class ClaudeCodeReader(LineFileReader):
         self.splits_sidechains = not ref.path.name.startswith(SUBAGENT_FILE)
         """Sidechain records are sub-agents to keep apart (a main session's file), not this
         file's own conversation (a sub-agent's file)."""
+        stem = ref.path.stem
+        self._own_id = stem if _SESSION_ID.fullmatch(stem) else None
+        """The session id the file is named after (`<session>.jsonl`), if it is."""
         self.reset()
         self._children_listed = False
         self._folder_children: list[SessionRef] = []
@@ -119,6 +134,8 @@ class ClaudeCodeReader(LineFileReader):
         self._usage_seen: dict[int, object] = {}
         self._last_assistant: int | None = None
         self._last_stamp: str | None = None
+        self._clock: float | None = None
+        """The latest time a turn was given: no turn is earlier (`_new_turn`)."""
         self.sidechains = Chains()
         """The sub-agents written into this file, kept apart from its turns."""
         with self._cache_lock:
@@ -157,7 +174,7 @@ class ClaudeCodeReader(LineFileReader):
             if not rec.type:
                 self.skip(line_no, "not a Claude Code record (no type)")
             elif not settled:
-                self._handle_record(line_no, offset, len(line), rec)
+                self._handle_record(line_no, offset, line, rec)
                 settled = _settled(session)
             elif rec.uuid is not None and rec.uuid in self._uuid_turn:
                 continue  # the same record written twice
@@ -170,9 +187,12 @@ class ClaudeCodeReader(LineFileReader):
                     self._last_stamp = rec.timestamp
                 self._tool_result(rec, offset, len(line), line_no)
             else:
-                self._handle_record(line_no, offset, len(line), rec)
+                self._handle_record(line_no, offset, line, rec)
 
-    def _handle_record(self, line_no: int, offset: int, length: int, rec: Record) -> None:
+    def _handle_record(
+        self, line_no: int, offset: int, line: bytes | memoryview, rec: Record
+    ) -> None:
+        length = len(line)
         uuid = rec.uuid
         if uuid is not None and uuid in self._uuid_turn:
             return  # the same record written twice
@@ -187,7 +207,7 @@ class ClaudeCodeReader(LineFileReader):
             if not self._user(rec, line_no, offset, length):
                 return  # malformed: its uuid stays free for a valid record written after it
         elif kind == "system":
-            self._system(rec, line_no, offset)
+            self._system(rec, line_no, offset, line)
         elif kind == "attachment":
             self._attachment(rec, line_no, offset)
         elif kind in ("ai-title", "summary"):
@@ -199,14 +219,21 @@ class ClaudeCodeReader(LineFileReader):
             self._uuid_turn[uuid] = len(self.session.turns) - 1
 
     def _note_session_fields(self, rec: Record) -> None:
+        """The session's id, folder and start, from the first records that give them.
+
+        The id is the file's own (Claude Code names the file after it) once a record gives
+        it: a file begun with history copied from an earlier session (a resume in 1.0) opens
+        with that session's records and id."""
         session = self.session
-        if session.id is None and rec.sessionId:
-            session.id = rec.sessionId
+        ident = rec.sessionId
+        if ident and session.id != ident and (session.id is None or ident == self._own_id):
+            session.id = ident
         if session.cwd is None and rec.cwd:
             session.cwd = rec.cwd
         if rec.timestamp:
             if session.started is None:
                 session.started = parse_timestamp(rec.timestamp)
+                self._clock = session.started
             self._last_stamp = rec.timestamp
 
     def _new_turn(
@@ -222,11 +249,20 @@ class ClaudeCodeReader(LineFileReader):
             flags = (flags & ~TurnFlag.HUMAN) | TurnFlag.SIDECHAIN
         msg = rec.message
         usage = msg.usage if msg is not None else None
+        when = parse_timestamp(rec.timestamp)
+        if when is not None:
+            # the clock never runs backwards: a resumed file's copied history is stamped with
+            # the moment of the resume, but some of the person's messages in it keep their
+            # earlier times (minutes or days before the turns around them)
+            if self._clock is not None and when < self._clock:
+                when = self._clock
+            else:
+                self._clock = when
         turn = Turn(
             0,
             role,
             flags,
-            parse_timestamp(rec.timestamp),
+            when,
             message_id,
             SourceRef(line_no, rec.uuid, offset),
             msg.model if msg is not None else None,
@@ -317,6 +353,10 @@ class ClaudeCodeReader(LineFileReader):
         turn = self._new_turn(rec, Role.USER, flags, line_no, offset, rec.uuid)
         turn.parts = parts
         turn.preview = preview_of(text)
+        if flags & TurnFlag.COMPACTION_SUMMARY and not self._after_a_boundary(turn):
+            # Claude Code 1.0 wrote no boundary: a summary alone is the context filling up
+            # (a /compact the person typed follows it, and `_before_its_boundary` says so)
+            turn.extra = {"trigger": "auto"}
         if text.startswith(COMPACT_COMMAND):
             self._before_its_boundary(turn)
         if flags & TurnFlag.INTERRUPTED and self._last_assistant is None:
@@ -433,7 +473,7 @@ class ClaudeCodeReader(LineFileReader):
             f"{len(self.session.branches)}"
         )
 
-    def _system(self, rec: Record, line_no: int, offset: int) -> None:
+    def _system(self, rec: Record, line_no: int, offset: int, line: bytes | memoryview) -> None:
         facts: dict[str, object] = {}
         if rec.subtype == "compact_boundary":
             flags = TurnFlag.COMPACTION_BOUNDARY | TurnFlag.SYNTHETIC
@@ -445,6 +485,9 @@ class ClaudeCodeReader(LineFileReader):
             return
         elif rec.subtype is None:
             self._notice(rec, line_no, offset)
+            return
+        elif rec.subtype in MODEL_SWITCHES:
+            self._model_switch(rec, line_no, offset, line)
             return
         else:
             return
@@ -472,8 +515,28 @@ class ClaudeCodeReader(LineFileReader):
         if text:
             self._system_text(rec, line_no, offset, text)
 
-    def _system_text(self, rec: Record, line_no: int, offset: int, text: str) -> Turn:
-        turn = self._new_turn(rec, Role.SYSTEM, TurnFlag.SYNTHETIC, line_no, offset, rec.uuid)
+    def _model_switch(
+        self, rec: Record, line_no: int, offset: int, line: bytes | memoryview
+    ) -> None:
+        """The model refused and Claude Code fell back to another (or had none), or the model
+        was switched at an outage: a notice of the client's, as a model switched at a usage
+        limit is (its fields are read from the line: these records are rare)."""
+        try:
+            record = decode_json(line)
+        except ValueError:
+            record = None
+        text, flags = model_switch(rec.subtype or "", record)
+        self._system_text(rec, line_no, offset, text, flags)
+
+    def _system_text(
+        self,
+        rec: Record,
+        line_no: int,
+        offset: int,
+        text: str,
+        flags: TurnFlag = TurnFlag.SYNTHETIC,
+    ) -> Turn:
+        turn = self._new_turn(rec, Role.SYSTEM, flags, line_no, offset, rec.uuid)
         turn.model, turn.usage = None, None
         turn.parts = [Part(PartKind.TEXT, text)]
         turn.preview = preview_of(text)
@@ -486,6 +549,12 @@ class ClaudeCodeReader(LineFileReader):
         turn.model, turn.usage = None, None
         turn.parts = [Part(PartKind.TEXT, text)]
         turn.preview = preview_of(text)
+
+    def _after_a_boundary(self, turn: Turn) -> bool:
+        """The turn before `turn` is a `compact_boundary` (which says the trigger itself)."""
+        return turn.index > 0 and bool(
+            self.session.turns[turn.index - 1].flags & TurnFlag.COMPACTION_BOUNDARY
+        )
 
     def _before_its_boundary(self, command: Turn) -> None:
         """A manual `/compact` is written after the boundary it caused: show it before.
@@ -560,7 +629,10 @@ class ClaudeCodeReader(LineFileReader):
     def poll(self, final: bool = False, budget: int | None = None) -> Update:
         update = super().poll(final=final, budget=budget)
         if self._last_stamp is not None:
-            self.session.ended = parse_timestamp(self._last_stamp)
+            ended = parse_timestamp(self._last_stamp)
+            if self._clock is not None and (ended is None or ended < self._clock):
+                ended = self._clock  # a copied message's earlier time last: not the end
+            self.session.ended = ended
         if not self._children_listed:
             self._children_listed = True
             self._folder_children = _subagent_refs(self.ref.path)
@@ -655,6 +727,10 @@ def _plain(raw: bytes | msgspec.Raw) -> str:
         return ""
     return value if isinstance(value, str) else ""
 
+
+_SESSION_ID = re.compile(
+    r"[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}"
+)
 
 SUBAGENT_FILE = "agent-"
 """How a sub-agent's own file is named (`agent-<id>.jsonl`): its sidechain records are its

@@ -235,6 +235,41 @@ RECAP = "Recap: "
 back to it (Claude Code writes it while they were away; it is no reply to anything)."""
 
 
+MODEL_SWITCHES = ("model_refusal_fallback", "model_refusal_no_fallback", "model_fallback")
+"""`system` records Claude Code writes when it changed or could not change the model: the
+model's safeguards refused and it retried on another model, refused with no other model to
+try, or the model was unavailable (overloaded, not found) and another answered instead."""
+
+
+def model_switch(subtype: str, record: object) -> tuple[str, TurnFlag]:
+    """A model-switch record in a short plain sentence, and its flags (ERROR when the refusal
+    ended the turn). Written from the record's fields (`originalModel`, `fallbackModel`,
+    `apiRefusalCategory`, `trigger`), else its own `content`, else the subtype alone."""
+    fields = record if isinstance(record, dict) else {}
+
+    def field(name: str) -> str:
+        value = fields.get(name)
+        return value.strip() if isinstance(value, str) else ""
+
+    was = field("originalModel") or "the model"
+    now = field("fallbackModel") or "another model"
+    category = field("apiRefusalCategory")
+    why = f" ({category})" if category else ""
+    if subtype == "model_refusal_no_fallback":
+        text = f"{was} refused{why}; Claude Code had no model to fall back to"
+        if not field("originalModel") and field("content"):
+            text = field("content")
+        return text, TurnFlag.SYNTHETIC | TurnFlag.ERROR
+    if subtype == "model_refusal_fallback":
+        text = f"{was} refused{why}; Claude Code fell back to {now}"
+    else:
+        trigger = field("trigger").replace("_", " ")
+        text = f"Claude Code switched from {was} to {now}" + (f" ({trigger})" if trigger else "")
+    if not (field("originalModel") or field("fallbackModel")) and field("content"):
+        text = field("content")
+    return text, TurnFlag.SYNTHETIC
+
+
 COMPACT_COMMAND = ("<command-name>/compact</command-name>", "<command-name>compact</command-name>")
 """A `/compact` the person ran, as its command wrapper starts (1.0.2x wrote no slash)."""
 SYNTHETIC_MODEL = "<synthetic>"
