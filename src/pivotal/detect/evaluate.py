@@ -23,7 +23,7 @@ from pivotal.detect.cadence import (
 from pivotal.detect.config import PivotConfig
 from pivotal.detect.evidence import plain
 from pivotal.detect.facts import AfterFacts, BeforeFacts
-from pivotal.detect.gates import Gate, below_the_bar, hard_veto
+from pivotal.detect.gates import Gate, below_the_bar, hard_veto, nothing_to_pivot_from
 from pivotal.detect.phase import phase_label
 from pivotal.detect.run import (
     approved_plan_signal,
@@ -189,8 +189,9 @@ def judge(
         return Judgement(None, w.reach, w.complete, rejection, measured, values)
 
     if not w.work_before:
-        # session start (checked first: it needs no content at all)
-        return turned_down(("session start", "nothing to pivot from"))
+        # no agent turn since the person last spoke (checked first: it needs no content):
+        # the session start, or a go-on after an error or a notice
+        return turned_down(nothing_to_pivot_from(turns, anchor, cfg.hands_off_cap))
     if int(w.anchor.flags) & _UNSENT:
         return turned_down(UNSENT_GATE)
     if attached_compaction(w):
