@@ -12,7 +12,9 @@ makes of them:
   as a person speaking;
 * `isMeta` records, command wrappers, `<system-reminder>`, hook output, task and
   teammate notifications and the "(no content)" after a `#` memory input are
-  SYNTHETIC; "[Request interrupted by user…]" marks an interrupt;
+  SYNTHETIC; "[Request interrupted by user…]" marks an interrupt; a slash command
+  reads as the person typed it (`/model opus`, not its tags) and its output without
+  its tags and colours (`claude_lines`);
 * `compact_boundary` system records become a COMPACTION_BOUNDARY turn (its
   trigger, auto or manual, and token counts in `extra`) and the
   `isCompactSummary` record that follows a COMPACTION_SUMMARY turn; a manual
@@ -73,6 +75,7 @@ from pivotal.readers.base import (
     preview_of,
     single_ref,
 )
+from pivotal.readers.claude_lines import command_text
 from pivotal.readers.claude_parts import (
     AWAY_SUMMARY,
     COMPACT_COMMAND,
@@ -346,13 +349,17 @@ class ClaudeCodeReader(LineFileReader):
         if not rec.isSidechain and flags & TurnFlag.HUMAN:
             self._maybe_rewind(rec.parentUuid)
         parts = content.parts
+        shown = text
+        command = command_text(text) if flags == TurnFlag.SYNTHETIC else None
+        if command is not None and all(p.kind is PartKind.TEXT for p in parts):
+            shown, parts = command, [Part(PartKind.TEXT, command)]  # `/model opus`, as typed
         if content.context and flags & TurnFlag.HUMAN:
             self._context_turn(rec, line_no, offset, content.context)
         elif content.context:  # all of it injected anyway (a command, a meta record): one turn
             parts = content.context + parts
         turn = self._new_turn(rec, Role.USER, flags, line_no, offset, rec.uuid)
         turn.parts = parts
-        turn.preview = preview_of(text)
+        turn.preview = preview_of(shown)
         if flags & TurnFlag.COMPACTION_SUMMARY and not self._after_a_boundary(turn):
             # Claude Code 1.0 wrote no boundary: a summary alone is the context filling up
             # (a /compact the person typed follows it, and `_before_its_boundary` says so)
