@@ -5,7 +5,9 @@ Claude Code writes a slash command as an injected user record of tags:
 </command-message>` and `<command-args>opus</command-args>` (a skill's or custom command's
 record puts the message first; 1.0 wrote "init is analyzing your codebase…" as the
 message). What it printed follows in `<local-command-stdout>` (or `-stderr`), with the
-terminal's bold around the model's name. The replayer showed the tags as they are.
+terminal's bold around the model's name. Claude Code 2.1 writes some local commands
+(`/memory`, `/mcp`, `/model` with no change) as `system` records of subtype
+`local_command` with the same text in `content`. The replayer showed the tags as they are.
 A command now reads `/model opus` and its output "Set model to opus (…)": still injected
 (never the person, never a silence), the detector's reading of it unchanged. Text written
 for the test in the shapes of the real files.
@@ -46,11 +48,32 @@ def stdout(text: str) -> str:
     return f"<local-command-stdout>{text}</local-command-stdout>"
 
 
+def local_command(uuid: str, parent: str, second: int, content: str) -> dict:
+    """A `local_command` system record in Claude Code 2.1's key order."""
+    return {
+        "parentUuid": parent,
+        "isSidechain": False,
+        "userType": "external",
+        "cwd": cb.CWD,
+        "sessionId": cb.SESSION,
+        "version": "2.1.240",
+        "gitBranch": "main",
+        "type": "system",
+        "subtype": "local_command",
+        "content": content,
+        "level": "info",
+        "timestamp": cb.stamp(second),
+        "uuid": uuid,
+        "isMeta": False,
+    }
+
+
 REVIEW = (
     "<command-message>review</command-message>\n<command-name>/review</command-name>\n"
     "<command-args>https://git.example.org/ledger/pull/41</command-args>"
 )
 SET_MODEL = stdout("Set model to \x1b[1mopus (claude-opus-4-8)\x1b[22m")
+MEMORY = "Opened the project memory in $EDITOR: ./CLAUDE.md"
 
 RECORDS: list[dict[str, Any]] = [
     cb.user("u1", None, 0, ASKED),
@@ -62,7 +85,11 @@ RECORDS: list[dict[str, Any]] = [
     cb.user("o2", "c2", 50, stdout("")),
     cb.user("c3", "o2", 60, REVIEW),
     cb.user("o3", "c3", 61, "<local-command-stderr>Error: review needs gh</local-command-stderr>"),
-    cb.user("u2", "o3", 90, NEXT),
+    local_command("s1", "o3", 70, command("memory")),
+    local_command("s2", "s1", 70, stdout(MEMORY)),
+    local_command("s3", "s2", 75, command("mcp")),
+    local_command("s4", "s3", 75, stdout("")),
+    cb.user("u2", "s4", 90, NEXT),
 ]
 INJECTED = [
     "/model opus",
@@ -92,6 +119,8 @@ async def test_a_command_reads_as_typed_and_its_output_without_tags(tmp_path: Pa
     session = _read(path)
     assert session.skipped == []
     assert _injected(session) == INJECTED
+    system = [t.text for t in session.turns if t.role is Role.SYSTEM]
+    assert system == ["/memory", MEMORY, "/mcp"]  # an empty output says nothing
     cli = through_cli(path)
     assert cli.person == [ASKED, NEXT]
     shown = await in_replayer(path)

@@ -29,8 +29,11 @@ makes of them:
   (and ERROR when they report one), never the agent speaking; so are its
   notices (system records with no subtype: hooks, a model switched at a limit),
   its model switches (`model_refusal_fallback` and its kin, said in one short
-  sentence from their fields) and the recap it writes for a person coming back
-  (`away_summary`);
+  sentence from their fields), the retries of a failed request (`api_error`,
+  one sentence from its fields, flagged ERROR), its local commands
+  (`local_command`), the recap it writes for a person coming back
+  (`away_summary`) and any other subtype in its own words; its bookkeeping
+  (`turn_duration`, `stop_hook_summary`) is no line at all;
 * a person's message whose parent is an earlier point of the conversation is
   a rewind: the abandoned turns move to `Session.branches` (still reachable)
   and the main line continues from the parent;
@@ -75,7 +78,12 @@ from pivotal.readers.base import (
     preview_of,
     single_ref,
 )
-from pivotal.readers.claude_lines import command_text
+from pivotal.readers.claude_lines import (
+    QUIET_SUBTYPES,
+    command_text,
+    needs_fields,
+    system_line,
+)
 from pivotal.readers.claude_parts import (
     AWAY_SUMMARY,
     COMPACT_COMMAND,
@@ -481,23 +489,23 @@ class ClaudeCodeReader(LineFileReader):
         )
 
     def _system(self, rec: Record, line_no: int, offset: int, line: bytes | memoryview) -> None:
-        facts: dict[str, object] = {}
-        if rec.subtype == "compact_boundary":
-            flags = TurnFlag.COMPACTION_BOUNDARY | TurnFlag.SYNTHETIC
-            facts = compaction_facts(rec.compactMetadata)
-        elif rec.subtype == "api_error":
-            flags = TurnFlag.ERROR | TurnFlag.SYNTHETIC
-        elif rec.subtype == AWAY_SUMMARY:
+        subtype = rec.subtype
+        if subtype == "compact_boundary":
+            self._boundary(rec, line_no, offset)
+        elif subtype == AWAY_SUMMARY:
             self._recap(rec, line_no, offset)
-            return
-        elif rec.subtype is None:
+        elif subtype is None:
             self._notice(rec, line_no, offset)
-            return
-        elif rec.subtype in MODEL_SWITCHES:
+        elif subtype in MODEL_SWITCHES:
             self._model_switch(rec, line_no, offset, line)
-            return
-        else:
-            return
+        elif subtype not in QUIET_SUBTYPES:
+            self._system_line(rec, subtype, line_no, offset, line)
+
+    def _boundary(self, rec: Record, line_no: int, offset: int) -> None:
+        """A `compact_boundary`: the one record that reads "Conversation compacted" when it
+        says nothing itself."""
+        facts = compaction_facts(rec.compactMetadata)
+        flags = TurnFlag.COMPACTION_BOUNDARY | TurnFlag.SYNTHETIC
         text = _plain(rec.body) or "Conversation compacted"
         if facts.get("trigger") in ("auto", "manual"):
             text = f"{text} ({facts['trigger']})"
@@ -506,6 +514,21 @@ class ClaudeCodeReader(LineFileReader):
         turn.preview = preview_of(text)
         if facts:
             turn.extra = facts
+
+    def _system_line(
+        self, rec: Record, subtype: str, line_no: int, offset: int, line: bytes | memoryview
+    ) -> None:
+        """Any other `system` record: an API error and its retry, a local command, a subtype
+        met later, each in its own words or not at all (`claude_lines.system_line`)."""
+        record = None
+        if needs_fields(subtype):
+            try:
+                record = decode_json(line)
+            except ValueError:
+                record = None
+        text, flags = system_line(subtype, _plain(rec.body), record)
+        if text:
+            self._system_text(rec, line_no, offset, text, flags)
 
     def _recap(self, rec: Record, line_no: int, offset: int) -> None:
         """An `away_summary`: the recap Claude Code writes for a person coming back. The
