@@ -33,7 +33,8 @@ makes of them:
   one sentence from its fields, flagged ERROR), its local commands
   (`local_command`), the recap it writes for a person coming back
   (`away_summary`) and any other subtype in its own words; its bookkeeping
-  (`turn_duration`, `stop_hook_summary`) is no line at all;
+  (`turn_duration`, `stop_hook_summary`) is no line at all; 1.0's usage limit
+  says when it resets, in UTC (`claude_lines.usage_limit_text`);
 * a person's message whose parent is an earlier point of the conversation is
   a rewind: the abandoned turns move to `Session.branches` (still reachable)
   and the main line continues from the parent;
@@ -83,6 +84,7 @@ from pivotal.readers.claude_lines import (
     command_text,
     needs_fields,
     system_line,
+    usage_limit_text,
 )
 from pivotal.readers.claude_parts import (
     AWAY_SUMMARY,
@@ -222,7 +224,7 @@ class ClaudeCodeReader(LineFileReader):
         elif kind == "attachment":
             self._attachment(rec, line_no, offset)
         elif kind in ("ai-title", "summary"):
-            title = rec.aiTitle or rec.summary
+            title = usage_limit_text(rec.aiTitle or rec.summary or "")
             if title and (kind == "ai-title" or not self.session.title):
                 self.session.title = title
                 self.titled_by_ai = self.titled_by_ai or kind == "ai-title"

@@ -1,17 +1,20 @@
-"""Claude Code's own lines as a person reads them: its system records and slash commands.
+"""Claude Code's own lines as a person reads them: its system records, slash commands and
+usage-limit replies.
 
 Claude Code writes much of what it shows in its transcript as data for its client to
 format: an API error and its retry as fields with no text (`api_error`), a slash command
 as tags (`<command-name>/model</command-name>` …) and what it printed inside
-`<local-command-stdout>`, with the terminal's colours. Read as they are, they showed as
-the tags or (an API error) the compaction's fallback words. Each is said here in one short
-line of its own, from its own fields or words, or not at all; the flags the detector reads
-are the reader's, unchanged.
+`<local-command-stdout>`, with the terminal's colours, and 1.0's usage limit with the reset
+as seconds since the epoch. Read as they are, they showed as the tags, a raw number or (an
+API error) the compaction's fallback words. Each is said here in one short line of its
+own, from its own fields or words, or not at all; the flags the detector reads are the
+reader's, unchanged.
 """
 
 from __future__ import annotations
 
 import re
+from datetime import UTC, datetime
 
 from pivotal.model import TurnFlag
 from pivotal.text.unsafe import SGR
@@ -138,3 +141,25 @@ def command_text(text: str) -> str | None:
         said = "\n".join(out for out in printed if out)
         return said or NO_OUTPUT
     return None
+
+
+_USAGE_LIMIT = re.compile(r"\s*(Claude AI usage limit reached)\|(\d{10})\s*\Z")
+"""Claude Code 1.0's usage-limit reply (and the session title it made of it): the words, a
+bar, and when the limit resets in seconds since the epoch (ten digits: 2001 to 2286), for the
+client to show."""
+
+
+def usage_limit_text(text: str) -> str:
+    """`Claude AI usage limit reached|1755212400` as a person reads it: the reset at the end
+    in UTC, as the transcript's clock shows times (`… (resets 2025-08-14 23:00 UTC)`, the
+    date too: a weekly limit resets days later). Any other text is returned as it is."""
+    if "|" not in text:
+        return text
+    found = _USAGE_LIMIT.match(text)
+    if found is None:
+        return text
+    try:
+        when = datetime.fromtimestamp(int(found[2]), UTC)
+    except (OverflowError, OSError, ValueError):
+        return text
+    return f"{found[1]} (resets {when:%Y-%m-%d %H:%M} UTC)"
