@@ -1,6 +1,7 @@
 """Search finds what only a sub-agent wrote or saw, and says it was in a sub-agent of which
 session: Claude Code's sub-agent files (`<session>/subagents/agent-<id>.jsonl`), Claude
-Code 1.0.x's sidechains written into the session's own file, opencode's child sessions.
+Code 1.0.x's sidechains written into the session's own file, opencode's child sessions,
+Codex's spawned threads and Gemini CLI's agents (rollouts and chats of their own).
 Their text is kept under the session that ran them; a sub-agent file that grows while its
 parent's does not is read again; and each is read once a listing pass (its spend and its
 text from one read)."""
@@ -19,8 +20,11 @@ from pivotal.catalog.index import file_stamp
 from pivotal.catalog.search_index import open_search_index
 from pivotal.catalog.search_query import Hit, parse_query, search
 from pivotal.catalog.search_text import AGENT, OUTPUT
+from pivotal.readers import find_sessions, read_session
 from readers import claude_sidechain_home as sidechains
 from readers import claude_subagent_home as explore
+from readers import codex_subagent_home as codex
+from readers import gemini_subagent_home as gemini
 from readers.opencode_builders import (
     T0,
     add_session,
@@ -231,3 +235,92 @@ def test_a_listing_pass_reads_each_subagent_once(
     assert reads.count(str(explore.agent_file(path))) == 1
     assert reads.count(str(path)) == 1
     assert len(find("EmptyTableError")) == 1  # and its text indexed
+
+
+# -- sub-agents with files of their own: Codex's spawned threads, Gemini CLI's agents ------
+
+
+def test_a_phrase_only_a_codex_sub_agent_saw_is_its_hit_in_the_session_that_spawned_it(
+    tmp_path: Path, cache: Path
+) -> None:
+    """Its rollout is no session of its own while the session that spawned it is listed:
+    found once, as a hit of that session at the spawn call, in which sub-agent it is."""
+    home = tmp_path / "home"
+    paths = codex.write_home(home)
+    refresh(home)
+    session = read_session(find_sessions([paths[codex.PARENT]]).refs[0])
+    spawns = {c.call_id: i for i, t in enumerate(session.turns) for c in t.tool_calls}
+    [hit] = find('"raise EmptyTableError"')
+    assert hit.session.path == str(paths[codex.PARENT]) and hit.who == OUTPUT
+    assert hit.turn == spawns[codex.ADA_CALL]
+    assert hit.subagent is not None and len(hit.subagent.chain) == 1
+    assert hit.subagent.row.title == codex.ADA_TITLE
+    assert hit.subagent.row.where == (str(paths[codex.ADA]), None)
+    [deep] = find("empty tables are rejected at parse time")  # Cedar, spawned by Ada
+    assert deep.session.path == str(paths[codex.PARENT]) and deep.subagent is not None
+    assert [row.title for row in deep.subagent.chain] == [codex.ADA_TITLE, codex.CEDAR_TITLE]
+    [brook] = find("test_empty_table_roundtrip - EmptyTableError")  # a day folder later
+    assert brook.subagent is not None and brook.subagent.row.title == codex.BROOK_TITLE
+    assert brook.turn == spawns[codex.BROOK_CALL]
+
+
+def test_a_codex_sub_agents_hit_is_found_alike_without_the_index(
+    tmp_path: Path, cache: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from pivotal.catalog import search_index
+
+    home = tmp_path / "home"
+    codex.write_home(home)
+    codex.write_orphan(home)
+
+    def rows(query: str) -> list[tuple[object, ...]]:
+        result = invoke("search", query, "--root", str(home), "--json")
+        assert result.exit_code == 0, result.output
+        assert result.stderr == "" or "search index off" in result.stderr
+        found = [json.loads(line) for line in result.stdout.splitlines()]
+        return [(r["path"], r["turn"], r["who"], r["subagent"]) for r in found]
+
+    queries = ("EmptyTableError", "parse time", "ruff format src/grammar")
+    indexed = {query: rows(query) for query in queries}
+    monkeypatch.setattr(search_index, "MIN_SQLITE", (99, 0, 0))
+    assert {query: rows(query) for query in queries} == indexed
+    assert all(r[3] is not None for r in indexed["parse time"])
+    assert indexed["parse time"][0][3]["depth"] == 2
+    [orphan] = indexed["ruff format src/grammar"]  # its session's rollout is gone: its own
+    assert orphan[3] is None and orphan[0].endswith(f"{codex.ORPHAN}.jsonl")
+
+
+def test_a_codex_sub_agent_whose_parent_goes_is_searched_as_its_own_session(
+    tmp_path: Path, cache: Path
+) -> None:
+    home = tmp_path / "home"
+    paths = codex.write_home(home)
+    refresh(home)
+    assert len(find("sed -n 1,40p CHANGELOG.md")) == 1  # Cedar's, under the parent
+    kept = paths[codex.PARENT].read_bytes()
+    paths[codex.PARENT].unlink()
+    refresh(home)
+    [ada] = find('"raise EmptyTableError"')  # Ada is a session of its own now
+    assert ada.session.path == str(paths[codex.ADA]) and ada.subagent is None
+    [cedar] = find("sed -n 1,40p CHANGELOG.md")  # and Cedar is Ada's sub-agent
+    assert cedar.session.path == str(paths[codex.ADA]) and cedar.subagent is not None
+    paths[codex.PARENT].write_bytes(kept)  # put back: the parent takes them back
+    refresh(home)
+    refresh(home)
+    [again] = find('"raise EmptyTableError"')
+    assert again.session.path == str(paths[codex.PARENT]) and again.subagent is not None
+
+
+def test_a_phrase_only_a_gemini_agent_saw_is_its_hit_in_the_session(
+    tmp_path: Path, cache: Path
+) -> None:
+    home = tmp_path / "home"
+    path = gemini.write_home(home)
+    refresh(home)
+    [hit] = find('"raise EmptyTableError"')
+    assert hit.session.path == str(path) and hit.turn == 1  # the investigator's call
+    assert hit.subagent is not None and hit.subagent.row.title == "codebase_investigator"
+    assert hit.subagent.row.where == (str(gemini.agent_file(home, gemini.INVESTIGATOR)), None)
+    [later] = find("def test_empty_table_roundtrip(tmp_path)")
+    assert later.turn == 4 and later.subagent is not None
+    assert later.subagent.row.title == "generalist"

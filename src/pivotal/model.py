@@ -88,6 +88,9 @@ class ToolCall(msgspec.Struct):
     inner_calls: int | None = None
     """The calls of the sub-agent this call ran, when the source counts them (Claude Code's
     Task result): work the agent did through it."""
+    runs_subagent: bool = False
+    """The reader knows this call ran a sub-agent though its name does not say so (Gemini
+    CLI's agents are tools named after them)."""
 
     @property
     def has_result(self) -> bool:
@@ -268,6 +271,10 @@ class SessionRef(msgspec.Struct, frozen=True):
     """Pivots found at normal sensitivity (filled by listings that read the session)."""
     parent_call: str | None = None
     """A sub-agent's session: the id of the parent's tool call that ran it, when recorded."""
+    parent: str | None = None
+    """A sub-agent with a file of its own: the id of the session that ran it, as its file
+    says (Codex's parent thread, Gemini CLI's parent folder). A listing that holds that
+    session leaves this one to it (`readers.subagent_refs`)."""
     tokens: int | None = None
     """Tokens the session used, its sub-agents' included (filled with the counts)."""
     cost: float | None = None

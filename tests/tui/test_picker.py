@@ -105,7 +105,9 @@ async def test_columns_have_headers_show_the_start_and_fit_80_columns() -> None:
 async def test_o_goes_back_to_the_picker_and_esc_returns_to_the_replay() -> None:
     app = ReplayerApp(None, refs=list(REFS))
     async with app.run_test(size=(120, 24)) as pilot:
-        await pilot.press(*"qwen", "enter")
+        await pilot.press(*"qwen")
+        await wait_for(lambda: len(rows(app)) == 1)  # the filter applied before Enter
+        await pilot.press("enter")
         await wait_for(lambda: app.replay is not None and app.replay.playback.turns != [])
         first = app.replay
         await pilot.press("o")
@@ -115,7 +117,9 @@ async def test_o_goes_back_to_the_picker_and_esc_returns_to_the_replay() -> None
         await wait_for(lambda: app.screen is first)
         await pilot.press("o")
         await wait_for(lambda: isinstance(app.screen, PickerScreen))
-        await pilot.press("escape", *"codex", "enter")
+        await pilot.press("escape", *"codex")
+        await wait_for(lambda: len(rows(app)) == 1)
+        await pilot.press("enter")
         await wait_for(lambda: app.replay is not None and app.replay is not first)
         assert app.replay.live.ref == REFS[1]  # type: ignore[union-attr]
         assert [type(s).__name__ for s in app.screen_stack].count("ReplayScreen") == 1

@@ -40,6 +40,7 @@ from pivotal.model import Session, SessionRef, last_change
 from pivotal.readers import Problem, read_head, read_session, sniff_path
 from pivotal.readers.base import decode_json, parse_timestamp
 from pivotal.readers.files import claude_subagent_folder
+from pivotal.readers.subagent_refs import Present, present_in, run_by_present, under_parents
 
 if TYPE_CHECKING:  # spend is imported when a session is read, not for a quick listing
     from pivotal.catalog.search_subagents import Listed
@@ -61,9 +62,12 @@ def discover_sessions(
     use_cache: bool = True,
     warn: Callable[[str], None] | None = None,
     unlisted: list[Path] | None = None,
+    held: list[SessionRef] | None = None,
 ) -> list[SessionRef]:
     """Every session in the agents' default locations, newest change first.
 
+    A sub-agent with a file of its own is listed through the session that ran it, not
+    as a session of its own, when that session is listed too (`readers.subagent_refs`).
     With `details` each session also gets its exact turn, human-turn and pivot
     counts from a full read. The session index (`pivotal.catalog.index`) keeps
     them per file version, so only new or changed files are read and a warm
@@ -72,7 +76,8 @@ def discover_sessions(
     `warn` receives one line if the index cannot be used (default: stderr). `unlisted`,
     when given, receives the quick listing's candidate files that hold something but
     listed no session (a shape pivotal does not know, a database it cannot read), so a
-    caller can say so: `listing_problems` says why.
+    caller can say so: `listing_problems` says why. `held`, when given, receives the
+    sub-agents left to their parents (their files listed a session after all).
     """
     candidates = list(_located(roots))
     if details:
@@ -84,8 +89,12 @@ def discover_sessions(
             refs.extend(found)
             if not found and unlisted is not None and _holds_something(path):
                 unlisted.append(path)
-    refs.sort(key=last_change, reverse=True)
-    return refs
+    shown = under_parents(refs, (path for path, _ in candidates))
+    if held is not None and len(shown) < len(refs):
+        kept = {id(ref) for ref in shown}
+        held.extend(ref for ref in refs if id(ref) not in kept)
+    shown.sort(key=last_change, reverse=True)
+    return shown
 
 
 def _candidates(roots: Iterable[Path] | None) -> Iterator[Path]:
@@ -163,14 +172,18 @@ def refresh_index(
     progress: Progress | None = None,
     stamps: dict[Path, Stamp] | None = None,
     search: SearchIndex | None = None,
+    present: Present | None = None,
 ) -> None:
     """Bring the search index up to date for `candidates` (what `pivotal search` runs first).
 
     Files it holds as they are now are not looked at again (`stamps`: those `located`
     knows already); the others are read by the listing pass, which updates the listing
-    index with them too. `search`: the index, open already (left open).
+    index with them too. `search`: the index, open already (left open). `present`: the
+    sessions listed, when `candidates` are only some of them (`present_in`).
     """
     progress = progress if progress is not None else Progress()
+    if present is None:  # all of them, not only the stale ones
+        present = present_in((), (path for path, _ in candidates))
     opened = search is None
     search = _open_search(progress) if search is None else search
     if search is not None:
@@ -183,7 +196,7 @@ def refresh_index(
             progress.finished = True
             progress.tell()
             return
-    for _ in _iter_detailed(candidates, True, warn or _warn_stderr, None, progress):
+    for _ in _iter_detailed(candidates, True, warn or _warn_stderr, None, progress, present):
         pass
 
 
@@ -197,14 +210,13 @@ def stale_for_search(
     gone (and were not found) are forgotten on the way."""
     stamps = stamps or {}
     stale = []
-    seen = set()
-    for path, agent in candidates:
-        key = os.path.abspath(path)
-        seen.add(key)
+    keys = [os.path.abspath(path) for path, _ in candidates]
+    # first: a session gone frees its sub-agents' own files, which are then read as sessions
+    _tidy_search(search, set(keys), 0, progress if progress is not None else Progress())
+    for key, (path, agent) in zip(keys, candidates, strict=True):
         stamp = stamps.get(path) or file_stamp(path) or (0, 0)
         if not search.fresh_key(key, text_stamp(path, agent, stamp)):
             stale.append((path, agent))
-    _tidy_search(search, seen, 0, progress if progress is not None else Progress())
     return stale
 
 
@@ -259,17 +271,26 @@ def _iter_detailed(
     warn: Callable[[str], None],
     wanted: Wanted | None = None,
     progress: Progress | None = None,
+    present: Present | None = None,
 ) -> Iterator[tuple[int, list[SessionRef]]]:
     """(candidate number, its refs) for every candidate: cached ones first, then read ones.
 
     A file whose counts are cached but whose text the search index lacks is read
-    for its text only (its refs are not yielded twice).
+    for its text only (its refs are not yielded twice). A sub-agent whose parent is
+    among the candidates (`readers.subagent_refs`) is neither yielded nor indexed as a
+    session: the parent's read lists, measures and indexes it (its file is known to the
+    search index, with no session, so it is not read again for its text). `present`: the
+    sessions listed (by default: the candidates' own, known from their names).
     """
     progress = progress if progress is not None else Progress()
+    if present is None:
+        present = present_in((), (path for path, _ in candidates))
     index = None
     search = None
     writer: TextWriter | None = None
     texts: list[FileText] = []
+    quiet: list[FileText] = []
+    """Sub-agents' files known from the listing index: in the search index with no session."""
     if use_cache:
         try:
             index = open_index()
@@ -284,10 +305,15 @@ def _iter_detailed(
                 if stamp is None:
                     continue  # gone since the folder was listed
                 cached = index.lookup(path, stamp) if index is not None else None
-                text = search is not None and not search.fresh(path, text_stamp(path, agent, stamp))
+                stamped = text_stamp(path, agent, stamp) if search is not None else stamp
+                text = search is not None and not search.fresh(path, stamped)
                 if cached is not None:
-                    yield n, cached
+                    shown = _own(cached, present)
+                    yield n, shown
                     if not text:
+                        continue
+                    if cached and not shown:  # sub-agents only: their parent holds their text
+                        quiet.append(FileText(path, stamped, []))
                         continue
                 todo.append((n, (path, agent, cached is None, text)))
             else:
@@ -297,7 +323,8 @@ def _iter_detailed(
         pending: list[tuple[Path, Stamp, list[SessionRef]]] = []
         texts: list[FileText] = []
         gathered = 0
-        writer = TextWriter(search) if search is not None and todo else None
+        writer = TextWriter(search) if search is not None and (todo or quiet) else None
+        texts.extend(quiet)
         workers = min(MAX_WORKERS, usable_cores())
         described = run_all(
             describe, [c for _, c in todo], workers=workers, pool_from=POOL_THRESHOLD, wanted=wanted
@@ -305,14 +332,16 @@ def _iter_detailed(
         for k, (stamp, refs, found, stamped) in described:
             n, (path, _, counted, _) = todo[k]
             if counted:
-                yield n, refs
+                yield n, _own(refs, present)
                 if index is not None and stamp is not None:
                     pending.append((path, stamp, refs))
                     if len(pending) >= WRITE_BATCH:
                         index = _flush(index, pending, warn)
             if writer is not None and stamped is not None and found is not None:
                 sessions = [
-                    (ref, docs, subs) for ref, (docs, subs) in zip(refs, found, strict=True)
+                    (ref, docs, subs)
+                    for ref, (docs, subs) in zip(refs, found, strict=True)
+                    if not run_by_present(ref, present)
                 ]
                 texts.append(FileText(path, stamped, sessions))
                 gathered += sum(len(docs) + _sub_count(subs) for docs, subs in found)
@@ -348,6 +377,11 @@ def _iter_detailed(
             search.close()
         progress.finished = True
         progress.tell()
+
+
+def _own(refs: list[SessionRef], present: Present) -> list[SessionRef]:
+    """`refs` without the sub-agents whose parent is listed (read through it)."""
+    return [ref for ref in refs if not run_by_present(ref, present)]
 
 
 TEXT_BATCH = 20_000

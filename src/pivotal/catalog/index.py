@@ -39,7 +39,7 @@ __all__ = [
 ]
 
 DB_NAME = "sessions.sqlite3"
-SCHEMA_VERSION = 2
+SCHEMA_VERSION = 3
 BUSY_TIMEOUT_S = 5.0
 
 Stamp = tuple[int, int]
@@ -69,12 +69,13 @@ CREATE TABLE IF NOT EXISTS sessions (
     tokens INTEGER,
     cost REAL,
     cost_whole INTEGER,
+    parent TEXT,
     PRIMARY KEY (path, key)
 );
 """
 _SESSION_COLS = (
     "path, key, ord, format, session_id, title, cwd, started, updated, size, turns,"
-    " human_turns, pivots, tokens, cost, cost_whole"
+    " human_turns, pivots, tokens, cost, cost_whole, parent"
 )
 
 
@@ -212,7 +213,7 @@ class SessionIndex:
                 )
                 self._conn.executemany(
                     f"INSERT OR REPLACE INTO sessions ({_SESSION_COLS})"
-                    " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                    " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
                     [tuple(to_db(value) for value in row) for row in rows],
                 )
         for path, stamp, rows in items:
@@ -300,12 +301,13 @@ def _row(path: str, ordinal: int, ref: SessionRef) -> tuple[object, ...]:
         ref.tokens,
         ref.cost,
         None if ref.cost_whole is None else int(ref.cost_whole),
+        ref.parent,
     )
 
 
 def _ref_from_row(row: tuple[Any, ...], path: Path) -> SessionRef:
     _, key, _, fmt, sid, title, cwd, started, updated, size, turns, humans, pivots = row[:13]
-    tokens, cost, whole = row[13:16]
+    tokens, cost, whole, parent = row[13:17]
     return SessionRef(
         format=fmt,
         path=path,
@@ -322,4 +324,5 @@ def _ref_from_row(row: tuple[Any, ...], path: Path) -> SessionRef:
         tokens=tokens,
         cost=cost,
         cost_whole=None if whole is None else bool(whole),
+        parent=parent,
     )

@@ -95,9 +95,34 @@ def candidate_files(agent: str, folder: Path) -> Iterator[Path]:
             or ((p / "messages.jsonl").is_file() and (p / "meta.json").is_file())
         )
     elif agent == "gemini":
-        yield from folder.glob("*/chats/*.jsonl")
-        yield from folder.glob("*/chats/session-*.json")
+        for chats in sorted(folder.glob("*/chats")):
+            yield from gemini_chats(chats)
     elif agent == "aider":
         history = folder / ".aider.chat.history.md"
         if history.is_file():
             yield history
+
+
+def gemini_chats(chats: Path) -> Iterator[Path]:
+    """A Gemini CLI project's chats: its sessions, and the sub-agents' own chats
+    (`<parent session id>/<id>.jsonl`) whose session is not there (its file deleted: they
+    would be lost). A sub-agent whose session is there is read through it. The session's
+    file is named by the first 8 characters of its id (`session-<time>-<id8>.jsonl`)."""
+    try:
+        with os.scandir(chats) as entries:
+            listed = [(entry.name, entry.is_dir()) for entry in entries]
+    except OSError:
+        return
+    files = sorted(name for name, folder in listed if not folder)
+    for name in files:
+        if name.endswith(".jsonl") or (name.startswith("session-") and name.endswith(".json")):
+            yield chats / name
+    owners = {name.rsplit(".", 1)[0][-8:] for name in files if name.startswith("session-")}
+    for name in sorted(name for name, folder in listed if folder):
+        if name[:8] in owners:
+            continue  # its session is there: read through it
+        try:
+            inside = sorted(os.listdir(chats / name))
+        except OSError:
+            continue
+        yield from (chats / name / f for f in inside if f.endswith((".jsonl", ".json")))

@@ -200,6 +200,8 @@ class SearchIndex:
             from_db(p): (size, mtime)
             for p, size, mtime in conn.execute("SELECT path, size, mtime_ns FROM files")
         }
+        self._stale: set[str] = set()
+        """Files whose stamps the open transaction forgot (`_unstamp`)."""
 
     def fresh(self, path: Path | str, stamp: Stamp) -> bool:
         """Whether the texts of `path` as it is now (`stamp`) are all in the index."""
@@ -250,7 +252,14 @@ class SearchIndex:
             self._count_change()
         for item in files:
             self._stamps[os.path.abspath(item.path)] = item.stamp
+        self._forget_stale()
         return written
+
+    def _forget_stale(self) -> None:
+        """Drop the stamps `_unstamp` forgot on disk, once its transaction is in."""
+        for path in self._stale:
+            self._stamps.pop(path, None)
+        self._stale.clear()
 
     def store_session(self, ref: SessionRef, docs: list[Doc], first: int | None = None) -> int:
         """Write one session's texts as a live follow read them (`search_live`): all of them
@@ -363,7 +372,27 @@ class SearchIndex:
             rows[sub.ident] = row
             next_id, added = self._replace_docs(row, sub.docs, next_id)
             written += added
+            own_path = os.path.abspath(sub.ref.path)
+            if own_path != path and sub.ref.key is None:
+                self._claim(own_path)
         return next_id, written
+
+    def _claim(self, path: str) -> None:
+        """A sub-agent's own file, now kept under its parent, was indexed as a session of
+        its own (its parent was missing then): forget that (its own sub-agents with it),
+        and read the file again."""
+        rows = self.conn.execute(
+            "SELECT id, listed FROM sessions WHERE path = ?", (to_db(path),)
+        ).fetchall()
+        if any(listed for _, listed in rows):
+            self._forget_sessions([sid for sid, _ in rows])
+            self._unstamp([path])
+
+    def _unstamp(self, paths: Iterable[str]) -> None:
+        """Have the next pass read these files again."""
+        for path in paths:
+            self.conn.execute("DELETE FROM files WHERE path = ?", (to_db(path),))
+            self._stale.add(path)
 
     def _replace_docs(
         self, session: int, docs: list[Doc], next_id: int, compare: bool = True
@@ -461,11 +490,22 @@ class SearchIndex:
                         "SELECT id FROM sessions WHERE path = ?", (to_db(path),)
                     )
                 ]
+                freed = {
+                    from_db(own)
+                    for (own,) in self.conn.execute(
+                        "SELECT DISTINCT own_path FROM sessions WHERE path = ? AND listed = 0"
+                        " AND own_path IS NOT NULL AND own_path != path",
+                        (to_db(path),),
+                    )
+                }
                 self._forget_sessions(sessions)
                 self.conn.execute("DELETE FROM files WHERE path = ?", (to_db(path),))
+                # its sub-agents' own files (a Codex rollout) are sessions of their own now
+                self._unstamp(freed & self._stamps.keys() - set(paths))
             self._count_change()
         for path in paths:
             self._stamps.pop(path, None)
+        self._forget_stale()
 
     def drop_missing(self, seen: set[str]) -> None:
         """Forget indexed files this pass did not find and that no longer exist."""
@@ -509,6 +549,16 @@ class SearchIndex:
                 if place in wanted:
                     found[place] = sid
         return found
+
+    def held_files(self) -> set[str]:
+        """The files of sub-agents kept under the session that ran them (a Codex sub-agent's
+        rollout lists no session of its own while its parent's does)."""
+        return {
+            from_db(path)
+            for (path,) in self.conn.execute(
+                "SELECT DISTINCT own_path FROM sessions WHERE listed = 0 AND own_path IS NOT NULL"
+            )
+        }
 
     def session_count(self) -> int:
         """The sessions files list (sub-agents known only through their parent not counted)."""

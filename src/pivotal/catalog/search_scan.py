@@ -30,6 +30,7 @@ from pivotal.catalog.search_text import Doc, SubText, session_docs
 from pivotal.catalog.workers import Located, run_all
 from pivotal.cores import usable_cores
 from pivotal.model import SessionRef
+from pivotal.readers.subagent_refs import present_in, run_by_present
 
 POOL_FROM = 50
 
@@ -53,9 +54,12 @@ def scan_search(
     texts = chars = 0
     workers = min(8, usable_cores())
     items = [(path, agent, query.terms) for path, agent in candidates]
+    present = present_in((), (path for path, _ in candidates))
     done = 0
     numbers = itertools.count(1)
-    for _, sessions in run_all(_matching, items, workers=workers, pool_from=POOL_FROM):
+    for _, found_here in run_all(_matching, items, workers=workers, pool_from=POOL_FROM):
+        # a sub-agent whose parent is a candidate is searched through it (as the index does)
+        sessions = [item for item in found_here if not run_by_present(item[0], present)]
         own: dict[tuple[str, str], int] = {}
         for ref, docs, count, length, _ in sessions:
             texts, chars = texts + count, chars + length

@@ -48,8 +48,9 @@ TEXT_LIMIT = 200_000
 """Characters kept of one text (a pasted log of megabytes stays searchable by its start)."""
 BASE64 = re.compile(r"[A-Za-z0-9+/]{200,}={0,2}")
 """A run no prose, path or command has: an image or file inlined as base64."""
-_PERSON_COMMAND = ("!", "<bash-input>", "<command-name>")
-"""How the person's own commands start once a reader made them synthetic user turns."""
+_PERSON_COMMAND = ("!", "<bash-input>", "<command-name>", "/")
+"""How the person's own commands start once a reader made them synthetic user turns (a slash
+command as typed: Claude Code's `/model opus`, read from its wrapper)."""
 _SYNTHETIC = int(TurnFlag.SYNTHETIC | TurnFlag.META)
 _SUMMARY = int(TurnFlag.COMPACTION_SUMMARY)
 _BOUNDARY = int(TurnFlag.COMPACTION_BOUNDARY)

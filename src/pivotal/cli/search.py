@@ -177,6 +177,7 @@ def _find_indexed(candidates, keys, query, filters, limit, stamps):  # type: ign
     from pivotal.catalog.discovery import Progress, refresh_index, stale_for_search
     from pivotal.catalog.search_index import open_search_index
     from pivotal.catalog.search_query import search
+    from pivotal.readers.subagent_refs import present_in
 
     index = open_search_index()
     try:
@@ -188,14 +189,16 @@ def _find_indexed(candidates, keys, query, filters, limit, stamps):  # type: ign
             index.close()
             shown = StderrProgress()
             progress = Progress(shown.update)
-            refresh_index(stale, progress=progress, warn=err, stamps=stamps)
+            every = present_in((), (path for path, _ in candidates))  # sub-agents' parents
+            refresh_index(stale, progress=progress, warn=err, stamps=stamps, present=every)
             shown.done()
             if progress.error is not None:
                 raise progress.error
             index = open_search_index()
         files = {os.path.abspath(path): path for path, _ in candidates}
         wanted = index.sessions_of(files)
-        unlisted = [files[p] for p in files.keys() - {p for p, _ in wanted}]
+        listed = {p for p, _ in wanted} | index.held_files()  # sub-agents: under their parents
+        unlisted = [files[p] for p in files.keys() - listed]
         inner: dict[tuple[str, str], int] = {}
         if keys is not None:
             wanted = {k: v for k, v in wanted.items() if k in keys}

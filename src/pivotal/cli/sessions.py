@@ -13,6 +13,7 @@ import sys
 from pivotal.cli.arguments import add_roots, positive_limit, usable_roots
 from pivotal.cli.listing import print_sessions
 from pivotal.cli.output import err, terminal_width
+from pivotal.model import SessionRef
 
 
 def configure(parser: argparse.ArgumentParser) -> None:
@@ -50,8 +51,9 @@ def sessions(args: argparse.Namespace) -> None:
     roots = usable_roots(args.roots, codes)
     if args.roots and not roots:
         raise SystemExit(worst(codes))
-    refs = discover_sessions(roots or None, use_cache=not args.no_cache)
-    problems = listing_problems(roots or None, refs)
+    held: list[SessionRef] = []  # sub-agents listed through their parents: no problem
+    refs = discover_sessions(roots or None, use_cache=not args.no_cache, held=held)
+    problems = listing_problems(roots or None, refs + held)
     for problem in problems:
         err(problem.message)
         codes.append(PROBLEM_CODES.get(problem.kind, ExitCode.UNREADABLE))

@@ -37,6 +37,7 @@ from typing import NamedTuple
 from pivotal.model import Session, SessionRef
 from pivotal.readers.base import SQLITE_MAGIC, FormatSpec, SessionReader, Update
 from pivotal.readers.files import SessionFiles, own_files
+from pivotal.readers.subagent_refs import under_parents
 
 __all__ = [
     "FormatSpec",
@@ -274,10 +275,15 @@ _CANDIDATE_SUFFIXES = (".jsonl", ".json", ".db", ".md")
 
 
 def find_sessions(paths: list[Path]) -> Found:
-    """Expand files, session directories, databases and project folders into sessions."""
+    """Expand files, session directories, databases and project folders into sessions.
+
+    A sub-agent with a file of its own (a Codex spawned thread, a Gemini CLI agent's chat)
+    is left to the session that ran it when that session is found too
+    (`subagent_refs.under_parents`): it is read, measured and searched through it."""
     found = Found()
     for path in paths:
         _find_one(path, found)
+    found.refs = under_parents(found.refs)
     return found
 
 

@@ -25,9 +25,16 @@ it and not always next to it. The pieces of one compaction make one
 COMPACTION_BOUNDARY system turn and one COMPACTION_SUMMARY user turn (what
 Codex puts back into the history); `replacement_history` is never replayed as
 new turns.
+
+Sub-agents: a thread the session started (`spawn_agent`) has a rollout of its own; the
+session's children are those rollouts, found by the thread ids the session names (the
+spawn call's result, v2's `sub_agent_activity`, a child's `<subagent_notification>`), each
+with the call that spawned it (`pivotal.readers.codex_children`).
 """
 
 from __future__ import annotations
+
+from pathlib import Path
 
 import msgspec
 
@@ -43,9 +50,19 @@ from pivotal.model import (
 )
 from pivotal.readers.base import (
     FormatSpec,
+    Update,
     parse_timestamp,
     preview_of,
     sane_duration,
+)
+from pivotal.readers.codex_children import (
+    NOTIFICATION,
+    find_rollouts,
+    is_spawn,
+    is_thread,
+    notified,
+    spawn_output,
+    title_of,
 )
 from pivotal.readers.codex_ide import ide_request
 from pivotal.readers.codex_inputs import Copy, Exchange, Held, Made, find, take
@@ -86,6 +103,17 @@ class _Compaction:
         self.summary = False
 
 
+class _Child:
+    """A sub-agent thread the session started: the call that started it, what it is
+    called, when (for where its rollout is kept), and its file once found."""
+
+    __slots__ = ("call", "path", "title", "when")
+
+    def __init__(self, call: str | None, title: str | None, when: float | None) -> None:
+        self.call, self.title, self.when = call, title, when
+        self.path: Path | None = None
+
+
 class CodexReader(LineFileReader):
     format = FORMAT
 
@@ -102,6 +130,17 @@ class CodexReader(LineFileReader):
         self._model: str | None = None
         self._compaction: _Compaction | None = None
         self._exchange = Exchange()
+        self._children: dict[str, _Child] = {}
+        """Sub-agent threads by id, in the order they were started (`codex_children`)."""
+        self._tasks: dict[str, str] = {}
+        """v2: a spawn call's task path -> the call's id (its thread comes in an event)."""
+        self._task_threads: dict[str, str] = {}
+        """v2: a task path -> its thread, from `sub_agent_activity` (the call may come later)."""
+        self._relist = False
+        """A child was learnt (or learnt its call) since the children were last listed; one
+        not found yet (its first line not written) is looked for again at the end of a poll
+        that read more of the session."""
+        self.session.children = []
 
     # -- lines ------------------------------------------------------------
     def handle_line(self, line_no: int, offset: int, line: bytes) -> None:
@@ -149,6 +188,76 @@ class CodexReader(LineFileReader):
     def finish(self) -> None:
         if self._exchange.held:
             self._show_held()
+
+    def poll(self, final: bool = False, budget: int | None = None) -> Update:
+        before = self._offset
+        update = super().poll(final=final, budget=budget)
+        if self._relist or (
+            self._offset != before and any(c.path is None for c in self._children.values())
+        ):
+            self._find_children()
+        return update
+
+    # -- sub-agents (`codex_children`) --------------------------------------------
+    def _child(self, thread: str, call: str | None, title: str | None, when: float | None) -> None:
+        """A thread the session started (known again: what was missing is filled in)."""
+        if thread == self.session.id:
+            return
+        known = self._children.get(thread)
+        if known is None:
+            self._children[thread] = _Child(call, title, when)
+        elif call is not None and known.call is None:
+            known.call, known.title = call, title or known.title
+        elif known.title is None and title is not None:
+            known.title = title
+        else:
+            return
+        self._relist = True
+
+    def _spawned(self, call: ToolCall) -> None:
+        """A spawn call's result: the thread it started (v1), or its task (v2)."""
+        thread, nickname, task = spawn_output(call.output or "")
+        role = call.input.get("agent_type") if isinstance(call.input, dict) else None
+        title = title_of(nickname, role if isinstance(role, str) and role else None, task)
+        when = self._call_turn[call.call_id].timestamp
+        if thread is None and task is not None:
+            self._tasks[task] = call.call_id
+            thread = self._task_threads.get(task)
+        if thread is not None:
+            self._child(thread, call.call_id, title, when)
+
+    def _activity(self, payload: dict, ts: float | None) -> None:
+        """v2's `sub_agent_activity`: the thread of a task a spawn call started."""
+        thread, task = payload.get("agent_thread_id"), payload.get("agent_path")
+        if not isinstance(thread, str) or not is_thread(thread):
+            return
+        if isinstance(task, str) and task:
+            self._task_threads[task] = thread
+            self._child(thread, self._tasks.get(task), title_of(None, None, task), ts)
+        else:
+            self._child(thread, None, None, ts)
+
+    def _notified(self, text: str, ts: float | None) -> None:
+        """A finished child's notification names it (started by whatever means)."""
+        about = notified(text)
+        if about is None:
+            return
+        thread = about if is_thread(about) else self._task_threads.get(about)
+        if thread is not None:
+            self._child(thread, self._tasks.get(about), None, ts)
+
+    def _find_children(self) -> None:
+        """Find the rollouts of the threads not found yet; list the children found."""
+        wanted = {t: c.when for t, c in self._children.items() if c.path is None}
+        if wanted:
+            for thread, path in find_rollouts(self.ref.path, wanted).items():
+                self._children[thread].path = path
+        self._relist = False
+        self.session.children = [
+            SessionRef(format=FORMAT, path=c.path, session_id=t, title=c.title, parent_call=c.call)
+            for t, c in self._children.items()
+            if c.path is not None
+        ]
 
     def _session_meta(self, payload: dict, ts: float | None) -> None:
         session = self.session
@@ -215,6 +324,8 @@ class CodexReader(LineFileReader):
             turn = self._new(Role.SYSTEM, TurnFlag.SYNTHETIC, ts, where, ident)
         elif is_harness(item, text):
             self._exchange.harness.append(Copy(text))
+            if text.lstrip().startswith(NOTIFICATION):
+                self._notified(text, ts)
             flags = TurnFlag.SYNTHETIC
             if text.lstrip().startswith("<turn_aborted>"):
                 flags |= TurnFlag.INTERRUPTED
@@ -443,6 +554,8 @@ class CodexReader(LineFileReader):
                 call.status = "error" if call.failed else "completed"
             elif call.status in ("in_progress", "pending", "running"):
                 call.status = "error" if call.failed else "completed"
+            if is_spawn(call.name):
+                self._spawned(call)
         if result.get("exit_code") is not None and isinstance(result["exit_code"], int):
             call.exit_code = result["exit_code"]
         if result.get("duration_ms") is not None and call.duration_ms is None:
@@ -481,6 +594,8 @@ class CodexReader(LineFileReader):
                 self._exec_end(item.get("id"), item)
         elif kind in ("task_complete", "turn_complete"):
             self._current = None
+        elif kind == "sub_agent_activity":
+            self._activity(payload, ts)
         elif kind == "context_compacted":
             self._compaction_piece("event", ts, where, "Context compacted", None, None)
         elif kind in ("error", "stream_error"):

@@ -15,6 +15,7 @@ import msgspec
 
 from pivotal.model import Part, PartKind, SessionRef, Usage
 from pivotal.readers.base import decode_json, decode_json_start, parse_timestamp, sane_duration
+from pivotal.readers.codex_children import parent_thread
 
 FORMAT = "codex"
 
@@ -282,7 +283,8 @@ def sniff(path: Path, head: bytes) -> bool:
 
 
 def refs(path: Path) -> list[SessionRef]:
-    """The one session of a rollout, with its id, cwd and start time from `session_meta`."""
+    """The one session of a rollout, with its id, cwd and start time from `session_meta`
+    (and, for a spawned sub-agent, the thread that spawned it)."""
     try:
         st = path.stat()
         with open(path, "rb") as handle:
@@ -306,5 +308,6 @@ def refs(path: Path) -> list[SessionRef]:
             started=parse_timestamp(meta.get("timestamp")),
             size=st.st_size,
             updated=st.st_mtime,
+            parent=parent_thread(meta),
         )
     ]

@@ -32,6 +32,10 @@ and a reply with a cancelled tool call are flagged INTERRUPTED). User records th
 feedback, the next-speaker check's "Please continue.") are stored as user records too: they
 are SYNTHETIC, never the person (`gemini_turns.RETRY_NUDGE`).
 
+An agent the session ran (a tool named after it) wrote its own chat under
+`chats/<session id>/`: those are the session's children, each tied to its agent call
+(`pivotal.readers.gemini_children`); the calls are marked as running a sub-agent.
+
 Where the session ran (its cwd, which `gemini --resume` needs): the header's `directories`,
 else the `<session_context>` message, else the `.project_root` marker newer CLIs keep in
 the project's folder (older ones named that folder by a hash and kept no marker).
@@ -54,6 +58,7 @@ from pivotal.readers.base import (
     parse_timestamp,
 )
 from pivotal.readers.files import with_files
+from pivotal.readers.gemini_children import Children, folder_of, parent_of
 from pivotal.readers.gemini_turns import (
     ACK_TEXT,
     SNAPSHOT_TAG,
@@ -96,7 +101,18 @@ class GeminiJsonlReader(_ProjectMarker, LineFileReader):
     def poll(self, final: bool = False, budget: int | None = None) -> Update:
         update = super().poll(final=final, budget=budget)
         self._cwd_from_marker()  # neither the header nor the context message named it (yet)
+        if update.changed or not self._children_listed:
+            self._list_children()
         return update
+
+    def _list_children(self) -> None:
+        """The sub-agents' own chats (`gemini_children`), tied to the agent calls."""
+        self._children_listed = True
+        folder = folder_of(self.ref.path, self.session.id)
+        if folder is not None and self._children.list(
+            FORMAT, folder, self.session.turns, self._calls.agents
+        ):
+            self.session.children = list(self._children.refs)
 
     def reset(self) -> None:
         self._entries: list[_Entry] = []
@@ -109,6 +125,9 @@ class GeminiJsonlReader(_ProjectMarker, LineFileReader):
         self._state = {"after_snapshot": False}
         self._marks: list[tuple[int, bool]] = []
         self._start_guessed = False  # no header yet: the first record's time stands for it
+        self._children = Children()
+        self._children_listed = False
+        self.session.children = []
 
     def _changed_from(self, pos: int) -> None:
         if self._dirty_from is None or pos < self._dirty_from:
@@ -422,6 +441,7 @@ def refs(path: Path) -> list[SessionRef]:
             started=started,
             size=st.st_size,
             updated=st.st_mtime,
+            parent=parent_of(path, first),
         )
     ]
 

@@ -123,6 +123,8 @@ class _Calls(dict):
         self.pos = 0
         self.turn_index = 0
         self.touched: set[int] = set()
+        self.agents: set[str] = set()
+        """Calls that ran a sub-agent (`runs_agent`)."""
 
     def add(self, call: ToolCall) -> None:
         self[call.call_id] = call
@@ -138,6 +140,7 @@ class _Calls(dict):
             if made_at >= pos:
                 del self.origin[call_id]
                 self.pop(call_id, None)
+                self.agents.discard(call_id)
 
 
 def build_turns(entries: list[_Entry], bad: list[_Entry] | None = None) -> list[Turn]:
@@ -348,6 +351,9 @@ def _model_turn(entry: _Entry, calls: _Calls) -> Turn:
         call = _tool_call(raw)
         seen.add(call.call_id)
         calls.add(call)
+        if runs_agent(raw, call):
+            call.runs_subagent = True
+            calls.agents.add(call.call_id)
         parts.append(Part(PartKind.TOOL, tool=call))
     for raw in pending_calls:
         ident = raw.get("id")
@@ -363,6 +369,20 @@ def _model_turn(entry: _Entry, calls: _Calls) -> Turn:
     if isinstance(tokens, dict):
         turn.usage = _usage(tokens)
     return turn
+
+
+_AGENT_RESULT = re.compile(r"Subagent '([^'\n]{1,200})' (?:finished|failed)\b")
+"""How Gemini CLI words an agent call's result for the model (`local-invocation.ts`)."""
+
+
+def runs_agent(raw: dict, call: ToolCall) -> bool:
+    """A call that ran one of Gemini CLI's sub-agents (they are tools named after the agent):
+    its display is the agent's progress (`isSubagentProgress`), or its result says so."""
+    display = raw.get("resultDisplay")
+    if isinstance(display, dict) and display.get("isSubagentProgress") is True:
+        return True
+    match = _AGENT_RESULT.match(call.output or "")
+    return match is not None and match.group(1) == call.name
 
 
 def _tool_call(raw: dict) -> ToolCall:
@@ -396,6 +416,9 @@ def _fold_response(response: object, calls: _Calls) -> None:
     if call is not None and call.output is None:
         _fill(call, response)
         calls.filled(call)
+        if runs_agent({}, call):  # an agent call written in the API's shape (a checkpoint)
+            call.runs_subagent = True
+            calls.agents.add(call.call_id)
 
 
 def _fill(call: ToolCall, response: object) -> None:

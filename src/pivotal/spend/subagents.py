@@ -2,13 +2,15 @@
 
 Readers list a session's sub-sessions as `Session.children` (Claude Code's
 `subagents/agent-<id>.jsonl` or, before 2.0.28, the sidechains of the session's
-own file; opencode's and Kilo's child sessions). Each is read here once and
+own file; opencode's and Kilo's child sessions; the rollouts of Codex's spawned
+threads; Gemini CLI's `chats/<session>/` files). Each is read here once and
 measured (its turns, calls, time, tokens and dollars, its own sub-agents
 included), then tied to the parent's call that ran it, by the first of these
 that holds:
 
 1. the reader knows the call (`SessionRef.parent_call`: Claude Code's meta file,
-   or the Task result written right after a sidechain);
+   or the Task result written right after a sidechain; Codex's spawn call whose
+   result names the thread; the Gemini CLI agent call it ran during);
 2. the call's result names the child's id (Claude Code's "agentId: …");
 3. the child's first message is the prompt the call gave it.
 
@@ -29,8 +31,10 @@ from pivotal.model import Role, Session, SessionRef, ToolCall, Turn
 from pivotal.spend.prices import PriceList, price_list
 from pivotal.spend.tally import Tally, tally_turns
 
-SUBAGENT_TOOLS = frozenset({"task", "agent"})
-"""Tool names (last part, lower-cased) of the calls that run a sub-agent."""
+SUBAGENT_TOOLS = frozenset({"task", "agent", "spawn_agent"})
+"""Tool names (last part, lower-cased) of the calls that run a sub-agent (Claude Code's
+Task / Agent, opencode's task, Codex's spawn_agent); a reader may also mark a call
+(`ToolCall.runs_subagent`) whose name does not say it."""
 DEPTH = 3
 """Sub-agents of sub-agents are read this deep (a loop of links cannot recurse forever)."""
 _MIN_ID = 6
@@ -70,6 +74,8 @@ class Subagent(msgspec.Struct):
 
 
 def is_subagent_call(call: ToolCall) -> bool:
+    if call.runs_subagent:
+        return True
     name = call.name.lower().rsplit(".", 1)[-1].rsplit("__", 1)[-1]
     return name in SUBAGENT_TOOLS
 
@@ -180,7 +186,8 @@ def _by_result(sub: Subagent, call: ToolCall) -> bool:
 
 
 def _by_prompt(sub: Subagent, call: ToolCall) -> bool:
-    prompt = call.input.get("prompt") if isinstance(call.input, dict) else None
+    args = call.input if isinstance(call.input, dict) else {}
+    prompt = args.get("prompt", args.get("message"))  # Task's prompt, spawn_agent's message
     return bool(sub.prompt) and isinstance(prompt, str) and _folded(prompt) == sub.prompt
 
 
