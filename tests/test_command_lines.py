@@ -139,3 +139,11 @@ def test_the_html_export_lists_the_command_as_typed(tmp_path: Path) -> None:
     text = result.stdout.replace("&#x27;", "'").replace("&#39;", "'").replace("&quot;", '"')
     assert f"shell: {SCRIPT}" in text and f"shell: {TYPED}" in text
     assert not _listed(text), _listed(text)
+
+
+def test_structured_input_shows_its_characters_as_written() -> None:
+    """A to-do list written in Chinese reads in Chinese, not as \\u escapes."""
+    from pivotal.tui.render import format_input
+
+    shown = format_input({"todos": [{"content": "修复登录页", "status": "pending"}]})
+    assert "修复登录页" in shown and "\\u" not in shown
