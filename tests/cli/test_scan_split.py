@@ -16,7 +16,7 @@ import os
 import subprocess
 import sys
 import threading
-from datetime import datetime, timedelta
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
 import pytest
@@ -34,37 +34,23 @@ def _fresh(uuid: str, tag: str) -> str:
 
 
 def long_session_lines(copies: int = 3) -> list[str]:
-    """JSONL lines (without newlines) of the samples chained `copies` times, each sample's
-    times moved to start a minute after the one before ended (the reader's clock never runs
-    backwards: samples of earlier days chained as they are would all read as one instant)."""
+    """JSONL lines (without newlines) of the samples chained `copies` times."""
     out: list[str] = []
-    ended: datetime | None = None
     for copy in range(copies):
         for sample in sorted(SAMPLES.glob("*.jsonl")):
             tag = f"{copy}/{sample.stem}"
-            lines = sample.read_text(encoding="utf-8").splitlines()
-            records = [json.loads(raw) for raw in lines if raw.strip()]
-            stamps = [_when(rec) for rec in records if _when(rec) is not None]
-            shift = (ended + timedelta(minutes=1) - min(stamps)) if ended and stamps else None
-            for rec in records:
+            for raw in sample.read_text(encoding="utf-8").splitlines():
+                if not raw.strip():
+                    continue
+                rec = json.loads(raw)
                 for key in ("uuid", "parentUuid", "leafUuid"):
                     if isinstance(rec.get(key), str):
                         rec[key] = _fresh(rec[key], tag)
                 msg = rec.get("message")
                 if isinstance(msg, dict) and isinstance(msg.get("id"), str):
                     msg["id"] = f"{msg['id']}_{copy}_{sample.stem}"
-                when = _when(rec)
-                if when is not None and shift is not None:
-                    rec["timestamp"] = (when + shift).isoformat(timespec="milliseconds")[:-6] + "Z"
                 out.append(json.dumps(rec, separators=(",", ":"), ensure_ascii=False))
-            if stamps:
-                ended = max(stamps) + (shift or timedelta())
     return out
-
-
-def _when(rec: dict) -> datetime | None:
-    stamp = rec.get("timestamp")
-    return datetime.fromisoformat(stamp) if isinstance(stamp, str) else None
 
 
 UGLY = Path(__file__).resolve().parents[1] / "fixtures" / "claude" / "ugly.jsonl"
@@ -366,3 +352,48 @@ def test_a_session_written_twice_by_a_proxy_splits_into_the_same_answer(tmp_path
     assert split["outcome"] == "split"
     assert split["out"] == alone["out"]
     assert _placeless(split["out"]) == _placeless(plain["out"])
+
+
+def _stamp(when: datetime) -> str:
+    return when.isoformat(timespec="milliseconds").replace("+00:00", "Z")
+
+
+def _restamped(lines: list[str], steps_back: set[int]) -> list[str]:
+    """`lines` with times 5 s apart, except the records at `steps_back`: 2 s before the
+    agent's latest response, as a real tool result often is before its call, or a person's
+    message before the reply they typed it under. Every stamp is as long as the next, so the
+    lines keep their offsets whatever is stepped back."""
+    out: list[str] = []
+    when = datetime(2026, 3, 2, 9, 0, tzinfo=UTC)
+    agent = when
+    for i, line in enumerate(lines):
+        rec = _record(line)
+        if "timestamp" in rec:
+            when += timedelta(seconds=5)
+            stamp = agent - timedelta(seconds=2) if i in steps_back else when
+            rec["timestamp"] = _stamp(stamp)
+            if rec.get("type") == "assistant":
+                agent = stamp
+        out.append(json.dumps(rec, separators=(",", ":"), ensure_ascii=False))
+    return out
+
+
+def test_times_that_step_back_a_few_seconds_still_split(tmp_path, long_lines):
+    """Real Claude Code files step back in time now and then (a tool result stamped before
+    its call, mostly by seconds; 36 of 60 real files do). A turn keeps its record's time, so
+    the halves agree and the scan is split, even with a step back at the very seam."""
+    rising = _restamped(long_lines, set())
+    seam = _seam_line(_write(tmp_path, rising), rising)
+    back = set(range(0, len(long_lines), 9)) | {seam}
+    lines = _restamped(long_lines, back)
+    path = _write(tmp_path, lines)
+    assert _seam_line(path, lines) == seam
+    records = [_record(line) for line in lines]
+    stamped = [r["timestamp"] for r in records if "timestamp" in r]
+    assert sum(b < a for a, b in zip(stamped, stamped[1:], strict=False)) > len(stamped) // 20
+    replies = [r["timestamp"] for r in records[:seam] if r.get("type") == "assistant"]
+    assert records[seam]["timestamp"] < replies[-1]  # the person's message at the cut, too
+    split = _scan(path, "json", split=True)
+    alone = _scan(path, "json", split=False)
+    assert split["outcome"] == "split", split["outcome"]
+    assert split["out"] == alone["out"]

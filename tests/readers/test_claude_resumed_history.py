@@ -7,10 +7,12 @@ first session's id. So time runs backwards inside the file (the resume at 13:26,
 person's "ok" of 09:41, then 13:26 again), and the copy ends with Claude Code's own
 "No response requested." just before the person's first new message.
 
-The person must see one clock that never runs backwards: no turn earlier than the one
-before, a replay clock that only moves forward, no minutes of work counted across the jump
-(the detector's "time on its own", `pivotal stats`' run minutes), and the session under its
-own id, not the first session's. Text and times written for the test.
+The reader reports the times the file gives (the "ok" at 09:41); what the person must see is
+measured where times become durations, on a clock that never runs backwards: a replay clock
+that only moves forward, no minutes of work counted across the jump (the detector's "time on
+its own", `pivotal stats`' run minutes, the run's seconds in `scan --json`), the session's
+span from its start to its latest time, and the session under its own id, not the first
+session's. Text and times written for the test.
 """
 
 from __future__ import annotations
@@ -25,6 +27,7 @@ from pivotal.detect import PivotConfig, detect_pivots
 from pivotal.model import Pivot, Role, Session
 from pivotal.readers import find_sessions, read_session
 from pivotal.readers.base import parse_timestamp
+from pivotal.spend.run import pivot_run as spend_run
 from pivotal.tui.playback import Playback
 from surfaces import in_replayer, listed, through_cli
 
@@ -140,15 +143,17 @@ KEPT = pytest.mark.parametrize("first_kept", [True, False], ids=["first-kept", "
 
 
 @KEPT
-def test_no_turn_is_earlier_than_the_one_before(tmp_path: Path, first_kept: bool) -> None:
+def test_each_turn_keeps_its_time_and_the_session_spans_start_to_latest(
+    tmp_path: Path, first_kept: bool
+) -> None:
     session = _read(_home(tmp_path, first_kept))
-    times = [t.timestamp for t in session.turns]
-    assert None not in times and times == sorted(times)  # type: ignore[type-var]
-    # the person's "ok" is shown at the resume, where its turn is: not hours before it
+    # the person's "ok" keeps the time it was typed, as the file says: a reader reports it
     ok = next(t for t in session.turns if t.text == "ok")
-    assert ok.timestamp == parse_timestamp(RESUME)
-    assert session.started == parse_timestamp(STARTED if first_kept else RESUME) == times[0]
-    assert session.ended == times[-1] == parse_timestamp("2026-12-03T13:40:00.315Z")
+    assert ok.timestamp == parse_timestamp(OK_TYPED)
+    before = session.turns[ok.index - 1]
+    assert before.timestamp == parse_timestamp(RESUME)
+    assert session.started == parse_timestamp(STARTED if first_kept else RESUME)
+    assert session.ended == parse_timestamp("2026-12-03T13:40:00.315Z")
     # every turn kept, in the file's order, none lost to a branch
     assert [t.text for t in session.human_turns()] == [ASKED, "ok", GO_ON, THANKS]
     assert session.branches == [] and session.notices == [] and session.skipped == []
@@ -157,7 +162,15 @@ def test_no_turn_is_earlier_than_the_one_before(tmp_path: Path, first_kept: bool
 @KEPT
 def test_the_replay_clock_only_moves_forward(tmp_path: Path, first_kept: bool) -> None:
     turns = _read(_home(tmp_path, first_kept)).turns
-    playback = Playback(turns, [])
+    first = turns[0].timestamp
+    assert first is not None
+    at_resume = float(floor(parse_timestamp(RESUME) or 0) - floor(first))
+    ok = next(t.index for t in turns if t.text == "ok")
+    # followed live, the session grows to the copied "ok": the latest time is the resume's
+    playback = Playback(turns[: ok + 1], [])
+    playback.cursor = ok
+    assert playback.clock() == (at_resume, at_resume)
+    playback.set_turns(turns)  # the rest arrives
     shown = []
     for cursor in range(len(turns)):
         playback.cursor = cursor
@@ -165,8 +178,9 @@ def test_the_replay_clock_only_moves_forward(tmp_path: Path, first_kept: bool) -
         assert elapsed is not None and duration is not None
         shown.append(elapsed)
     assert shown == sorted(shown) and shown[-1] == duration
-    first, last = turns[0].timestamp, turns[-1].timestamp
-    assert first is not None and last is not None
+    assert shown[ok] == at_resume
+    last = turns[-1].timestamp
+    assert last is not None
     assert duration == floor(last) - floor(first)
 
 
@@ -178,10 +192,14 @@ def test_no_minutes_are_counted_across_the_jump(tmp_path: Path, first_kept: bool
     copied = _pivot_at(session, "ok")
     assert "time on its own" not in [s.name for s in copied.signals]
     assert pivot_run(session, copied).minutes == 0.0
+    seconds = spend_run(session.turns, copied).seconds  # the run of `scan --json`
+    assert seconds is not None and seconds < 1.0
     resumed = _pivot_at(session, GO_ON)
     (alone,) = [s for s in resumed.signals if s.name == "time on its own"]
     assert alone.detail == "the agent worked 7 min on its own after your go-on"
     assert pivot_run(session, resumed).minutes == 6.81
+    seconds = spend_run(session.turns, resumed).seconds
+    assert seconds is not None and round(seconds, 1) == 408.8
 
 
 @KEPT
@@ -195,8 +213,13 @@ def test_the_session_is_listed_under_its_own_id_and_start(tmp_path: Path, first_
     assert rows[str(path.with_name(f"{FIRST}.jsonl"))]["session_id"] == FIRST
     cli = through_cli(path)
     assert cli.scan["session_id"] == RESUMED
-    stamps = [turn["timestamp"] for turn in cli.export["transcript"]]
-    assert stamps == sorted(stamps) and stamps[0] >= mine["started"]
+    assert (
+        cli.export["started"] == mine["started"] and cli.export["ended"] == "2026-12-03T13:40:00Z"
+    )
+    # the export keeps each turn's own time, as the file gives it
+    stamps = {turn["parts"][0].get("text"): turn["timestamp"] for turn in cli.turns_by("person")}
+    assert stamps["ok"] == OK_TYPED[:19] + "Z"
+    assert stamps[GO_ON] == "2026-12-03T13:26:31Z"
 
 
 async def test_no_response_requested_is_claude_codes_own_line(tmp_path: Path) -> None:

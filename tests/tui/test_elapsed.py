@@ -87,3 +87,46 @@ def test_a_turn_list_changed_from_its_start_is_timed_from_its_own_first_turn() -
     # turns added after the known ones keep the start
     playback.set_turns([*rewritten, *session(1_700_006_000.0, 1, 0.0)])
     assert playback.clock() == (5000.0, 6000.0)
+
+
+class _Counted(list):
+    """A turn list that counts the turns looked up one by one (a slice counts once)."""
+
+    looked = 0
+
+    def __getitem__(self, key):  # type: ignore[no-untyped-def]
+        type(self).looked += 1
+        return super().__getitem__(key)
+
+
+def test_the_clock_never_runs_back_and_a_growing_session_is_read_in_its_new_turns() -> None:
+    """Times do not always rise (a tool result stamped a second before its call, a resumed
+    file's copied message typed hours earlier): the elapsed time is the latest time up to
+    the cursor, the total the latest of all, not the last turn's. Live follow appends turns
+    many times a second: each look at the clock reads the new ones only."""
+    from pivotal.model import Role, SourceRef, Turn
+    from pivotal.tui.playback import Playback
+
+    start = 1_800_000_000.0
+    offsets = [0.0, 30.0, 28.0, 90.0, -3600.0, 120.0]
+    turns = _Counted(
+        Turn(i, (Role.USER, Role.ASSISTANT)[i % 2], timestamp=start + o, source=SourceRef(line=i))
+        for i, o in enumerate(offsets)
+    )
+    playback = Playback(turns, [])
+    shown = []
+    for cursor in range(len(turns)):
+        playback.cursor = cursor
+        shown.append(playback.clock())
+    assert [elapsed for elapsed, _ in shown] == [0.0, 30.0, 30.0, 90.0, 90.0, 120.0]
+    assert {total for _, total in shown} == {120.0}
+    late = Turn(6, Role.ASSISTANT, timestamp=start + 100.0, source=SourceRef(line=6))
+    grown = _Counted([*turns, late])
+    playback.set_turns(grown)  # followed live: a turn stamped before the latest arrives
+    playback.cursor = 6
+    _Counted.looked = 0
+    assert playback.clock() == (120.0, 120.0)
+    assert _Counted.looked <= 2  # the new turn and the cursor's, not the whole session
+    _Counted.looked = 0
+    assert playback.clock() == (120.0, 120.0)
+    assert _Counted.looked <= 1

@@ -20,6 +20,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import asdict, dataclass, field
 from typing import TYPE_CHECKING, Any
 
+from pivotal.detect.clock import ended_at, started_at
 from pivotal.model import Pivot, PivotKind, Role, Session, SessionRef, Silence
 from pivotal.text.fit import cells, clip, clip_start, head, pad, tail, wrap
 from pivotal.text.plural import plural
@@ -44,7 +45,7 @@ class PivotRun:
     agent_turns: int
     """Assistant turns after the silent cluster, before the next human turn (or the end)."""
     minutes: float | None
-    """From the silent turn to the last turn of the run; None without timestamps."""
+    """From the silent turn to the end of the run (`detect.clock`); None without timestamps."""
     ended_by: str
     """"person" when a human turn ended the run, "end" when the session did."""
     failed_attempts: int
@@ -102,11 +103,13 @@ def pivot_run(session: Session, pivot: Pivot) -> PivotRun:
     stop = next((t.index for t in turns[cluster_end + 1 :] if t.is_human), len(turns))
     run = turns[cluster_end + 1 : stop]
     agent = [t for t in run if t.role is Role.ASSISTANT]
-    start_time = turns[pivot.turn].timestamp
-    end_time = next((t.timestamp for t in reversed(run) if t.timestamp is not None), None)
+    # on a clock that never runs backwards: a go-on copied into a resumed file keeps the time
+    # it was typed, hours before the copied work around it
+    start_time = started_at(turns, pivot.turn)
+    end_time = ended_at(start_time, (t.timestamp for t in run))
     minutes = None
     if start_time is not None and end_time is not None:
-        minutes = round(max(0.0, end_time - start_time) / 60.0, 2)
+        minutes = round((end_time - start_time) / 60.0, 2)
     previous_human = next((t.index for t in reversed(turns[: pivot.turn]) if t.is_human), -1)
     calls = [c for t in turns[previous_human + 1 : pivot.turn] for c in t.tool_calls]
     trailing = 0

@@ -14,6 +14,7 @@ from collections.abc import Sequence
 
 from pivotal.detect.activity import changes_code
 from pivotal.detect.asks import question_of
+from pivotal.detect.clock import latest
 from pivotal.detect.evidence import plain, scaled
 from pivotal.detect.routine import reruns_failed_check, retries_cut_call
 from pivotal.detect.silence_words import after_what
@@ -91,14 +92,19 @@ def long_run_signal(w: Window, turns: Sequence[Turn], anchor: int, limit: int) -
 
 def time_alone_signal(w: Window, turns: Sequence[Turn], anchor: int) -> Signal | None:
     """How long the agent worked after the silence before the person spoke again (or the
-    after-window ended): minutes by the turns' own timestamps."""
-    start = turns[anchor].timestamp
-    last = w.after[-1].index if w.after else None
-    if start is None or last is None:
+    after-window ended): minutes on a clock that never runs backwards (`detect.clock`),
+    from the latest time among the silence and the turns before it in its window (a go-on
+    copied into a resumed file keeps the time it was typed, hours before the copied work
+    around it) to the latest time after it."""
+    if not w.after or turns[anchor].timestamp is None:
         return None
-    end = _timestamp_of(turns, anchor, last)
-    if end is None or end <= start:
+    start = latest(
+        [turns[anchor].timestamp, *(_timestamp_of(turns, anchor, v.index) for v in w.before)]
+    )
+    end = latest(_timestamp_of(turns, anchor, v.index) for v in w.after)
+    if start is None or end is None or end <= start:
         return None
+    last = w.after[-1].index
     minutes = (end - start) / 60.0
     if minutes < 1.0:
         return None

@@ -39,11 +39,15 @@ makes of them:
   a rewind: the abandoned turns move to `Session.branches` (still reachable)
   and the main line continues from the parent;
 * records written twice with the same uuid are read once;
-* a turn is never earlier than the one before, a queued prompt's time of queueing
-  aside (a file Claude Code 1.0 began with the history of the session it resumed
-  stamps the copies with the moment of the resume, but the person's messages among
-  them keep their first times), and the session's id is the one the file is named
-  after once a record gives it (those copied messages carry the first session's).
+* a turn has the time its record carries, even when it is earlier than the one
+  before (tool results often are by a second or two; a file Claude Code 1.0 began
+  with the history of the session it resumed stamps the copies with the moment of
+  the resume, the person's messages among them keeping their first times): the
+  places that turn times into durations read them on a clock that never runs
+  backwards (`pivotal.detect.clock`), and a turn's time never depends on the turns
+  far before it (a scan on two cores reads the second half from a cut);
+* the session's id is the one the file is named after once a record gives it (a
+  resumed 1.0 file's copied messages carry the first session's).
 
 Only an index is kept per turn (where its records are in the file); the
 content is decoded when someone asks for `turn.parts`, through a bounded
@@ -147,8 +151,8 @@ class ClaudeCodeReader(LineFileReader):
         self._usage_seen: dict[int, object] = {}
         self._last_assistant: int | None = None
         self._last_stamp: str | None = None
-        self._clock: float | None = None
-        """The latest time a turn was given: no turn is earlier (`_new_turn`)."""
+        self._latest: float | None = None
+        """The latest time a turn was given (the session's end is never earlier)."""
         self.sidechains = Chains()
         """The sub-agents written into this file, kept apart from its turns."""
         with self._cache_lock:
@@ -245,8 +249,7 @@ class ClaudeCodeReader(LineFileReader):
             session.cwd = rec.cwd
         if rec.timestamp:
             if session.started is None:
-                session.started = parse_timestamp(rec.timestamp)
-                self._clock = session.started
+                session.started = self._latest = parse_timestamp(rec.timestamp)
             self._last_stamp = rec.timestamp
 
     def _new_turn(
@@ -263,14 +266,8 @@ class ClaudeCodeReader(LineFileReader):
         msg = rec.message
         usage = msg.usage if msg is not None else None
         when = parse_timestamp(rec.timestamp)
-        if when is not None:
-            # the clock never runs backwards: a resumed file's copied history is stamped with
-            # the moment of the resume, but some of the person's messages in it keep their
-            # earlier times (minutes or days before the turns around them)
-            if self._clock is not None and when < self._clock:
-                when = self._clock
-            else:
-                self._clock = when
+        if when is not None and (self._latest is None or when > self._latest):
+            self._latest = when
         turn = Turn(
             0,
             role,
@@ -662,8 +659,8 @@ class ClaudeCodeReader(LineFileReader):
         update = super().poll(final=final, budget=budget)
         if self._last_stamp is not None:
             ended = parse_timestamp(self._last_stamp)
-            if self._clock is not None and (ended is None or ended < self._clock):
-                ended = self._clock  # a copied message's earlier time last: not the end
+            if self._latest is not None and (ended is None or ended < self._latest):
+                ended = self._latest  # a copied message's earlier time last: not the end
             self.session.ended = ended
         if not self._children_listed:
             self._children_listed = True

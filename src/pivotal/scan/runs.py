@@ -14,6 +14,7 @@ from collections.abc import Sequence
 
 import msgspec
 
+from pivotal.detect.clock import started_at
 from pivotal.model import Pivot, Session, ToolCall, Turn
 from pivotal.spend.run import Run, add_subagents, join, measure, next_anchor, pivot_runs, run_end
 from pivotal.spend.subagents import call_sites, read_children, tie
@@ -88,7 +89,7 @@ def joined_runs(
         if end >= boundary:  # no message from the person, no pivot before the overlap ended
             run = join(run, head)
         if own[pivot.turn].timestamp is not None:
-            run.first = own[pivot.turn].timestamp
+            run.first = started_at(own, pivot.turn)
         runs[pivot.turn] = run
     for pivot, run in zip(theirs, child.runs, strict=False):
         runs[pivot.turn] = _shifted(run, shift)

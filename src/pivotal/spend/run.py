@@ -3,8 +3,9 @@
 A pivot's run is every turn from the pivot's anchor to the next message the
 person typed, the next pivot (a compaction in the middle of the work hands over
 again) or the end of the session: whole, not the detector's capped window, and
-never two runs over the same turn. Measured there: wall time (the anchor to the
-run's last turn with a time), the agent's turns, its tool calls and how many
+never two runs over the same turn. Measured there: wall time (on a clock that never
+runs backwards, `detect.clock`: from the latest time among the anchor and the turns just
+before it to the latest time in the run), the agent's turns, its tool calls and how many
 failed, the files its edit tools changed, and the tokens and dollars of its
 responses, the sub-agents its calls ran included once (a sub-agent tied to no
 call counts in the run it started during). A sub-agent's turns and calls are
@@ -29,6 +30,7 @@ import msgspec
 from msgspec import field
 
 from pivotal.detect.activity import EDIT_TOOLS
+from pivotal.detect.clock import latest, started_at
 from pivotal.model import Pivot, Role, ToolCall, Turn, TurnFlag
 from pivotal.spend.prices import PriceList, price_list
 from pivotal.spend.subagents import Subagent
@@ -52,9 +54,11 @@ class Run(msgspec.Struct):
     """"person" when the person typed again, "pivot" at the next pivot (a compaction),
     "end" when the session (so far) ends."""
     first: float | None = None
-    """When it started: the anchor's time (else its first turn's)."""
+    """When it started: the latest time among the anchor and the turns just before it
+    (`detect.clock.started_at`; else its first turn's time)."""
     last: float | None = None
-    """Its last turn's time."""
+    """The latest time among its turns (a turn stamped before the one ahead of it is no
+    end)."""
     agent_turns: int = 0
     calls: int = 0
     failed: int = 0
@@ -140,10 +144,12 @@ def measure(
     user, assistant = Role.USER, Role.ASSISTANT
     for index in range(start, stop):
         turn = turns[index]
-        if turn.timestamp is not None:
-            run.last = turn.timestamp
+        when = turn.timestamp
+        if when is not None:
             if run.first is None:
-                run.first = turn.timestamp
+                run.first = when
+            if run.last is None or when > run.last:
+                run.last = when
         side = int(turn.flags) & SIDECHAIN  # a sub-agent's turn written into the session
         if turn.usage is not None:
             run.tally.add_usage(turn.usage, turn.model or model, prices)
@@ -175,7 +181,7 @@ def join(head: Run, tail: Run) -> Run:
         end=tail.end,
         ended_by=tail.ended_by,
         first=head.first if head.first is not None else tail.first,
-        last=tail.last if tail.last is not None else head.last,
+        last=latest((head.last, tail.last)),
         agent_turns=head.agent_turns + tail.agent_turns,
         calls=head.calls + tail.calls,
         failed=head.failed + tail.failed,
@@ -218,7 +224,7 @@ def pivot_run(
     start = max(0, min(pivot.turn, len(turns)))
     run = measure(turns, start, run_end(turns, pivot, stop), model=model, prices=prices)
     if start < len(turns) and turns[start].timestamp is not None:
-        run.first = turns[start].timestamp
+        run.first = started_at(turns, start)
     add_subagents(run, subagents)
     return run
 

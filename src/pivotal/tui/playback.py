@@ -73,8 +73,13 @@ class Playback:
     """The person's turns, found once per turn list (the filter comes back to them)."""
     _pivot_turns: list[int] = field(default_factory=list)
     _pivot_members: dict[int, int] = field(default_factory=dict)
-    _span: tuple[int, float | None, float | None] = (0, None, None)
-    """(turn count, first timestamp, last timestamp) for `clock`."""
+    _first: float | None = None
+    """The session's first time (the clock's zero), for `clock`."""
+    _latest: list[float | None] = field(default_factory=list)
+    """For each turn the clock has looked at, the latest time up to it (`clock`): times do
+    not always rise (a tool result stamped before its call, a resumed file's copied
+    messages), the replay clock does. Grown with the turns, so live follow adds only its
+    new turns."""
     marked: tuple[tuple[int, ...], tuple[int, ...], tuple[int, ...]] = ((), (), ())
     """(pivot turns, failed turns, candidate pivots) as the timeline takes them, made once
     per analysis: a key press built them anew (thousands of failures in a big session)."""
@@ -91,12 +96,12 @@ class Playback:
         """Show `turns`; `changed_from`: the first turn that is not as before (0: a new
         list, as a reloaded or replaced file gives), None when only new turns were added.
 
-        The clock's first and last timestamps are looked up again when a turn they were
-        taken from may have changed: a file replaced by an older session with more turns
-        kept the old session's start, and every time before it read 0:00.
+        The clock's times are looked at again from the first turn that may have changed: a
+        file replaced by an older session with more turns kept the old session's start, and
+        every time before it read 0:00.
         """
-        if changed_from is not None and changed_from < self._span[0]:
-            self._span = (0, None, None)
+        if changed_from is not None:
+            del self._latest[changed_from:]
         self.turns = turns
         self.revision += 1
         self._visible = self._human = None
@@ -364,28 +369,40 @@ class Playback:
         return bool(visible) and self.cursor == visible[-1]
 
     def clock(self) -> tuple[float | None, float | None]:
-        """(seconds from the first timestamp to the cursor turn's, to the last turn's).
+        """(seconds from the first timestamp to the cursor turn's, to the latest one), on a
+        clock that never runs backwards: the cursor's time is the latest up to its turn.
 
-        None where a timestamp is missing. The first and last are looked up once per
-        turn count (the first found from the start, the last from the end).
+        None where the cursor turn has no timestamp. The times are looked at once per turn
+        (a session that grew, in its new turns only).
         """
         turns = self.turns
-        count, first, last = self._span
-        if count != len(turns):
-            # a session that grew is looked at only in its new turns (live follow)
-            new = turns[count:] if len(turns) > count else turns
-            if first is None or len(turns) < count:
-                first = next((t.timestamp for t in new if t.timestamp is not None), None)
-            found = next((t.timestamp for t in reversed(new) if t.timestamp is not None), None)
-            last = found if found is not None or len(turns) < count else last
-            self._span = (len(turns), first, last)
+        latest = self._latest
+        if len(latest) != len(turns):
+            self._extend_clock()
+        first = self._first
         if first is None or not turns:
             return None, None
-        here = turns[self.cursor].timestamp
+        last = latest[-1]
+        here = latest[self.cursor] if turns[self.cursor].timestamp is not None else None
         # whole seconds of the stamps as the turns show them (15:15:58 - 14:00:00 = 1:15:58,
         # not the 1:15:57 the fractions underneath would give)
         duration = None if last is None else float(max(floor(last) - floor(first), 0))
         return (None if here is None else float(max(floor(here) - floor(first), 0))), duration
+
+    def _extend_clock(self) -> None:
+        """`_latest` for every turn: cut back to the turns there are, then grown."""
+        turns, latest = self.turns, self._latest
+        del latest[len(turns) :]
+        now = latest[-1] if latest else None
+        if now is None:
+            self._first = None  # no time seen yet (or the turns it was seen in are gone)
+        for pos in range(len(latest), len(turns)):
+            when = turns[pos].timestamp
+            if when is not None and (now is None or when > now):
+                if now is None:
+                    self._first = when
+                now = when
+            latest.append(now)
 
     # -- playback -----------------------------------------------------------
     def faster(self) -> str:
