@@ -51,7 +51,7 @@ def test_a_list_of_words_reads_as_typed(words: list[str], typed: str | None) -> 
 def test_inputs_other_than_a_command_are_left_as_they_are() -> None:
     paths = {"paths": ["a b", "c"], "command": "make test"}
     assert shown_input(paths) == paths and input_lines(paths) == (
-        "paths: ['a b', 'c']\ncommand: make test"
+        'paths: ["a b", "c"]\ncommand: make test'  # as JSON, as the transcript shows it
     )
     assert shown_input(["bash", "-lc", "x"]) == ["bash", "-lc", "x"]  # not a call's dict
     listing = ToolCall("c1", "todo", {"commands": ["npm test", "ls"]})
@@ -139,3 +139,11 @@ def test_the_html_export_lists_the_command_as_typed(tmp_path: Path) -> None:
     text = result.stdout.replace("&#x27;", "'").replace("&#39;", "'").replace("&quot;", '"')
     assert f"shell: {SCRIPT}" in text and f"shell: {TYPED}" in text
     assert not _listed(text), _listed(text)
+
+
+def test_structured_input_shows_its_characters_as_written() -> None:
+    """A to-do list written in Chinese reads in Chinese, not as \\u escapes."""
+    from pivotal.tui.render import format_input
+
+    shown = format_input({"todos": [{"content": "修复登录页", "status": "pending"}]})
+    assert "修复登录页" in shown and "\\u" not in shown

@@ -32,6 +32,7 @@ JSON_KEYS = {
     "turn": int,
     "time": (str, type(None)),
     "who": str,
+    "what": str,
     "snippet": str,
     "matches": list,
     "score": float,

@@ -103,3 +103,32 @@ def test_stats_rows_can_be_told_apart_and_its_bars_say_what_they_count() -> None
     assert len(rows) == len(set(rows)) > 10
     assert "claude/demo.jsonl" in rows and "codex/demo.jsonl" in rows
     assert "(pivots by 0-" in result.stdout and "turns a bar)" in result.stdout
+
+
+def test_a_session_with_no_known_folder_shows_no_project(tmp_path: Path) -> None:
+    """Gemini CLI's older chats sit under a hash of the project's folder and do not name it:
+    the PROJECT column showed the title, cut from the left as a path is (`…d fix the OCR
+    error`), where the picker shows none."""
+    title = "Deploy the cloud functions and fix the OCR function error"
+    chat = {
+        "sessionId": "5d0c1e2a-7b3f-4c9d-8e6a-1f2b3c4d5e6f",
+        "projectHash": "9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08",
+        "startTime": "2025-10-02T09:00:00.000Z",
+        "lastUpdated": "2025-10-02T09:03:00.000Z",
+        "messages": [
+            {"id": "u1", "timestamp": "2025-10-02T09:00:01.000Z", "type": "user",
+             "content": title},
+            {"id": "g1", "timestamp": "2025-10-02T09:00:09.000Z", "type": "gemini",
+             "content": "I'll start with the OCR function's logs.", "model": "gemini-2.5-pro"},
+        ],
+    }  # fmt: skip
+    chats = tmp_path / ".gemini" / "tmp" / chat["projectHash"] / "chats"
+    chats.mkdir(parents=True)
+    (chats / "session-2025-10-02T09-00-5d0c1e2a.json").write_text(json.dumps(chat))
+    result = invoke("sessions", "--root", tmp_path)
+    assert result.exit_code == 0, result.output
+    head, row = result.stdout.splitlines()
+    project = row[head.index("PROJECT") : head.index("STARTED")].strip()
+    assert project == "-", row
+    listed = json.loads(invoke("sessions", "--root", tmp_path, "--json").stdout)
+    assert listed["cwd"] is None and listed["title"] == title  # the title is still listed

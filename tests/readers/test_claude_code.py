@@ -209,7 +209,7 @@ def test_manual_compact_is_ordered_before_its_boundary_and_keeps_its_trigger():
     ]
     (boundary,) = [t for t in s.turns if t.flags & TurnFlag.COMPACTION_BOUNDARY]
     command = s.turns[boundary.index - 1]
-    assert command.text.startswith("<command-name>/compact</command-name>")
+    assert command.text == "/compact"  # the command as typed, not its wrapper
     assert command.is_synthetic and not command.is_human
     assert boundary.extra == {"trigger": "manual", "pre_tokens": 48211, "post_tokens": 1203}
     assert boundary.text == "Conversation compacted (manual)"

@@ -91,7 +91,7 @@ def test_a_manual_compact_is_one_compaction_the_person_asked_for(tmp_path: Path,
     assert boundary.text == "Conversation compacted (manual)"
     (summary,) = [t for t in session.turns if t.flags & TurnFlag.COMPACTION_SUMMARY]
     assert summary.index == boundary.index + 1
-    (command,) = [t for t in session.turns if t.text.startswith("<command-name>/compact")]
+    (command,) = [t for t in session.turns if t.text == "/compact"]
     assert command.is_synthetic and not command.is_human
     assert command.index < boundary.index  # shown before the compaction it caused
     assert classify_turn(command, PivotConfig()) is None
@@ -99,7 +99,7 @@ def test_a_manual_compact_is_one_compaction_the_person_asked_for(tmp_path: Path,
     assert [t.text for t in session.turns if t.is_human] == [ASKED, NEXT]
     assert sorted(t.source.record_id for t in session.turns) == sorted(TURNS)
     assert [t.index for t in session.turns] == list(range(len(TURNS)))
-    (stdout,) = [t for t in session.turns if t.text.startswith("<local-command-stdout>")]
+    (stdout,) = [t for t in session.turns if t.text == "Compacted (ctrl+o to see full summary)"]
     assert stdout.is_synthetic and not stdout.is_human
 
 

@@ -1,12 +1,13 @@
 """The full-text index behind `pivotal search`: SQLite FTS5 with the trigram tokenizer.
 
 Every text `search_text` finds in a session (the person's messages, commands,
-the agent's words, tool outputs up to a cap) is kept in one FTS5 table whose
-trigram tokenizer finds any substring of three characters or more in any
-script (Chinese and Japanese have no spaces to split words at). `detail=none`
-keeps the index at about its text's size (positions would double it): a
-phrase is looked up as the trigrams it holds, and the few texts that hold
-them all apart are dropped when the hits are checked (`search_query`).
+the agent's words, tool outputs up to a cap, the client's system lines) is kept
+in one FTS5 table whose trigram tokenizer finds any substring of three
+characters or more in any script (Chinese and Japanese have no spaces to split
+words at). `detail=none` keeps the index at about its text's size (positions
+would double it): a phrase is looked up as the trigrams it holds, and the few
+texts that hold them all apart are dropped when the hits are checked
+(`search_query`).
 
 A session's sub-agents are kept under it: each in a row of `sessions` of its
 own (not `listed`: no file lists it) whose `parent` is the session (or the
@@ -45,7 +46,7 @@ from pivotal.catalog.cache_db import (
     to_db,
 )
 from pivotal.catalog.index import Stamp, code_stamp
-from pivotal.catalog.search_text import Doc, SubText, fingerprint
+from pivotal.catalog.search_text import TEXT_VERSION, Doc, SubText, fingerprint
 from pivotal.folders import cache_dir
 from pivotal.model import SessionRef
 from pivotal.private import private_file, private_folder
@@ -140,7 +141,7 @@ def search_code_stamp() -> str:
         package / "spend" / "subagents.py",
         package / "text" / "shell.py",
     ]
-    return code_stamp(("readers",), extra, f"search/{SCHEMA_VERSION}")
+    return code_stamp(("readers",), extra, f"search/{SCHEMA_VERSION}/{TEXT_VERSION}")
 
 
 class FileText(NamedTuple):
@@ -554,6 +555,26 @@ class SearchIndex:
             path = from_db(path)
             if path in wanted:
                 found[(path, from_db(key))] = sid
+        return found
+
+    def subagents_at(self, wanted: Iterable[tuple[str, str]]) -> dict[tuple[str, str], int]:
+        """(absolute path, key or "") -> id, for the sub-agents kept under a session that are
+        where `wanted` names (no file lists them: a Claude Code 1.0 sidechain's
+        `PATH#sidechain:…`); the sub-agents they ran are searched with them."""
+        wanted = set(wanted)
+        paths = sorted({to_db(path) for path, _ in wanted})
+        found: dict[tuple[str, str], int] = {}
+        for start in range(0, len(paths), _CHUNK):
+            chunk = paths[start : start + _CHUNK]
+            marks = ",".join("?" * len(chunk))
+            for sid, path, key in self.conn.execute(
+                "SELECT id, own_path, own_key FROM sessions"
+                f" WHERE listed = 0 AND own_path IN ({marks})",
+                chunk,
+            ):
+                place = (from_db(path), from_db(key) or "")
+                if place in wanted:
+                    found[place] = sid
         return found
 
     def held_files(self) -> set[str]:

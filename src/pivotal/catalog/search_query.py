@@ -8,14 +8,14 @@ the others found, or every text when there is nothing else to go by.
 
 Ranking is BM25's (term frequency saturating, long texts discounted against
 the average text), times a weight for who wrote it: the person's own messages
-and commands come before the agent's words, and those before tool outputs,
-which are long and repeat what was run. Every word must be there, so how rare
-each is ranks nothing; among equals the newer turn comes first. The index ranks
-all candidates by length and speaker in SQL; the best few hundred are read,
-checked (a text holding a phrase's trigrams apart is no hit), counted and
-ranked again. One hit per turn: its best text. A sub-agent's text is a hit of
-the session that ran it, at the turn whose call ran it (`placed`), and says
-where in the sub-agent it is (`SubagentHit`).
+and commands come before the agent's words (and the client's system lines), and
+those before tool outputs, which are long and repeat what was run. Every word
+must be there, so how rare each is ranks nothing; among equals the newer turn
+comes first. The index ranks all candidates by length and speaker in SQL; the
+best few hundred are read, checked (a text holding a phrase's trigrams apart is
+no hit), counted and ranked again. One hit per turn: its best text. A
+sub-agent's text is a hit of the session that ran it, at the turn whose call
+ran it (`placed`), and says where in the sub-agent it is (`SubagentHit`).
 """
 
 from __future__ import annotations
@@ -27,12 +27,13 @@ from collections.abc import Callable, Iterable
 from typing import NamedTuple
 
 from pivotal.catalog.search_index import LINEAGE, SearchIndex, SessionRow, failure
-from pivotal.catalog.search_text import AGENT, COMMAND, OUTPUT, YOU
+from pivotal.catalog.search_text import AGENT, COMMAND, OUTPUT, SUMMARY, SYSTEM, YOU
 from pivotal.text.fit import cells, head, tail
 from pivotal.text.safe import clean
 
-WEIGHTS = {YOU: 1.0, COMMAND: 0.85, AGENT: 0.6, OUTPUT: 0.3}
-"""Who wrote a text, as a factor of its score: your words first, long outputs last."""
+WEIGHTS = {YOU: 1.0, COMMAND: 0.85, AGENT: 0.6, SUMMARY: 0.6, SYSTEM: 0.6, OUTPUT: 0.3}
+"""Who wrote a text, as a factor of its score: your words first, long outputs last (the
+client's short system lines beside the agent's words)."""
 K1, B = 1.2, 0.75
 """BM25's usual constants: term-frequency saturation and length normalisation."""
 SHORT = 3
@@ -69,6 +70,15 @@ class SearchQuery(NamedTuple):
     @property
     def short_terms(self) -> list[str]:
         return [t for t in self.terms if len(t) < SHORT]
+
+    @property
+    def label(self) -> str:
+        """The query as a line quotes it: as typed, but one "quoted phrase" without the
+        person's own quotes (`“nccl timeout”`, not `“"nccl timeout"”`)."""
+        text = self.text.strip()
+        if len(self.terms) == 1 and text.startswith('"') and '"' not in text[1:-1]:
+            return self.terms[0]
+        return text
 
 
 def parse_query(text: str) -> SearchQuery:

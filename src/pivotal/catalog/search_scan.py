@@ -157,12 +157,14 @@ def _root(row: SessionRow, rows: dict[int, SessionRow]) -> SessionRow:
 
 
 def _kept(row: SessionRow, rows: dict[int, SessionRow], keys: set[tuple[str, str]]) -> bool:
-    """`row` is one of the `keys` sessions, or a sub-agent one of them ran."""
+    """`row` is one of the `keys` sessions, or a sub-agent one of them ran (or named by its
+    own place: a sidechain's `PATH#sidechain:…`)."""
     current: SessionRow | None = row
     for _ in range(LINEAGE + 1):
         if current is None:
             return False
-        if current.listed and (current.path, current.key or "") in keys:
+        path, key = (current.path, current.key) if current.listed else current.where
+        if (path, key or "") in keys:
             return True
         current = rows.get(current.parent) if current.parent is not None else None
     return False

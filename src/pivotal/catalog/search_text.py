@@ -1,11 +1,14 @@
 """What of a session goes into the search index: one text per turn and speaker.
 
 A hit names a turn and who wrote what matched: the person (`YOU`), a command
-(the agent's tool calls and the person's own `!command`), the agent (its text
-and reasoning, a compaction summary) or a tool's output. Each turn gives at
-most one text of each, so ranking can put the person's own words and commands
-before the long outputs they caused. Harness text (system reminders, command
-wrappers, hook output) is left out: it repeats in every session and is nobody's
+(the agent's tool calls and the person's own `!command`, its arguments as the
+transcript shows them), the agent (its text and reasoning), a tool's output, a
+system line (the client's own: "usage limit reached", an API error, "No response
+requested.", a compaction's mark) or a compaction summary, each named as the
+replayer names it. Each turn gives at most one text of each, so ranking can put
+the person's own words and commands before the long outputs they caused. Harness
+text (system reminders, command wrappers, hook output, the instructions a client
+gives the model in tags) is left out: it repeats in every session and is nobody's
 words. So are base64 runs (pasted or printed images: noise that would make
 every three letters match) and a tool's output past `OUTPUT_HEAD` +
 `OUTPUT_TAIL` characters (the head says what ran, the tail how it ended).
@@ -23,11 +26,18 @@ from typing import NamedTuple
 from pivotal.model import PartKind, Role, Session, SessionRef, Turn, TurnFlag
 from pivotal.text.shell import input_lines
 
-YOU, COMMAND, AGENT, OUTPUT = 0, 1, 2, 3
-WHO_NAMES = ("you", "command", "agent", "tool output")
-"""Indexed by the codes above: how a hit's speaker is printed."""
-WHO_KEYS = ("you", "command", "agent", "tool_output")
-"""The same as JSON values and `--who`-style words (no spaces)."""
+YOU, COMMAND, AGENT, OUTPUT, SYSTEM, SUMMARY = 0, 1, 2, 3, 4, 5
+WHO_NAMES = ("you", "command", "agent", "tool output", "system", "compaction summary")
+"""Indexed by the codes above: how a hit's speaker is printed (as the replayer labels it)."""
+WHO_KEYS = ("you", "command", "agent", "tool_output", "system", "compaction_summary")
+"""The same as JSON values (no spaces): `search --json`'s `what`."""
+WHO_STABLE = ("you", "command", "agent", "tool_output", "tool_output", "agent")
+"""`search --json`'s `who`, whose four values are stable (docs/json.md): a system line is
+the client's output, a compaction summary the agent's words, as they were before they had
+names of their own (`what` says which)."""
+TEXT_VERSION = 2
+"""What the index holds of a session: a change here rebuilds the indexes built before it
+(2: system lines, compaction summaries apart, a call's arguments as JSON)."""
 
 OUTPUT_HEAD = 16_000
 OUTPUT_TAIL = 4_000
@@ -38,10 +48,15 @@ TEXT_LIMIT = 200_000
 """Characters kept of one text (a pasted log of megabytes stays searchable by its start)."""
 BASE64 = re.compile(r"[A-Za-z0-9+/]{200,}={0,2}")
 """A run no prose, path or command has: an image or file inlined as base64."""
-_PERSON_COMMAND = ("!", "<bash-input>", "<command-name>")
-"""How the person's own commands start once a reader made them synthetic user turns."""
+_PERSON_COMMAND = ("!", "<bash-input>", "<command-name>", "/")
+"""How the person's own commands start once a reader made them synthetic user turns (a slash
+command as typed: Claude Code's `/model opus`, read from its wrapper)."""
 _SYNTHETIC = int(TurnFlag.SYNTHETIC | TurnFlag.META)
 _SUMMARY = int(TurnFlag.COMPACTION_SUMMARY)
+_BOUNDARY = int(TurnFlag.COMPACTION_BOUNDARY)
+_TAGGED = "<"
+"""How a system text the client wrote for the model starts (Codex's `<permissions
+instructions>`, `<collaboration_mode>`): instructions, not a line shown to the person."""
 
 
 class Doc(NamedTuple):
@@ -88,20 +103,26 @@ def turn_texts(turn: Turn) -> list[tuple[int, str]]:
         parts = []
     pieces: dict[int, list[str]] = {}
     flags = int(turn.flags)
-    if turn.role is Role.ASSISTANT:
+    if flags & _BOUNDARY:
+        own = SYSTEM  # where the context was compacted (the replayer's `■ compaction`)
+    elif flags & _SUMMARY:
+        own = SUMMARY  # the summary of the work so far a compaction wrote
+    elif turn.role is Role.ASSISTANT:
         own = AGENT
     elif turn.role is Role.USER and turn.is_human:
         own = YOU
-    elif flags & _SUMMARY:
-        own = AGENT  # the agent's own summary of the work so far
     elif turn.role is Role.USER and flags & _SYNTHETIC and _person_command(turn, parts):
         own = COMMAND
+    elif turn.role is Role.SYSTEM:
+        own = SYSTEM
     else:
         own = None  # harness text: its tool calls (a `!command`'s run) still count
     texts = [p.text for p in parts if p.text and p.kind in (PartKind.TEXT, PartKind.REASONING)]
     if own is not None:
         if not parts and turn.preview:
             texts = [turn.preview]
+        if own == SYSTEM:
+            texts = [_output(t) for t in texts if not t.lstrip().startswith(_TAGGED)]
         pieces[own] = texts
     output_left = TEXT_LIMIT
     for part in parts:
@@ -114,7 +135,7 @@ def turn_texts(turn: Turn) -> list[tuple[int, str]]:
             output_left -= len(kept)
             pieces.setdefault(OUTPUT, []).append(kept)
     found = []
-    for who in (YOU, COMMAND, AGENT, OUTPUT):
+    for who in range(len(WHO_NAMES)):
         body = indexable("\n".join(t for t in pieces.get(who, ()) if t))
         if body.strip():
             found.append((who, body))
@@ -129,7 +150,7 @@ def _person_command(turn: Turn, parts: list) -> bool:  # type: ignore[type-arg]
 def arguments(value: object) -> str:
     """A call's arguments as text: each value on its own line, the way the transcript lists
     them, a command given as words as typed (`text.shell`: `command: npm test`, not
-    `command: ['bash', '-lc', 'npm test']`)."""
+    `command: ['bash', '-lc', 'npm test']`), any other list or object as JSON."""
     return input_lines(value)
 
 

@@ -28,7 +28,7 @@ def _dispatch(argv: Sequence[str], *, ends_process: bool) -> None:
         print(f"pivotal {__version__}")
         return
     if not args or args[0] not in COMMANDS:
-        if args and not args[0].startswith("-") and not os.path.lexists(args[0]):
+        if args and not args[0].startswith("-") and not _a_path(args[0]):
             # `pivotal bogus-cmd`: a mistyped command as much as a missing path
             err(f"{args[0]}: unknown command or path (commands: {', '.join(COMMANDS)})")
             raise SystemExit(ExitCode.NOT_FOUND)
@@ -38,6 +38,20 @@ def _dispatch(argv: Sequence[str], *, ends_process: bool) -> None:
     # intermixed: options may come after the paths, as in `pivotal scan a.jsonl --json b.jsonl`
     namespace = parser.parse_intermixed_args(args[1:])
     namespace.handler(namespace)
+
+
+def _a_path(text: str) -> bool:
+    """A path that exists, or a `CONTAINER#KEY` whose container does (`pivotal PATH#KEY` is
+    `pivotal replay PATH#KEY`, as the plain path is)."""
+    if os.path.lexists(text):
+        return True
+    if "#" not in text:
+        return False
+    from pathlib import Path
+
+    from pivotal.cli.resolve import split_label
+
+    return split_label(Path(text))[1] is not None
 
 
 def _code(code: object) -> int:

@@ -92,7 +92,7 @@ def print_sessions(
         rows.append(
             (
                 ref.format,
-                clean_line(ref.cwd or ref.title or "-"),
+                clean_line(ref.cwd) if ref.cwd else "-",  # not the title: the picker shows none
                 _age(ref.started, now),
                 _age(ref.updated, now),
                 _count(ref.turns),

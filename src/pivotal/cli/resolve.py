@@ -39,15 +39,28 @@ def _matches(ref: SessionRef, key: str) -> bool:
     return key in (ref.key, ref.session_id)
 
 
+def _inner(refs: list[SessionRef], key: str) -> list[SessionRef]:
+    """The session `key` names inside one of `refs`' files that their listing leaves out (a
+    Claude Code 1.0 sub-agent in its session's file), as a list of one; else none."""
+    from pivotal.readers import inner_ref
+
+    for ref in refs:
+        inner = inner_ref(ref, key)
+        if inner is not None:
+            return [inner]
+    return []
+
+
 def locate(
     paths: list[Path], key: str | None = None, reaches: Reaches | None = None
 ) -> tuple[list[SessionRef], list[tuple[str, ExitCode]]]:
     """Every session the paths name, and one (line, exit code) per path that named none.
 
     A path may be `CONTAINER#KEY`; `key` (the `--key` option) keeps, of each path's
-    sessions, the ones with that key or session id. A sub-agent found beside the session
-    that reaches it is left to it (`find_sessions`); what a session reaches is asked of
-    `reaches`, by default the listing index, else a read of the session.
+    sessions, the ones with that key or session id, or names one its listing leaves out
+    (a Claude Code 1.0 sub-agent's `sidechain:…`, `readers.inner_ref`). A sub-agent found
+    beside the session that reaches it is left to it (`find_sessions`); what a session
+    reaches is asked of `reaches`, by default the listing index, else a read of the session.
     """
     from pivotal.catalog.reach import IndexedReaches
     from pivotal.readers import find_sessions
@@ -63,7 +76,7 @@ def locate(
         wanted = own_key or key
         picked = found.refs
         if wanted is not None:
-            picked = [r for r in picked if _matches(r, wanted)]
+            picked = [r for r in picked if _matches(r, wanted)] or _inner(found.refs, wanted)
             if not picked and found.refs:
                 problems.append((f"{path}: no session with key {wanted!r}", ExitCode.NO_SESSIONS))
         refs.extend(picked)

@@ -198,9 +198,13 @@ def _find_indexed(candidates, keys, query, filters, limit, stamps):  # type: ign
         wanted = index.sessions_of(files)
         listed = {p for p, _ in wanted} | index.held_files()  # sub-agents: under their parents
         unlisted = [files[p] for p in files.keys() - listed]
+        inner: dict[tuple[str, str], int] = {}
         if keys is not None:
             wanted = {k: v for k, v in wanted.items() if k in keys}
-        every = len(wanted) == index.session_count()
+            if keys - wanted.keys():  # a sub-agent named by its own PATH#KEY
+                inner = index.subagents_at(keys - wanted.keys())
+        every = not inner and len(wanted) == index.session_count()
+        wanted.update(inner)
         filters.sessions = None if every else set(wanted.values())
         return search(index, query, filters, limit), unlisted
     finally:

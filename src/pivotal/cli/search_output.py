@@ -33,7 +33,7 @@ from pivotal.catalog.search_query import (
     snippet,
     subagent_title,
 )
-from pivotal.catalog.search_text import WHO_KEYS, WHO_NAMES
+from pivotal.catalog.search_text import WHO_KEYS, WHO_NAMES, WHO_STABLE
 from pivotal.scan.report import iso, short_time
 from pivotal.text.fit import cells, clip, clip_start, pad
 from pivotal.text.project import project_cell
@@ -77,7 +77,8 @@ def hit_json(hit: Hit, rank: int, snip: Snippet, mask: Callable[[str], str]) -> 
         "cwd": mask(clean(row.cwd)) if row.cwd else None,
         "turn": hit.turn + 1,
         "time": iso(hit.time),
-        "who": WHO_KEYS[hit.who],
+        "who": WHO_STABLE[hit.who],
+        "what": WHO_KEYS[hit.who],
         "snippet": snip.text,
         "matches": [list(span) for span in snip.spans],
         "score": round(hit.score, 4),

@@ -23,7 +23,7 @@ from pivotal.detect.cadence import (
 from pivotal.detect.config import PivotConfig
 from pivotal.detect.evidence import plain
 from pivotal.detect.facts import AfterFacts, BeforeFacts
-from pivotal.detect.gates import Gate, below_the_bar, hard_veto
+from pivotal.detect.gates import Gate, below_the_bar, hard_veto, nothing_to_pivot_from
 from pivotal.detect.phase import phase_label
 from pivotal.detect.run import (
     approved_plan_signal,
@@ -55,6 +55,18 @@ _SILENCE_DETAIL = {
     Silence.ACK: "the person only said go on",
     Silence.COMPACTION: "the format records a context-compaction boundary here",
 }
+_SUMMARY_ALONE = (
+    "the context was compacted here: the format records its summary (no boundary record)"
+)
+"""A compaction silence anchored on its summary (Claude Code 1.0 wrote no boundary record)."""
+_BOUNDARY = int(TurnFlag.COMPACTION_BOUNDARY)
+
+
+def silence_detail(w: Window) -> str:
+    """The silence signal's words, true of the record the silence stands on."""
+    if w.silence is Silence.COMPACTION and not int(w.anchor.flags) & _BOUNDARY:
+        return _SUMMARY_ALONE
+    return _SILENCE_DETAIL[w.silence]
 
 
 class Rejection:
@@ -135,7 +147,7 @@ def measure(
     """Every signal of one silence, unweighted (each with its value), and the facts and
     phase labels the kind, state and wording are built from."""
     quote = [plain(w.anchor.text, 60)] if w.anchor.text.strip() else []
-    signals = [Signal(SILENCE, [w.anchor.index], _SILENCE_DETAIL[w.silence], 0.0, SILENCE, quote)]
+    signals = [Signal(SILENCE, [w.anchor.index], silence_detail(w), 0.0, SILENCE, quote)]
     before, bfacts = before_signals(w, cfg)
     failing = bfacts.failures >= 2 or (bfacts.failures >= 1 and bfacts.inconclusive)
     phase_before = phase_label(w.before, failing)
@@ -189,8 +201,9 @@ def judge(
         return Judgement(None, w.reach, w.complete, rejection, measured, values)
 
     if not w.work_before:
-        # session start (checked first: it needs no content at all)
-        return turned_down(("session start", "nothing to pivot from"))
+        # no agent turn since the person last spoke (checked first: it needs no content):
+        # the session start, or a go-on after an error or a notice
+        return turned_down(nothing_to_pivot_from(turns, anchor, cfg.hands_off_cap))
     if int(w.anchor.flags) & _UNSENT:
         return turned_down(UNSENT_GATE)
     if attached_compaction(w):

@@ -83,13 +83,16 @@ def context_dump_signal(w: Window, cfg: PivotConfig, facts: AfterFacts) -> Signa
         )
     if marked:
         facts.dump = True
+        # a summary with no boundary before it is the silence itself, quoted by the silence
+        # signal: its words are not quoted a second time, on the other side of the panel
+        quoted = marked[0].index == w.anchor.index
         return Signal(
             "summary recorded",
             [v.index for v in marked],
-            "the format marks a summary written at this point",
+            "the compaction left a summary for the agent to carry on from",
             0.0,
             "after",
-            [plain(v.text, 90) for v in marked[:1]],
+            [] if quoted else [plain(v.text, 90) for v in marked[:1]],
         )
     return None
 

@@ -47,6 +47,7 @@ __all__ = [
     "Update",
     "find_sessions",
     "format_names",
+    "inner_ref",
     "open_reader",
     "read_errors",
     "read_session",
@@ -226,6 +227,17 @@ def read_session(ref: SessionRef) -> Session:
     finally:
         reader.close()
     return reader.session
+
+
+def inner_ref(ref: SessionRef, key: str) -> SessionRef | None:
+    """A session inside `ref`'s file that the file's listing leaves out, named by `key`: a
+    sub-agent Claude Code 1.0 wrote into its session's file (`sidechain:…`, as the replayer's
+    top line and `search --json` name it). None when `key` names none there."""
+    if ref.format != "claude-code":
+        return None
+    from pivotal.readers.claude_sidechains import sidechain_ref
+
+    return sidechain_ref(ref, key)
 
 
 class Problem(NamedTuple):

@@ -12,7 +12,9 @@ makes of them:
   as a person speaking;
 * `isMeta` records, command wrappers, `<system-reminder>`, hook output, task and
   teammate notifications and the "(no content)" after a `#` memory input are
-  SYNTHETIC; "[Request interrupted by user…]" marks an interrupt;
+  SYNTHETIC; "[Request interrupted by user…]" marks an interrupt; a slash command
+  reads as the person typed it (`/model opus`, not its tags) and its output without
+  its tags and colours (`claude_lines`);
 * `compact_boundary` system records become a COMPACTION_BOUNDARY turn (its
   trigger, auto or manual, and token counts in `extra`) and the
   `isCompactSummary` record that follows a COMPACTION_SUMMARY turn; a manual
@@ -27,8 +29,12 @@ makes of them:
   (and ERROR when they report one), never the agent speaking; so are its
   notices (system records with no subtype: hooks, a model switched at a limit),
   its model switches (`model_refusal_fallback` and its kin, said in one short
-  sentence from their fields) and the recap it writes for a person coming back
-  (`away_summary`);
+  sentence from their fields), the retries of a failed request (`api_error`,
+  one sentence from its fields, flagged ERROR), its local commands
+  (`local_command`), the recap it writes for a person coming back
+  (`away_summary`) and any other subtype in its own words; its bookkeeping
+  (`turn_duration`, `stop_hook_summary`) is no line at all; 1.0's usage limit
+  says when it resets, in UTC (`claude_lines.usage_limit_text`);
 * a person's message whose parent is an earlier point of the conversation is
   a rewind: the abandoned turns move to `Session.branches` (still reachable)
   and the main line continues from the parent;
@@ -72,6 +78,13 @@ from pivotal.readers.base import (
     parse_timestamp,
     preview_of,
     single_ref,
+)
+from pivotal.readers.claude_lines import (
+    QUIET_SUBTYPES,
+    command_text,
+    needs_fields,
+    system_line,
+    usage_limit_text,
 )
 from pivotal.readers.claude_parts import (
     AWAY_SUMMARY,
@@ -211,7 +224,7 @@ class ClaudeCodeReader(LineFileReader):
         elif kind == "attachment":
             self._attachment(rec, line_no, offset)
         elif kind in ("ai-title", "summary"):
-            title = rec.aiTitle or rec.summary
+            title = usage_limit_text(rec.aiTitle or rec.summary or "")
             if title and (kind == "ai-title" or not self.session.title):
                 self.session.title = title
                 self.titled_by_ai = self.titled_by_ai or kind == "ai-title"
@@ -346,13 +359,17 @@ class ClaudeCodeReader(LineFileReader):
         if not rec.isSidechain and flags & TurnFlag.HUMAN:
             self._maybe_rewind(rec.parentUuid)
         parts = content.parts
+        shown = text
+        command = command_text(text) if flags == TurnFlag.SYNTHETIC else None
+        if command is not None and all(p.kind is PartKind.TEXT for p in parts):
+            shown, parts = command, [Part(PartKind.TEXT, command)]  # `/model opus`, as typed
         if content.context and flags & TurnFlag.HUMAN:
             self._context_turn(rec, line_no, offset, content.context)
         elif content.context:  # all of it injected anyway (a command, a meta record): one turn
             parts = content.context + parts
         turn = self._new_turn(rec, Role.USER, flags, line_no, offset, rec.uuid)
         turn.parts = parts
-        turn.preview = preview_of(text)
+        turn.preview = preview_of(shown)
         if flags & TurnFlag.COMPACTION_SUMMARY and not self._after_a_boundary(turn):
             # Claude Code 1.0 wrote no boundary: a summary alone is the context filling up
             # (a /compact the person typed follows it, and `_before_its_boundary` says so)
@@ -474,23 +491,23 @@ class ClaudeCodeReader(LineFileReader):
         )
 
     def _system(self, rec: Record, line_no: int, offset: int, line: bytes | memoryview) -> None:
-        facts: dict[str, object] = {}
-        if rec.subtype == "compact_boundary":
-            flags = TurnFlag.COMPACTION_BOUNDARY | TurnFlag.SYNTHETIC
-            facts = compaction_facts(rec.compactMetadata)
-        elif rec.subtype == "api_error":
-            flags = TurnFlag.ERROR | TurnFlag.SYNTHETIC
-        elif rec.subtype == AWAY_SUMMARY:
+        subtype = rec.subtype
+        if subtype == "compact_boundary":
+            self._boundary(rec, line_no, offset)
+        elif subtype == AWAY_SUMMARY:
             self._recap(rec, line_no, offset)
-            return
-        elif rec.subtype is None:
+        elif subtype is None:
             self._notice(rec, line_no, offset)
-            return
-        elif rec.subtype in MODEL_SWITCHES:
+        elif subtype in MODEL_SWITCHES:
             self._model_switch(rec, line_no, offset, line)
-            return
-        else:
-            return
+        elif subtype not in QUIET_SUBTYPES:
+            self._system_line(rec, subtype, line_no, offset, line)
+
+    def _boundary(self, rec: Record, line_no: int, offset: int) -> None:
+        """A `compact_boundary`: the one record that reads "Conversation compacted" when it
+        says nothing itself."""
+        facts = compaction_facts(rec.compactMetadata)
+        flags = TurnFlag.COMPACTION_BOUNDARY | TurnFlag.SYNTHETIC
         text = _plain(rec.body) or "Conversation compacted"
         if facts.get("trigger") in ("auto", "manual"):
             text = f"{text} ({facts['trigger']})"
@@ -499,6 +516,21 @@ class ClaudeCodeReader(LineFileReader):
         turn.preview = preview_of(text)
         if facts:
             turn.extra = facts
+
+    def _system_line(
+        self, rec: Record, subtype: str, line_no: int, offset: int, line: bytes | memoryview
+    ) -> None:
+        """Any other `system` record: an API error and its retry, a local command, a subtype
+        met later, each in its own words or not at all (`claude_lines.system_line`)."""
+        record = None
+        if needs_fields(subtype):
+            try:
+                record = decode_json(line)
+            except ValueError:
+                record = None
+        text, flags = system_line(subtype, _plain(rec.body), record)
+        if text:
+            self._system_text(rec, line_no, offset, text, flags)
 
     def _recap(self, rec: Record, line_no: int, offset: int) -> None:
         """An `away_summary`: the recap Claude Code writes for a person coming back. The

@@ -14,6 +14,7 @@ import msgspec
 
 from pivotal.model import Part, PartKind, ToolCall, TurnFlag
 from pivotal.readers.base import decode_json, sane_duration
+from pivotal.readers.claude_lines import usage_limit_text
 from pivotal.readers.claude_records import TOOL_RESULT_MARK, TOOL_RESULT_START, Record
 from pivotal.readers.tooltext import exit_code_from_output
 
@@ -292,7 +293,7 @@ def harness_reply(raw: bytes | msgspec.Raw) -> tuple[str, TurnFlag]:
     head = text.lstrip()[:120]
     if head.startswith(_HARNESS_ERRORS) or "limit reached" in head:
         flags |= TurnFlag.ERROR
-    return text, flags
+    return usage_limit_text(text), flags
 
 
 def compaction_facts(raw: bytes | msgspec.Raw) -> dict[str, object]:

@@ -166,6 +166,46 @@ def window_of(key: str | None) -> tuple[int, int, int] | None:
     return line, start, end
 
 
+def sidechain_ref(ref: SessionRef, key: str) -> SessionRef | None:
+    """The sub-agent a `window_key` names in the file of `ref` (a Claude Code session), as
+    the session's children name it: what the replayer's top line shows and `search --json`
+    prints, taken back by every command. None when the key names no such stretch: it must
+    start a line with a sidechain record and end where a line ends, inside the file."""
+    window = window_of(key)
+    if window is None:
+        return None
+    _, start, end = window
+    try:
+        fd = os.open(ref.path, os.O_RDONLY)
+    except OSError:
+        return None
+    try:
+        if end > os.fstat(fd).st_size or end == start:
+            return None
+        before = os.pread(fd, 1, start - 1) if start else b"\n"
+        after = os.pread(fd, 1, end)
+        head = os.pread(fd, min(end - start, RESULT_HEAD), start)
+    except OSError:
+        return None
+    finally:
+        os.close(fd)
+    if before != b"\n" or after not in (b"", b"\n", b"\r"):
+        return None
+    try:
+        rec = read_record(head.partition(b"\n")[0].rstrip(b"\r"))
+    except ValueError:
+        return None
+    if rec.__class__ is not Record or not rec.isSidechain:
+        return None
+    return SessionRef(
+        format=ref.format,
+        path=ref.path,
+        key=key,
+        session_id=rec.uuid,
+        started=parse_timestamp(rec.timestamp),
+    )
+
+
 def call_after(path: Path, end: int) -> tuple[bool, str | None]:
     """Whether the record that starts right after byte `end` could be read (False: it is
     not all written yet), and the call id of the main-line tool result it is (one call's

@@ -10,6 +10,7 @@ the search index, the replayer, exports.
 
 from __future__ import annotations
 
+import json
 import shlex
 from typing import Any
 
@@ -55,8 +56,20 @@ def input_lines(value: Any) -> str:
     """A call's input as text, one `key: value` line per argument (a command as typed)."""
     value = shown_input(value)
     if isinstance(value, dict):
-        return "\n".join(f"{key}: {item}" for key, item in value.items())
-    return "" if value is None else str(value)
+        return "\n".join(f"{key}: {value_text(item)}" for key, item in value.items())
+    return "" if value is None else value_text(value)
+
+
+def value_text(value: Any) -> str:
+    """One argument's value as text: a string as it is, anything else as JSON, as the
+    transcript shows it (a to-do list reads `[{"content": "Deploy", "status": "pending"}]`,
+    not Python's `[{'content': 'Deploy', …}]`), its characters as written (searchable)."""
+    if isinstance(value, str):
+        return value
+    try:
+        return json.dumps(value, ensure_ascii=False, default=str)
+    except (TypeError, ValueError, RecursionError):  # a loop, a key JSON has no form for
+        return str(value)
 
 
 def shown_argument(call: ToolCall) -> str:

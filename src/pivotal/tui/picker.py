@@ -18,7 +18,6 @@ every session's text instead (`picker_search`); Enter there opens the hit's turn
 from __future__ import annotations
 
 from dataclasses import dataclass
-from datetime import UTC, datetime
 
 from rich.text import Text
 from textual import events, on
@@ -37,6 +36,7 @@ from pivotal.tui.picker_search import (
     TextSearch,
     hit_header,
     hit_label,
+    started_cell,
 )
 from pivotal.tui.safe import one_line
 from pivotal.tui.session_list import SessionList
@@ -112,19 +112,6 @@ def short_path(label: str) -> str:
     """The path's last two parts, which tell sessions apart (`…/claude/seed_dead_end.jsonl`)."""
     parts = label.replace("\\", "/").split("/")
     return label if len(parts) <= 2 else "…/" + "/".join(parts[-2:])
-
-
-def started_cell(when: float | None, short: bool = False) -> str:
-    """When a session started, in UTC: `2026-12-01 08:33`, or short `12-01 08:33` (this
-    year) and `2025-12-01` (an earlier one, where the day says more than the hour)."""
-    if not when:
-        return "—"
-    stamp = datetime.fromtimestamp(when, UTC)
-    if not short:
-        return stamp.strftime("%Y-%m-%d %H:%M")
-    if stamp.year == datetime.now(UTC).year:
-        return stamp.strftime("%m-%d %H:%M")
-    return stamp.strftime("%Y-%m-%d")
 
 
 def ref_label(ref: SessionRef, counting: bool = True, cols: Columns = WIDE) -> Text:
@@ -286,6 +273,9 @@ class PickerScreen(Screen[SessionRef | Picked | None]):
             if not self.text_search.active:
                 self.query_one("#picker-header", Static).update(header(cols))
                 self.refilter()
+            else:
+                self.query_one("#picker-header", Static).update(hit_header(cols.short_dates))
+                self.show_hits()
 
     def title_text(self) -> Text:
         count = len(self.refs)
@@ -405,7 +395,7 @@ class PickerScreen(Screen[SessionRef | Picked | None]):
             self.refresh_bindings()
             return
         field.placeholder = PLACEHOLDER
-        self.query_one("#picker-header", Static).update(hit_header())
+        self.query_one("#picker-header", Static).update(hit_header(self.cols.short_dates))
         search.start(field.value)
         self.show_hits()
         self.refresh_bindings()
@@ -420,8 +410,11 @@ class PickerScreen(Screen[SessionRef | Picked | None]):
         hits, query = search.hits, search.query
         rows = self.query_one(SessionList)
 
+        narrow = self.cols.short_dates  # as the picker's rows: under 100 columns
+
         def row_text(row: int) -> Text:  # the snippet fits what the columns leave of a row
-            return hit_label(hits[row], query, width=rows.scrollable_content_region.width)
+            width = rows.scrollable_content_region.width
+            return hit_label(hits[row], query, width=width, narrow=narrow)
 
         rows.set_rows(len(hits), row_text)
         self.query_one("#picker-title", Static).update(self.title_text(), layout=False)

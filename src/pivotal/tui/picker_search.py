@@ -5,21 +5,23 @@ a query for the search index (`pivotal.catalog.search_query`: words, "exact
 phrases", any part of a word, any script) instead of a filter over the
 listing; each change runs the look-up in a thread worker and the list shows
 the hits, best first: agent, project, when, turn, who, and a snippet with the
-matches marked (a hit in a sub-agent says which, before its snippet). Enter opens the
-replayer at the hit's turn (`Picked`), and a sub-agent's hit in that sub-agent. The
-index is brought up to date by the picker's own counting pass when it has one
-(`FillingPicker`), else by a pass over the picker's sessions started the first
-time search mode is turned on; while either runs, the title says how far it
-got and the results are looked up again as it goes.
+matches marked (a hit in a sub-agent says which, before its snippet, in fewer
+words on a narrow row; under 100 columns the project and the time take less, as
+the picker's rows do). Enter opens the replayer at the hit's turn (`Picked`),
+and a sub-agent's hit in that sub-agent. The index is brought up to date by the
+picker's own counting pass when it has one (`FillingPicker`), else by a pass
+over the picker's sessions started the first time search mode is turned on;
+while either runs, the title says how far it got and the results are looked up
+again as it goes.
 """
 
 from __future__ import annotations
 
 import inspect
 import os
-import time
 from collections.abc import Callable
 from dataclasses import dataclass
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -38,7 +40,7 @@ from pivotal.catalog.search_query import (
 )
 from pivotal.catalog.search_text import WHO_NAMES
 from pivotal.model import SessionRef
-from pivotal.text.fit import cell, cells
+from pivotal.text.fit import cell, cells, clip
 from pivotal.text.project import last_folders, project_cell
 from pivotal.tui.safe import one_line
 
@@ -50,10 +52,18 @@ LIMIT = 200
 AGAIN_EVERY = 1.0
 """Seconds between look-ups of the same query while the index is being filled."""
 AGENT, PROJECT, WHEN, TURN, WHO = 8, 14, 16, 6, 7
+NARROW_PROJECT, NARROW_WHEN = 12, 11
+"""The project and the time of a hit under 100 columns (as the picker's rows: `narrow`), so
+the snippet, and a sub-agent's title before it, have room at 80."""
 SHORT = {"claude-code": "claude", "qwen-code": "qwen", "continue-cli": "continue"}
 PLACEHOLDER = 'search every session\'s text: words, "exact phrases", any part of a word'
 SUB_TITLE = 30
 """Characters of a sub-agent's title a hit in it shows."""
+SNIPPET_LEAST = 12
+"""Cells a sub-agent's hit keeps for its snippet (what says why it matched) on a narrow row:
+the sub-agent's words give way first (`subagent_words`)."""
+TITLE_LEAST = 4
+"""Cells of a sub-agent's title worth showing in the short form; fewer: the arrow alone."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -78,33 +88,44 @@ class HitsFound(Message):
         self.problem = problem
 
 
-def hit_header() -> Text:
+def _widths(narrow: bool) -> tuple[int, int]:
+    return (NARROW_PROJECT, NARROW_WHEN) if narrow else (PROJECT, WHEN)
+
+
+def hit_header(narrow: bool = False) -> Text:
+    project, when = _widths(narrow)
     text = Text(no_wrap=True, overflow="ellipsis", style="bold dim")
-    text.append(cell("agent", AGENT) + " " + cell("project", PROJECT) + " ")
-    text.append(cell("when (UTC)", WHEN) + " " + cell("turn", TURN, True) + " ")
+    text.append(cell("agent", AGENT) + " " + cell("project", project) + " ")
+    label = "when" if narrow else "when (UTC)"
+    text.append(cell(label, when) + " " + cell("turn", TURN, True) + " ")
     text.append(cell("who", WHO) + " what matched")
     return text
 
 
-FIXED = AGENT + PROJECT + WHEN + TURN + WHO + 5
-"""Columns the row takes before its snippet."""
+def fixed(narrow: bool = False) -> int:
+    """Columns the row takes before its snippet."""
+    return AGENT + sum(_widths(narrow)) + TURN + WHO + 5
 
 
-def hit_label(hit: Hit, query: SearchQuery, match_style: str = "reverse", width: int = 0) -> Text:
+def hit_label(
+    hit: Hit, query: SearchQuery, match_style: str = "reverse", width: int = 0, narrow: bool = False
+) -> Text:
     """One row: agent, project, when, turn, who, and the snippet with its matches marked,
-    cut to the `width` of the row in cells (0: 160) with the first match in view."""
+    cut to the `width` of the row in cells (0: 160) with the first match in view (`narrow`:
+    the project and the time take less, as the picker's rows do under 100 columns)."""
     row = hit.session
+    project_width, when_width = _widths(narrow)
     text = Text(no_wrap=True, overflow="ellipsis")
     text.append(cell(one_line(SHORT.get(row.format, row.format), 40), AGENT) + " ", style="bold")
-    project = project_cell(row.cwd, PROJECT) if last_folders(row.cwd) else "—"
-    text.append(cell(project, PROJECT) + " ")  # its end kept, as the picker's
-    stamp = time.strftime("%Y-%m-%d %H:%M", time.gmtime(hit.time)) if hit.time else "—"
-    text.append(cell(stamp, WHEN) + " ", style="dim")
+    project = project_cell(row.cwd, project_width) if last_folders(row.cwd) else "—"
+    text.append(cell(project, project_width) + " ")  # its end kept, as the picker's
+    text.append(cell(started_cell(hit.time, narrow), when_width) + " ", style="dim")
     text.append(cell(f"#{hit.turn + 1}", TURN, True) + " ")
     text.append(cell(WHO_NAMES[hit.who].split()[-1], WHO) + " ", style="dim")
-    where = subagent_words(hit)
+    before = fixed(narrow)
+    where = subagent_words(hit, width - before if width else 0)
     text.append(where, style="dim")
-    room = max(20, width - FIXED - cells(where)) if width else 160
+    room = max(SNIPPET_LEAST if where else 20, width - before - cells(where)) if width else 160
     snip = snippet(hit.body, query.pattern, width=room)
     start = len(text)
     text.append(snip.text)
@@ -113,14 +134,35 @@ def hit_label(hit: Hit, query: SearchQuery, match_style: str = "reverse", width:
     return text
 
 
-def subagent_words(hit: Hit) -> str:
+def subagent_words(hit: Hit, room: int = 0) -> str:
     """`sub-agent "Explore the parser" #3 › ` before the snippet of a hit in a sub-agent (its
-    title and the turn there; the turn column is the session's, whose call ran it)."""
+    title and the turn there; the turn column is the session's, whose call ran it). `room`:
+    the cells the row has after its columns (0: enough); where the snippet would keep less
+    than `SNIPPET_LEAST` beside them, the short form `↳ "Explore th…" `, its title cut in
+    cells to leave the snippet that much (or half the room), or `↳ ` alone."""
     sub = hit.subagent
     if sub is None:
         return ""
     title = one_line(subagent_title(sub.row), SUB_TITLE)
-    return f'sub-agent "{title}" #{sub.turn + 1} › '
+    words = f'sub-agent "{title}" #{sub.turn + 1} › '
+    if not room or cells(words) + SNIPPET_LEAST <= room:
+        return words
+    left = min(room - SNIPPET_LEAST, room // 2) - cells('↳ "" ')
+    return f'↳ "{clip(title, left)}" ' if left >= TITLE_LEAST else "↳ "
+
+
+def started_cell(when: float | None, short: bool = False) -> str:
+    """When a session started (or a hit's turn was written), in UTC: `2026-12-01 08:33`, or
+    short `12-01 08:33` (this year) and `2025-12-01` (an earlier one, where the day says
+    more than the hour): the picker's rows and its hits alike."""
+    if not when:
+        return "—"
+    stamp = datetime.fromtimestamp(when, UTC)
+    if not short:
+        return stamp.strftime("%Y-%m-%d %H:%M")
+    if stamp.year == datetime.now(UTC).year:
+        return stamp.strftime("%m-%d %H:%M")
+    return stamp.strftime("%Y-%m-%d")
 
 
 def takes_progress(details: Callable[..., object]) -> bool:

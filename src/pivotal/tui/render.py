@@ -348,7 +348,9 @@ def format_input(value: object) -> str:
     if isinstance(value, dict):
         lines = []
         for key, item in value.items():
-            shown = item if isinstance(item, str) else json.dumps(item, default=str)
+            shown = (
+                item if isinstance(item, str) else json.dumps(item, default=str, ensure_ascii=False)
+            )
             lines.append(f"{clean(str(key))}: {cut(clean(shown), 2_000)[0]}")
         return "\n".join(lines) or "(no input)"
     if value is None:

@@ -81,6 +81,9 @@ class ReplayScreen(JumpKeys, Screen[None]):
         self.status_name = ""
         """A name inside `status` (the session followed) the status line may cut in its middle
         rather than drop the counters beside it."""
+        self.status_forms: tuple[str, str, tuple[str, ...]] = ("", "", ())
+        """(status, its short form, names in it to cut first) as `say` was given them: they
+        hold while `status` is that one."""
         self.reading = ""
         """How far reading got ("" when done). Not `loading`: that is Textual's reactive that
         covers the whole screen with a spinner while it is truthy."""
@@ -315,6 +318,9 @@ class ReplayScreen(JumpKeys, Screen[None]):
         self.transcript.show(pb.shown(), pb.cursor, follow=follow, hidden=pb.hiding())
         self.panel.show_pivot(**self.panel_shows(self.jumps.panel_pivot()), live=live)
         spend, spend_short = self.ledger.status(pb.cursor)
+        said, short, names = self.status_forms
+        if said != self.status:  # said since by other means
+            short, names = "", ()
         live, live_short = self.live.label()
         self.transcript.placeholder = "" if pb.turns else self.live.empty_note(self.reading)
         self.transcript.set_marks(self.marking.mark_notes())
@@ -324,7 +330,8 @@ class ReplayScreen(JumpKeys, Screen[None]):
                 following=self.live.on or self.reading.startswith("reading"),  # no end yet
                 loading=self.reading,
                 notice=self.status,
-                notice_cut=self.status_name,
+                notice_cut=(*names, self.status_name),
+                notice_short=short,
                 live=live,
                 live_short=live_short,
                 marks=self.marking.marked_turns(),
@@ -394,9 +401,11 @@ class ReplayScreen(JumpKeys, Screen[None]):
         self.status = one_line(status, 300)
         self.sync(follow=moved)
 
-    def say(self, status: str) -> None:
-        """Put `status` on the status line (the view stays where it is)."""
+    def say(self, status: str, short: str = "", names: tuple[str, ...] = ()) -> None:
+        """Put `status` on the status line (the view stays where it is); `short`: its form for
+        a narrow line, `names`: what in it may be cut first (`TimelineState.notice_cut`)."""
         self.status = one_line(status, 300)  # it may quote a path or an exception
+        self.status_forms = (self.status, one_line(short, 300), names)
         self.sync(follow=False)
 
     def on_key(self, event: events.Key) -> None:

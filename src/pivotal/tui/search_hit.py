@@ -31,7 +31,7 @@ def find_query(query: SearchQuery) -> Query:
     """The `/` query that marks what the cross-session search matched: any of its terms,
     case ignored (the index ignores case, so a capital letter must not make it matter)."""
     ordered = sorted((term.lower() for term in query.terms), key=len, reverse=True)
-    return Query("|".join(re.escape(term) for term in ordered), regex=True, typed=query.text)
+    return Query("|".join(re.escape(term) for term in ordered), regex=True, typed=query.label)
 
 
 def nearest_pivot(pivots: list[Pivot], turn: int) -> Pivot | None:
@@ -41,9 +41,13 @@ def nearest_pivot(pivots: list[Pivot], turn: int) -> Pivot | None:
     return min(pivots, key=lambda p: (abs(p.turn - turn), p.turn > turn))
 
 
-def land(screen: ReplayScreen, turn: int, query: SearchQuery, where: str = "") -> None:
-    """Mark the hit's matches at `turn` and put the panel on the nearest pivot (`where`:
-    what the status line says the transcript is, a sub-agent's)."""
+def land(screen: ReplayScreen, turn: int, query: SearchQuery, title: str = "") -> None:
+    """Mark the hit's matches at `turn` and put the panel on the nearest pivot (`title`: the
+    sub-agent's whose transcript this is, which the status line names).
+
+    A narrow status line keeps the turn counter and the way back: the query and the title
+    are cut first, and its short form says neither the turn (the counter does) nor the
+    panel's pivot."""
     pb = screen.playback
     if not pb.turns:
         return
@@ -59,7 +63,13 @@ def land(screen: ReplayScreen, turn: int, query: SearchQuery, where: str = "") -
     panel = f" · panel on pivot {number} (turn #{pivot.turn + 1})" if pivot is not None else ""
     # before the panel's words, which a narrow line cuts; a drawer takes the first Esc
     back = "Esc Esc back to the results" if screen.panes.open else "Esc back to the results"
-    screen.say(f"“{query.text}” at turn #{turn + 1}{where} · {back}{panel}")
+    quoted, named = f"“{one_line(query.label, 200)}”", f"“{title}”" if title else ""
+    where = f" in sub-agent {named}" if title else ""
+    screen.say(
+        f"{quoted} at turn #{turn + 1}{where} · {back}{panel}",
+        short=f"{quoted}{f' in {named}' if title else ''} · {back}",
+        names=(named, quoted) if title else (quoted,),
+    )
 
 
 def land_in_subagent(
@@ -75,7 +85,7 @@ def land_in_subagent(
         pb = screen.playback
         if pb.turns:
             screen.moved(pb.goto(min(turn, len(pb.turns) - 1)))
-        screen.say(f"“{query.text}” is in a sub-agent that cannot be opened: the call that ran it")
+        screen.say(f"“{query.label}” is in a sub-agent that cannot be opened: the call that ran it")
         return
     opened = screen.app.open_subagent(sub, screen)  # type: ignore[attr-defined]
     if opened is None:
@@ -83,9 +93,9 @@ def land_in_subagent(
     last = depth == len(hit.chain) - 1
     opened.from_results = True
     if last:
-        title = one_line(subagent_title(row), 40)
+        title = one_line(subagent_title(row), 120)  # a narrow line cuts it in its middle
         opened.pending_at = hit.turn
-        opened.landing = partial(land, turn=hit.turn, query=query, where=f" in sub-agent “{title}”")
+        opened.landing = partial(land, turn=hit.turn, query=query, title=title)
     else:
         inner = hit.chain[depth + 1].parent_turn or 0
         opened.pending_at = inner

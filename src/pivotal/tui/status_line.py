@@ -22,9 +22,14 @@ class Part:
     short: str
     rank: int
     """Lower ranks are dropped first when even the short forms do not fit."""
-    cut: str = ""
-    """A name inside the part (a session's file name) that may be cut in its middle, down
-    to `CUT_FLOOR` cells, before any part is dropped: the counters stay, the name shrinks."""
+    cut: str | tuple[str, ...] = ()
+    """A name inside the part (a session's file name), or names (a quoted query and a title),
+    that may be cut in their middle, the first first, down to `CUT_FLOOR` cells each, before
+    any part is dropped: the counters stay, the names shrink."""
+
+    @property
+    def names(self) -> tuple[str, ...]:
+        return (self.cut,) if isinstance(self.cut, str) else self.cut
 
 
 ROOMY = 24
@@ -67,9 +72,9 @@ def days(seconds: int, gap: str = " ") -> str:
 def fit(parts: list[Part], width: int) -> str:
     """The parts joined to fit `width` cells (a title in a notice may take two a character).
 
-    Full forms first; a name a part may cut (`Part.cut`) gives up what the line is over
+    Full forms first; the names a part may cut (`Part.cut`) give up what the line is over
     down to `ROOMY` cells; then, lowest rank first, each part takes its short form (a part
-    with a name tries its name down to `CUT_FLOOR` before that); then the names go down to
+    with names tries them down to `CUT_FLOOR` before that); then the names go down to
     `CUT_FLOOR`; then the lowest ranks go (the room they leave goes back to the names);
     what still does not fit is cut at the end.
     """
@@ -83,11 +88,13 @@ def fit(parts: list[Part], width: int) -> str:
             return SEPARATOR.join(shown[id(p)] for p in kept if shown[id(p)])
 
         for part in kept:
-            name, whole = part.cut, form[id(part)]
-            over = cells(line()) - width
-            if name and name in whole and over > 0:
-                room = max(cells(name) - over, floor)
-                shown[id(part)] = whole.replace(name, middle(name, room), 1)
+            whole = form[id(part)]
+            for name in part.names:
+                over = cells(line()) - width
+                if name and name in whole and over > 0:
+                    room = max(cells(name) - over, floor)
+                    whole = whole.replace(name, middle(name, room), 1)
+                    shown[id(part)] = whole
         return line()
 
     text = joined(ROOMY)

@@ -48,8 +48,12 @@ class TimelineState:
     loading: str = ""
     """Progress while the session is still being read ("" when done)."""
     notice: str = ""
-    notice_cut: str = ""
-    """A name inside `notice` that may be cut in its middle (the session followed)."""
+    notice_cut: tuple[str, ...] = ()
+    """Names inside `notice` that may be cut in their middle, the first first (the session
+    followed; a hit's quoted query and its sub-agent's title)."""
+    notice_short: str = ""
+    """The notice's short form, when its sayer gave one (else: the notice without its last
+    ` · ` hint when it holds a name to cut, or the notice itself)."""
     candidates: tuple[int, ...] = ()
     """Pivots the detector still calls candidates (live follow): drawn hollow."""
     possible: tuple[int, ...] = ()
@@ -142,8 +146,10 @@ def status_text(state: TimelineState, width: int) -> str:
         parts.append(Part(state.loading, state.loading.split(" (")[0], 7))
     if state.notice:
         said, hint, _ = state.notice.rpartition(" · ")
-        cut = state.notice_cut if state.notice_cut in state.notice else ""
-        short = said if hint and cut and cut in said else state.notice  # the name, not the hint
+        cut = tuple(name for name in state.notice_cut if name and name in state.notice)
+        short = state.notice_short
+        if not short:  # the name, not the hint
+            short = said if hint and any(name in said for name in cut) else state.notice
         parts.append(Part(state.notice, short, 10, cut=cut))
     return fit(parts, width)
 

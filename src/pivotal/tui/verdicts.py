@@ -18,15 +18,11 @@ from pivotal.tui.safe import one_line
 
 _SCORE = re.compile(r"\s*\(confidence -?[\d.]+, the bar is -?[\d.]+\)\s*$")
 """The figures `detect.gates.below_the_bar` puts after its words."""
-LEADS = {
-    "session start": "the session had only just begun: nothing to pivot from",
-}
-"""Gates whose own words need the gate's name to be understood."""
 
 
 def why_not(rejection: Rejection, limit: int = 300) -> str:
     """Why a silence is no pivot, in plain words (no confidence, no bar)."""
-    words = LEADS.get(rejection.gate) or _SCORE.sub("", rejection.reason) or rejection.gate
+    words = _SCORE.sub("", rejection.reason) or rejection.gate
     return one_line(words, limit)
 
 
