@@ -25,6 +25,7 @@ from readers import claude_sidechain_home as sidechains
 from readers import claude_subagent_home as explore
 from readers import codex_subagent_home as codex
 from readers import gemini_subagent_home as gemini
+from readers import unreached_subagent_home as unreached
 from readers.opencode_builders import (
     T0,
     add_session,
@@ -324,3 +325,82 @@ def test_a_phrase_only_a_gemini_agent_saw_is_its_hit_in_the_session(
     [later] = find("def test_empty_table_roundtrip(tmp_path)")
     assert later.turn == 4 and later.subagent is not None
     assert later.subagent.row.title == "generalist"
+
+
+# -- a sub-agent its parent never names: a session of its own in search as in listings -----
+
+
+def test_a_codex_thread_its_parent_never_names_is_searched_as_its_own_session(
+    tmp_path: Path, cache: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A `spawn_agents_on_csv` worker and a v2 spawn whose thread the rollout never learnt:
+    their text is their own sessions' (found once, alike without the index); the thread
+    its spawn names is the parent's sub-agent."""
+    from pivotal.catalog import search_index
+
+    home = tmp_path / "home"
+    paths = unreached.write_codex(home)
+    refresh(home)
+    [wren] = find('"no auth decorator"')
+    assert wren.session.path == str(paths[unreached.WREN]) and wren.subagent is None
+    [sable] = find('"every route under /admin"')
+    assert sable.session.path == str(paths[unreached.SABLE]) and sable.subagent is None
+    [quill] = find("app.route('/healthz')")
+    assert quill.session.path == str(paths[unreached.PARENT]) and quill.subagent is not None
+
+    def rows(query: str) -> list[tuple[object, ...]]:
+        result = invoke("search", query, "--root", str(home), "--json")
+        assert result.exit_code == 0, result.output
+        found = [json.loads(line) for line in result.stdout.splitlines()]
+        return [(r["path"], r["turn"], r["who"], r["subagent"]) for r in found]
+
+    queries = ("no auth decorator", "every route under /admin", "healthz")
+    indexed = {query: rows(query) for query in queries}
+    monkeypatch.setattr(search_index, "MIN_SQLITE", (99, 0, 0))
+    assert {query: rows(query) for query in queries} == indexed
+    assert [r[0] for r in indexed["no auth decorator"]] == [str(paths[unreached.WREN])]
+    assert indexed["healthz"] and all(r[3] is not None for r in indexed["healthz"])
+
+
+def test_a_gemini_chat_tied_to_no_call_is_searched_as_its_own_session(
+    tmp_path: Path, cache: Path
+) -> None:
+    home = tmp_path / "home"
+    paths = unreached.write_gemini(home)
+    refresh(home)
+    [hit] = find('"EMPTY_CELL = re.compile"')
+    assert hit.session.path == str(paths["untied"]) and hit.subagent is None
+    [tied] = find('"raise EmptyTableError"')
+    assert tied.session.path == str(paths["session"]) and tied.subagent is not None
+
+
+def test_a_thread_its_parent_comes_to_name_moves_under_it_and_back(
+    tmp_path: Path, cache: Path
+) -> None:
+    """The parent's rollout goes on and a notification names the CSV worker: its text is
+    the parent's sub-agent's from the next pass on (never both); the rollout put back as
+    it was names it no more: its own session's again, in that same pass."""
+    home = tmp_path / "home"
+    paths = unreached.write_codex(home)
+    parent = paths[unreached.PARENT]
+    before = parent.read_bytes()
+    refresh(home)
+    [own] = find('"no auth decorator"')
+    assert own.session.path == str(paths[unreached.WREN])
+    body = json.dumps({"agent_id": unreached.WREN, "status": {"completed": "auth: no"}})
+    note = f"<subagent_notification>\n{body}\n</subagent_notification>"
+    record = {"timestamp": "2026-12-01T14:06:00.000Z", "type": "response_item",
+              "payload": {"type": "message", "role": "user",
+                          "content": [{"type": "input_text", "text": note}]}}  # fmt: skip
+    with parent.open("a", encoding="utf-8") as handle:
+        handle.write(json.dumps(record) + "\n")
+    for _ in range(2):  # the pass that reads the parent, and the one that reads Wren again
+        refresh(home)
+        [under] = find('"no auth decorator"')
+        assert under.session.path == str(parent) and under.subagent is not None
+    parent.write_bytes(before)
+    refresh(home)
+    [again] = find('"no auth decorator"')
+    assert again.session.path == str(paths[unreached.WREN]) and again.subagent is None
+    refresh(home)
+    assert len(find('"no auth decorator"')) == 1

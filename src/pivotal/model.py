@@ -274,7 +274,11 @@ class SessionRef(msgspec.Struct, frozen=True):
     parent: str | None = None
     """A sub-agent with a file of its own: the id of the session that ran it, as its file
     says (Codex's parent thread, Gemini CLI's parent folder). A listing that holds that
-    session leaves this one to it (`readers.subagent_refs`)."""
+    session leaves this one to it when that session reaches it (`readers.subagent_refs`)."""
+    reaches: tuple[str, ...] | None = None
+    """The ids (lower-cased) of the sub-agents with files of their own that a full read
+    found it ran (its `children`): those a listing leaves to it. None: not read (or a
+    format whose sub-agents have no such files)."""
     tokens: int | None = None
     """Tokens the session used, its sub-agents' included (filled with the counts)."""
     cost: float | None = None

@@ -1,7 +1,8 @@
 """`pivotal sessions` and `pivotal stats` on a home where Codex and Gemini CLI sessions ran
 sub-agents with files of their own: each sub-agent is listed through the session that
 ran it (its tokens in that session's), not as a session of its own, and counted once; a
-sub-agent whose session's file is gone is a session of its own."""
+sub-agent whose session's file is gone, or that its session's file never names, is a
+session of its own (`--json` says which session ran it)."""
 
 from __future__ import annotations
 
@@ -13,6 +14,7 @@ import pytest
 from cli_helpers import invoke
 from readers import codex_subagent_home as codex
 from readers import gemini_subagent_home as gemini
+from readers import unreached_subagent_home as unreached
 
 GEMINI_ALL = gemini.OWN_TOKENS + gemini.INVESTIGATOR_TOKENS + gemini.GENERALIST_TOKENS
 CODEX_ORPHAN_TOKENS = 250
@@ -61,3 +63,37 @@ def test_stats_counts_each_sub_agent_once(tmp_path: Path, where: str) -> None:
     assert spend["tokens"] == (
         codex.ALL_TOKENS + CODEX_ORPHAN_TOKENS + GEMINI_ALL + GEMINI_ORPHAN_TOKENS
     )
+
+
+def test_a_sub_agent_its_session_never_names_is_listed_saying_which_session_ran_it(
+    tmp_path: Path,
+) -> None:
+    home = tmp_path / "home"
+    unreached.write_codex(home)
+    for extra in ([], [], ["--no-cache"]):  # read, from the index, read without it
+        result = invoke("sessions", "--root", home, "--json", *extra)
+        assert result.exit_code == 0, result.output
+        assert result.stderr == ""
+        rows = {row["session_id"]: row for row in map(json.loads, result.stdout.splitlines())}
+        assert set(rows) == {unreached.PARENT, unreached.WREN, unreached.SABLE}
+        assert rows[unreached.WREN]["parent"] == unreached.PARENT
+        assert rows[unreached.SABLE]["parent"] == unreached.PARENT
+        assert rows[unreached.PARENT]["parent"] is None
+        assert rows[unreached.PARENT]["tokens"] == 800 + 900 + 300  # Quill's in its session's
+        assert rows[unreached.WREN]["tokens"] == 350
+
+
+@pytest.mark.parametrize("where", ["--root", "a folder"])
+def test_stats_counts_a_sub_agent_its_session_never_names_as_a_session(
+    tmp_path: Path, where: str
+) -> None:
+    home = tmp_path / "home"
+    unreached.write_codex(home)
+    args = ["--root", home] if where == "--root" else [home]
+    result = invoke("stats", *args, "--json")
+    assert result.exit_code == 0, result.output
+    stats = json.loads(result.stdout)
+    assert len(stats["sessions"]) == 3  # the session, the CSV worker, the v2 task
+    spend = stats["totals"]["spend"]["all"]
+    assert spend["count"] == 3 + 1  # and Quill, in its session
+    assert spend["tokens"] == 800 + 900 + 300 + 350 + 450

@@ -56,7 +56,8 @@ def test_a_listing_keeps_the_agents_under_their_session_and_an_orphan_apart(
     orphan = home.write_orphan(tmp_path)
     for listed in (
         discover_sessions([tmp_path], use_cache=False),
-        discover_sessions([tmp_path], details=False),
+        discover_sessions([tmp_path]),  # counted: the index keeps what the session reaches
+        discover_sessions([tmp_path], details=False),  # which the quick listing asks it
         find_sessions([tmp_path]).refs,
     ):
         assert sorted(r.path for r in listed) == sorted([path, orphan])

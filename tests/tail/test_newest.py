@@ -154,3 +154,17 @@ async def test_real_claude_code_project_folder(tmp_path: Path, backend: str) -> 
     await tail.close()
     assert first_path.read_bytes() == CLAUDE.read_bytes()
     second.assert_untouched()
+
+
+def test_a_sub_agent_is_no_new_session_to_switch_to(tmp_path: Path) -> None:
+    """Following a folder chooses among sessions: a sub-agent whose session is there is
+    followed through it (its file changes while the session waits), even one the session's
+    file does not name (a listing shows that one as a session), and no session is read to
+    know it."""
+    from pivotal.live.chooser import refs_in
+    from readers import unreached_subagent_home as unreached
+
+    paths = unreached.write_codex(tmp_path)
+    later = paths[unreached.PARENT].stat().st_mtime + 60
+    os.utime(paths[unreached.WREN], (later, later))
+    assert [r.session_id for r in refs_in(tmp_path)()] == [unreached.PARENT]

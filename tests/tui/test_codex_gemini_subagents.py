@@ -93,6 +93,7 @@ async def test_the_picker_lists_the_sessions_and_finds_their_sub_agents_text(
     home = tmp_path / "home"
     codex.write_home(home)
     gemini.write_home(home)
+    discover_sessions([home])  # counted once: the index knows which sub-agents each reaches
     refs = discover_sessions([home], details=False)
     assert len(refs) == 2  # the Codex session and the Gemini CLI one: no sub-agent row
     app = ReplayerApp(None, refs=refs, details=partial(discover_details, [home], warn=print))

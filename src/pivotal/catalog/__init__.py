@@ -3,7 +3,8 @@
 `discovery` (where each agent keeps its sessions, and the quick listing),
 `workers` (reading many sessions for their counts in worker processes, the
 ones a person is looking at first), `index` (the cache of turn and pivot
-counts behind `pivotal sessions`), `cache_db` (how both indexes open, stamp,
+counts behind `pivotal sessions`), `reach` (which sub-agents' files a session that
+is not read reaches, from that index), `cache_db` (how both indexes open, stamp,
 rebuild and set aside their SQLite files),
 `search_text`, `search_index`, `search_query` (the full-text index behind
 `pivotal search`, filled by the same reads as the counts, and its look-ups),

@@ -24,6 +24,7 @@ from msgspec.structs import replace
 
 from pivotal.catalog.index import IndexUnavailable, SessionIndex, Stamp, file_stamp, open_index
 from pivotal.catalog.locations import agent_locations, candidate_files
+from pivotal.catalog.reach import IndexedReaches
 from pivotal.catalog.search_index import (
     FileText,
     SearchDamaged,
@@ -40,7 +41,7 @@ from pivotal.model import Session, SessionRef, last_change
 from pivotal.readers import Problem, read_head, read_session, sniff_path
 from pivotal.readers.base import decode_json, parse_timestamp
 from pivotal.readers.files import claude_subagent_folder
-from pivotal.readers.subagent_refs import Present, present_in, run_by_present, under_parents
+from pivotal.readers.subagent_refs import Reach, listed_alone, reaches_of
 
 if TYPE_CHECKING:  # spend is imported when a session is read, not for a quick listing
     from pivotal.catalog.search_subagents import Listed
@@ -67,7 +68,9 @@ def discover_sessions(
     """Every session in the agents' default locations, newest change first.
 
     A sub-agent with a file of its own is listed through the session that ran it, not
-    as a session of its own, when that session is listed too (`readers.subagent_refs`).
+    as a session of its own, when that session is listed too and reaches it
+    (`readers.subagent_refs`): the quick listing knows that from the session index, and
+    lists a sub-agent whose parent's file is not counted there as it is now.
     With `details` each session also gets its exact turn, human-turn and pivot
     counts from a full read. The session index (`pivotal.catalog.index`) keeps
     them per file version, so only new or changed files are read and a warm
@@ -80,6 +83,7 @@ def discover_sessions(
     sub-agents left to their parents (their files listed a session after all).
     """
     candidates = list(_located(roots))
+    known = None  # the counted refs say what each session reaches
     if details:
         refs = _detailed(candidates, use_cache, warn or _warn_stderr)
     else:
@@ -89,10 +93,8 @@ def discover_sessions(
             refs.extend(found)
             if not found and unlisted is not None and _holds_something(path):
                 unlisted.append(path)
-    shown = under_parents(refs, (path for path, _ in candidates))
-    if held is not None and len(shown) < len(refs):
-        kept = {id(ref) for ref in shown}
-        held.extend(ref for ref in refs if id(ref) not in kept)
+        known = IndexedReaches() if use_cache else None
+    shown = listed_alone(refs, known, held)
     shown.sort(key=last_change, reverse=True)
     return shown
 
@@ -172,18 +174,18 @@ def refresh_index(
     progress: Progress | None = None,
     stamps: dict[Path, Stamp] | None = None,
     search: SearchIndex | None = None,
-    present: Present | None = None,
+    listed: list[Located] | None = None,
 ) -> None:
     """Bring the search index up to date for `candidates` (what `pivotal search` runs first).
 
     Files it holds as they are now are not looked at again (`stamps`: those `located`
     knows already); the others are read by the listing pass, which updates the listing
-    index with them too. `search`: the index, open already (left open). `present`: the
-    sessions listed, when `candidates` are only some of them (`present_in`).
+    index with them too. `search`: the index, open already (left open). `listed`: every
+    file listed, when `candidates` are only some of them (a sub-agent read again is left
+    to a parent that is not: `_iter_detailed`).
     """
     progress = progress if progress is not None else Progress()
-    if present is None:  # all of them, not only the stale ones
-        present = present_in((), (path for path, _ in candidates))
+    listed = listed if listed is not None else list(candidates)  # before the fresh go
     opened = search is None
     search = _open_search(progress) if search is None else search
     if search is not None:
@@ -196,7 +198,8 @@ def refresh_index(
             progress.finished = True
             progress.tell()
             return
-    for _ in _iter_detailed(candidates, True, warn or _warn_stderr, None, progress, present):
+    others = (listed, stamps or {})
+    for _ in _iter_detailed(candidates, True, warn or _warn_stderr, None, progress, others):
         pass
 
 
@@ -271,20 +274,23 @@ def _iter_detailed(
     warn: Callable[[str], None],
     wanted: Wanted | None = None,
     progress: Progress | None = None,
-    present: Present | None = None,
+    others: tuple[list[Located], dict[Path, Stamp]] | None = None,
 ) -> Iterator[tuple[int, list[SessionRef]]]:
     """(candidate number, its refs) for every candidate: cached ones first, then read ones.
 
     A file whose counts are cached but whose text the search index lacks is read
-    for its text only (its refs are not yielded twice). A sub-agent whose parent is
-    among the candidates (`readers.subagent_refs`) is neither yielded nor indexed as a
-    session: the parent's read lists, measures and indexes it (its file is known to the
-    search index, with no session, so it is not read again for its text). `present`: the
-    sessions listed (by default: the candidates' own, known from their names).
+    for its text only (its refs are not yielded twice). A sub-agent that a listed
+    session reaches (`readers.subagent_refs`) is yielded (a caller leaves it out:
+    `listed_alone`) but not indexed as a session: the parent's read indexes its text
+    (its file is known to the search index, with no session, so it is not read again
+    for its text). What the sessions reach is learnt as they are known: from the
+    listing index, then from each read; a sub-agent read before its parent is indexed
+    as a session until the parent's texts take it back (`SearchIndex._claim`).
+    `others`: every file listed with the stamps known of them, when `candidates` are
+    only some (their sessions, as the listing index has them, may reach a candidate).
     """
     progress = progress if progress is not None else Progress()
-    if present is None:
-        present = present_in((), (path for path, _ in candidates))
+    reach = Reach()
     index = None
     search = None
     writer: TextWriter | None = None
@@ -299,6 +305,7 @@ def _iter_detailed(
         search = _open_search(progress)
     try:
         todo: list[tuple[int, tuple[Path, str, bool, bool]]] = []
+        text_only: list[tuple[int, Path, str, Stamp, list[SessionRef]]] = []
         for n, (path, agent) in enumerate(candidates):
             if index is not None or search is not None:
                 stamp = file_stamp(path)
@@ -308,16 +315,21 @@ def _iter_detailed(
                 stamped = text_stamp(path, agent, stamp) if search is not None else stamp
                 text = search is not None and not search.fresh(path, stamped)
                 if cached is not None:
-                    shown = _own(cached, present)
-                    yield n, shown
-                    if not text:
-                        continue
-                    if cached and not shown:  # sub-agents only: their parent holds their text
-                        quiet.append(FileText(path, stamped, []))
-                        continue
+                    reach.add(cached)
+                    yield n, cached
+                    if text:  # read for it, unless a parent holds it (known once all are)
+                        text_only.append((n, path, agent, stamped, cached))
+                    continue
                 todo.append((n, (path, agent, cached is None, text)))
             else:
                 todo.append((n, (path, agent, True, False)))
+        if index is not None and others is not None:
+            _learn_others(reach, index, others, candidates)
+        for n, path, agent, stamped, cached in text_only:
+            if cached and all(reach.held(ref) for ref in cached):  # sub-agents only, reached
+                quiet.append(FileText(path, stamped, []))
+            else:
+                todo.append((n, (path, agent, False, True)))
         progress.reading = len(todo)
         progress.tell()
         pending: list[tuple[Path, Stamp, list[SessionRef]]] = []
@@ -331,8 +343,9 @@ def _iter_detailed(
         )
         for k, (stamp, refs, found, stamped) in described:
             n, (path, _, counted, _) = todo[k]
+            reach.add(refs)
             if counted:
-                yield n, _own(refs, present)
+                yield n, refs
                 if index is not None and stamp is not None:
                     pending.append((path, stamp, refs))
                     if len(pending) >= WRITE_BATCH:
@@ -341,7 +354,7 @@ def _iter_detailed(
                 sessions = [
                     (ref, docs, subs)
                     for ref, (docs, subs) in zip(refs, found, strict=True)
-                    if not run_by_present(ref, present)
+                    if not (ref.parent and reach.held(ref))
                 ]
                 texts.append(FileText(path, stamped, sessions))
                 gathered += sum(len(docs) + _sub_count(subs) for docs, subs in found)
@@ -356,6 +369,8 @@ def _iter_detailed(
         if writer is not None and search is not None:
             writer.put(texts)
             error, written, writer = writer.close(), writer.written, None
+            if error is None and search.freed:
+                error = _read_freed(search, candidates + (others[0] if others else []), reach)
             if error is not None:
                 _search_failed(search, error, progress)
                 search = None
@@ -379,9 +394,51 @@ def _iter_detailed(
         progress.tell()
 
 
-def _own(refs: list[SessionRef], present: Present) -> list[SessionRef]:
-    """`refs` without the sub-agents whose parent is listed (read through it)."""
-    return [ref for ref in refs if not run_by_present(ref, present)]
+def _read_freed(
+    search: SearchIndex, files: list[Located], reach: Reach
+) -> SearchUnavailable | None:
+    """Read again, for their text, the sub-agents' files this pass let go (a session's new
+    version no longer reaches them): sessions of their own at once, not a pass later."""
+    freed, search.freed = search.freed, set()
+    texts, seen = [], set()
+    for path, agent in files:
+        key = os.path.abspath(path)
+        if key not in freed or key in seen:
+            continue
+        seen.add(key)
+        _, refs, found, stamped = describe(path, agent, counts=False, text=True)
+        if found is None or stamped is None:
+            continue
+        sessions = [
+            (ref, docs, subs)
+            for ref, (docs, subs) in zip(refs, found, strict=True)
+            if not (ref.parent and reach.held(ref))
+        ]
+        texts.append(FileText(path, stamped, sessions))
+    try:
+        search.store(texts)
+    except SearchUnavailable as exc:
+        return exc
+    return None
+
+
+def _learn_others(
+    reach: Reach,
+    index: SessionIndex,
+    others: tuple[list[Located], dict[Path, Stamp]],
+    candidates: list[Located],
+) -> None:
+    """Learn what the listed files that are not candidates reach, as the listing index has
+    them now (a file changed since it was counted reaches nothing yet)."""
+    files, stamps = others
+    mine = {os.path.abspath(path) for path, _ in candidates}
+    for path, _ in files:
+        if os.path.abspath(path) in mine:
+            continue
+        stamp = stamps.get(path) or file_stamp(path)
+        cached = index.lookup(path, stamp) if stamp is not None else None
+        if cached:
+            reach.add(cached)
 
 
 TEXT_BATCH = 20_000
@@ -544,6 +601,7 @@ def _read_one(
         title=ref.title or session.title or first_prompt(session),
         cwd=ref.cwd or session.cwd,
         started=ref.started if ref.started is not None else session.started,
+        reaches=reaches_of(session),
     )
     if not counts:
         return named, texts

@@ -3,7 +3,10 @@
 Counting turns and pivots means reading a whole session; with thousands of
 sessions that froze pickers (Claude Code #22459, hermes-webui #4822). The index
 keeps, per session file, the listing of every session it holds, keyed by
-(path, key) and valid while the file's (size, mtime_ns) stamp is unchanged.
+(path, key) and valid while the file's (size, mtime_ns) stamp is unchanged;
+with it, which sub-agents with files of their own the read found each session
+ran (`SessionRef.reaches`), so that a listing that reads nothing knows which of
+those files to leave to their parents (`catalog.reach`).
 
 It lives only in the cache directory ($PIVOTAL_CACHE_DIR, else
 $XDG_CACHE_HOME/pivotal, else ~/.cache/pivotal) and is disposable: a corrupt
@@ -39,7 +42,7 @@ __all__ = [
 ]
 
 DB_NAME = "sessions.sqlite3"
-SCHEMA_VERSION = 3
+SCHEMA_VERSION = 4
 BUSY_TIMEOUT_S = 5.0
 
 Stamp = tuple[int, int]
@@ -70,12 +73,13 @@ CREATE TABLE IF NOT EXISTS sessions (
     cost REAL,
     cost_whole INTEGER,
     parent TEXT,
+    reaches TEXT,
     PRIMARY KEY (path, key)
 );
 """
 _SESSION_COLS = (
     "path, key, ord, format, session_id, title, cwd, started, updated, size, turns,"
-    " human_turns, pivots, tokens, cost, cost_whole, parent"
+    " human_turns, pivots, tokens, cost, cost_whole, parent, reaches"
 )
 
 
@@ -213,7 +217,7 @@ class SessionIndex:
                 )
                 self._conn.executemany(
                     f"INSERT OR REPLACE INTO sessions ({_SESSION_COLS})"
-                    " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                    " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
                     [tuple(to_db(value) for value in row) for row in rows],
                 )
         for path, stamp, rows in items:
@@ -302,12 +306,13 @@ def _row(path: str, ordinal: int, ref: SessionRef) -> tuple[object, ...]:
         ref.cost,
         None if ref.cost_whole is None else int(ref.cost_whole),
         ref.parent,
+        None if ref.reaches is None else "\n".join(ref.reaches),
     )
 
 
 def _ref_from_row(row: tuple[Any, ...], path: Path) -> SessionRef:
     _, key, _, fmt, sid, title, cwd, started, updated, size, turns, humans, pivots = row[:13]
-    tokens, cost, whole, parent = row[13:17]
+    tokens, cost, whole, parent, reaches = row[13:18]
     return SessionRef(
         format=fmt,
         path=path,
@@ -325,4 +330,5 @@ def _ref_from_row(row: tuple[Any, ...], path: Path) -> SessionRef:
         cost=cost,
         cost_whole=None if whole is None else bool(whole),
         parent=parent,
+        reaches=None if reaches is None else tuple(r for r in reaches.split("\n") if r),
     )

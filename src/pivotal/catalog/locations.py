@@ -105,22 +105,18 @@ def candidate_files(agent: str, folder: Path) -> Iterator[Path]:
 
 def gemini_chats(chats: Path) -> Iterator[Path]:
     """A Gemini CLI project's chats: its sessions, and the sub-agents' own chats
-    (`<parent session id>/<id>.jsonl`) whose session is not there (its file deleted: they
-    would be lost). A sub-agent whose session is there is read through it. The session's
-    file is named by the first 8 characters of its id (`session-<time>-<id8>.jsonl`)."""
+    (`<parent session id>/<id>.jsonl`). The listing leaves a sub-agent to its session when
+    that session is listed and reaches it (`readers.subagent_refs`); any other (its
+    session's file deleted, or tied to none of its calls) is a session of its own."""
     try:
         with os.scandir(chats) as entries:
             listed = [(entry.name, entry.is_dir()) for entry in entries]
     except OSError:
         return
-    files = sorted(name for name, folder in listed if not folder)
-    for name in files:
+    for name in sorted(name for name, folder in listed if not folder):
         if name.endswith(".jsonl") or (name.startswith("session-") and name.endswith(".json")):
             yield chats / name
-    owners = {name.rsplit(".", 1)[0][-8:] for name in files if name.startswith("session-")}
     for name in sorted(name for name, folder in listed if folder):
-        if name[:8] in owners:
-            continue  # its session is there: read through it
         try:
             inside = sorted(os.listdir(chats / name))
         except OSError:

@@ -202,6 +202,9 @@ class SearchIndex:
         }
         self._stale: set[str] = set()
         """Files whose stamps the open transaction forgot (`_unstamp`)."""
+        self.freed: set[str] = set()
+        """Sub-agents' files a session's new version no longer reaches (`_free`): the pass
+        that wrote it reads them again, as sessions of their own (`discovery`)."""
 
     def fresh(self, path: Path | str, stamp: Stamp) -> bool:
         """Whether the texts of `path` as it is now (`stamp`) are all in the index."""
@@ -244,6 +247,7 @@ class SearchIndex:
                     )
                     if sid not in kept
                 ]
+                self._free(key, gone, kept)
                 self._forget_sessions(gone)
                 self.conn.execute(
                     "INSERT OR REPLACE INTO files (path, size, mtime_ns) VALUES (?, ?, ?)",
@@ -387,6 +391,29 @@ class SearchIndex:
         if any(listed for _, listed in rows):
             self._forget_sessions([sid for sid, _ in rows])
             self._unstamp([path])
+
+    def _free(self, path: str, gone: list[int], kept: set[int]) -> None:
+        """The file `path` no longer holds the sub-agents of rows `gone` (its session's new
+        version does not reach them): their own files, indexed with no session while it
+        did, are read again, as sessions of their own."""
+        if not gone:
+            return
+        every = [*gone, *kept]
+        held = {}
+        for start in range(0, len(every), _CHUNK):
+            ids = every[start : start + _CHUNK]
+            marks = ",".join("?" * len(ids))
+            for sid, own in self.conn.execute(
+                f"SELECT id, own_path FROM sessions WHERE id IN ({marks}) AND listed = 0"
+                " AND own_path IS NOT NULL AND own_path != ?",
+                (*ids, to_db(path)),
+            ):
+                held[sid] = from_db(own)
+        freed = {own for sid, own in held.items() if sid not in kept}
+        freed -= {own for sid, own in held.items() if sid in kept}
+        freed &= self._stamps.keys()
+        self._unstamp(freed)
+        self.freed |= freed
 
     def _unstamp(self, paths: Iterable[str]) -> None:
         """Have the next pass read these files again."""

@@ -30,7 +30,7 @@ from pivotal.catalog.search_text import Doc, SubText, session_docs
 from pivotal.catalog.workers import Located, run_all
 from pivotal.cores import usable_cores
 from pivotal.model import SessionRef
-from pivotal.readers.subagent_refs import present_in, run_by_present
+from pivotal.readers.subagent_refs import listed_alone, reaches_of
 
 POOL_FROM = 50
 
@@ -54,12 +54,20 @@ def scan_search(
     texts = chars = 0
     workers = min(8, usable_cores())
     items = [(path, agent, query.terms) for path, agent in candidates]
-    present = present_in((), (path for path, _ in candidates))
     done = 0
-    numbers = itertools.count(1)
+    read = []
     for _, found_here in run_all(_matching, items, workers=workers, pool_from=POOL_FROM):
-        # a sub-agent whose parent is a candidate is searched through it (as the index does)
-        sessions = [item for item in found_here if not run_by_present(item[0], present)]
+        read.append(found_here)
+        done += 1
+        if progress is not None:
+            progress(done, len(items))
+    # a sub-agent a listed session reaches is searched through it (as the index does)
+    shown = {
+        id(ref) for ref in listed_alone([item[0] for found_here in read for item in found_here])
+    }
+    numbers = itertools.count(1)
+    for found_here in read:
+        sessions = [item for item in found_here if id(item[0]) in shown]
         own: dict[tuple[str, str], int] = {}
         for ref, docs, count, length, _ in sessions:
             texts, chars = texts + count, chars + length
@@ -73,9 +81,6 @@ def scan_search(
                     own[(os.path.abspath(ref.path), ref.key or "")], subs, own, rows, numbers
                 )
             )
-        done += 1
-        if progress is not None:
-            progress(done, len(items))
     average = chars / texts if texts else 1.0
     best: dict[tuple[int, int], tuple[float, Doc]] = {}
     for ident, doc in found:
@@ -197,7 +202,12 @@ def _matching(
             for sub in subs
         ]
         length = sum(len(d.body) for d in every)
-        named = replace(ref, title=ref.title or session.title, cwd=ref.cwd or session.cwd)
+        named = replace(
+            ref,
+            title=ref.title or session.title,
+            cwd=ref.cwd or session.cwd,
+            reaches=reaches_of(session),
+        )
         out.append((named, [d for d in docs if _holds(d, patterns)], len(every), length, kept))
     return out
 

@@ -61,6 +61,7 @@ def ref_json(ref: SessionRef) -> dict[str, object]:
         "tokens": ref.tokens,
         "cost_usd": ref.cost,
         "cost_whole": ref.cost_whole,
+        "parent": clean(ref.parent) if ref.parent else None,
     }
 
 

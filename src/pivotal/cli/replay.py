@@ -126,11 +126,11 @@ def follow(args: argparse.Namespace) -> None:
         if not refs:
             err("no agent sessions found to follow (give a PATH)")
             raise SystemExit(ExitCode.NO_SESSIONS)
-        ref = refs[0]
+        ref = _newest_to_follow(refs)
     else:
         ref, refs = _resolve_for_app(path, args.key)
         if ref is None and refs:
-            ref = refs[0]  # listed newest change first
+            ref = _newest_to_follow(refs)
     # a folder (e.g. an agent's project dir): follow its newest session, switching to new ones
     live: bool | Path = path if path is not None and path.is_dir() else True
     _run_app(
@@ -145,6 +145,15 @@ def follow(args: argparse.Namespace) -> None:
     )
 
 
+def _newest_to_follow(refs: list[SessionRef]) -> SessionRef:
+    """The newest of `refs` (listed newest change first) that is no sub-agent of another
+    of them: a sub-agent's file changes while its parent waits for it, and following the
+    parent shows it (its spawn call opens it)."""
+    from pivotal.readers.subagent_refs import by_name, listed_alone
+
+    return (listed_alone(refs, by_name) or refs)[0]
+
+
 def demo_ref() -> SessionRef:
     return SessionRef(format="claude-code", path=DEMO)
 
@@ -152,10 +161,12 @@ def demo_ref() -> SessionRef:
 def _resolve_for_app(
     path: Path, key: str | None = None
 ) -> tuple[SessionRef | None, list[SessionRef] | None]:
-    """One session to open, or the several PATH holds (for the picker)."""
+    """One session to open, or the several PATH holds (for the picker: what their parents
+    reach is asked of the listing index only, so that it shows at once)."""
     from pivotal.catalog.discovery import with_quick_metadata
+    from pivotal.catalog.reach import IndexedReaches
 
-    refs, code = find_refs([path], key)
+    refs, code = find_refs([path], key, IndexedReaches())
     if not refs:
         raise SystemExit(code or ExitCode.NO_SESSIONS)
     if len(refs) == 1:

@@ -9,10 +9,14 @@ from __future__ import annotations
 
 import os
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from pivotal.cli.exitcodes import PROBLEM_CODES, ExitCode, worst
 from pivotal.cli.output import err
 from pivotal.model import Session, SessionRef
+
+if TYPE_CHECKING:
+    from pivotal.readers.subagent_refs import Reaches
 
 
 def split_label(path: Path) -> tuple[Path, str | None]:
@@ -48,21 +52,25 @@ def _inner(refs: list[SessionRef], key: str) -> list[SessionRef]:
 
 
 def locate(
-    paths: list[Path], key: str | None = None
+    paths: list[Path], key: str | None = None, reaches: Reaches | None = None
 ) -> tuple[list[SessionRef], list[tuple[str, ExitCode]]]:
     """Every session the paths name, and one (line, exit code) per path that named none.
 
     A path may be `CONTAINER#KEY`; `key` (the `--key` option) keeps, of each path's
     sessions, the ones with that key or session id, or names one its listing leaves out
-    (a Claude Code 1.0 sub-agent's `sidechain:…`, `readers.inner_ref`).
+    (a Claude Code 1.0 sub-agent's `sidechain:…`, `readers.inner_ref`). A sub-agent found
+    beside the session that reaches it is left to it (`find_sessions`); what a session
+    reaches is asked of `reaches`, by default the listing index, else a read of the session.
     """
+    from pivotal.catalog.reach import IndexedReaches
     from pivotal.readers import find_sessions
 
+    reaches = reaches if reaches is not None else IndexedReaches(read_missing=True)
     refs: list[SessionRef] = []
     problems: list[tuple[str, ExitCode]] = []
     for given in paths:
         path, own_key = split_label(given)
-        found = find_sessions([path])
+        found = find_sessions([path], reaches)
         for problem in found.problems:
             problems.append((str(problem), PROBLEM_CODES.get(problem.kind, ExitCode.NO_SESSIONS)))
         wanted = own_key or key
@@ -75,9 +83,11 @@ def locate(
     return refs, problems
 
 
-def find_refs(paths: list[Path], key: str | None = None) -> tuple[list[SessionRef], ExitCode]:
+def find_refs(
+    paths: list[Path], key: str | None = None, reaches: Reaches | None = None
+) -> tuple[list[SessionRef], ExitCode]:
     """Every session under `paths` (each line said on stderr), and the exit code they call for."""
-    refs, problems = locate(paths, key)
+    refs, problems = locate(paths, key, reaches)
     for message, _ in problems:
         err(message)
     return refs, worst([code for _, code in problems])

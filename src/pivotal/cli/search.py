@@ -177,7 +177,6 @@ def _find_indexed(candidates, keys, query, filters, limit, stamps):  # type: ign
     from pivotal.catalog.discovery import Progress, refresh_index, stale_for_search
     from pivotal.catalog.search_index import open_search_index
     from pivotal.catalog.search_query import search
-    from pivotal.readers.subagent_refs import present_in
 
     index = open_search_index()
     try:
@@ -189,8 +188,8 @@ def _find_indexed(candidates, keys, query, filters, limit, stamps):  # type: ign
             index.close()
             shown = StderrProgress()
             progress = Progress(shown.update)
-            every = present_in((), (path for path, _ in candidates))  # sub-agents' parents
-            refresh_index(stale, progress=progress, warn=err, stamps=stamps, present=every)
+            # every file listed: a sub-agent read again may be left to a parent that is not
+            refresh_index(stale, progress=progress, warn=err, stamps=stamps, listed=candidates)
             shown.done()
             if progress.error is not None:
                 raise progress.error

@@ -18,6 +18,7 @@ from msgspec.structs import replace
 from pivotal.model import SessionRef, last_change
 from pivotal.readers import find_sessions
 from pivotal.readers.base import Update, shown_name
+from pivotal.readers.subagent_refs import by_name
 
 __all__ = ["Chooser", "ListRefs", "newest", "refs_in", "switch_notice"]
 
@@ -25,10 +26,12 @@ ListRefs = Callable[[], Iterable[SessionRef]]
 
 
 def refs_in(directory: Path) -> ListRefs:
-    """List the sessions under `directory` with the format registry."""
+    """List the sessions under `directory` with the format registry; a sub-agent whose
+    session is there too is none to switch to (following the session shows it), and no
+    session is read to know whether it reaches it."""
 
     def listing() -> list[SessionRef]:
-        return find_sessions([directory]).refs
+        return find_sessions([directory], by_name).refs
 
     return listing
 

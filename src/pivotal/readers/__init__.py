@@ -37,7 +37,7 @@ from typing import NamedTuple
 from pivotal.model import Session, SessionRef
 from pivotal.readers.base import SQLITE_MAGIC, FormatSpec, SessionReader, Update
 from pivotal.readers.files import SessionFiles, own_files
-from pivotal.readers.subagent_refs import under_parents
+from pivotal.readers.subagent_refs import Reaches, listed_alone, reaches_of
 
 __all__ = [
     "FormatSpec",
@@ -274,17 +274,28 @@ _IGNORED_SUFFIXES = (".db-wal", ".db-shm", ".meta.json", ".lock")
 _CANDIDATE_SUFFIXES = (".jsonl", ".json", ".db", ".md")
 
 
-def find_sessions(paths: list[Path]) -> Found:
+def find_sessions(paths: list[Path], reaches: Reaches | None = None) -> Found:
     """Expand files, session directories, databases and project folders into sessions.
 
     A sub-agent with a file of its own (a Codex spawned thread, a Gemini CLI agent's chat)
-    is left to the session that ran it when that session is found too
-    (`subagent_refs.under_parents`): it is read, measured and searched through it."""
+    is left to the session that ran it when that session is found too and reaches it
+    (`subagent_refs`): it is read, measured and searched through it. What such a session
+    reaches is asked of `reaches` (the listing index, say), by default found by reading
+    it: only a session that some sub-agent found beside it names is read."""
     found = Found()
     for path in paths:
         _find_one(path, found)
-    found.refs = under_parents(found.refs)
+    found.refs = listed_alone(found.refs, reaches or read_reaches)
     return found
+
+
+def read_reaches(ref: SessionRef) -> tuple[str, ...] | None:
+    """The sub-agents with files of their own a read of `ref` finds it ran (`Reaches`);
+    None when it cannot be read."""
+    try:
+        return reaches_of(read_session(ref))
+    except Exception:  # noqa: BLE001 - a session that cannot be read reaches nothing
+        return None
 
 
 def _find_one(path: Path, found: Found) -> None:

@@ -7,7 +7,9 @@ run's own id; its header says `kind: "subagent"`). Agents are tools named after 
 no run id and the sub-agent's file no call. So each sub-agent is tied here to the agent
 call it ran during: the latest such call made before it started (calls made together,
 in the order made, to sub-agents in the order they started). Agents cannot call agents:
-there is one level.
+there is one level. A chat tied to no call (its call never written: the session stopped
+first; more chats than calls) is nothing the session names, so it is not its child: it
+stays a session of its own in listings (`subagent_refs`), counted and searched there.
 
 Listing the folder is one `scandir` per read that changed something (none when the
 session ran no agent: the folder does not exist); each file's header is read once.
@@ -54,7 +56,7 @@ class Children:
 
     def list(self, fmt: str, folder: Path, turns: Sequence[Turn], agents: set[str]) -> bool:
         """List `folder` and tie each file to an agent call of `turns` (`agents`: the calls
-        that ran one); whether `refs` changed."""
+        that ran one); the files tied are the children. Whether `refs` changed."""
         found = []
         try:
             with os.scandir(folder) as entries:
@@ -75,14 +77,16 @@ class Children:
         taken: set[str] = set()
         for path, started, sid in found:
             call = _call_for(started, calls, taken)
+            if call is None:
+                continue  # no call of the session's ran it: a session of its own
             refs.append(
                 SessionRef(
                     format=fmt,
                     path=path,
                     session_id=sid or path.stem,
-                    title=call[2] if call else None,
+                    title=call[2],
                     started=started,
-                    parent_call=call[1] if call else None,
+                    parent_call=call[1],
                     parent=folder.name,
                 )
             )

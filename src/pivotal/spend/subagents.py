@@ -28,6 +28,7 @@ import msgspec
 from msgspec import field
 
 from pivotal.model import Role, Session, SessionRef, ToolCall, Turn
+from pivotal.readers.subagent_refs import DEPTH as SUBAGENT_DEPTH
 from pivotal.spend.prices import PriceList, price_list
 from pivotal.spend.tally import Tally, tally_turns
 
@@ -35,8 +36,9 @@ SUBAGENT_TOOLS = frozenset({"task", "agent", "spawn_agent"})
 """Tool names (last part, lower-cased) of the calls that run a sub-agent (Claude Code's
 Task / Agent, opencode's task, Codex's spawn_agent); a reader may also mark a call
 (`ToolCall.runs_subagent`) whose name does not say it."""
-DEPTH = 3
-"""Sub-agents of sub-agents are read this deep (a loop of links cannot recurse forever)."""
+DEPTH = SUBAGENT_DEPTH
+"""Sub-agents of sub-agents are read this deep (a loop of links cannot recurse forever;
+a listing leaves no file deeper than this to its parent: `subagent_refs`)."""
 _MIN_ID = 6
 """A child id shorter than this is not looked for in a call's result (too easy to meet)."""
 
