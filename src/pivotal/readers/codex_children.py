@@ -9,8 +9,9 @@ those rollouts stay sessions of their own.
 
 The parent names its children, whichever way they were started:
 * multi-agent v1: the spawn call's output `{"agent_id": "<thread id>", "nickname": …}`;
-* v2: the output names the task (`{"task_name": "/root/<task>", "nickname"?}`) and a
-  `sub_agent_activity` event gives its thread (`agent_thread_id`, `agent_path`);
+* v2: the output names the task (`{"task_name": <its path under the root agent>,
+  "nickname"?}`) and a `sub_agent_activity` event gives its thread (`agent_thread_id`,
+  `agent_path`);
 * the `<subagent_notification>` a finished child puts into its parent
   (`{"agent_path" | "agent_id": <thread id or path>, "status": …}`).
 
